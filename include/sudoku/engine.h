@@ -1,0 +1,88 @@
+/* sudoku/engine.h - ordered techniques, the seed rule, rating.
+ *
+ * A profile is an ordered list of techniques with their options and
+ * difficulties. The engine applies the seed rule of the sudokilo program: try
+ * the techniques in order; as soon as one yields a step, apply it and start
+ * again from the first; when none yields, the last-resort technique (if any and
+ * allowed) may act, else stop and report "stuck" with the grid reached.
+ */
+#ifndef SUDOKU_ENGINE_H
+#define SUDOKU_ENGINE_H
+
+#include "sudoku/technique.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+typedef struct sdk_entry {
+    const sdk_technique *tech;
+    sdk_options opts;
+    int difficulty;     /* effective default (config override or descriptor) */
+    char source[256];   /* the .so it came from */
+} sdk_entry;
+
+typedef struct sdk_profile {
+    char name[48];
+    int n, cap;
+    sdk_entry *entry;
+} sdk_profile;
+
+/* Append a technique (opts may be NULL; difficulty < 0 keeps the default). */
+void sdk_profile_add(sdk_profile *p, const sdk_technique *t, const sdk_options *opts,
+                     int difficulty, const char *source);
+void sdk_profile_free(sdk_profile *p);
+int sdk_profile_find(const sdk_profile *p, const char *id); /* index or -1 */
+
+typedef struct sdk_run_opts {
+    bool no_guess;          /* never use last-resort techniques */
+    bool unique;            /* puzzle known to have one solution (uniqueness techniques allowed) */
+    int max_steps;          /* 0: no limit */
+    const char *const *only; /* hint: restrict to these ids (NULL: all) */
+    int nonly;
+} sdk_run_opts;
+
+typedef enum sdk_run_status {
+    SDK_RUN_SOLVED = 0,
+    SDK_RUN_STUCK,        /* no technique applies */
+    SDK_RUN_BROKEN,       /* the grid became impossible (bad candidate grid input) */
+    SDK_RUN_LIMIT,        /* max_steps reached */
+} sdk_run_status;
+
+typedef struct sdk_rating {
+    int er, ep, ed;            /* tenths; ER hardest, EP up to first placement, ED up to first step */
+    int score;                 /* HoDoKu-style score: sum of step scores */
+    int level;                 /* sdk_level of the hardest technique used */
+    const sdk_technique *hardest;
+    int steps;
+    int status;                /* sdk_run_status */
+} sdk_rating;
+
+/* Called for every applied step with the grid before it; return nonzero to stop. */
+typedef int (*sdk_step_fn)(void *ctx, const sdk_step *s, const sdk_grid *before);
+
+/* Run the profile on g until solved or stuck; g ends as the grid reached. */
+sdk_run_status sdk_engine_run(const sdk_profile *p, sdk_grid *g, const sdk_run_opts *o,
+                              sdk_step_fn on_step, void *ctx, sdk_rating *rating);
+
+/* Find the next step from g (first technique in order that yields), or with
+ * all=true every step of every (allowed) technique in g. Returns the number of
+ * steps sent to the sink. */
+int sdk_engine_hint(const sdk_profile *p, const sdk_grid *g, const sdk_run_opts *o, bool all,
+                    sdk_sink *sink);
+
+/* Run one technique of p (index i) on g; the context is set up as the engine
+ * does it. Used by hint, tests and the reglib runner. */
+int sdk_engine_find(const sdk_profile *p, int i, const sdk_grid *g, const sdk_run_opts *o,
+                    sdk_sink *sink);
+
+const char *sdk_level_name(int level);
+const char *sdk_run_status_name(int status);
+
+/* The difficulty "3.2" from tenths: writes into buf (>= 8). */
+const char *sdk_difficulty_text(int tenths, char *buf);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

@@ -1,0 +1,76 @@
+/* sudoku/format.h - reading and writing puzzles.
+ *
+ * Read: 81-character lines (1-9, '.' or '0' empty; text after the 81 cells is
+ * ignored), printed 9-line grids (separators '|', '-', '+', spaces), candidate
+ * grids as 729 characters (9 per cell, the digit when present, '.'/'0' when not)
+ * and the printed pencilmark grids of HoDoKu and Sudoku Explainer.
+ * Errors say what, where and why, in sdk_error.
+ */
+#ifndef SUDOKU_FORMAT_H
+#define SUDOKU_FORMAT_H
+
+#include <stdio.h>
+#include "sudoku/grid.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* Error codes used across the project (wire "code" field). */
+#define SDK_E_FORMAT "bad-format"         /* wrong length, bad character */
+#define SDK_E_CONFLICT "conflict"         /* a digit twice in a house, a cell without candidates */
+#define SDK_E_NO_SOLUTION "no-solution"
+#define SDK_E_MULTIPLE "multiple-solutions"
+#define SDK_E_REQUEST "bad-request"       /* malformed request */
+#define SDK_E_TECHNIQUE "unknown-technique"
+#define SDK_E_PROFILE "unknown-profile"
+#define SDK_E_CRASH "plugin-crashed"
+#define SDK_E_DEADLINE "deadline-exceeded"
+#define SDK_E_BUSY "busy"
+#define SDK_E_INTERNAL "internal"
+
+typedef struct sdk_error {
+    char code[32];
+    char msg[256];
+} sdk_error;
+
+void sdk_error_set(sdk_error *e, const char *code, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+
+/* Parse one puzzle in any supported form (the text may span lines). Givens
+ * become clues with candidates computed from peers; a candidate grid keeps its
+ * candidates (a cell with one candidate stays unsolved, as printed). The grid
+ * is checked for digits twice in a house. Returns true on success. */
+bool sdk_parse(const char *text, sdk_grid *g, sdk_error *err);
+
+/* A puzzle reader over a stream of lines: one puzzle per line, or multi-line
+ * printed grids. Blank lines and lines starting with '#' between puzzles are
+ * skipped. sdk_reader_next() returns 1 with the puzzle's text (to feed to
+ * sdk_parse) and its first line number, 0 at end of input, -1 on a read error. */
+typedef struct sdk_reader {
+    FILE *in;
+    long line;       /* lines read so far */
+    char *buf;       /* current puzzle text */
+    size_t cap;
+    char *pending;   /* a line read ahead */
+    size_t pcap;
+    bool has_pending;
+} sdk_reader;
+
+void sdk_reader_init(sdk_reader *r, FILE *in);
+int sdk_reader_next(sdk_reader *r, const char **text, long *first_line);
+void sdk_reader_free(sdk_reader *r);
+
+/* Writers. out needs 82 / 730 bytes; the printed forms need 1024 / 4096. */
+char *sdk_format_line(const sdk_grid *g, char *out);          /* 81 chars, '.' empty */
+char *sdk_format_cands729(const sdk_grid *g, char *out);      /* 729 chars */
+char *sdk_format_printed(const sdk_grid *g, char *out, size_t n);     /* 9-line grid */
+char *sdk_format_pencilmarks(const sdk_grid *g, char *out, size_t n); /* HoDoKu-style */
+
+/* Build a grid from 81 values (0 empty): clues placed, candidates from peers. */
+void sdk_grid_from_values(sdk_grid *g, const uint8_t values[81]);
+
+#ifdef __cplusplus
+}
+#endif
+#endif
