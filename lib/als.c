@@ -50,7 +50,7 @@ static void fill_als(const sdk_grid *g, sdk_bb cells, unsigned digits, int n, in
     {
         a->dcells[d - 1] = sdk_bb_and(cells, g->digit[d - 1]);
         a->peers[d - 1] = peers_of_all(a->dcells[d - 1]);
-        a->peers[d - 1] = sdk_bb_andnot(a->peers[d - 1], cells);
+        a->peers[d - 1] = sdk_bb_and(sdk_bb_andnot(a->peers[d - 1], cells), g->digit[d - 1]);
         a->all_peers = sdk_bb_or(a->all_peers, a->peers[d - 1]);
     }
 }

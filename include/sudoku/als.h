@@ -30,9 +30,9 @@ extern "C" {
 typedef struct sdk_als {
     sdk_bb cells;     /* its N cells (all empty, all in house) */
     sdk_bb dcells[9]; /* dcells[d-1]: the ALS cells holding digit d (empty if d not in digits) */
-    sdk_bb peers[9];  /* peers[d-1]: cells outside the ALS that see every cell of dcells[d-1]
-                       * (solved cells included; empty when d is not in digits) */
-    sdk_bb all_peers; /* union of peers[] over its digits (cells a digit may leave from) */
+    sdk_bb peers[9];  /* peers[d-1]: cells outside the ALS where d is still a candidate and
+                       * that see every cell of dcells[d-1] (empty when d is not in digits) */
+    sdk_bb all_peers; /* union of peers[] over its digits */
     uint16_t digits;  /* candidate mask, N+1 bits */
     uint8_t ncell;    /* N */
     uint8_t house;    /* a house holding every cell (the first one found: rows, columns, boxes) */
@@ -67,8 +67,9 @@ static inline bool sdk_als_overlap(const sdk_als *a, const sdk_als *b)
  * shared cell is never restricted. */
 unsigned sdk_als_rcc(const sdk_als *a, const sdk_als *b, bool allow_overlap);
 
-/* Cells outside a and b that see every cell of a and of b holding digit d
- * (where d is false when d is true in a or in b). Empty if neither holds d. */
+/* Cells outside a and b, holding candidate d, that see every cell of a and of
+ * b holding d (d is false there as soon as d is true in a or in b). Empty if
+ * neither holds d. */
 sdk_bb sdk_als_common_peers(const sdk_als *a, const sdk_als *b, int d);
 
 /* The RCC graph of a list: one entry per ordered pair (a, b), a != b, with
