@@ -1,0 +1,423 @@
+/* config.c - the INI config file and the plugin loader.
+ *
+ * The file is read in two passes: first every line into (section, key, value,
+ * line number), so that any later complaint can say file:line; then plugins
+ * are loaded (every *.so of plugin_dir, then each `plugin =`), and each
+ * [profile NAME] section becomes an ordered technique list. A small parser of
+ * our own (not inih) because every semantic error must carry its line. */
+#include <ctype.h>
+#include <dirent.h>
+#include <dlfcn.h>
+#include <errno.h>
+#include <libgen.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "sudoku/host.h"
+
+typedef struct conf_line {
+    char section[64];
+    char key[64];
+    char value[256];
+    int line;
+} conf_line;
+
+static char *trim(char *s)
+{
+    while (isspace((unsigned char)*s)) s++;
+    char *e = s + strlen(s);
+    while (e > s && isspace((unsigned char)e[-1])) *--e = 0;
+    return s;
+}
+
+/* Read all key lines; false with err on a malformed line. */
+static bool read_lines(const char *path, conf_line **out, int *nout, sdk_error *err)
+{
+    FILE *f = fopen(path, "r");
+    if (!f) {
+        sdk_error_set(err, "bad-config", "%s: cannot read: %s", path, strerror(errno));
+        return false;
+    }
+    char buf[1024], section[64] = "";
+    int n = 0, cap = 0, lineno = 0;
+    conf_line *v = NULL;
+    bool ok = true;
+    while (fgets(buf, sizeof buf, f)) {
+        lineno++;
+        char *s = buf;
+        /* Strip comments: ';' or '#' at the start or after whitespace. */
+        for (char *q = s; *q; q++)
+            if ((*q == ';' || *q == '#') && (q == s || isspace((unsigned char)q[-1]))) {
+                *q = 0;
+                break;
+            }
+        s = trim(s);
+        if (!*s) continue;
+        if (*s == '[') {
+            char *e = strchr(s, ']');
+            if (!e || e[1]) {
+                sdk_error_set(err, "bad-config", "%s:%d: section header without closing ']'", path, lineno);
+                ok = false;
+                break;
+            }
+            *e = 0;
+            snprintf(section, sizeof section, "%s", trim(s + 1));
+            continue;
+        }
+        char *eq = strchr(s, '=');
+        if (!eq) {
+            sdk_error_set(err, "bad-config", "%s:%d: expected 'key = value', got '%.60s'", path, lineno, s);
+            ok = false;
+            break;
+        }
+        if (!*section) {
+            sdk_error_set(err, "bad-config", "%s:%d: key outside any [section]", path, lineno);
+            ok = false;
+            break;
+        }
+        *eq = 0;
+        if (n == cap) {
+            cap = cap ? cap * 2 : 64;
+            v = realloc(v, sizeof *v * (size_t)cap);
+        }
+        conf_line *l = &v[n++];
+        snprintf(l->section, sizeof l->section, "%s", section);
+        snprintf(l->key, sizeof l->key, "%s", trim(s));
+        snprintf(l->value, sizeof l->value, "%s", trim(eq + 1));
+        l->line = lineno;
+    }
+    fclose(f);
+    if (!ok) {
+        free(v);
+        return false;
+    }
+    *out = v;
+    *nout = n;
+    return true;
+}
+
+int sdk_parse_difficulty(const char *s)
+{
+    int whole = 0, frac = 0, digits = 0;
+    const char *p = s;
+    if (!isdigit((unsigned char)*p)) return -1;
+    while (isdigit((unsigned char)*p)) whole = whole * 10 + (*p++ - '0'), digits++;
+    if (digits > 3) return -1;
+    if (*p == '.') {
+        p++;
+        if (!isdigit((unsigned char)*p)) return -1;
+        frac = *p++ - '0';
+    }
+    return *p ? -1 : whole * 10 + frac;
+}
+
+bool sdk_options_parse(const char *text, sdk_options *o, char *why, size_t n)
+{
+    memset(o, 0, sizeof *o);
+    char buf[256];
+    snprintf(buf, sizeof buf, "%s", text);
+    for (char *t = strtok(buf, " \t,"); t; t = strtok(NULL, " \t,")) {
+        if (o->n >= SDK_MAX_OPTIONS) {
+            snprintf(why, n, "more than %d options", SDK_MAX_OPTIONS);
+            return false;
+        }
+        char *eq = strchr(t, '=');
+        if (eq) *eq = 0;
+        if (!*t || strlen(t) >= sizeof o->kv[0].key) {
+            snprintf(why, n, "bad option name '%.40s'", t);
+            return false;
+        }
+        snprintf(o->kv[o->n].key, sizeof o->kv[0].key, "%s", t);
+        snprintf(o->kv[o->n].val, sizeof o->kv[0].val, "%s", eq ? eq + 1 : "");
+        o->n++;
+    }
+    return true;
+}
+
+static bool valid_id(const char *id)
+{
+    if (!id || !*id || !islower((unsigned char)*id)) return false;
+    for (const char *p = id; *p; p++)
+        if (!islower((unsigned char)*p) && !isdigit((unsigned char)*p) && *p != '-') return false;
+    return true;
+}
+
+bool sdk_plugin_open(const char *path, sdk_plugin *pl, sdk_error *err)
+{
+    memset(pl, 0, sizeof *pl);
+    snprintf(pl->path, sizeof pl->path, "%s", path);
+    pl->handle = dlopen(path, RTLD_NOW | RTLD_LOCAL);
+    if (!pl->handle) {
+        sdk_error_set(err, "bad-plugin", "%s: cannot load: %s", path, dlerror());
+        return false;
+    }
+    sdk_plugin_fn fn;
+    *(void **)&fn = dlsym(pl->handle, SDK_PLUGIN_SYMBOL);
+    if (!fn) {
+        sdk_error_set(err, "bad-plugin", "%s: no symbol '%s' (not a sudokud plugin?)", path,
+                      SDK_PLUGIN_SYMBOL);
+        sdk_plugin_close(pl);
+        return false;
+    }
+    pl->list = fn();
+    if (!pl->list || !pl->list[0]) {
+        sdk_error_set(err, "bad-plugin", "%s: exports no technique", path);
+        sdk_plugin_close(pl);
+        return false;
+    }
+    for (int i = 0; pl->list[i]; i++) {
+        const sdk_technique *t = pl->list[i];
+        if (t->abi != SDK_ABI_VERSION) {
+            sdk_error_set(err, "bad-plugin", "%s: technique #%d was built for ABI %u, this build speaks ABI %u",
+                          path, i + 1, t->abi, SDK_ABI_VERSION);
+            sdk_plugin_close(pl);
+            return false;
+        }
+        if (!valid_id(t->id) || !t->name || !t->find) {
+            sdk_error_set(err, "bad-plugin", "%s: technique #%d has %s", path, i + 1,
+                          !valid_id(t->id) ? "no kebab-case id" : !t->name ? "no name" : "no find function");
+            sdk_plugin_close(pl);
+            return false;
+        }
+    }
+    return true;
+}
+
+void sdk_plugin_close(sdk_plugin *pl)
+{
+    if (pl->handle) dlclose(pl->handle);
+    pl->handle = NULL;
+    pl->list = NULL;
+}
+
+static int cmp_str(const void *a, const void *b)
+{
+    return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+static bool add_plugin(sdk_config *cfg, const char *path, const char *where, sdk_error *err)
+{
+    sdk_plugin pl;
+    if (!sdk_plugin_open(path, &pl, err)) {
+        if (where) {
+            sdk_error e2 = *err;
+            sdk_error_set(err, e2.code, "%s: %s", where, e2.msg);
+        }
+        return false;
+    }
+    for (int i = 0; pl.list[i]; i++) {
+        const char *src;
+        if (sdk_config_technique(cfg, pl.list[i]->id, &src)) {
+            sdk_error_set(err, "bad-plugin", "%s%sduplicate technique id '%s' in %s and %s",
+                          where ? where : "", where ? ": " : "", pl.list[i]->id, src, path);
+            sdk_plugin_close(&pl);
+            return false;
+        }
+    }
+    cfg->plugin = realloc(cfg->plugin, sizeof *cfg->plugin * (size_t)(cfg->nplugin + 1));
+    cfg->plugin[cfg->nplugin++] = pl;
+    return true;
+}
+
+static bool load_dir(sdk_config *cfg, sdk_error *err)
+{
+    DIR *d = opendir(cfg->plugin_dir);
+    if (!d) {
+        sdk_error_set(err, "bad-config", "%s: plugin_dir %s: %s", cfg->path, cfg->plugin_dir,
+                      strerror(errno));
+        return false;
+    }
+    char **names = NULL;
+    int n = 0;
+    struct dirent *de;
+    while ((de = readdir(d))) {
+        size_t len = strlen(de->d_name);
+        if (len > 3 && strcmp(de->d_name + len - 3, ".so") == 0) {
+            names = realloc(names, sizeof *names * (size_t)(n + 1));
+            names[n++] = strdup(de->d_name);
+        }
+    }
+    closedir(d);
+    qsort(names, (size_t)n, sizeof *names, cmp_str);
+    bool ok = true;
+    for (int i = 0; i < n; i++) {
+        char path[1024];
+        snprintf(path, sizeof path, "%s/%s", cfg->plugin_dir, names[i]);
+        if (ok && !add_plugin(cfg, path, NULL, err)) ok = false;
+        free(names[i]);
+    }
+    free(names);
+    return ok;
+}
+
+/* path relative to the config's folder unless absolute. */
+static void resolve(const char *cfgpath, const char *p, char *out, size_t n)
+{
+    if (p[0] == '/') {
+        snprintf(out, n, "%s", p);
+        return;
+    }
+    char tmp[512];
+    snprintf(tmp, sizeof tmp, "%s", cfgpath);
+    snprintf(out, n, "%s/%s", dirname(tmp), p);
+}
+
+static bool parse_int(const conf_line *l, const char *path, int *out, sdk_error *err)
+{
+    char *end;
+    long v = strtol(l->value, &end, 10);
+    if (!*l->value || *end || v < 0 || v > 1L << 30) {
+        sdk_error_set(err, "bad-config", "%s:%d: %s must be a whole number >= 0, got '%s'", path,
+                      l->line, l->key, l->value);
+        return false;
+    }
+    *out = (int)v;
+    return true;
+}
+
+static sdk_profile *profile_by_name(sdk_config *cfg, const char *name)
+{
+    for (int i = 0; i < cfg->nprofile; i++)
+        if (strcmp(cfg->profile[i].name, name) == 0) return &cfg->profile[i];
+    return NULL;
+}
+
+bool sdk_config_load(const char *path, sdk_config *cfg, sdk_error *err)
+{
+    memset(cfg, 0, sizeof *cfg);
+    snprintf(cfg->path, sizeof cfg->path, "%s", path);
+    snprintf(cfg->default_profile, sizeof cfg->default_profile, "default");
+    cfg->max_connections = 256;
+    cfg->max_queue = 4096;
+    cfg->max_message = 16 << 20;
+    conf_line *lines;
+    int n;
+    if (!read_lines(path, &lines, &n, err)) return false;
+    bool ok = true, have_dir = false;
+    /* Pass 1: the [sudokud] section. */
+    for (int i = 0; i < n && ok; i++) {
+        conf_line *l = &lines[i];
+        if (strcmp(l->section, "sudokud") != 0) continue;
+        if (!strcmp(l->key, "plugin_dir")) {
+            resolve(path, l->value, cfg->plugin_dir, sizeof cfg->plugin_dir);
+            have_dir = true;
+        } else if (!strcmp(l->key, "default_profile")) {
+            snprintf(cfg->default_profile, sizeof cfg->default_profile, "%s", l->value);
+        } else if (!strcmp(l->key, "workers")) {
+            ok = parse_int(l, path, &cfg->workers, err);
+        } else if (!strcmp(l->key, "deadline_ms")) {
+            ok = parse_int(l, path, &cfg->deadline_ms, err);
+        } else if (!strcmp(l->key, "max_connections")) {
+            ok = parse_int(l, path, &cfg->max_connections, err);
+        } else if (!strcmp(l->key, "max_queue")) {
+            ok = parse_int(l, path, &cfg->max_queue, err);
+        } else if (!strcmp(l->key, "max_message")) {
+            ok = parse_int(l, path, &cfg->max_message, err);
+        } else if (strcmp(l->key, "plugin") != 0) {
+            sdk_error_set(err, "bad-config", "%s:%d: unknown key '%s' in [sudokud]", path, l->line, l->key);
+            ok = false;
+        }
+    }
+    if (ok && have_dir) ok = load_dir(cfg, err);
+    for (int i = 0; i < n && ok; i++) {
+        conf_line *l = &lines[i];
+        if (strcmp(l->section, "sudokud") != 0 || strcmp(l->key, "plugin") != 0) continue;
+        char p[1024], where[600];
+        resolve(path, l->value, p, sizeof p);
+        snprintf(where, sizeof where, "%s:%d", path, l->line);
+        ok = add_plugin(cfg, p, where, err);
+    }
+    /* Pass 2: profiles. */
+    for (int i = 0; i < n && ok; i++) {
+        conf_line *l = &lines[i];
+        if (strcmp(l->section, "sudokud") == 0) continue;
+        if (strncmp(l->section, "profile ", 8) != 0) {
+            sdk_error_set(err, "bad-config", "%s:%d: unknown section [%s] (expected [sudokud] or [profile NAME])",
+                          path, l->line, l->section);
+            ok = false;
+            break;
+        }
+        const char *name = trim(l->section + 8);
+        sdk_profile *p = profile_by_name(cfg, name);
+        if (!p) {
+            cfg->profile = realloc(cfg->profile, sizeof *cfg->profile * (size_t)(cfg->nprofile + 1));
+            p = &cfg->profile[cfg->nprofile++];
+            memset(p, 0, sizeof *p);
+            snprintf(p->name, sizeof p->name, "%s", name);
+        }
+        const char *src;
+        const sdk_technique *t = sdk_config_technique(cfg, l->key, &src);
+        if (!t) {
+            sdk_error_set(err, SDK_E_TECHNIQUE, "%s:%d: technique '%s' is in no loaded plugin (plugin_dir %s)",
+                          path, l->line, l->key, cfg->plugin_dir[0] ? cfg->plugin_dir : "not set");
+            ok = false;
+            break;
+        }
+        if (sdk_profile_find(p, l->key) >= 0) {
+            sdk_error_set(err, "bad-config", "%s:%d: technique '%s' named twice in profile %s", path,
+                          l->line, l->key, p->name);
+            ok = false;
+            break;
+        }
+        sdk_options o;
+        char why[128];
+        if (!sdk_options_parse(l->value, &o, why, sizeof why)) {
+            sdk_error_set(err, "bad-config", "%s:%d: %s", path, l->line, why);
+            ok = false;
+            break;
+        }
+        int difficulty = -1;
+        sdk_options rest = {0};
+        for (int k = 0; k < o.n; k++) {
+            if (!strcmp(o.kv[k].key, "difficulty")) {
+                difficulty = sdk_parse_difficulty(o.kv[k].val);
+                if (difficulty < 0) {
+                    sdk_error_set(err, "bad-config", "%s:%d: difficulty must look like 3.2, got '%s'",
+                                  path, l->line, o.kv[k].val);
+                    ok = false;
+                }
+            } else {
+                rest.kv[rest.n++] = o.kv[k];
+            }
+        }
+        if (ok) sdk_profile_add(p, t, &rest, difficulty, src);
+    }
+    if (ok && !profile_by_name(cfg, cfg->default_profile)) {
+        sdk_error_set(err, SDK_E_PROFILE, "%s: default profile '%s' is not defined", path,
+                      cfg->default_profile);
+        ok = false;
+    }
+    free(lines);
+    if (!ok) sdk_config_free(cfg);
+    return ok;
+}
+
+void sdk_config_free(sdk_config *cfg)
+{
+    for (int i = 0; i < cfg->nprofile; i++) sdk_profile_free(&cfg->profile[i]);
+    free(cfg->profile);
+    for (int i = 0; i < cfg->nplugin; i++) sdk_plugin_close(&cfg->plugin[i]);
+    free(cfg->plugin);
+    cfg->profile = NULL;
+    cfg->plugin = NULL;
+    cfg->nprofile = cfg->nplugin = 0;
+}
+
+const sdk_profile *sdk_config_profile(const sdk_config *cfg, const char *name)
+{
+    if (!name || !*name) name = cfg->default_profile;
+    for (int i = 0; i < cfg->nprofile; i++)
+        if (strcmp(cfg->profile[i].name, name) == 0) return &cfg->profile[i];
+    return NULL;
+}
+
+const sdk_technique *sdk_config_technique(const sdk_config *cfg, const char *id, const char **source)
+{
+    for (int i = 0; i < cfg->nplugin; i++)
+        for (int k = 0; cfg->plugin[i].list[k]; k++)
+            if (strcmp(cfg->plugin[i].list[k]->id, id) == 0) {
+                if (source) *source = cfg->plugin[i].path;
+                return cfg->plugin[i].list[k];
+            }
+    return NULL;
+}

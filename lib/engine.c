@@ -1,0 +1,300 @@
+/* engine.c - the seed rule of the sudokilo program, on a profile of ordered
+ * techniques: try each technique in order; as soon as one yields a step, apply
+ * it and start again from the first; when none yields, a last-resort technique
+ * may act (unless no_guess), else stop "stuck". Rating (ER/EP/ED, HoDoKu-style
+ * score and level) is gathered on the way. Also the services a technique may
+ * call back (propagate) and the hint search. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "sudoku/engine.h"
+
+/* ---- profiles ----------------------------------------------------------- */
+
+void sdk_profile_add(sdk_profile *p, const sdk_technique *t, const sdk_options *opts,
+                     int difficulty, const char *source)
+{
+    if (p->n == p->cap) {
+        p->cap = p->cap ? p->cap * 2 : 16;
+        p->entry = realloc(p->entry, sizeof *p->entry * (size_t)p->cap);
+    }
+    sdk_entry *e = &p->entry[p->n++];
+    memset(e, 0, sizeof *e);
+    e->tech = t;
+    if (opts) e->opts = *opts;
+    e->difficulty = difficulty >= 0 ? difficulty : t->difficulty;
+    snprintf(e->source, sizeof e->source, "%s", source ? source : "");
+}
+
+void sdk_profile_free(sdk_profile *p)
+{
+    free(p->entry);
+    p->entry = NULL;
+    p->n = p->cap = 0;
+}
+
+int sdk_profile_find(const sdk_profile *p, const char *id)
+{
+    for (int i = 0; i < p->n; i++)
+        if (strcmp(p->entry[i].tech->id, id) == 0) return i;
+    return -1;
+}
+
+/* ---- options ------------------------------------------------------------ */
+
+const char *sdk_opt(const sdk_ctx *ctx, const char *key)
+{
+    if (!ctx || !ctx->opts) return NULL;
+    for (int i = 0; i < ctx->opts->n; i++)
+        if (strcmp(ctx->opts->kv[i].key, key) == 0) return ctx->opts->kv[i].val;
+    return NULL;
+}
+
+int sdk_opt_int(const sdk_ctx *ctx, const char *key, int def)
+{
+    const char *v = sdk_opt(ctx, key);
+    if (!v || !*v) return def;
+    char *end;
+    long x = strtol(v, &end, 10);
+    return *end ? def : (int)x;
+}
+
+bool sdk_opt_bool(const sdk_ctx *ctx, const char *key, bool def)
+{
+    const char *v = sdk_opt(ctx, key);
+    if (!v) return def;
+    if (!*v || !strcmp(v, "1") || !strcmp(v, "yes") || !strcmp(v, "true") || !strcmp(v, "on"))
+        return true;
+    return false;
+}
+
+/* ---- running techniques ------------------------------------------------- */
+
+static const sdk_options no_options;
+
+static bool allowed(const sdk_entry *e, const sdk_run_opts *o)
+{
+    if ((e->tech->flags & SDK_TF_UNIQUENESS) && !(o && o->unique)) return false;
+    if (o && o->only) {
+        for (int i = 0; i < o->nonly; i++)
+            if (strcmp(o->only[i], e->tech->id) == 0) return true;
+        return false;
+    }
+    return true;
+}
+
+static sdk_prop propagate(const sdk_ctx *ctx, sdk_grid *g, int max_steps, sdk_prop_result *res);
+
+static void make_ctx(sdk_ctx *ctx, const sdk_profile *p, int i, const sdk_run_opts *o, int depth)
+{
+    memset(ctx, 0, sizeof *ctx);
+    ctx->opts = p->entry[i].opts.n ? &p->entry[i].opts : &no_options;
+    ctx->unique = o && o->unique;
+    ctx->propagate = propagate;
+    ctx->engine = p;
+    ctx->position = i;
+    ctx->depth = depth;
+}
+
+/* A sink that keeps the first step and stops. */
+typedef struct first_sink {
+    sdk_step *step;
+    bool got;
+} first_sink;
+
+static int keep_first(void *c, const sdk_step *s)
+{
+    first_sink *f = c;
+    *f->step = *s;
+    f->got = true;
+    return SDK_STOP;
+}
+
+/* Run entry i; on success *out holds its step with the entry's difficulty. */
+static bool find_one(const sdk_profile *p, int i, const sdk_grid *g, const sdk_run_opts *o,
+                     int depth, sdk_step *out)
+{
+    sdk_ctx ctx;
+    make_ctx(&ctx, p, i, o, depth);
+    first_sink f = {out, false};
+    sdk_sink sink = {keep_first, &f};
+    p->entry[i].tech->find(&ctx, g, &sink);
+    if (f.got) out->difficulty += p->entry[i].difficulty - p->entry[i].tech->difficulty;
+    return f.got;
+}
+
+/* Adjusts difficulty of every step sent on to the real sink. */
+typedef struct adjust_sink {
+    sdk_sink *next;
+    int delta;
+    int count;
+} adjust_sink;
+
+static int adjust(void *c, const sdk_step *s)
+{
+    adjust_sink *a = c;
+    a->count++;
+    if (a->delta == 0) return a->next->emit(a->next->ctx, s);
+    sdk_step *copy = malloc(sizeof *copy);
+    *copy = *s;
+    copy->difficulty += a->delta;
+    int r = a->next->emit(a->next->ctx, copy);
+    free(copy);
+    return r;
+}
+
+int sdk_engine_find(const sdk_profile *p, int i, const sdk_grid *g, const sdk_run_opts *o,
+                    sdk_sink *sink)
+{
+    sdk_ctx ctx;
+    make_ctx(&ctx, p, i, o, 0);
+    adjust_sink a = {sink, p->entry[i].difficulty - p->entry[i].tech->difficulty, 0};
+    sdk_sink s = {adjust, &a};
+    int r = p->entry[i].tech->find(&ctx, g, &s);
+    (void)r;
+    return a.count;
+}
+
+/* The first step of the profile in order (last-resort techniques only when
+ * nothing else yields and guessing is allowed). Returns the entry index or -1. */
+static int next_step(const sdk_profile *p, const sdk_grid *g, const sdk_run_opts *o, int limit,
+                     int depth, sdk_step *out)
+{
+    for (int pass = 0; pass < 2; pass++) {
+        for (int i = 0; i < limit; i++) {
+            const sdk_entry *e = &p->entry[i];
+            bool last = e->tech->flags & SDK_TF_LAST_RESORT;
+            if (last != (pass == 1) || !allowed(e, o)) continue;
+            if (depth > 0 && (e->tech->flags & (SDK_TF_USES_ENGINE | SDK_TF_LAST_RESORT))) continue;
+            if (find_one(p, i, g, o, depth, out)) return i;
+        }
+        if (o && o->no_guess) break;
+    }
+    return -1;
+}
+
+static sdk_prop propagate(const sdk_ctx *ctx, sdk_grid *g, int max_steps, sdk_prop_result *res)
+{
+    const sdk_profile *p = ctx->engine;
+    sdk_run_opts o = {.no_guess = true, .unique = ctx->unique};
+    sdk_step *step = malloc(sizeof *step);
+    sdk_prop_result local;
+    if (!res) res = &local;
+    memset(res, 0, sizeof *res);
+    sdk_prop out = SDK_PROP_STUCK;
+    for (;;) {
+        if (!sdk_grid_check(g, res->why, sizeof res->why)) {
+            out = SDK_PROP_CONTRADICTION;
+            break;
+        }
+        if (sdk_grid_solved(g)) {
+            out = SDK_PROP_SOLVED;
+            break;
+        }
+        if (max_steps && res->steps >= max_steps) break;
+        if (next_step(p, g, &o, ctx->position, ctx->depth + 1, step) < 0) break;
+        sdk_step_apply(step, g);
+        res->steps++;
+    }
+    free(step);
+    res->outcome = out;
+    return out;
+}
+
+static void rate_step(sdk_rating *r, const sdk_step *s, const sdk_technique *t, bool *placed)
+{
+    if (s->difficulty > r->er) {
+        r->er = s->difficulty;
+        r->hardest = t;
+    }
+    if (r->steps == 0) r->ed = s->difficulty;
+    if (!*placed && s->difficulty > r->ep) r->ep = s->difficulty;
+    if (s->nplace) *placed = true;
+    r->score += t->score;
+    if (t->level > r->level) r->level = t->level;
+    r->steps++;
+}
+
+sdk_run_status sdk_engine_run(const sdk_profile *p, sdk_grid *g, const sdk_run_opts *o,
+                              sdk_step_fn on_step, void *ctx, sdk_rating *rating)
+{
+    sdk_rating local;
+    if (!rating) rating = &local;
+    memset(rating, 0, sizeof *rating);
+    bool placed = false;
+    sdk_step *step = malloc(sizeof *step);
+    sdk_grid before;
+    char why[256];
+    sdk_run_status st = SDK_RUN_STUCK;
+    for (;;) {
+        if (!sdk_grid_check(g, why, sizeof why)) {
+            st = SDK_RUN_BROKEN;
+            break;
+        }
+        if (sdk_grid_solved(g)) {
+            st = SDK_RUN_SOLVED;
+            break;
+        }
+        if (o && o->max_steps && rating->steps >= o->max_steps) {
+            st = SDK_RUN_LIMIT;
+            break;
+        }
+        int i = next_step(p, g, o, p->n, 0, step);
+        if (i < 0) {
+            st = SDK_RUN_STUCK;
+            break;
+        }
+        rate_step(rating, step, p->entry[i].tech, &placed);
+        before = *g;
+        sdk_step_apply(step, g);
+        if (sdk_bb_eq(before.solved, g->solved) && memcmp(before.cand, g->cand, sizeof g->cand) == 0) {
+            /* A step that changes nothing would loop forever: a plugin bug. */
+            st = SDK_RUN_STUCK;
+            break;
+        }
+        if (on_step && on_step(ctx, step, &before)) {
+            st = SDK_RUN_LIMIT;
+            break;
+        }
+    }
+    free(step);
+    rating->status = st;
+    return st;
+}
+
+int sdk_engine_hint(const sdk_profile *p, const sdk_grid *g, const sdk_run_opts *o, bool all,
+                    sdk_sink *sink)
+{
+    if (all) {
+        int count = 0;
+        for (int i = 0; i < p->n; i++) {
+            if (!allowed(&p->entry[i], o)) continue;
+            if ((p->entry[i].tech->flags & SDK_TF_LAST_RESORT) && o && o->no_guess) continue;
+            count += sdk_engine_find(p, i, g, o, sink);
+        }
+        return count;
+    }
+    sdk_step *step = malloc(sizeof *step);
+    int i = next_step(p, g, o, p->n, 0, step);
+    if (i >= 0) sink->emit(sink->ctx, step);
+    free(step);
+    return i >= 0;
+}
+
+const char *sdk_level_name(int level)
+{
+    static const char *names[] = {"none", "easy", "medium", "hard", "unfair", "extreme"};
+    return level >= 0 && level <= SDK_LEVEL_EXTREME ? names[level] : "none";
+}
+
+const char *sdk_run_status_name(int status)
+{
+    static const char *names[] = {"solved", "stuck", "broken", "limit"};
+    return status >= 0 && status <= SDK_RUN_LIMIT ? names[status] : "unknown";
+}
+
+const char *sdk_difficulty_text(int tenths, char *buf)
+{
+    snprintf(buf, 8, "%d.%d", tenths / 10 % 1000, tenths % 10);
+    return buf;
+}

@@ -1,0 +1,395 @@
+/* format.c - reading and writing puzzles: 81-character lines, printed 9-line
+ * grids, 729-character candidate grids, printed pencilmark grids; a reader
+ * that splits a stream of lines into puzzles. Errors say what, where, why. */
+#include <ctype.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+#include "sudoku/format.h"
+
+void sdk_error_set(sdk_error *e, const char *code, const char *fmt, ...)
+{
+    if (!e) return;
+    snprintf(e->code, sizeof e->code, "%s", code);
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(e->msg, sizeof e->msg, fmt, ap);
+    va_end(ap);
+}
+
+static bool is_cell_char(int ch) { return (ch >= '0' && ch <= '9') || ch == '.'; }
+/* A border line of a printed grid: no digits, at least one of "-=+". */
+static bool is_separator_line(const char *s, size_t n)
+{
+    bool rule = false;
+    for (size_t i = 0; i < n; i++) {
+        if (!s[i] || !strchr("-+=|*:'. \t\r", s[i])) return false;
+        if (s[i] == '-' || s[i] == '=' || s[i] == '+') rule = true;
+    }
+    return rule;
+}
+static bool is_blank(const char *s, size_t n)
+{
+    for (size_t i = 0; i < n; i++)
+        if (!isspace((unsigned char)s[i])) return false;
+    return true;
+}
+
+/* Length of the first whitespace-delimited token of s. */
+static size_t token_len(const char *s)
+{
+    size_t n = 0;
+    while (s[n] && !isspace((unsigned char)s[n])) n++;
+    return n;
+}
+
+/* Values -> grid with a check that no digit is twice in a house. */
+static bool grid_from_values_checked(sdk_grid *g, const uint8_t v[81], sdk_error *err)
+{
+    sdk_grid_init(g);
+    char why[200];
+    for (int c = 0; c < 81; c++) g->value[c] = v[c];
+    /* Check duplicates on the raw values before propagating. */
+    if (!sdk_grid_check(g, why, sizeof why) && strstr(why, "twice")) {
+        sdk_error_set(err, SDK_E_CONFLICT, "%s", why);
+        return false;
+    }
+    sdk_grid_from_values(g, v);
+    return true;
+}
+
+void sdk_grid_from_values(sdk_grid *g, const uint8_t values[81])
+{
+    sdk_grid_init(g);
+    for (int c = 0; c < 81; c++)
+        if (values[c]) sdk_grid_place(g, c, values[c], true);
+}
+
+/* 729 characters: 9 per cell, digits present are candidates. */
+static bool parse_cands729(const char *s, sdk_grid *g, sdk_error *err)
+{
+    sdk_grid_init(g);
+    char name[8];
+    for (int c = 0; c < 81; c++) {
+        unsigned m = 0;
+        for (int k = 0; k < 9; k++) {
+            int ch = s[c * 9 + k];
+            if (ch >= '1' && ch <= '9') m |= sdk_digit_bit(ch - '0');
+            else if (ch != '.' && ch != '0') {
+                sdk_error_set(err, SDK_E_FORMAT, "%s: unexpected character '%c' in candidates",
+                              sdk_cell_name(c, name), ch);
+                return false;
+            }
+        }
+        if (!m) {
+            sdk_error_set(err, SDK_E_CONFLICT, "%s has no candidate", sdk_cell_name(c, name));
+            return false;
+        }
+        for (int d = 1; d <= 9; d++)
+            if (!(m & sdk_digit_bit(d))) sdk_grid_eliminate(g, c, d);
+    }
+    return true;
+}
+
+/* Build a grid from a pencilmark grid: masks per cell, single digits solved. */
+static bool grid_from_masks(sdk_grid *g, const uint16_t m[81], sdk_error *err)
+{
+    uint8_t v[81];
+    for (int c = 0; c < 81; c++) v[c] = sdk_mask_count(m[c]) == 1 ? (uint8_t)sdk_mask_first(m[c]) : 0;
+    if (!grid_from_values_checked(g, v, err)) return false;
+    for (int c = 0; c < 81; c++) {
+        if (v[c]) {
+            g->given[c] = 0;
+            continue;
+        }
+        for (int d = 1; d <= 9; d++)
+            if (!(m[c] & sdk_digit_bit(d))) sdk_grid_eliminate(g, c, d);
+    }
+    char why[200];
+    if (!sdk_grid_check(g, why, sizeof why)) {
+        sdk_error_set(err, SDK_E_CONFLICT, "%s", why);
+        return false;
+    }
+    return true;
+}
+
+static bool parse_line81(const char *s, size_t tok, sdk_grid *g, sdk_error *err)
+{
+    uint8_t v[81];
+    char name[8];
+    size_t n = tok < 81 ? tok : 81;
+    for (size_t i = 0; i < n; i++) {
+        int ch = (unsigned char)s[i];
+        if (!is_cell_char(ch)) {
+            if (i >= 81) break;
+            if (isprint(ch))
+                sdk_error_set(err, SDK_E_FORMAT, "%s: unexpected character '%c'",
+                              sdk_cell_name((int)i, name), ch);
+            else
+                sdk_error_set(err, SDK_E_FORMAT, "%s: unexpected byte 0x%02x",
+                              sdk_cell_name((int)i, name), ch);
+            return false;
+        }
+        v[i] = ch == '.' ? 0 : (uint8_t)(ch - '0');
+    }
+    if (tok < 81) {
+        sdk_error_set(err, SDK_E_FORMAT, "%zu cells, expected 81", tok);
+        return false;
+    }
+    return grid_from_values_checked(g, v, err);
+}
+
+/* A printed grid over several lines: rows of 9 cells (givens) or rows of 9
+ * candidate groups (pencilmarks). */
+static bool parse_printed(const char *text, sdk_grid *g, sdk_error *err)
+{
+    uint16_t mask[81];
+    uint8_t v[81];
+    bool pencil = false;
+    int row = 0;
+    const char *p = text;
+    int lineno = 0;
+    while (*p && row < 9) {
+        const char *eol = strchr(p, '\n');
+        size_t n = eol ? (size_t)(eol - p) : strlen(p);
+        lineno++;
+        if (!is_blank(p, n) && !is_separator_line(p, n)) {
+            /* Tokens split by spaces and '|'. */
+            char line[1024];
+            size_t ln = n < sizeof line - 1 ? n : sizeof line - 1;
+            memcpy(line, p, ln);
+            line[ln] = 0;
+            char *tok[64];
+            int nt = 0;
+            for (char *t = strtok(line, " \t\r|"); t && nt < 64; t = strtok(NULL, " \t\r|")) tok[nt++] = t;
+            bool digits_only = nt == 9, multi = false;
+            for (int i = 0; i < nt && digits_only; i++) {
+                for (char *q = tok[i]; *q; q++)
+                    if (*q < '1' || *q > '9') digits_only = false;
+                if (strlen(tok[i]) > 1) multi = true;
+            }
+            if (digits_only && multi) pencil = true;
+            if (digits_only) {
+                for (int i = 0; i < 9; i++) {
+                    uint16_t m = 0;
+                    for (char *q = tok[i]; *q; q++) m |= (uint16_t)sdk_digit_bit(*q - '0');
+                    mask[row * 9 + i] = m;
+                    v[row * 9 + i] = strlen(tok[i]) == 1 ? (uint8_t)(tok[i][0] - '0') : 0;
+                }
+            } else {
+                int k = 0;
+                for (size_t i = 0; i < n; i++) {
+                    int ch = (unsigned char)p[i];
+                    if (ch == '|' || isspace(ch) || ch == '+' || ch == '-') continue;
+                    if (!is_cell_char(ch) && ch != '_' && ch != '*') {
+                        char name[8];
+                        sdk_error_set(err, SDK_E_FORMAT, "%s: unexpected character '%c'",
+                                      sdk_cell_name(row * 9 + (k < 9 ? k : 8), name), ch);
+                        return false;
+                    }
+                    if (k < 9) {
+                        int d = (ch >= '1' && ch <= '9') ? ch - '0' : 0;
+                        v[row * 9 + k] = (uint8_t)d;
+                        mask[row * 9 + k] = d ? (uint16_t)sdk_digit_bit(d) : SDK_ALL_DIGITS;
+                    }
+                    k++;
+                }
+                if (k != 9) {
+                    sdk_error_set(err, SDK_E_FORMAT, "row %d (line %d): %d cells, expected 9", row + 1,
+                                  lineno, k);
+                    return false;
+                }
+            }
+            row++;
+        }
+        p = eol ? eol + 1 : p + n;
+    }
+    if (row < 9) {
+        sdk_error_set(err, SDK_E_FORMAT, "%d rows, expected 9", row);
+        return false;
+    }
+    if (pencil) return grid_from_masks(g, mask, err);
+    return grid_from_values_checked(g, v, err);
+}
+
+bool sdk_parse(const char *text, sdk_grid *g, sdk_error *err)
+{
+    const char *p = text;
+    /* Skip leading blank lines, comment lines and borders. */
+    for (;;) {
+        while (*p == ' ' || *p == '\t' || *p == '\r' || *p == '\n') p++;
+        const char *e0 = strchr(p, '\n');
+        if (*p == '#' || is_separator_line(p, e0 ? (size_t)(e0 - p) : strlen(p))) {
+            const char *e = strchr(p, '\n');
+            p = e ? e + 1 : p + strlen(p);
+            continue;
+        }
+        break;
+    }
+    if (!*p) {
+        sdk_error_set(err, SDK_E_FORMAT, "empty puzzle");
+        return false;
+    }
+    size_t tok = token_len(p);
+    size_t cellish = 0;
+    while (cellish < tok && is_cell_char((unsigned char)p[cellish])) cellish++;
+    if (cellish >= 729) return parse_cands729(p, g, err);
+    const char *eol = strchr(p, '\n');
+    bool one_line = !eol || is_blank(eol, strlen(eol));
+    if (tok >= 20 || one_line) return parse_line81(p, tok, g, err);
+    return parse_printed(p, g, err);
+}
+
+/* ---- reader ------------------------------------------------------------- */
+
+void sdk_reader_init(sdk_reader *r, FILE *in)
+{
+    memset(r, 0, sizeof *r);
+    r->in = in;
+}
+
+void sdk_reader_free(sdk_reader *r)
+{
+    free(r->buf);
+    free(r->pending);
+    memset(r, 0, sizeof *r);
+}
+
+static void buf_append(sdk_reader *r, size_t *len, const char *s, size_t n)
+{
+    if (*len + n + 2 > r->cap) {
+        r->cap = (*len + n + 2) * 2;
+        r->buf = realloc(r->buf, r->cap);
+    }
+    memcpy(r->buf + *len, s, n);
+    *len += n;
+    r->buf[*len] = 0;
+}
+
+int sdk_reader_next(sdk_reader *r, const char **text, long *first_line)
+{
+    size_t len = 0;
+    int rows = 0;
+    ssize_t n;
+    for (;;) {
+        char *line;
+        if (r->has_pending) {
+            line = r->pending;
+            n = (ssize_t)strlen(line);
+            r->has_pending = false;
+        } else {
+            n = getline(&r->pending, &r->pcap, r->in);
+            if (n < 0) break;
+            line = r->pending;
+            r->line++;
+        }
+        while (n > 0 && (line[n - 1] == '\n' || line[n - 1] == '\r')) line[--n] = 0;
+        if (rows == 0 && (is_blank(line, (size_t)n) || line[0] == '#')) continue;
+        if (is_separator_line(line, (size_t)n)) {
+            if (rows == 0) continue;
+            buf_append(r, &len, line, (size_t)n);
+            buf_append(r, &len, "\n", 1);
+            continue;
+        }
+        const char *s = line;
+        while (*s == ' ' || *s == '\t') s++;
+        size_t tok = token_len(s);
+        if (rows == 0 && (tok >= 20 || is_blank(line, (size_t)n) == false) && tok >= 20) {
+            /* One puzzle on one line. */
+            *first_line = r->line;
+            buf_append(r, &len, line, (size_t)n);
+            *text = r->buf;
+            return 1;
+        }
+        if (rows == 0) *first_line = r->line;
+        if (is_blank(line, (size_t)n)) break; /* a blank line ends a short grid */
+        buf_append(r, &len, line, (size_t)n);
+        buf_append(r, &len, "\n", 1);
+        if (++rows == 9) {
+            *text = r->buf;
+            return 1;
+        }
+    }
+    if (ferror(r->in)) return -1;
+    if (rows > 0) {
+        *text = r->buf;
+        return 1;
+    }
+    return 0;
+}
+
+/* ---- writers ------------------------------------------------------------ */
+
+char *sdk_format_line(const sdk_grid *g, char *out)
+{
+    for (int c = 0; c < 81; c++) out[c] = g->value[c] ? (char)('0' + g->value[c]) : '.';
+    out[81] = 0;
+    return out;
+}
+
+char *sdk_format_cands729(const sdk_grid *g, char *out)
+{
+    for (int c = 0; c < 81; c++) {
+        unsigned m = g->value[c] ? sdk_digit_bit(g->value[c]) : g->cand[c];
+        for (int d = 1; d <= 9; d++) out[c * 9 + d - 1] = (m & sdk_digit_bit(d)) ? (char)('0' + d) : '.';
+    }
+    out[729] = 0;
+    return out;
+}
+
+char *sdk_format_printed(const sdk_grid *g, char *out, size_t n)
+{
+    size_t len = 0;
+    out[0] = 0;
+    for (int r = 0; r < 9; r++) {
+        if (r == 3 || r == 6) len += (size_t)snprintf(out + len, n - len, "------+-------+------\n");
+        for (int c = 0; c < 9; c++) {
+            int v = g->value[r * 9 + c];
+            len += (size_t)snprintf(out + len, n - len, "%s%c", c == 0 ? "" : (c % 3 == 0 ? " | " : " "),
+                                    v ? '0' + v : '.');
+            if (len >= n) return out;
+        }
+        len += (size_t)snprintf(out + len, n - len, "\n");
+        if (len >= n) return out;
+    }
+    return out;
+}
+
+char *sdk_format_pencilmarks(const sdk_grid *g, char *out, size_t n)
+{
+    char cell[81][10];
+    int width[9] = {0};
+    for (int c = 0; c < 81; c++) {
+        int k = 0;
+        if (g->value[c]) cell[c][k++] = (char)('0' + g->value[c]);
+        else
+            SDK_MASK_FOREACH(d, g->cand[c]) cell[c][k++] = (char)('0' + d);
+        cell[c][k] = 0;
+        if (k > width[c % 9]) width[c % 9] = k;
+    }
+    size_t len = 0;
+    out[0] = 0;
+#define PUT(...)                                                                                   \
+    do {                                                                                           \
+        if (len < n) len += (size_t)snprintf(out + len, n - len, __VA_ARGS__);                     \
+    } while (0)
+    for (int r = 0; r <= 9; r++) {
+        if (r % 3 == 0) {
+            for (int b = 0; b < 3; b++) {
+                PUT("%c", b == 0 ? (r == 0 ? '.' : (r == 9 ? '\'' : ':')) : (r == 0 ? '.' : (r == 9 ? '\'' : '+')));
+                int w = 1;
+                for (int c = b * 3; c < b * 3 + 3; c++) w += width[c] + 2;
+                for (int i = 0; i < w; i++) PUT("-");
+            }
+            PUT("%c\n", r == 0 ? '.' : (r == 9 ? '\'' : ':'));
+        }
+        if (r == 9) break;
+        for (int c = 0; c < 9; c++) {
+            if (c % 3 == 0) PUT("| ");
+            PUT("%-*s  ", width[c], cell[r * 9 + c]);
+        }
+        PUT("|\n");
+    }
+#undef PUT
+    return out;
+}

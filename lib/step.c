@@ -1,0 +1,185 @@
+/* step.c - building step records (the helpers plugins call), writing their
+ * effect in HoDoKu notation, and applying a step to a grid. */
+#include <stdio.h>
+#include <string.h>
+#include "sudoku/technique.h"
+
+void sdk_step_init(sdk_step *s, const sdk_technique *t)
+{
+    s->tech = t;
+    s->difficulty = t ? t->difficulty : 0;
+    s->nplace = s->nelim = s->nmark = s->nlink = 0;
+    s->nhouse = 0;
+    s->truncated = 0;
+    s->text_final = 0;
+    s->text[0] = 0;
+}
+
+void sdk_step_elim(sdk_step *s, int cell, int digit)
+{
+    for (int i = 0; i < s->nelim; i++)
+        if (s->elim[i].cell == cell && s->elim[i].digit == digit) return;
+    if (s->nelim >= SDK_STEP_MAX_ELIM) {
+        s->truncated = 1;
+        return;
+    }
+    s->elim[s->nelim++] = (sdk_cand){(uint8_t)cell, (uint8_t)digit};
+}
+
+void sdk_step_place(sdk_step *s, int cell, int digit)
+{
+    for (int i = 0; i < s->nplace; i++)
+        if (s->place[i].cell == cell) return;
+    if (s->nplace >= SDK_STEP_MAX_PLACE) {
+        s->truncated = 1;
+        return;
+    }
+    s->place[s->nplace++] = (sdk_cand){(uint8_t)cell, (uint8_t)digit};
+}
+
+int sdk_step_elim_bb(sdk_step *s, const sdk_grid *g, sdk_bb cells, int digit)
+{
+    sdk_bb hit = sdk_bb_and(cells, g->digit[digit - 1]);
+    SDK_BB_FOREACH(c, hit) sdk_step_elim(s, c, digit);
+    return sdk_bb_count(hit);
+}
+
+void sdk_step_mark(sdk_step *s, int cell, int digit, sdk_role role)
+{
+    if (s->nmark >= SDK_STEP_MAX_MARK) {
+        s->truncated = 1;
+        return;
+    }
+    s->mark[s->nmark++] = (sdk_mark){(uint8_t)cell, (uint8_t)digit, (uint8_t)role};
+}
+
+void sdk_step_mark_bb(sdk_step *s, sdk_bb cells, int digit, sdk_role role)
+{
+    SDK_BB_FOREACH(c, cells) sdk_step_mark(s, c, digit, role);
+}
+
+void sdk_step_house(sdk_step *s, int house, sdk_role role)
+{
+    if (s->nhouse >= SDK_STEP_MAX_HOUSE) {
+        s->truncated = 1;
+        return;
+    }
+    s->house[s->nhouse++] = (sdk_house_mark){(uint8_t)house, (uint8_t)role};
+}
+
+void sdk_step_link(sdk_step *s, const sdk_link *l)
+{
+    if (s->nlink >= SDK_STEP_MAX_LINK) {
+        s->truncated = 1;
+        return;
+    }
+    s->link[s->nlink++] = *l;
+}
+
+void sdk_step_vprintf(sdk_step *s, const char *fmt, va_list ap)
+{
+    size_t len = strlen(s->text);
+    if (len + 1 >= sizeof s->text) return;
+    vsnprintf(s->text + len, sizeof s->text - len, fmt, ap);
+}
+
+void sdk_step_printf(sdk_step *s, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    sdk_step_vprintf(s, fmt, ap);
+    va_end(ap);
+}
+
+bool sdk_step_empty(const sdk_step *s) { return s->nplace == 0 && s->nelim == 0; }
+
+/* Append to buf at *len, never past n. */
+static void put(char *buf, size_t n, size_t *len, const char *fmt, ...)
+    __attribute__((format(printf, 4, 5)));
+static void put(char *buf, size_t n, size_t *len, const char *fmt, ...)
+{
+    if (*len + 1 >= n) return;
+    va_list ap;
+    va_start(ap, fmt);
+    int k = vsnprintf(buf + *len, n - *len, fmt, ap);
+    va_end(ap);
+    if (k > 0) *len = *len + (size_t)k < n ? *len + (size_t)k : n - 1;
+}
+
+/* Write a set of cells the way HoDoKu does: grouped by row when that is
+ * shorter ("r2c46"), else by column ("r25c4"), joined by commas. */
+char *sdk_cells_compact(sdk_bb cells, char *buf, size_t n)
+{
+    size_t len = 0;
+    buf[0] = 0;
+    /* Greedy: take the lowest cell, gather the cells of its row that share no
+     * other grouping, and print them as one token; simple and readable. */
+    sdk_bb left = cells;
+    bool first = true;
+    while (!sdk_bb_empty(left)) {
+        int c = sdk_bb_first(left);
+        sdk_bb row = sdk_bb_and(left, sdk_house_bb[sdk_row(c)]);
+        sdk_bb col = sdk_bb_and(left, sdk_house_bb[9 + sdk_col(c)]);
+        put(buf, n, &len, "%s", first ? "" : ",");
+        first = false;
+        if (sdk_bb_count(col) > sdk_bb_count(row)) {
+            put(buf, n, &len, "r");
+            SDK_BB_FOREACH(x, col) put(buf, n, &len, "%d", sdk_row(x) + 1);
+            put(buf, n, &len, "c%d", sdk_col(c) + 1);
+            left = sdk_bb_andnot(left, col);
+        } else {
+            put(buf, n, &len, "r%dc", sdk_row(c) + 1);
+            SDK_BB_FOREACH(x, row) put(buf, n, &len, "%d", sdk_col(x) + 1);
+            left = sdk_bb_andnot(left, row);
+        }
+    }
+    return buf;
+}
+
+char *sdk_node_cells(const sdk_node *nd, char *buf, size_t n)
+{
+    sdk_bb b = sdk_bb_none();
+    for (int i = 0; i < nd->ncell && i < 3; i++) sdk_bb_add(&b, nd->cell[i]);
+    return sdk_cells_compact(b, buf, n);
+}
+
+char *sdk_step_effect(const sdk_step *s, char *buf, size_t n)
+{
+    size_t len = 0;
+    char cells[256];
+    buf[0] = 0;
+    for (int i = 0; i < s->nplace; i++) {
+        char name[8];
+        put(buf, n, &len, "%s%s=%d", i ? ", " : "", sdk_cell_name(s->place[i].cell, name),
+            s->place[i].digit);
+    }
+    bool first = s->nplace == 0;
+    for (int d = 1; d <= 9; d++) {
+        sdk_bb b = sdk_bb_none();
+        for (int i = 0; i < s->nelim; i++)
+            if (s->elim[i].digit == d) sdk_bb_add(&b, s->elim[i].cell);
+        if (sdk_bb_empty(b)) continue;
+        put(buf, n, &len, "%s%s<>%d", first ? "" : ", ", sdk_cells_compact(b, cells, sizeof cells),
+            d);
+        first = false;
+    }
+    return buf;
+}
+
+int sdk_emit(sdk_sink *sink, sdk_step *s)
+{
+    if (sdk_step_empty(s)) return SDK_CONTINUE;
+    if (!s->text_final) {
+        char eff[512];
+        sdk_step_printf(s, " => %s", sdk_step_effect(s, eff, sizeof eff));
+        s->text_final = 1;
+    }
+    return sink->emit(sink->ctx, s);
+}
+
+void sdk_step_apply(const sdk_step *s, sdk_grid *g)
+{
+    for (int i = 0; i < s->nplace; i++)
+        if (!g->value[s->place[i].cell]) sdk_grid_place(g, s->place[i].cell, s->place[i].digit, false);
+    for (int i = 0; i < s->nelim; i++) sdk_grid_eliminate(g, s->elim[i].cell, s->elim[i].digit);
+}
