@@ -1,0 +1,732 @@
+/* service.c - executing one request in-process: params map in, result map out
+ * (solve, rate, explain, hint, techniques), as docs/PROTOCOL.md says. Also the
+ * probe that tells a watching daemon which technique is running. */
+#include "sudoku/service.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "sudoku/solver.h"
+
+#define MAX_PUZZLE_TEXT 65536
+#define DEFAULT_MAX_TRACE 100000
+#define MAX_MAX_TRACE 2000000
+
+/* ---- the probe: technique copies whose find() reports first -------------- */
+
+static const sdk_technique *g_real[SDK_PROBE_MAX];
+static sdk_service_probe *g_probe;
+
+static int watched_find(int k, const sdk_ctx *ctx, const sdk_grid *g, sdk_sink *sink)
+{
+    sdk_service_probe *p = g_probe;
+    int32_t prev = p->current;
+    p->current = k;
+    int rc = g_real[k]->find(ctx, g, sink);
+    p->current = prev;
+    return rc;
+}
+
+/* SDK_PROBE_MAX (256) trampolines, tr_0000 .. tr_3333 (base-4 names). */
+#define TR(n, v)                                                                                   \
+    static int tr_##n(const sdk_ctx *c, const sdk_grid *g, sdk_sink *s)                            \
+    {                                                                                              \
+        return watched_find((v), c, g, s);                                                         \
+    }
+#define TR4(n, v) TR(n##0, (v)*4) TR(n##1, (v)*4 + 1) TR(n##2, (v)*4 + 2) TR(n##3, (v)*4 + 3)
+#define TR16(n, v) TR4(n##0, (v)*4) TR4(n##1, (v)*4 + 1) TR4(n##2, (v)*4 + 2) TR4(n##3, (v)*4 + 3)
+#define TR64(n, v)                                                                                 \
+    TR16(n##0, (v)*4) TR16(n##1, (v)*4 + 1) TR16(n##2, (v)*4 + 2) TR16(n##3, (v)*4 + 3)
+TR64(0, 0)
+TR64(1, 1)
+TR64(2, 2)
+TR64(3, 3)
+#define TN(n) tr_##n,
+#define TN4(n) TN(n##0) TN(n##1) TN(n##2) TN(n##3)
+#define TN16(n) TN4(n##0) TN4(n##1) TN4(n##2) TN4(n##3)
+#define TN64(n) TN16(n##0) TN16(n##1) TN16(n##2) TN16(n##3)
+static const sdk_find_fn g_tramp[SDK_PROBE_MAX] = {TN64(0) TN64(1) TN64(2) TN64(3)};
+
+const char *sdk_service_probe_current(const sdk_service_probe *probe)
+{
+    int32_t k = probe->current;
+    if (k < 0 || k >= probe->nid || k >= SDK_PROBE_MAX) return NULL;
+    return probe->id[k];
+}
+
+static int watch_index(sdk_service *sv, const sdk_technique *t)
+{
+    for (int k = 0; k < sv->nwatch; k++)
+        if (g_real[k] == t) return k;
+    return -1;
+}
+
+bool sdk_service_init(sdk_service *sv, const sdk_config *cfg, sdk_service_probe *probe,
+                      sdk_error *err)
+{
+    memset(sv, 0, sizeof *sv);
+    sv->cfg = cfg;
+    if (!probe) return true;
+    if (g_probe) {
+        sdk_error_set(err, SDK_E_INTERNAL, "another service already uses a probe");
+        return false;
+    }
+    sv->watch = calloc(SDK_PROBE_MAX, sizeof *sv->watch);
+    sv->watched = calloc(cfg->nprofile > 0 ? (size_t)cfg->nprofile : 1, sizeof *sv->watched);
+    if (!sv->watch || !sv->watched) goto nomem;
+    for (int i = 0; i < cfg->nprofile; i++) {
+        const sdk_profile *p = &cfg->profile[i];
+        sdk_profile *w = &sv->watched[i];
+        memcpy(w->name, p->name, sizeof w->name);
+        w->entry = calloc(p->n > 0 ? (size_t)p->n : 1, sizeof *w->entry);
+        if (!w->entry) goto nomem;
+        w->n = w->cap = p->n;
+        for (int e = 0; e < p->n; e++) {
+            const sdk_technique *t = p->entry[e].tech;
+            int k = watch_index(sv, t);
+            if (k < 0) {
+                if (sv->nwatch == SDK_PROBE_MAX) {
+                    sdk_error_set(err, SDK_E_INTERNAL, "more than %d techniques to watch",
+                                  SDK_PROBE_MAX);
+                    sdk_service_free(sv);
+                    return false;
+                }
+                k = sv->nwatch++;
+                g_real[k] = t;
+                sv->watch[k] = *t;
+                sv->watch[k].find = g_tramp[k];
+                snprintf(probe->id[k], SDK_PROBE_ID, "%s", t->id ? t->id : "?");
+            }
+            w->entry[e] = p->entry[e];
+            w->entry[e].tech = &sv->watch[k];
+        }
+    }
+    probe->nid = sv->nwatch;
+    probe->current = -1;
+    sv->probe = probe;
+    g_probe = probe;
+    return true;
+nomem:
+    sdk_service_free(sv);
+    sdk_error_set(err, SDK_E_INTERNAL, "out of memory");
+    return false;
+}
+
+void sdk_service_free(sdk_service *sv)
+{
+    if (sv->watched)
+        for (int i = 0; i < sv->cfg->nprofile; i++) free(sv->watched[i].entry);
+    free(sv->watched);
+    free(sv->watch);
+    if (sv->probe && g_probe == sv->probe) g_probe = NULL;
+    memset(sv, 0, sizeof *sv);
+}
+
+/* ---- requests ------------------------------------------------------------ */
+
+enum method { M_SOLVE, M_RATE, M_EXPLAIN, M_HINT, M_TECHNIQUES };
+static const char *const method_names[] = {"solve", "rate", "explain", "hint", "techniques"};
+
+struct sdk_request {
+    enum method m;
+    const sdk_profile *profile; /* from the config (names, descriptors) */
+    const sdk_profile *run;     /* what the engine runs (watched copy or profile) */
+    bool no_guess, logic, trace, all;
+    long max_trace;
+    const msgpack_object *puzzle;  /* str */
+    const msgpack_object *puzzles; /* array of str */
+    int nonly;
+    const char **only;
+    char *only_buf;
+};
+
+static bool method_from(const char *s, size_t n, enum method *m)
+{
+    for (size_t i = 0; i < sizeof method_names / sizeof *method_names; i++)
+        if (strlen(method_names[i]) == n && memcmp(method_names[i], s, n) == 0) {
+            *m = (enum method)i;
+            return true;
+        }
+    return false;
+}
+
+static bool known_key(const msgpack_object *k)
+{
+    static const char *const keys[] = {"puzzle", "puzzles", "profile", "no_guess",  "techniques",
+                                       "all",    "logic",   "trace",   "max_trace", "progress"};
+    for (size_t i = 0; i < sizeof keys / sizeof *keys; i++)
+        if (sdk_wire_str_is(k, keys[i])) return true;
+    return false;
+}
+
+void sdk_request_free(sdk_request *rq)
+{
+    if (!rq) return;
+    free(rq->only);
+    free(rq->only_buf);
+    free(rq);
+}
+
+static bool get_only(const sdk_config *cfg, sdk_request *rq, const msgpack_object *params,
+                     sdk_error *err)
+{
+    const msgpack_object *v = sdk_wire_get(params, "techniques");
+    if (!v || v->type == MSGPACK_OBJECT_NIL) return true;
+    if (v->type != MSGPACK_OBJECT_ARRAY) {
+        sdk_error_set(err, SDK_E_REQUEST, "'techniques' must be an array of technique ids");
+        return false;
+    }
+    uint32_t n = v->via.array.size;
+    size_t total = 0;
+    for (uint32_t i = 0; i < n; i++) {
+        const msgpack_object *t = &v->via.array.ptr[i];
+        if (t->type != MSGPACK_OBJECT_STR || t->via.str.size == 0 || t->via.str.size > 63) {
+            sdk_error_set(err, SDK_E_REQUEST, "'techniques'[%u] must be a technique id", i);
+            return false;
+        }
+        total += t->via.str.size + 1;
+    }
+    if (n == 0) return true;
+    rq->only = calloc(n, sizeof *rq->only);
+    rq->only_buf = malloc(total);
+    if (!rq->only || !rq->only_buf) {
+        sdk_error_set(err, SDK_E_INTERNAL, "out of memory");
+        return false;
+    }
+    char *p = rq->only_buf;
+    for (uint32_t i = 0; i < n; i++) {
+        const msgpack_object *t = &v->via.array.ptr[i];
+        memcpy(p, t->via.str.ptr, t->via.str.size);
+        p[t->via.str.size] = 0;
+        if (sdk_profile_find(rq->profile, p) < 0) {
+            if (!sdk_config_technique(cfg, p, NULL))
+                sdk_error_set(err, SDK_E_TECHNIQUE, "unknown technique '%s'", p);
+            else
+                sdk_error_set(err, SDK_E_TECHNIQUE, "technique '%s' is not in profile '%s'", p,
+                              rq->profile->name);
+            return false;
+        }
+        rq->only[rq->nonly++] = p;
+        p += t->via.str.size + 1;
+    }
+    return true;
+}
+
+sdk_request *sdk_service_prepare(sdk_service *sv, const char *method, size_t method_len,
+                                 const msgpack_object *params, sdk_error *err)
+{
+    enum method m;
+    if (!method_from(method, method_len, &m)) {
+        sdk_error_set(err, SDK_E_METHOD, "unknown method '%.*s'",
+                      (int)(method_len > 64 ? 64 : method_len), method);
+        return NULL;
+    }
+    if (params && params->type != MSGPACK_OBJECT_MAP) {
+        sdk_error_set(err, SDK_E_REQUEST, "params must be a map");
+        return NULL;
+    }
+    sdk_request *rq = calloc(1, sizeof *rq);
+    if (!rq) {
+        sdk_error_set(err, SDK_E_INTERNAL, "out of memory");
+        return NULL;
+    }
+    rq->m = m;
+    rq->max_trace = DEFAULT_MAX_TRACE;
+    if (params)
+        for (uint32_t i = 0; i < params->via.map.size; i++) {
+            const msgpack_object *k = &params->via.map.ptr[i].key;
+            if (!known_key(k)) {
+                if (k->type == MSGPACK_OBJECT_STR)
+                    sdk_error_set(err, SDK_E_REQUEST, "unknown parameter '%.*s'",
+                                  (int)(k->via.str.size > 64 ? 64 : k->via.str.size),
+                                  k->via.str.ptr);
+                else
+                    sdk_error_set(err, SDK_E_REQUEST, "parameter names must be strings");
+                goto fail;
+            }
+        }
+
+    const char *pname = NULL;
+    uint32_t plen = 0;
+    if (!sdk_wire_get_str(params, "profile", &pname, &plen, err)) goto fail;
+    char name[64] = "";
+    if (pname) {
+        if (plen >= sizeof name) {
+            sdk_error_set(err, SDK_E_PROFILE, "unknown profile (name too long)");
+            goto fail;
+        }
+        memcpy(name, pname, plen);
+        name[plen] = 0;
+    }
+    rq->profile = sdk_config_profile(sv->cfg, name);
+    if (!rq->profile) {
+        char list[160] = "";
+        size_t k = 0;
+        for (int i = 0; i < sv->cfg->nprofile && k < sizeof list; i++)
+            k += (size_t)snprintf(list + k, sizeof list - k, "%s%s", i ? ", " : "",
+                                  sv->cfg->profile[i].name);
+        if (name[0])
+            sdk_error_set(err, SDK_E_PROFILE, "unknown profile '%s' (profiles: %s)", name, list);
+        else
+            sdk_error_set(err, SDK_E_PROFILE, "the config names no default profile");
+        goto fail;
+    }
+    rq->run = rq->profile;
+    if (sv->watched) rq->run = &sv->watched[rq->profile - sv->cfg->profile];
+
+    if (!sdk_wire_get_bool(params, "no_guess", &rq->no_guess, err) ||
+        !sdk_wire_get_bool(params, "logic", &rq->logic, err) ||
+        !sdk_wire_get_bool(params, "trace", &rq->trace, err) ||
+        !sdk_wire_get_bool(params, "all", &rq->all, err) ||
+        !sdk_wire_get_int(params, "max_trace", 1, MAX_MAX_TRACE, &rq->max_trace, err))
+        goto fail;
+    bool progress = false;
+    if (!sdk_wire_get_bool(params, "progress", &progress, err)) goto fail;
+    if (!get_only(sv->cfg, rq, params, err)) goto fail;
+
+    if (m == M_TECHNIQUES) return rq;
+    const msgpack_object *p1 = sdk_wire_get(params, "puzzle");
+    const msgpack_object *pn = sdk_wire_get(params, "puzzles");
+    if (p1 && p1->type == MSGPACK_OBJECT_NIL) p1 = NULL;
+    if (pn && pn->type == MSGPACK_OBJECT_NIL) pn = NULL;
+    if (p1 && pn) {
+        sdk_error_set(err, SDK_E_REQUEST, "give either 'puzzle' or 'puzzles', not both");
+        goto fail;
+    }
+    if (!p1 && !pn) {
+        sdk_error_set(err, SDK_E_REQUEST, "missing 'puzzle' (or 'puzzles')");
+        goto fail;
+    }
+    if (p1) {
+        if (p1->type != MSGPACK_OBJECT_STR) {
+            sdk_error_set(err, SDK_E_REQUEST, "'puzzle' must be a string");
+            goto fail;
+        }
+        rq->puzzle = p1;
+        return rq;
+    }
+    if (pn->type != MSGPACK_OBJECT_ARRAY || pn->via.array.size > INT32_MAX) {
+        sdk_error_set(err, SDK_E_REQUEST, "'puzzles' must be an array of strings");
+        goto fail;
+    }
+    for (uint32_t i = 0; i < pn->via.array.size; i++)
+        if (pn->via.array.ptr[i].type != MSGPACK_OBJECT_STR) {
+            sdk_error_set(err, SDK_E_REQUEST, "'puzzles'[%u] must be a string", i);
+            goto fail;
+        }
+    rq->puzzles = pn;
+    return rq;
+fail:
+    sdk_request_free(rq);
+    return NULL;
+}
+
+int sdk_request_batch_size(const sdk_request *rq)
+{
+    return rq->puzzles ? (int)rq->puzzles->via.array.size : -1;
+}
+
+/* ---- packing helpers ----------------------------------------------------- */
+
+/* Raw, already packed bytes appended to a packer. */
+static void pack_raw(msgpack_packer *pk, const char *buf, size_t n)
+{
+    if (n) pk->callback(pk->data, buf, n);
+}
+
+static void pack_key(msgpack_packer *pk, const char *k)
+{
+    sdk_wire_str(pk, k);
+}
+
+static void pack_cells81(msgpack_packer *pk, const char *key, const uint8_t v[81])
+{
+    char s[82];
+    for (int i = 0; i < 81; i++) s[i] = v[i] ? (char)('0' + v[i]) : '.';
+    s[81] = 0;
+    sdk_wire_kv_str(pk, key, s);
+}
+
+static void pack_puzzle_echo(msgpack_packer *pk, const msgpack_object *text)
+{
+    pack_key(pk, "puzzle");
+    msgpack_pack_str(pk, text->via.str.size);
+    msgpack_pack_str_body(pk, text->via.str.ptr, text->via.str.size);
+}
+
+/* A growing list of packed items (steps, trace events) with their count. */
+typedef struct list {
+    msgpack_sbuffer buf;
+    msgpack_packer pk;
+    size_t n;
+} list;
+
+static void list_init(list *l)
+{
+    msgpack_sbuffer_init(&l->buf);
+    msgpack_packer_init(&l->pk, &l->buf, msgpack_sbuffer_write);
+    l->n = 0;
+}
+
+static void list_pack(list *l, const char *key, msgpack_packer *pk)
+{
+    pack_key(pk, key);
+    msgpack_pack_array(pk, l->n);
+    pack_raw(pk, l->buf.data, l->buf.size);
+}
+
+static void list_free(list *l)
+{
+    msgpack_sbuffer_destroy(&l->buf);
+}
+
+/* ---- one puzzle ---------------------------------------------------------- */
+
+typedef struct puzzle {
+    const msgpack_object *text;
+    sdk_grid g;
+    int count; /* solutions, up to 2 */
+    uint8_t sol[2][81];
+    uint64_t guesses;
+} puzzle;
+
+/* Parse and check with the solver. For every method but solve, a puzzle
+ * without exactly one solution is an error. */
+static bool load_puzzle(const sdk_request *rq, const msgpack_object *text, puzzle *pz,
+                        sdk_error *err)
+{
+    pz->text = text;
+    uint32_t n = text->via.str.size;
+    if (n > MAX_PUZZLE_TEXT) {
+        sdk_error_set(err, SDK_E_FORMAT, "puzzle text of %u bytes is longer than %d", n,
+                      MAX_PUZZLE_TEXT);
+        return false;
+    }
+    char *s = malloc((size_t)n + 1);
+    if (!s) {
+        sdk_error_set(err, SDK_E_INTERNAL, "out of memory");
+        return false;
+    }
+    memcpy(s, text->via.str.ptr, n);
+    s[n] = 0;
+    bool ok = strlen(s) == n;
+    if (!ok)
+        sdk_error_set(err, SDK_E_FORMAT, "puzzle text holds a NUL byte");
+    else
+        ok = sdk_parse(s, &pz->g, err);
+    free(s);
+    if (!ok) return false;
+    sdk_solver_stats st = {0};
+    pz->count = sdk_solve_grid(&pz->g, 2, pz->sol, &st);
+    pz->guesses = st.guesses;
+    if (rq->m == M_SOLVE) return true;
+    if (pz->count == 0) {
+        sdk_error_set(err, SDK_E_NO_SOLUTION, "the puzzle has no solution");
+        return false;
+    }
+    if (pz->count > 1) {
+        char where[200] = "";
+        size_t k = 0;
+        int shown = 0, total = 0;
+        for (int c = 0; c < 81; c++) {
+            if (pz->sol[0][c] == pz->sol[1][c]) continue;
+            total++;
+            if (shown < 8 && k < sizeof where) {
+                k += (size_t)snprintf(where + k, sizeof where - k, "%sr%dc%d (%d or %d)",
+                                      shown ? ", " : "", c / 9 + 1, c % 9 + 1, pz->sol[0][c],
+                                      pz->sol[1][c]);
+                shown++;
+            }
+        }
+        sdk_error_set(err, SDK_E_MULTIPLE,
+                      "the puzzle has more than one solution; two of them differ in %s%s", where,
+                      total > shown ? ", ..." : "");
+        return false;
+    }
+    return true;
+}
+
+static int collect_step(void *ctx, const sdk_step *s, const sdk_grid *before)
+{
+    (void)before;
+    list *l = ctx;
+    sdk_wire_pack_step(&l->pk, s);
+    l->n++;
+    return 0;
+}
+
+static int sink_step(void *ctx, const sdk_step *s)
+{
+    list *l = ctx;
+    sdk_wire_pack_step(&l->pk, s);
+    l->n++;
+    return SDK_CONTINUE;
+}
+
+static int sink_first(void *ctx, const sdk_step *s)
+{
+    sink_step(ctx, s);
+    return SDK_STOP;
+}
+
+static void trace_event(void *ctx, const sdk_trace_event *ev)
+{
+    list *l = ctx;
+    msgpack_pack_array(&l->pk, 4);
+    msgpack_pack_long(&l->pk, ev->step);
+    msgpack_pack_int(&l->pk, ev->cell);
+    msgpack_pack_int(&l->pk, ev->digit);
+    sdk_wire_str(&l->pk, sdk_trace_result_text(ev->result));
+    l->n++;
+}
+
+static sdk_run_opts run_opts(const sdk_request *rq, bool unique)
+{
+    sdk_run_opts o = {0};
+    o.no_guess = rq->no_guess;
+    o.unique = unique;
+    o.only = rq->nonly ? rq->only : NULL;
+    o.nonly = rq->nonly;
+    return o;
+}
+
+/* Run the engine; steps (when wanted) into l. Returns the final status. */
+static sdk_rating run_engine(const sdk_request *rq, puzzle *pz, list *l, sdk_grid *g)
+{
+    sdk_rating r;
+    memset(&r, 0, sizeof r);
+    *g = pz->g;
+    sdk_run_opts o = run_opts(rq, pz->count == 1);
+    o.only = NULL; /* `techniques` restricts hints only */
+    o.nonly = 0;
+    sdk_engine_run(rq->run, g, &o, l ? collect_step : NULL, l, &r);
+    return r;
+}
+
+static void pack_solve(const sdk_request *rq, puzzle *pz, msgpack_packer *pk)
+{
+    const char *status = pz->count == 0 ? "none" : pz->count == 1 ? "unique" : "multiple";
+    bool logic = rq->logic && pz->count > 0;
+    list l;
+    sdk_grid g;
+    sdk_rating r;
+    if (logic) {
+        list_init(&l);
+        r = run_engine(rq, pz, &l, &g);
+    }
+    int n = 5 + (pz->count > 1 ? 2 : 0) + (logic ? 2 + (r.status != SDK_RUN_SOLVED) : 0);
+    msgpack_pack_map(pk, (size_t)n);
+    pack_puzzle_echo(pk, pz->text);
+    sdk_wire_kv_str(pk, "status", status);
+    if (pz->count > 0)
+        pack_cells81(pk, "solution", pz->sol[0]);
+    else {
+        pack_key(pk, "solution");
+        msgpack_pack_nil(pk);
+    }
+    sdk_wire_kv_int(pk, "solutions", pz->count);
+    sdk_wire_kv_int(pk, "guesses", (long)pz->guesses);
+    if (pz->count > 1) {
+        pack_cells81(pk, "solution2", pz->sol[1]);
+        int nd = 0;
+        for (int c = 0; c < 81; c++) nd += pz->sol[0][c] != pz->sol[1][c];
+        pack_key(pk, "differ");
+        msgpack_pack_array(pk, (size_t)nd);
+        for (int c = 0; c < 81; c++)
+            if (pz->sol[0][c] != pz->sol[1][c]) {
+                char b[8];
+                snprintf(b, sizeof b, "r%dc%d", c / 9 + 1, c % 9 + 1);
+                sdk_wire_str(pk, b);
+            }
+    }
+    if (logic) {
+        sdk_wire_kv_bool(pk, "solved", r.status == SDK_RUN_SOLVED);
+        list_pack(&l, "steps", pk);
+        if (r.status != SDK_RUN_SOLVED) {
+            char c729[730];
+            sdk_wire_kv_str(pk, "stuck_grid", sdk_format_cands729(&g, c729));
+        }
+        list_free(&l);
+    }
+}
+
+static void pack_rate(const sdk_request *rq, puzzle *pz, msgpack_packer *pk)
+{
+    sdk_grid g;
+    sdk_rating r = run_engine(rq, pz, NULL, &g);
+    bool solved = r.status == SDK_RUN_SOLVED;
+    msgpack_pack_map(pk, 9 + (solved ? 0 : 1));
+    pack_puzzle_echo(pk, pz->text);
+    sdk_wire_kv_tenths(pk, "er", r.er);
+    sdk_wire_kv_tenths(pk, "ep", r.ep);
+    sdk_wire_kv_tenths(pk, "ed", r.ed);
+    sdk_wire_kv_str(pk, "level", sdk_level_name(r.level));
+    sdk_wire_kv_int(pk, "score", r.score);
+    pack_key(pk, "hardest");
+    if (r.hardest && r.hardest->id)
+        sdk_wire_str(pk, r.hardest->id);
+    else
+        msgpack_pack_nil(pk);
+    sdk_wire_kv_bool(pk, "solved", solved);
+    sdk_wire_kv_int(pk, "steps", r.steps);
+    if (!solved) {
+        char c729[730];
+        sdk_wire_kv_str(pk, "stuck_grid", sdk_format_cands729(&g, c729));
+    }
+}
+
+static void pack_explain(const sdk_request *rq, puzzle *pz, msgpack_packer *pk)
+{
+    list l, t;
+    sdk_grid g;
+    list_init(&l);
+    sdk_rating r = run_engine(rq, pz, &l, &g);
+    bool solved = r.status == SDK_RUN_SOLVED;
+    int trace_rc = 0;
+    if (rq->trace) {
+        list_init(&t);
+        uint8_t v[81];
+        memcpy(v, pz->g.value, sizeof v);
+        trace_rc = sdk_backtrack_trace(v, rq->max_trace, trace_event, &t);
+    }
+    msgpack_pack_map(pk, 4 + (solved ? 0 : 1) + (rq->trace ? 2 : 0));
+    pack_puzzle_echo(pk, pz->text);
+    sdk_wire_kv_bool(pk, "solved", solved);
+    sdk_wire_kv_str(pk, "status", sdk_run_status_name(r.status));
+    list_pack(&l, "steps", pk);
+    list_free(&l);
+    if (!solved) {
+        char c729[730];
+        sdk_wire_kv_str(pk, "stuck_grid", sdk_format_cands729(&g, c729));
+    }
+    if (rq->trace) {
+        list_pack(&t, "trace", pk);
+        list_free(&t);
+        sdk_wire_kv_str(pk, "trace_status",
+                        trace_rc > 0    ? "solved"
+                        : trace_rc == 0 ? "no-solution"
+                                        : "cut-off");
+    }
+}
+
+static void pack_hint(const sdk_request *rq, puzzle *pz, msgpack_packer *pk)
+{
+    list l;
+    list_init(&l);
+    sdk_run_opts o = run_opts(rq, pz->count == 1);
+    sdk_sink sink = {rq->all ? sink_step : sink_first, &l};
+    if (!sdk_grid_solved(&pz->g)) sdk_engine_hint(rq->run, &pz->g, &o, rq->all, &sink);
+    msgpack_pack_map(pk, 2);
+    pack_puzzle_echo(pk, pz->text);
+    list_pack(&l, "steps", pk);
+    list_free(&l);
+}
+
+/* Packs the result, or (when the puzzle fails) nothing and sets err. */
+static bool run_puzzle(sdk_request *rq, const msgpack_object *text, msgpack_packer *pk,
+                       sdk_error *err)
+{
+    puzzle *pz = malloc(sizeof *pz);
+    if (!pz) {
+        sdk_error_set(err, SDK_E_INTERNAL, "out of memory");
+        return false;
+    }
+    bool ok = load_puzzle(rq, text, pz, err);
+    if (ok) switch (rq->m) {
+        case M_SOLVE:
+            pack_solve(rq, pz, pk);
+            break;
+        case M_RATE:
+            pack_rate(rq, pz, pk);
+            break;
+        case M_EXPLAIN:
+            pack_explain(rq, pz, pk);
+            break;
+        case M_HINT:
+            pack_hint(rq, pz, pk);
+            break;
+        case M_TECHNIQUES:
+            break;
+        }
+    free(pz);
+    return ok;
+}
+
+/* ---- techniques ---------------------------------------------------------- */
+
+static void pack_flags(msgpack_packer *pk, unsigned f)
+{
+    int n = !!(f & SDK_TF_UNIQUENESS) + !!(f & SDK_TF_LAST_RESORT) + !!(f & SDK_TF_USES_ENGINE);
+    msgpack_pack_array(pk, (size_t)n);
+    if (f & SDK_TF_UNIQUENESS) sdk_wire_str(pk, "uniqueness");
+    if (f & SDK_TF_LAST_RESORT) sdk_wire_str(pk, "last-resort");
+    if (f & SDK_TF_USES_ENGINE) sdk_wire_str(pk, "uses-engine");
+}
+
+static void pack_techniques(const sdk_request *rq, msgpack_packer *pk)
+{
+    const sdk_profile *p = rq->profile;
+    msgpack_pack_map(pk, 2);
+    sdk_wire_kv_str(pk, "profile", p->name);
+    pack_key(pk, "techniques");
+    msgpack_pack_array(pk, (size_t)(p->n > 0 ? p->n : 0));
+    for (int i = 0; i < p->n; i++) {
+        const sdk_entry *e = &p->entry[i];
+        const sdk_technique *t = e->tech;
+        msgpack_pack_map(pk, 8);
+        sdk_wire_kv_str(pk, "id", t->id ? t->id : "");
+        sdk_wire_kv_str(pk, "name", t->name ? t->name : (t->id ? t->id : ""));
+        sdk_wire_kv_tenths(pk, "difficulty", e->difficulty);
+        sdk_wire_kv_int(pk, "score", t->score);
+        sdk_wire_kv_str(pk, "level", sdk_level_name(t->level));
+        pack_key(pk, "flags");
+        pack_flags(pk, t->flags);
+        sdk_wire_kv_str(pk, "source", e->source);
+        sdk_wire_kv_str(pk, "summary", t->summary ? t->summary : "");
+    }
+}
+
+/* ---- entry points -------------------------------------------------------- */
+
+static void pack_item_error(msgpack_packer *pk, const msgpack_object *text, const sdk_error *e)
+{
+    msgpack_pack_map(pk, 2);
+    pack_puzzle_echo(pk, text);
+    pack_key(pk, "error");
+    sdk_wire_pack_error(pk, e);
+}
+
+void sdk_service_item(sdk_service *sv, sdk_request *rq, int i, msgpack_packer *out)
+{
+    (void)sv;
+    const msgpack_object *text = &rq->puzzles->via.array.ptr[i];
+    sdk_error err = {"", ""};
+    if (!run_puzzle(rq, text, out, &err)) pack_item_error(out, text, &err);
+}
+
+bool sdk_service_run(sdk_service *sv, sdk_request *rq, msgpack_packer *out, sdk_error *err)
+{
+    if (rq->m == M_TECHNIQUES) {
+        pack_techniques(rq, out);
+        return true;
+    }
+    if (rq->puzzles) {
+        int n = sdk_request_batch_size(rq);
+        msgpack_pack_map(out, 1);
+        pack_key(out, "results");
+        msgpack_pack_array(out, (size_t)n);
+        for (int i = 0; i < n; i++) sdk_service_item(sv, rq, i, out);
+        return true;
+    }
+    return run_puzzle(rq, rq->puzzle, out, err); /* packs nothing when it fails */
+}
+
+bool sdk_service_handle(sdk_service *sv, const char *method, const msgpack_object *params,
+                        msgpack_packer *out, sdk_error *err)
+{
+    sdk_request *rq = sdk_service_prepare(sv, method, strlen(method), params, err);
+    if (!rq) return false;
+    bool ok = sdk_service_run(sv, rq, out, err);
+    sdk_request_free(rq);
+    return ok;
+}
