@@ -1,0 +1,596 @@
+/* links.c - the link model: static implication graph over candidates, group
+ * nodes and ALS nodes, shortest-chain search, chain text (Eureka) and step
+ * records. The dynamic search and the trace live in links_dyn.c. */
+#include "sudoku/links.h"
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* ---- building -------------------------------------------------------- */
+
+typedef struct ebuf {
+    int n, cap;
+    struct {
+        int from;
+        sdk_ledge e;
+    } * v;
+} ebuf;
+
+static bool eb_add(ebuf *b, int from, int to, int kind, int w)
+{
+    if (b->n == b->cap) {
+        int nc = b->cap ? b->cap * 2 : 4096;
+        void *p = realloc(b->v, sizeof *b->v * (size_t)nc);
+        if (!p) return false;
+        b->v = p;
+        b->cap = nc;
+    }
+    b->v[b->n].from = from;
+    b->v[b->n].e = (sdk_ledge){to, (uint8_t)kind, (uint8_t)(w > 255 ? 255 : w)};
+    b->n++;
+    return true;
+}
+
+static int add_node(sdk_links *L, int kind, int digit, sdk_bb cells, int als)
+{
+    if (L->nnode == L->cap) {
+        int nc = L->cap ? L->cap * 2 : 1024;
+        void *p = realloc(L->node, sizeof *L->node * (size_t)nc);
+        if (!p) return -1;
+        L->node = p;
+        L->cap = nc;
+    }
+    sdk_lnode *n = &L->node[L->nnode];
+    n->kind = (uint8_t)kind;
+    n->digit = (uint8_t)digit;
+    n->cells = cells;
+    n->ncell = (uint8_t)sdk_bb_count(cells);
+    n->cell = (uint8_t)(sdk_bb_empty(cells) ? 0 : sdk_bb_first(cells));
+    n->als = als;
+    return L->nnode++;
+}
+
+int sdk_links_als_penalty(const sdk_als *a)
+{
+    int n = sdk_mask_count(a->digits);
+    if (n <= 1) return 0;
+    if (n == 2) return 1;
+    return (n - 1) * 2;
+}
+
+typedef struct gnode {
+    int node, digit, box, line; /* line: house index of the row/column */
+    sdk_bb cells;
+} gnode;
+
+bool sdk_links_build(const sdk_grid *g, unsigned flags, sdk_links *L)
+{
+    memset(L, 0, sizeof *L);
+    L->grid = *g;
+    L->flags = flags;
+    ebuf eb = {0};
+    bool ok = true;
+    for (int i = 0; i < SDK_NCAND; i++) {
+        int c = i / 9, d = i % 9 + 1;
+        if (add_node(L, SDK_LN_CAND, d, sdk_bb_cell(c), -1) < 0) goto oom;
+    }
+    L->group_of = malloc(sizeof(int) * SDK_NCAND);
+    if (!L->group_of) goto oom;
+    for (int i = 0; i < SDK_NCAND; i++) L->group_of[i] = -1;
+
+    /* candidate links */
+    for (int c = 0; c < 81; c++) {
+        if (g->value[c]) continue;
+        unsigned m = g->cand[c];
+        int nc = sdk_mask_count(m);
+        SDK_MASK_FOREACH(d, m)
+        {
+            int me = SDK_CAND_NODE(c, d);
+            SDK_MASK_FOREACH(e, m)
+            {
+                if (e == d) continue;
+                ok &=
+                    eb_add(&eb, SDK_LIT(me, 1), SDK_LIT(SDK_CAND_NODE(c, e), 0), SDK_LINK_CELL, 1);
+                if (nc == 2)
+                    ok &= eb_add(&eb, SDK_LIT(me, 0), SDK_LIT(SDK_CAND_NODE(c, e), 1),
+                                 SDK_LINK_CELL, 1);
+            }
+            sdk_bb peers = sdk_bb_and(sdk_peer_bb[c], g->digit[d - 1]);
+            SDK_BB_FOREACH(p, peers)
+            ok &= eb_add(&eb, SDK_LIT(me, 1), SDK_LIT(SDK_CAND_NODE(p, d), 0), SDK_LINK_HOUSE, 1);
+            int seen = -1;
+            for (int k = 0; k < 3; k++) {
+                sdk_bb h = sdk_house_digit(g, sdk_cell_house[c][k], d);
+                if (sdk_bb_count(h) != 2) continue;
+                sdk_bb_del(&h, c);
+                int o = sdk_bb_first(h);
+                if (o == seen) continue;
+                seen = o;
+                ok &=
+                    eb_add(&eb, SDK_LIT(me, 0), SDK_LIT(SDK_CAND_NODE(o, d), 1), SDK_LINK_HOUSE, 1);
+            }
+        }
+    }
+    if (!ok) goto oom;
+
+    /* group nodes */
+    gnode *gn = NULL;
+    int ngn = 0;
+    if (flags & (SDK_LINKS_GROUPS | SDK_LINKS_ALS)) {
+        gn = malloc(sizeof *gn * 9 * 9 * 6);
+        if (!gn) goto oom;
+        for (int d = 1; d <= 9; d++)
+            for (int b = 0; b < 9; b++) {
+                int bh = 18 + b;
+                for (int t = 0; t < 6; t++) {
+                    int line = t < 3 ? (b / 3) * 3 + t : 9 + (b % 3) * 3 + (t - 3);
+                    sdk_bb cells = sdk_bb_and(sdk_bb_and(sdk_house_bb[bh], sdk_house_bb[line]),
+                                              g->digit[d - 1]);
+                    if (sdk_bb_count(cells) < 2) continue;
+                    int node = add_node(L, SDK_LN_GROUP, d, cells, -1);
+                    if (node < 0) {
+                        free(gn);
+                        goto oom;
+                    }
+                    gn[ngn++] = (gnode){node, d, bh, line, cells};
+                    SDK_BB_FOREACH(c, cells)
+                    if (L->group_of[SDK_CAND_NODE(c, d)] < 0)
+                        L->group_of[SDK_CAND_NODE(c, d)] = node;
+                }
+            }
+    }
+    if (flags & SDK_LINKS_GROUPS) {
+        for (int i = 0; i < ngn; i++) {
+            gnode *a = &gn[i];
+            int d = a->digit;
+            sdk_bb bud = sdk_bb_and(sdk_common_peers(a->cells), g->digit[d - 1]);
+            SDK_BB_FOREACH(c, bud)
+            {
+                ok &= eb_add(&eb, SDK_LIT(a->node, 1), SDK_LIT(SDK_CAND_NODE(c, d), 0),
+                             SDK_LINK_GROUP, 1);
+                ok &= eb_add(&eb, SDK_LIT(SDK_CAND_NODE(c, d), 1), SDK_LIT(a->node, 0),
+                             SDK_LINK_GROUP, 1);
+            }
+            int hs[2] = {a->box, a->line};
+            for (int k = 0; k < 2; k++) {
+                sdk_bb in = sdk_bb_and(bud, sdk_house_bb[hs[k]]);
+                if (sdk_bb_count(in) == 1) {
+                    int c = sdk_bb_first(in);
+                    ok &= eb_add(&eb, SDK_LIT(a->node, 0), SDK_LIT(SDK_CAND_NODE(c, d), 1),
+                                 SDK_LINK_GROUP, 1);
+                    ok &= eb_add(&eb, SDK_LIT(SDK_CAND_NODE(c, d), 0), SDK_LIT(a->node, 1),
+                                 SDK_LINK_GROUP, 1);
+                }
+            }
+            int cnt[2] = {0, 0}, one[2] = {-1, -1};
+            for (int j = 0; j < ngn; j++) {
+                gnode *b = &gn[j];
+                if (j == i || b->digit != d) continue;
+                if (!sdk_bb_empty(sdk_bb_and(a->cells, b->cells))) continue;
+                bool same_line = b->line == a->line, same_box = b->box == a->box;
+                if (same_line) {
+                    if (cnt[1]++ == 0) one[1] = j;
+                }
+                if (same_box) {
+                    if (cnt[0]++ == 0) one[0] = j;
+                }
+                if (same_line || same_box)
+                    ok &= eb_add(&eb, SDK_LIT(a->node, 1), SDK_LIT(b->node, 0), SDK_LINK_GROUP, 1);
+            }
+            for (int k = 0; k < 2; k++) {
+                if (cnt[k] != 1) continue;
+                gnode *b = &gn[one[k]];
+                sdk_bb rest = sdk_house_digit(g, hs[k], d);
+                rest = sdk_bb_andnot(sdk_bb_andnot(rest, a->cells), b->cells);
+                if (sdk_bb_empty(rest))
+                    ok &= eb_add(&eb, SDK_LIT(a->node, 0), SDK_LIT(b->node, 1), SDK_LINK_GROUP, 1);
+            }
+        }
+    }
+    if (!ok) {
+        free(gn);
+        goto oom;
+    }
+
+    /* ALS nodes */
+    if (flags & SDK_LINKS_ALS) {
+        sdk_als_opts ao = {2, 8};
+        if (sdk_als_collect(g, &ao, &L->als) < 0) {
+            free(gn);
+            goto oom;
+        }
+        int na = L->als.n;
+        int *alsnode = malloc(sizeof(int) * (size_t)na * 9);
+        if (!alsnode) {
+            free(gn);
+            goto oom;
+        }
+        for (int i = 0; i < na * 9; i++) alsnode[i] = -1;
+        sdk_bb elim[9];
+        /* pass 1: create the nodes that have eliminations */
+        for (int a = 0; a < na; a++) {
+            const sdk_als *A = &L->als.als[a];
+            SDK_MASK_FOREACH(j, A->digits)
+            {
+                bool any = false;
+                SDK_MASK_FOREACH(k, A->digits)
+                {
+                    if (k == j) continue;
+                    if (!sdk_bb_empty(sdk_bb_and(A->peers[k - 1], g->digit[k - 1]))) any = true;
+                }
+                if (!any) continue;
+                int node = add_node(L, SDK_LN_ALS, j, A->cells, a);
+                if (node < 0) {
+                    free(alsnode);
+                    free(gn);
+                    goto oom;
+                }
+                L->node[node].cell = (uint8_t)sdk_bb_first(A->dcells[j - 1]);
+                alsnode[a * 9 + j - 1] = node;
+            }
+        }
+        /* pass 2: edges */
+        for (int a = 0; a < na; a++) {
+            const sdk_als *A = &L->als.als[a];
+            int pen = sdk_links_als_penalty(A);
+            SDK_MASK_FOREACH(j, A->digits)
+            {
+                int node = alsnode[a * 9 + j - 1];
+                if (node < 0) continue;
+                sdk_bb entry = sdk_bb_and(A->peers[j - 1], g->digit[j - 1]);
+                SDK_BB_FOREACH(c, entry)
+                ok &=
+                    eb_add(&eb, SDK_LIT(SDK_CAND_NODE(c, j), 1), SDK_LIT(node, 0), SDK_LINK_ALS, 1);
+                if (flags & SDK_LINKS_GROUPS)
+                    for (int i = 0; i < ngn; i++) {
+                        if (gn[i].digit != j) continue;
+                        if (!sdk_bb_empty(sdk_bb_and(gn[i].cells, A->cells))) continue;
+                        if (!sdk_bb_subset(gn[i].cells, entry)) continue;
+                        ok &=
+                            eb_add(&eb, SDK_LIT(gn[i].node, 1), SDK_LIT(node, 0), SDK_LINK_ALS, 1);
+                    }
+                for (int k = 0; k < 9; k++) elim[k] = sdk_bb_none();
+                SDK_MASK_FOREACH(k, A->digits)
+                {
+                    if (k == j) continue;
+                    elim[k - 1] = sdk_bb_and(A->peers[k - 1], g->digit[k - 1]);
+                    SDK_BB_FOREACH(c, elim[k - 1])
+                    ok &= eb_add(&eb, SDK_LIT(node, 0), SDK_LIT(SDK_CAND_NODE(c, k), 0),
+                                 SDK_LINK_ALS, 1 + pen);
+                    if (flags & SDK_LINKS_GROUPS)
+                        for (int i = 0; i < ngn; i++) {
+                            if (gn[i].digit != k || !sdk_bb_subset(gn[i].cells, elim[k - 1]))
+                                continue;
+                            ok &= eb_add(&eb, SDK_LIT(node, 0), SDK_LIT(gn[i].node, 0),
+                                         SDK_LINK_ALS, 1 + pen);
+                        }
+                }
+                for (int b = 0; b < na; b++) {
+                    if (b == a) continue;
+                    const sdk_als *B = &L->als.als[b];
+                    if (sdk_als_overlap(A, B)) continue;
+                    SDK_MASK_FOREACH(l, B->digits)
+                    {
+                        int n2 = alsnode[b * 9 + l - 1];
+                        if (n2 < 0 || sdk_bb_empty(elim[l - 1])) continue;
+                        if (!sdk_bb_subset(B->dcells[l - 1], elim[l - 1])) continue;
+                        ok &= eb_add(&eb, SDK_LIT(node, 0), SDK_LIT(n2, 0), SDK_LINK_ALS, 1 + pen);
+                    }
+                }
+                /* forcings: a cell left with one candidate */
+                sdk_bb bud = sdk_bb_none();
+                for (int k = 0; k < 9; k++) bud = sdk_bb_or(bud, elim[k]);
+                SDK_BB_FOREACH(c, bud)
+                {
+                    if (g->value[c] || sdk_mask_count(g->cand[c]) == 2) continue;
+                    unsigned left = g->cand[c];
+                    for (int k = 0; k < 9; k++)
+                        if (sdk_bb_has(elim[k], c)) left &= ~(1u << k);
+                    if (sdk_mask_count(left) == 1)
+                        ok &= eb_add(&eb, SDK_LIT(node, 0),
+                                     SDK_LIT(SDK_CAND_NODE(c, sdk_mask_first(left)), 1),
+                                     SDK_LINK_ALS, 2 + pen);
+                }
+            }
+        }
+        free(alsnode);
+    }
+    free(gn);
+    if (!ok) goto oom;
+
+    /* CSR */
+    int nlit = L->nnode * 2;
+    L->first = calloc((size_t)nlit + 1, sizeof(int));
+    L->edge = malloc(sizeof(sdk_ledge) * (size_t)(eb.n ? eb.n : 1));
+    if (!L->first || !L->edge) goto oom;
+    for (int i = 0; i < eb.n; i++) L->first[eb.v[i].from + 1]++;
+    for (int i = 0; i < nlit; i++) L->first[i + 1] += L->first[i];
+    int *pos = malloc(sizeof(int) * (size_t)nlit);
+    if (!pos) goto oom;
+    memcpy(pos, L->first, sizeof(int) * (size_t)nlit);
+    for (int i = 0; i < eb.n; i++) L->edge[pos[eb.v[i].from]++] = eb.v[i].e;
+    free(pos);
+    L->nedge = eb.n;
+    free(eb.v);
+    return true;
+oom:
+    free(eb.v);
+    sdk_links_free(L);
+    return false;
+}
+
+void sdk_links_free(sdk_links *L)
+{
+    free(L->node);
+    free(L->first);
+    free(L->edge);
+    free(L->group_of);
+    sdk_als_list_free(&L->als);
+    memset(L, 0, sizeof *L);
+}
+
+/* ---- search ----------------------------------------------------------- */
+
+bool sdk_lsearch_init(sdk_lsearch *s, const sdk_links *L)
+{
+    s->nlit = L->nnode * 2;
+    s->dist = malloc(sizeof(int) * (size_t)s->nlit);
+    s->pred = malloc(sizeof(int) * (size_t)s->nlit);
+    s->kind = malloc((size_t)s->nlit);
+    s->heap = malloc(sizeof(long long) * 2 * ((size_t)s->nlit + (size_t)L->nedge + 1));
+    s->start = -1;
+    if (!s->dist || !s->pred || !s->kind || !s->heap) {
+        sdk_lsearch_free(s);
+        return false;
+    }
+    return true;
+}
+
+void sdk_lsearch_free(sdk_lsearch *s)
+{
+    free(s->dist);
+    free(s->pred);
+    free(s->kind);
+    free(s->heap);
+    memset(s, 0, sizeof *s);
+}
+
+/* Binary heap of (dist, seq, lit) packed: keys compared by dist then seq so
+ * that equal distances come out in insertion (breadth-first) order. */
+typedef struct hent {
+    long long key;
+    int lit;
+} hent;
+
+void sdk_links_search(const sdk_links *L, int start, sdk_lsearch *s)
+{
+    int nlit = s->nlit;
+    for (int i = 0; i < nlit; i++) {
+        s->dist[i] = INT_MAX;
+        s->pred[i] = -1;
+        s->kind[i] = 0;
+    }
+    s->start = start;
+    hent *h = (hent *)s->heap;
+    int hn = 0;
+    long long seq = 0;
+    /* key = dist * 2^20 + seq: seq < 2^20 suffices for our graph sizes */
+#define HKEY(dd) ((long long)(dd) * (1LL << 32) + (seq++))
+    s->dist[start] = 0;
+    h[hn++] = (hent){HKEY(0), start};
+    while (hn) {
+        hent top = h[0];
+        h[0] = h[--hn];
+        for (int i = 0;;) {
+            int l = 2 * i + 1, r = l + 1, m = i;
+            if (l < hn && h[l].key < h[m].key) m = l;
+            if (r < hn && h[r].key < h[m].key) m = r;
+            if (m == i) break;
+            hent t = h[i];
+            h[i] = h[m];
+            h[m] = t;
+            i = m;
+        }
+        int u = top.lit;
+        int du = (int)(top.key >> 32);
+        if (du != s->dist[u]) continue;
+        for (int e = L->first[u]; e < L->first[u + 1]; e++) {
+            const sdk_ledge *ed = &L->edge[e];
+            int nd = du + ed->weight;
+            if (nd < s->dist[ed->to]) {
+                s->dist[ed->to] = nd;
+                s->pred[ed->to] = u;
+                s->kind[ed->to] = ed->kind;
+                int i = hn++;
+                h[i] = (hent){HKEY(nd), ed->to};
+                while (i > 0) {
+                    int p = (i - 1) / 2;
+                    if (h[p].key <= h[i].key) break;
+                    hent t = h[i];
+                    h[i] = h[p];
+                    h[p] = t;
+                    i = p;
+                }
+            }
+        }
+    }
+#undef HKEY
+}
+
+int sdk_links_path(const sdk_lsearch *s, int lit, int *out, int max)
+{
+    if (lit < 0 || lit >= s->nlit || s->dist[lit] == INT_MAX) return 0;
+    int n = 0;
+    for (int x = lit; x >= 0; x = s->pred[x]) {
+        if (n >= max) return 0;
+        out[n++] = x;
+        if (x == s->start) break;
+    }
+    for (int i = 0; i < n / 2; i++) {
+        int t = out[i];
+        out[i] = out[n - 1 - i];
+        out[n - 1 - i] = t;
+    }
+    return n;
+}
+
+sdk_bb sdk_links_node_buddies(const sdk_links *L, int node, int d)
+{
+    const sdk_lnode *n = &L->node[node];
+    if (n->kind == SDK_LN_ALS) {
+        const sdk_als *A = &L->als.als[n->als];
+        if (d < 1 || d > 9 || !(A->digits & sdk_digit_bit(d))) return sdk_bb_none();
+        return A->peers[d - 1];
+    }
+    if (n->ncell == 1) return sdk_peer_bb[n->cell];
+    return sdk_common_peers(n->cells);
+}
+
+/* ---- text and steps --------------------------------------------------- */
+
+static void cells_text(sdk_bb cells, char *buf, size_t n)
+{
+    /* one row: r2c68; one column: r1789c9; else row groups separated by spaces */
+    int rows = 0, cols = 0;
+    SDK_BB_FOREACH(c, cells)
+    {
+        rows |= 1 << sdk_row(c);
+        cols |= 1 << sdk_col(c);
+    }
+    size_t k = 0;
+    buf[0] = 0;
+#define PUT(...) (k += (size_t)snprintf(buf + k, k < n ? n - k : 0, __VA_ARGS__))
+    if (__builtin_popcount((unsigned)rows) > 1 && __builtin_popcount((unsigned)cols) == 1) {
+        PUT("r");
+        for (int r = 0; r < 9; r++)
+            if (rows >> r & 1) PUT("%d", r + 1);
+        PUT("c%d", __builtin_ctz((unsigned)cols) + 1);
+        return;
+    }
+    bool firstrow = true;
+    for (int r = 0; r < 9; r++) {
+        if (!(rows >> r & 1)) continue;
+        PUT("%sr%dc", firstrow ? "" : " ", r + 1);
+        firstrow = false;
+        for (int c = 0; c < 9; c++)
+            if (sdk_bb_has(cells, r * 9 + c)) PUT("%d", c + 1);
+    }
+#undef PUT
+}
+
+char *sdk_links_node_text(const sdk_links *L, int node, char *buf, size_t n)
+{
+    const sdk_lnode *nd = &L->node[node];
+    char cells[64];
+    if (nd->kind == SDK_LN_ALS) {
+        const sdk_als *A = &L->als.als[nd->als];
+        cells_text(A->cells, cells, sizeof cells);
+        snprintf(buf, n, "(%d)ALS:%s", nd->digit, cells);
+    } else {
+        sdk_bb b = nd->cells;
+        /* compact: rows then columns */
+        int rows = 0, cols = 0;
+        SDK_BB_FOREACH(c, b)
+        {
+            rows |= 1 << sdk_row(c);
+            cols |= 1 << sdk_col(c);
+        }
+        char r[12] = {0}, c[12] = {0};
+        int kr = 0, kc = 0;
+        for (int i = 0; i < 9; i++) {
+            if (rows >> i & 1) r[kr++] = (char)('1' + i);
+            if (cols >> i & 1) c[kc++] = (char)('1' + i);
+        }
+        snprintf(buf, n, "(%d)r%sc%s", nd->digit, r, c);
+    }
+    return buf;
+}
+
+char *sdk_links_eureka(const sdk_links *L, const int *lits, int n, char *buf, size_t size)
+{
+    size_t k = 0;
+    buf[0] = 0;
+    for (int i = 0; i < n; i++) {
+        char t[64];
+        sdk_links_node_text(L, SDK_LIT_NODE(lits[i]), t, sizeof t);
+        const char *sep = i == 0 ? "" : (SDK_LIT_ON(lits[i]) ? "=" : "-");
+        k += (size_t)snprintf(buf + k, k < size ? size - k : 0, "%s%s", sep, t);
+    }
+    if (k >= size && size > 4) memcpy(buf + size - 4, "...", 4);
+    return buf;
+}
+
+void sdk_links_sdk_node(const sdk_links *L, int lit, sdk_node *out)
+{
+    const sdk_lnode *nd = &L->node[SDK_LIT_NODE(lit)];
+    memset(out, 0, sizeof *out);
+    out->digit = nd->digit;
+    out->on = (uint8_t)SDK_LIT_ON(lit);
+    if (nd->kind == SDK_LN_ALS) {
+        const sdk_als *A = &L->als.als[nd->als];
+        sdk_bb dc = A->dcells[nd->digit - 1];
+        SDK_BB_FOREACH(c, dc)
+        {
+            if (out->ncell == 3) break;
+            out->cell[out->ncell++] = (uint8_t)c;
+        }
+        return;
+    }
+    SDK_BB_FOREACH(c, nd->cells)
+    {
+        if (out->ncell == 3) break;
+        out->cell[out->ncell++] = (uint8_t)c;
+    }
+}
+
+void sdk_links_to_step(const sdk_links *L, const int *lits, int n, sdk_step *s)
+{
+    for (int i = 0; i < n; i++) {
+        const sdk_lnode *nd = &L->node[SDK_LIT_NODE(lits[i])];
+        if (nd->kind != SDK_LN_ALS) {
+            SDK_BB_FOREACH(c, nd->cells)
+            sdk_step_mark(s, c, nd->digit, SDK_LIT_ON(lits[i]) ? SDK_ROLE_ON : SDK_ROLE_OFF);
+        } else {
+            const sdk_als *A = &L->als.als[nd->als];
+            sdk_als_mark(s, A, SDK_ROLE_ALS);
+        }
+        if (i == 0) continue;
+        sdk_link lk;
+        memset(&lk, 0, sizeof lk);
+        sdk_links_sdk_node(L, lits[i - 1], &lk.from);
+        sdk_links_sdk_node(L, lits[i], &lk.to);
+        lk.strong = (uint8_t)SDK_LIT_ON(lits[i]);
+        const sdk_lnode *pn = &L->node[SDK_LIT_NODE(lits[i - 1])];
+        if (nd->kind == SDK_LN_ALS || pn->kind == SDK_LN_ALS) {
+            lk.kind = SDK_LINK_ALS;
+            const sdk_lnode *an = nd->kind == SDK_LN_ALS ? nd : pn;
+            sdk_bb cells = L->als.als[an->als].cells;
+            SDK_BB_FOREACH(c, cells)
+            {
+                if (lk.nals == 9) break;
+                lk.als[lk.nals++] = (uint8_t)c;
+            }
+        } else if (nd->kind == SDK_LN_GROUP || pn->kind == SDK_LN_GROUP) {
+            lk.kind = SDK_LINK_GROUP;
+        } else if (nd->cell == pn->cell) {
+            lk.kind = SDK_LINK_CELL;
+        } else {
+            lk.kind = SDK_LINK_HOUSE;
+        }
+        sdk_step_link(s, &lk);
+    }
+}
+
+int sdk_chain_length_tenths(int length)
+{
+    /* Sudoku Explainer: thresholds 4, 6, 8, 12, 16, 24, 32, 48, ... */
+    int added = 0, ceil = 4;
+    bool odd = false;
+    while (length > ceil) {
+        added++;
+        ceil = odd ? ceil * 4 / 3 : ceil * 3 / 2;
+        odd = !odd;
+    }
+    return added;
+}
