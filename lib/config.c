@@ -56,7 +56,8 @@ static bool read_lines(const char *path, conf_line **out, int *nout, sdk_error *
         if (*s == '[') {
             char *e = strchr(s, ']');
             if (!e || e[1]) {
-                sdk_error_set(err, "bad-config", "%s:%d: section header without closing ']'", path, lineno);
+                sdk_error_set(err, "bad-config", "%s:%d: section header without closing ']'", path,
+                              lineno);
                 ok = false;
                 break;
             }
@@ -66,7 +67,8 @@ static bool read_lines(const char *path, conf_line **out, int *nout, sdk_error *
         }
         char *eq = strchr(s, '=');
         if (!eq) {
-            sdk_error_set(err, "bad-config", "%s:%d: expected 'key = value', got '%.60s'", path, lineno, s);
+            sdk_error_set(err, "bad-config", "%s:%d: expected 'key = value', got '%.60s'", path,
+                          lineno, s);
             ok = false;
             break;
         }
@@ -168,14 +170,17 @@ bool sdk_plugin_open(const char *path, sdk_plugin *pl, sdk_error *err)
     for (int i = 0; pl->list[i]; i++) {
         const sdk_technique *t = pl->list[i];
         if (t->abi != SDK_ABI_VERSION) {
-            sdk_error_set(err, "bad-plugin", "%s: technique #%d was built for ABI %u, this build speaks ABI %u",
-                          path, i + 1, t->abi, SDK_ABI_VERSION);
+            sdk_error_set(err, "bad-plugin",
+                          "%s: technique #%d was built for ABI %u, this build speaks ABI %u", path,
+                          i + 1, t->abi, SDK_ABI_VERSION);
             sdk_plugin_close(pl);
             return false;
         }
         if (!valid_id(t->id) || !t->name || !t->find) {
             sdk_error_set(err, "bad-plugin", "%s: technique #%d has %s", path, i + 1,
-                          !valid_id(t->id) ? "no kebab-case id" : !t->name ? "no name" : "no find function");
+                          !valid_id(t->id) ? "no kebab-case id"
+                          : !t->name       ? "no name"
+                                           : "no find function");
             sdk_plugin_close(pl);
             return false;
         }
@@ -314,7 +319,8 @@ bool sdk_config_load(const char *path, sdk_config *cfg, sdk_error *err)
         } else if (!strcmp(l->key, "max_message")) {
             ok = parse_int(l, path, &cfg->max_message, err);
         } else if (strcmp(l->key, "plugin") != 0) {
-            sdk_error_set(err, "bad-config", "%s:%d: unknown key '%s' in [sudokud]", path, l->line, l->key);
+            sdk_error_set(err, "bad-config", "%s:%d: unknown key '%s' in [sudokud]", path, l->line,
+                          l->key);
             ok = false;
         }
     }
@@ -332,7 +338,8 @@ bool sdk_config_load(const char *path, sdk_config *cfg, sdk_error *err)
         conf_line *l = &lines[i];
         if (strcmp(l->section, "sudokud") == 0) continue;
         if (strncmp(l->section, "profile ", 8) != 0) {
-            sdk_error_set(err, "bad-config", "%s:%d: unknown section [%s] (expected [sudokud] or [profile NAME])",
+            sdk_error_set(err, "bad-config",
+                          "%s:%d: unknown section [%s] (expected [sudokud] or [profile NAME])",
                           path, l->line, l->section);
             ok = false;
             break;
@@ -340,7 +347,8 @@ bool sdk_config_load(const char *path, sdk_config *cfg, sdk_error *err)
         const char *name = trim(l->section + 8);
         sdk_profile *p = profile_by_name(cfg, name);
         if (!p) {
-            cfg->profile = realloc(cfg->profile, sizeof *cfg->profile * (size_t)(cfg->nprofile + 1));
+            cfg->profile =
+                realloc(cfg->profile, sizeof *cfg->profile * (size_t)(cfg->nprofile + 1));
             p = &cfg->profile[cfg->nprofile++];
             memset(p, 0, sizeof *p);
             snprintf(p->name, sizeof p->name, "%s", name);
@@ -348,14 +356,15 @@ bool sdk_config_load(const char *path, sdk_config *cfg, sdk_error *err)
         const char *src;
         const sdk_technique *t = sdk_config_technique(cfg, l->key, &src);
         if (!t) {
-            sdk_error_set(err, SDK_E_TECHNIQUE, "%s:%d: technique '%s' is in no loaded plugin (plugin_dir %s)",
-                          path, l->line, l->key, cfg->plugin_dir[0] ? cfg->plugin_dir : "not set");
+            sdk_error_set(err, SDK_E_TECHNIQUE,
+                          "%s:%d: technique '%s' is in no loaded plugin (plugin_dir %s)", path,
+                          l->line, l->key, cfg->plugin_dir[0] ? cfg->plugin_dir : "not set");
             ok = false;
             break;
         }
         if (sdk_profile_find(p, l->key) >= 0) {
-            sdk_error_set(err, "bad-config", "%s:%d: technique '%s' named twice in profile %s", path,
-                          l->line, l->key, p->name);
+            sdk_error_set(err, "bad-config", "%s:%d: technique '%s' named twice in profile %s",
+                          path, l->line, l->key, p->name);
             ok = false;
             break;
         }
@@ -372,8 +381,9 @@ bool sdk_config_load(const char *path, sdk_config *cfg, sdk_error *err)
             if (!strcmp(o.kv[k].key, "difficulty")) {
                 difficulty = sdk_parse_difficulty(o.kv[k].val);
                 if (difficulty < 0) {
-                    sdk_error_set(err, "bad-config", "%s:%d: difficulty must look like 3.2, got '%s'",
-                                  path, l->line, o.kv[k].val);
+                    sdk_error_set(err, "bad-config",
+                                  "%s:%d: difficulty must look like 3.2, got '%s'", path, l->line,
+                                  o.kv[k].val);
                     ok = false;
                 }
             } else {
@@ -411,7 +421,8 @@ const sdk_profile *sdk_config_profile(const sdk_config *cfg, const char *name)
     return NULL;
 }
 
-const sdk_technique *sdk_config_technique(const sdk_config *cfg, const char *id, const char **source)
+const sdk_technique *sdk_config_technique(const sdk_config *cfg, const char *id,
+                                          const char **source)
 {
     for (int i = 0; i < cfg->nplugin; i++)
         for (int k = 0; cfg->plugin[i].list[k]; k++)

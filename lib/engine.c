@@ -247,7 +247,8 @@ sdk_run_status sdk_engine_run(const sdk_profile *p, sdk_grid *g, const sdk_run_o
         rate_step(rating, step, p->entry[i].tech, &placed);
         before = *g;
         sdk_step_apply(step, g);
-        if (sdk_bb_eq(before.solved, g->solved) && memcmp(before.cand, g->cand, sizeof g->cand) == 0) {
+        if (sdk_bb_eq(before.solved, g->solved) &&
+            memcmp(before.cand, g->cand, sizeof g->cand) == 0) {
             /* A step that changes nothing would loop forever: a plugin bug. */
             st = SDK_RUN_STUCK;
             break;

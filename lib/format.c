@@ -17,7 +17,10 @@ void sdk_error_set(sdk_error *e, const char *code, const char *fmt, ...)
     va_end(ap);
 }
 
-static bool is_cell_char(int ch) { return (ch >= '0' && ch <= '9') || ch == '.'; }
+static bool is_cell_char(int ch)
+{
+    return (ch >= '0' && ch <= '9') || ch == '.';
+}
 /* A border line of a printed grid: no digits, at least one of "-=+". */
 static bool is_separator_line(const char *s, size_t n)
 {
@@ -74,7 +77,8 @@ static bool parse_cands729(const char *s, sdk_grid *g, sdk_error *err)
         unsigned m = 0;
         for (int k = 0; k < 9; k++) {
             int ch = s[c * 9 + k];
-            if (ch >= '1' && ch <= '9') m |= sdk_digit_bit(ch - '0');
+            if (ch >= '1' && ch <= '9')
+                m |= sdk_digit_bit(ch - '0');
             else if (ch != '.' && ch != '0') {
                 sdk_error_set(err, SDK_E_FORMAT, "%s: unexpected character '%c' in candidates",
                               sdk_cell_name(c, name), ch);
@@ -95,7 +99,8 @@ static bool parse_cands729(const char *s, sdk_grid *g, sdk_error *err)
 static bool grid_from_masks(sdk_grid *g, const uint16_t m[81], sdk_error *err)
 {
     uint8_t v[81];
-    for (int c = 0; c < 81; c++) v[c] = sdk_mask_count(m[c]) == 1 ? (uint8_t)sdk_mask_first(m[c]) : 0;
+    for (int c = 0; c < 81; c++)
+        v[c] = sdk_mask_count(m[c]) == 1 ? (uint8_t)sdk_mask_first(m[c]) : 0;
     if (!grid_from_values_checked(g, v, err)) return false;
     for (int c = 0; c < 81; c++) {
         if (v[c]) {
@@ -161,7 +166,8 @@ static bool parse_printed(const char *text, sdk_grid *g, sdk_error *err)
             line[ln] = 0;
             char *tok[64];
             int nt = 0;
-            for (char *t = strtok(line, " \t\r|"); t && nt < 64; t = strtok(NULL, " \t\r|")) tok[nt++] = t;
+            for (char *t = strtok(line, " \t\r|"); t && nt < 64; t = strtok(NULL, " \t\r|"))
+                tok[nt++] = t;
             bool digits_only = nt == 9, multi = false;
             for (int i = 0; i < nt && digits_only; i++) {
                 for (char *q = tok[i]; *q; q++)
@@ -195,8 +201,8 @@ static bool parse_printed(const char *text, sdk_grid *g, sdk_error *err)
                     k++;
                 }
                 if (k != 9) {
-                    sdk_error_set(err, SDK_E_FORMAT, "row %d (line %d): %d cells, expected 9", row + 1,
-                                  lineno, k);
+                    sdk_error_set(err, SDK_E_FORMAT, "row %d (line %d): %d cells, expected 9",
+                                  row + 1, lineno, k);
                     return false;
                 }
             }
@@ -331,7 +337,8 @@ char *sdk_format_cands729(const sdk_grid *g, char *out)
 {
     for (int c = 0; c < 81; c++) {
         unsigned m = g->value[c] ? sdk_digit_bit(g->value[c]) : g->cand[c];
-        for (int d = 1; d <= 9; d++) out[c * 9 + d - 1] = (m & sdk_digit_bit(d)) ? (char)('0' + d) : '.';
+        for (int d = 1; d <= 9; d++)
+            out[c * 9 + d - 1] = (m & sdk_digit_bit(d)) ? (char)('0' + d) : '.';
     }
     out[729] = 0;
     return out;
@@ -342,11 +349,12 @@ char *sdk_format_printed(const sdk_grid *g, char *out, size_t n)
     size_t len = 0;
     out[0] = 0;
     for (int r = 0; r < 9; r++) {
-        if (r == 3 || r == 6) len += (size_t)snprintf(out + len, n - len, "------+-------+------\n");
+        if (r == 3 || r == 6)
+            len += (size_t)snprintf(out + len, n - len, "------+-------+------\n");
         for (int c = 0; c < 9; c++) {
             int v = g->value[r * 9 + c];
-            len += (size_t)snprintf(out + len, n - len, "%s%c", c == 0 ? "" : (c % 3 == 0 ? " | " : " "),
-                                    v ? '0' + v : '.');
+            len += (size_t)snprintf(out + len, n - len, "%s%c",
+                                    c == 0 ? "" : (c % 3 == 0 ? " | " : " "), v ? '0' + v : '.');
             if (len >= n) return out;
         }
         len += (size_t)snprintf(out + len, n - len, "\n");
@@ -361,7 +369,8 @@ char *sdk_format_pencilmarks(const sdk_grid *g, char *out, size_t n)
     int width[9] = {0};
     for (int c = 0; c < 81; c++) {
         int k = 0;
-        if (g->value[c]) cell[c][k++] = (char)('0' + g->value[c]);
+        if (g->value[c])
+            cell[c][k++] = (char)('0' + g->value[c]);
         else
             SDK_MASK_FOREACH(d, g->cand[c]) cell[c][k++] = (char)('0' + d);
         cell[c][k] = 0;
@@ -376,7 +385,8 @@ char *sdk_format_pencilmarks(const sdk_grid *g, char *out, size_t n)
     for (int r = 0; r <= 9; r++) {
         if (r % 3 == 0) {
             for (int b = 0; b < 3; b++) {
-                PUT("%c", b == 0 ? (r == 0 ? '.' : (r == 9 ? '\'' : ':')) : (r == 0 ? '.' : (r == 9 ? '\'' : '+')));
+                PUT("%c", b == 0 ? (r == 0 ? '.' : (r == 9 ? '\'' : ':'))
+                                 : (r == 0 ? '.' : (r == 9 ? '\'' : '+')));
                 int w = 1;
                 for (int c = b * 3; c < b * 3 + 3; c++) w += width[c] + 2;
                 for (int i = 0; i < w; i++) PUT("-");

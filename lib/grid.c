@@ -44,7 +44,10 @@ unsigned sdk_house_placed(const sdk_grid *g, int h)
     return m;
 }
 
-int sdk_grid_empty_count(const sdk_grid *g) { return 81 - sdk_bb_count(g->solved); }
+int sdk_grid_empty_count(const sdk_grid *g)
+{
+    return 81 - sdk_bb_count(g->solved);
+}
 
 sdk_bb sdk_common_peers(sdk_bb set)
 {

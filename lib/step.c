@@ -91,7 +91,10 @@ void sdk_step_printf(sdk_step *s, const char *fmt, ...)
     va_end(ap);
 }
 
-bool sdk_step_empty(const sdk_step *s) { return s->nplace == 0 && s->nelim == 0; }
+bool sdk_step_empty(const sdk_step *s)
+{
+    return s->nplace == 0 && s->nelim == 0;
+}
 
 /* Append to buf at *len, never past n. */
 static void put(char *buf, size_t n, size_t *len, const char *fmt, ...)
@@ -180,6 +183,7 @@ int sdk_emit(sdk_sink *sink, sdk_step *s)
 void sdk_step_apply(const sdk_step *s, sdk_grid *g)
 {
     for (int i = 0; i < s->nplace; i++)
-        if (!g->value[s->place[i].cell]) sdk_grid_place(g, s->place[i].cell, s->place[i].digit, false);
+        if (!g->value[s->place[i].cell])
+            sdk_grid_place(g, s->place[i].cell, s->place[i].digit, false);
     for (int i = 0; i < s->nelim; i++) sdk_grid_eliminate(g, s->elim[i].cell, s->elim[i].digit);
 }

@@ -9,21 +9,39 @@ static int find_hidden_line(const sdk_ctx *ctx, const sdk_grid *g, sdk_sink *sin
 static int find_naked(const sdk_ctx *ctx, const sdk_grid *g, sdk_sink *sink);
 
 static const sdk_technique full_house = {
-    .abi = SDK_ABI_VERSION, .id = "full-house", .name = "Full House", .difficulty = 10,
-    .score = 4, .level = SDK_LEVEL_EASY, .find = find_full_house,
+    .abi = SDK_ABI_VERSION,
+    .id = "full-house",
+    .name = "Full House",
+    .difficulty = 10,
+    .score = 4,
+    .level = SDK_LEVEL_EASY,
+    .find = find_full_house,
     .summary = "the last empty cell of a house takes the missing digit"};
-static const sdk_technique hidden_single_box = {
-    .abi = SDK_ABI_VERSION, .id = "hidden-single-box", .name = "Hidden Single (box)",
-    .difficulty = 12, .score = 14, .level = SDK_LEVEL_EASY, .find = find_hidden_box,
-    .summary = "a digit with one place left in a box"};
+static const sdk_technique hidden_single_box = {.abi = SDK_ABI_VERSION,
+                                                .id = "hidden-single-box",
+                                                .name = "Hidden Single (box)",
+                                                .difficulty = 12,
+                                                .score = 14,
+                                                .level = SDK_LEVEL_EASY,
+                                                .find = find_hidden_box,
+                                                .summary = "a digit with one place left in a box"};
 static const sdk_technique hidden_single_line = {
-    .abi = SDK_ABI_VERSION, .id = "hidden-single-line", .name = "Hidden Single (row/column)",
-    .difficulty = 15, .score = 14, .level = SDK_LEVEL_EASY, .find = find_hidden_line,
+    .abi = SDK_ABI_VERSION,
+    .id = "hidden-single-line",
+    .name = "Hidden Single (row/column)",
+    .difficulty = 15,
+    .score = 14,
+    .level = SDK_LEVEL_EASY,
+    .find = find_hidden_line,
     .summary = "a digit with one place left in a row or column"};
-static const sdk_technique naked_single = {
-    .abi = SDK_ABI_VERSION, .id = "naked-single", .name = "Naked Single", .difficulty = 23,
-    .score = 4, .level = SDK_LEVEL_EASY, .find = find_naked,
-    .summary = "a cell with one candidate left"};
+static const sdk_technique naked_single = {.abi = SDK_ABI_VERSION,
+                                           .id = "naked-single",
+                                           .name = "Naked Single",
+                                           .difficulty = 23,
+                                           .score = 4,
+                                           .level = SDK_LEVEL_EASY,
+                                           .find = find_naked,
+                                           .summary = "a cell with one candidate left"};
 
 SDK_PLUGIN(&full_house, &hidden_single_box, &hidden_single_line, &naked_single)
 
@@ -89,7 +107,8 @@ static int find_naked(const sdk_ctx *ctx, const sdk_grid *g, sdk_sink *sink)
     (void)ctx;
     for (int c = 0; c < SDK_CELLS; c++) {
         if (g->value[c] || sdk_mask_count(g->cand[c]) != 1) continue;
-        if (place(sink, &naked_single, c, sdk_mask_first(g->cand[c]), -1) == SDK_STOP) return SDK_STOP;
+        if (place(sink, &naked_single, c, sdk_mask_first(g->cand[c]), -1) == SDK_STOP)
+            return SDK_STOP;
     }
     return SDK_CONTINUE;
 }

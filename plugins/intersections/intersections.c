@@ -1,0 +1,143 @@
+/* intersections.c - locked candidates, where a box meets a row or column:
+ * pointing (a digit of a box confined to one line leaves the rest of that
+ * line), claiming (a digit of a line confined to one box leaves the rest of
+ * the box), and locked pair/triple (a naked pair/triple inside a box-line
+ * segment clears its digits from both houses). */
+#include "sudoku/technique.h"
+
+static int find_pointing(const sdk_ctx *ctx, const sdk_grid *g, sdk_sink *sink);
+static int find_claiming(const sdk_ctx *ctx, const sdk_grid *g, sdk_sink *sink);
+static int find_locked_pair(const sdk_ctx *ctx, const sdk_grid *g, sdk_sink *sink);
+static int find_locked_triple(const sdk_ctx *ctx, const sdk_grid *g, sdk_sink *sink);
+
+static const sdk_technique pointing = {.abi = SDK_ABI_VERSION,
+                                       .id = "pointing",
+                                       .name = "Locked Candidates Type 1 (Pointing)",
+                                       .difficulty = 26,
+                                       .score = 50,
+                                       .level = SDK_LEVEL_MEDIUM,
+                                       .find = find_pointing,
+                                       .summary = "a digit of a box confined to one row or column"};
+static const sdk_technique claiming = {.abi = SDK_ABI_VERSION,
+                                       .id = "claiming",
+                                       .name = "Locked Candidates Type 2 (Claiming)",
+                                       .difficulty = 28,
+                                       .score = 50,
+                                       .level = SDK_LEVEL_MEDIUM,
+                                       .find = find_claiming,
+                                       .summary = "a digit of a row or column confined to one box"};
+static const sdk_technique locked_pair = {.abi = SDK_ABI_VERSION,
+                                          .id = "locked-pair",
+                                          .name = "Locked Pair",
+                                          .difficulty = 30,
+                                          .score = 40,
+                                          .level = SDK_LEVEL_MEDIUM,
+                                          .find = find_locked_pair,
+                                          .summary = "a naked pair inside a box-line segment"};
+static const sdk_technique locked_triple = {.abi = SDK_ABI_VERSION,
+                                            .id = "locked-triple",
+                                            .name = "Locked Triple",
+                                            .difficulty = 36,
+                                            .score = 60,
+                                            .level = SDK_LEVEL_MEDIUM,
+                                            .find = find_locked_triple,
+                                            .summary = "a naked triple inside a box-line segment"};
+
+SDK_PLUGIN(&pointing, &claiming, &locked_pair, &locked_triple)
+
+/* For each box-line intersection (segment): digit d's cells in `from` all lie
+ * in `to`; eliminate d from the rest of `to`. */
+static int locked(const sdk_grid *g, sdk_sink *sink, const sdk_technique *t, bool box_first)
+{
+    char hn[4];
+    for (int b = 18; b < 27; b++) {
+        for (int l = 0; l < 18; l++) {
+            sdk_bb seg = sdk_bb_and(sdk_house_bb[b], sdk_house_bb[l]);
+            if (sdk_bb_empty(seg)) continue;
+            int from = box_first ? b : l, to = box_first ? l : b;
+            for (int d = 1; d <= 9; d++) {
+                sdk_bb in = sdk_house_digit(g, from, d);
+                if (sdk_bb_count(in) < 2 || !sdk_bb_subset(in, seg)) continue;
+                sdk_bb rest = sdk_bb_andnot(sdk_house_digit(g, to, d), seg);
+                if (sdk_bb_empty(rest)) continue;
+                sdk_step s;
+                sdk_step_init(&s, t);
+                sdk_step_elim_bb(&s, g, rest, d);
+                sdk_step_mark_bb(&s, in, d, SDK_ROLE_BASE);
+                sdk_step_house(&s, from, SDK_ROLE_BASE);
+                sdk_step_house(&s, to, SDK_ROLE_COVER);
+                sdk_step_printf(&s, "%s: %d in %s", t->name, d, sdk_house_short(from, hn));
+                if (sdk_emit(sink, &s) == SDK_STOP) return SDK_STOP;
+            }
+        }
+    }
+    return SDK_CONTINUE;
+}
+
+static int find_pointing(const sdk_ctx *ctx, const sdk_grid *g, sdk_sink *sink)
+{
+    (void)ctx;
+    return locked(g, sink, &pointing, true);
+}
+
+static int find_claiming(const sdk_ctx *ctx, const sdk_grid *g, sdk_sink *sink)
+{
+    (void)ctx;
+    return locked(g, sink, &claiming, false);
+}
+
+/* n cells of a segment (n = 2, 3) holding together exactly n digits. */
+static int locked_subset(const sdk_grid *g, sdk_sink *sink, const sdk_technique *t, int n)
+{
+    char cells[32];
+    for (int b = 18; b < 27; b++) {
+        for (int l = 0; l < 18; l++) {
+            sdk_bb seg = sdk_bb_andnot(sdk_bb_and(sdk_house_bb[b], sdk_house_bb[l]), g->solved);
+            int c[3], k = 0;
+            SDK_BB_FOREACH(x, seg) c[k++] = x;
+            for (int m = 1; m < (1 << k); m++) {
+                if (__builtin_popcount((unsigned)m) != n) continue;
+                unsigned digits = 0;
+                sdk_bb set = sdk_bb_none();
+                bool ok = true;
+                for (int i = 0; i < k; i++) {
+                    if (!(m >> i & 1)) continue;
+                    if (sdk_mask_count(g->cand[c[i]]) < 2) ok = false;
+                    digits |= g->cand[c[i]];
+                    sdk_bb_add(&set, c[i]);
+                }
+                if (!ok || sdk_mask_count(digits) != n) continue;
+                sdk_step s;
+                sdk_step_init(&s, t);
+                sdk_bb around = sdk_bb_andnot(sdk_bb_or(sdk_house_bb[b], sdk_house_bb[l]), set);
+                SDK_MASK_FOREACH(d, digits) sdk_step_elim_bb(&s, g, around, d);
+                if (sdk_step_empty(&s)) continue;
+                SDK_MASK_FOREACH(d, digits) sdk_step_mark_bb(&s, set, d, SDK_ROLE_BASE);
+                sdk_step_house(&s, b, SDK_ROLE_COVER);
+                sdk_step_house(&s, l, SDK_ROLE_COVER);
+                sdk_step_printf(&s, "%s: ", t->name);
+                const char *sep = "";
+                SDK_MASK_FOREACH(d, digits)
+                {
+                    sdk_step_printf(&s, "%s%d", sep, d);
+                    sep = ",";
+                }
+                sdk_step_printf(&s, " in %s", sdk_cells_compact(set, cells, sizeof cells));
+                if (sdk_emit(sink, &s) == SDK_STOP) return SDK_STOP;
+            }
+        }
+    }
+    return SDK_CONTINUE;
+}
+
+static int find_locked_pair(const sdk_ctx *ctx, const sdk_grid *g, sdk_sink *sink)
+{
+    (void)ctx;
+    return locked_subset(g, sink, &locked_pair, 2);
+}
+
+static int find_locked_triple(const sdk_ctx *ctx, const sdk_grid *g, sdk_sink *sink)
+{
+    (void)ctx;
+    return locked_subset(g, sink, &locked_triple, 3);
+}

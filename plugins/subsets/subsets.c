@@ -1,0 +1,198 @@
+/* subsets.c - naked and hidden pairs, triples and quads. A naked subset: n
+ * cells of a house holding together only n digits, which then leave the rest
+ * of the house. A hidden subset: n digits of a house confined to n cells,
+ * which then lose every other digit. A naked pair or triple that also lies in
+ * one box-line segment is a locked pair/triple (intersections plugin) and is
+ * left to it, as HoDoKu does. */
+#include "sudoku/technique.h"
+
+static int find_naked2(const sdk_ctx *, const sdk_grid *, sdk_sink *);
+static int find_naked3(const sdk_ctx *, const sdk_grid *, sdk_sink *);
+static int find_naked4(const sdk_ctx *, const sdk_grid *, sdk_sink *);
+static int find_hidden2(const sdk_ctx *, const sdk_grid *, sdk_sink *);
+static int find_hidden3(const sdk_ctx *, const sdk_grid *, sdk_sink *);
+static int find_hidden4(const sdk_ctx *, const sdk_grid *, sdk_sink *);
+
+#define SUBSET(var, sid, sname, diff, sc, lvl, fn, what)                                           \
+    static const sdk_technique var = {.abi = SDK_ABI_VERSION,                                      \
+                                      .id = sid,                                                   \
+                                      .name = sname,                                               \
+                                      .difficulty = diff,                                          \
+                                      .score = sc,                                                 \
+                                      .level = lvl,                                                \
+                                      .find = fn,                                                  \
+                                      .summary = what}
+SUBSET(naked_pair, "naked-pair", "Naked Pair", 30, 60, SDK_LEVEL_MEDIUM, find_naked2,
+       "two cells of a house with the same two candidates");
+SUBSET(naked_triple, "naked-triple", "Naked Triple", 36, 80, SDK_LEVEL_MEDIUM, find_naked3,
+       "three cells of a house holding only three digits");
+SUBSET(naked_quad, "naked-quad", "Naked Quadruple", 50, 120, SDK_LEVEL_HARD, find_naked4,
+       "four cells of a house holding only four digits");
+SUBSET(hidden_pair, "hidden-pair", "Hidden Pair", 34, 70, SDK_LEVEL_MEDIUM, find_hidden2,
+       "two digits of a house confined to the same two cells");
+SUBSET(hidden_triple, "hidden-triple", "Hidden Triple", 40, 100, SDK_LEVEL_MEDIUM, find_hidden3,
+       "three digits of a house confined to three cells");
+SUBSET(hidden_quad, "hidden-quad", "Hidden Quadruple", 54, 150, SDK_LEVEL_HARD, find_hidden4,
+       "four digits of a house confined to four cells");
+
+SDK_PLUGIN(&naked_pair, &naked_triple, &naked_quad, &hidden_pair, &hidden_triple, &hidden_quad)
+
+static void digits_text(sdk_step *s, unsigned digits)
+{
+    const char *sep = "";
+    SDK_MASK_FOREACH(d, digits)
+    {
+        sdk_step_printf(s, "%s%d", sep, d);
+        sep = ",";
+    }
+}
+
+/* The segment (box-line intersection) holding every cell of set, if any. */
+static bool in_segment(sdk_bb set)
+{
+    int c = sdk_bb_first(set);
+    sdk_bb box = sdk_house_bb[sdk_cell_house[c][2]];
+    if (!sdk_bb_subset(set, box)) return false;
+    return sdk_bb_subset(set, sdk_house_bb[sdk_cell_house[c][0]]) ||
+           sdk_bb_subset(set, sdk_house_bb[sdk_cell_house[c][1]]);
+}
+
+typedef struct search {
+    const sdk_grid *g;
+    sdk_sink *sink;
+    const sdk_technique *t;
+    int n, house;
+    int item[9], nitem; /* cells (naked) or digits (hidden) of the house to choose from */
+} search;
+
+static int naked_found(search *q, const int *pick)
+{
+    const sdk_grid *g = q->g;
+    sdk_bb set = sdk_bb_none();
+    unsigned digits = 0;
+    for (int i = 0; i < q->n; i++) {
+        sdk_bb_add(&set, pick[i]);
+        digits |= g->cand[pick[i]];
+    }
+    if (sdk_mask_count(digits) != q->n) return SDK_CONTINUE;
+    if (q->n <= 3 && in_segment(set)) return SDK_CONTINUE; /* a locked subset */
+    sdk_step s;
+    char cells[40];
+    sdk_step_init(&s, q->t);
+    sdk_bb rest = sdk_bb_andnot(sdk_house_bb[q->house], set);
+    SDK_MASK_FOREACH(d, digits) sdk_step_elim_bb(&s, g, rest, d);
+    if (sdk_step_empty(&s)) return SDK_CONTINUE;
+    SDK_MASK_FOREACH(d, digits)
+    sdk_step_mark_bb(&s, sdk_bb_and(set, g->digit[d - 1]), d, SDK_ROLE_BASE);
+    sdk_step_house(&s, q->house, SDK_ROLE_BASE);
+    sdk_step_printf(&s, "%s: ", q->t->name);
+    digits_text(&s, digits);
+    sdk_step_printf(&s, " in %s", sdk_cells_compact(set, cells, sizeof cells));
+    return sdk_emit(q->sink, &s);
+}
+
+static int hidden_found(search *q, const int *pick)
+{
+    const sdk_grid *g = q->g;
+    sdk_bb set = sdk_bb_none();
+    unsigned digits = 0;
+    for (int i = 0; i < q->n; i++) {
+        set = sdk_bb_or(set, sdk_house_digit(g, q->house, pick[i]));
+        digits |= sdk_digit_bit(pick[i]);
+    }
+    if (sdk_bb_count(set) != q->n) return SDK_CONTINUE;
+    sdk_step s;
+    char cells[40];
+    sdk_step_init(&s, q->t);
+    SDK_BB_FOREACH(c, set)
+    {
+        SDK_MASK_FOREACH(d, g->cand[c] & ~digits) sdk_step_elim(&s, c, d);
+    }
+    if (sdk_step_empty(&s)) return SDK_CONTINUE;
+    SDK_MASK_FOREACH(d, digits)
+    sdk_step_mark_bb(&s, sdk_bb_and(set, g->digit[d - 1]), d, SDK_ROLE_BASE);
+    sdk_step_house(&s, q->house, SDK_ROLE_BASE);
+    sdk_step_printf(&s, "%s: ", q->t->name);
+    digits_text(&s, digits);
+    sdk_step_printf(&s, " in %s", sdk_cells_compact(set, cells, sizeof cells));
+    return sdk_emit(q->sink, &s);
+}
+
+/* Every n-combination of q->item, in order. */
+static int combine(search *q, int *pick, int k, int from, int (*found)(search *, const int *))
+{
+    if (k == q->n) return found(q, pick);
+    for (int i = from; i <= q->nitem - (q->n - k); i++) {
+        pick[k] = q->item[i];
+        if (combine(q, pick, k + 1, i + 1, found) == SDK_STOP) return SDK_STOP;
+    }
+    return SDK_CONTINUE;
+}
+
+static int naked(const sdk_grid *g, sdk_sink *sink, const sdk_technique *t, int n)
+{
+    search q = {.g = g, .sink = sink, .t = t, .n = n};
+    int pick[4];
+    for (int h = 0; h < SDK_HOUSES; h++) {
+        q.house = h;
+        q.nitem = 0;
+        for (int i = 0; i < 9; i++) {
+            int c = sdk_house_cell[h][i];
+            int k = sdk_mask_count(g->cand[c]);
+            if (!g->value[c] && k >= 2 && k <= n) q.item[q.nitem++] = c;
+        }
+        if (q.nitem < n) continue;
+        if (combine(&q, pick, 0, 0, naked_found) == SDK_STOP) return SDK_STOP;
+    }
+    return SDK_CONTINUE;
+}
+
+static int hidden(const sdk_grid *g, sdk_sink *sink, const sdk_technique *t, int n)
+{
+    search q = {.g = g, .sink = sink, .t = t, .n = n};
+    int pick[4];
+    for (int h = 0; h < SDK_HOUSES; h++) {
+        q.house = h;
+        q.nitem = 0;
+        int empty = sdk_bb_count(sdk_bb_andnot(sdk_house_bb[h], g->solved));
+        if (empty <= n) continue; /* nothing else in the house to clear */
+        for (int d = 1; d <= 9; d++) {
+            int k = sdk_bb_count(sdk_house_digit(g, h, d));
+            if (k >= 2 && k <= n) q.item[q.nitem++] = d;
+        }
+        if (q.nitem < n) continue;
+        if (combine(&q, pick, 0, 0, hidden_found) == SDK_STOP) return SDK_STOP;
+    }
+    return SDK_CONTINUE;
+}
+
+static int find_naked2(const sdk_ctx *c, const sdk_grid *g, sdk_sink *s)
+{
+    (void)c;
+    return naked(g, s, &naked_pair, 2);
+}
+static int find_naked3(const sdk_ctx *c, const sdk_grid *g, sdk_sink *s)
+{
+    (void)c;
+    return naked(g, s, &naked_triple, 3);
+}
+static int find_naked4(const sdk_ctx *c, const sdk_grid *g, sdk_sink *s)
+{
+    (void)c;
+    return naked(g, s, &naked_quad, 4);
+}
+static int find_hidden2(const sdk_ctx *c, const sdk_grid *g, sdk_sink *s)
+{
+    (void)c;
+    return hidden(g, s, &hidden_pair, 2);
+}
+static int find_hidden3(const sdk_ctx *c, const sdk_grid *g, sdk_sink *s)
+{
+    (void)c;
+    return hidden(g, s, &hidden_triple, 3);
+}
+static int find_hidden4(const sdk_ctx *c, const sdk_grid *g, sdk_sink *s)
+{
+    (void)c;
+    return hidden(g, s, &hidden_quad, 4);
+}

@@ -1,0 +1,292 @@
+/* reglib.c - runs HoDoKu's technique regression library through our plugins.
+ *
+ * For every active line of reglib-1.4.txt: build the position (givens, placed
+ * digits, removed candidates), look up the technique id(s) and options for the
+ * code in tests/reglib/map.tsv, ask the technique for ALL its steps in that
+ * position, and pass when one step makes exactly the expected eliminations
+ * and placements (fail cases "-x": when none makes the listed ones). HoDoKu's
+ * digits field is not compared (our steps do not carry HoDoKu's notion of a
+ * pattern's digits); the elimination sets are compared exactly.
+ * Prints a table per code. Exits non-zero on a failure not listed in
+ * tests/reglib/known_failures.tsv (code, reglib line, reason). */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "testutil.h"
+
+typedef struct {
+    uint64_t w[12];
+} candset; /* 729 bits: cell*9 + digit-1 */
+
+static void cs_add(candset *s, int cell, int digit)
+{
+    int k = cell * 9 + digit - 1;
+    s->w[k / 64] |= 1ULL << (k % 64);
+}
+static bool cs_eq(const candset *a, const candset *b)
+{
+    return memcmp(a, b, sizeof *a) == 0;
+}
+
+typedef struct map_entry {
+    char code[16];
+    char ids[128];
+    char opts[128];
+} map_entry;
+
+static map_entry map[256];
+static int nmap;
+
+typedef struct known {
+    char code[16];
+    int line;
+} known;
+static known knowns[512];
+static int nknown;
+
+static void load_map(const char *path)
+{
+    FILE *f = fopen(path, "r");
+    if (!f) {
+        fprintf(stderr, "cannot read %s\n", path);
+        exit(2);
+    }
+    char line[512];
+    while (fgets(line, sizeof line, f)) {
+        if (line[0] == '#' || line[0] == '\n') continue;
+        line[strcspn(line, "\r\n")] = 0;
+        map_entry *m = &map[nmap];
+        char *code = strtok(line, "\t"), *ids = strtok(NULL, "\t"), *opts = strtok(NULL, "\t");
+        if (!code || !ids) continue;
+        snprintf(m->code, sizeof m->code, "%s", code);
+        snprintf(m->ids, sizeof m->ids, "%s", ids);
+        snprintf(m->opts, sizeof m->opts, "%s", opts ? opts : "");
+        nmap++;
+    }
+    fclose(f);
+}
+
+static void load_known(const char *path)
+{
+    FILE *f = fopen(path, "r");
+    if (!f) return;
+    char line[512];
+    while (fgets(line, sizeof line, f) && nknown < 512) {
+        if (line[0] == '#' || line[0] == '\n') continue;
+        char code[16];
+        int ln;
+        if (sscanf(line, "%15s %d", code, &ln) == 2) {
+            snprintf(knowns[nknown].code, sizeof knowns[0].code, "%s", code);
+            knowns[nknown++].line = ln;
+        }
+    }
+    fclose(f);
+}
+
+static bool is_known(const char *code, int line)
+{
+    for (int i = 0; i < nknown; i++)
+        if (knowns[i].line == line && strcmp(knowns[i].code, code) == 0) return true;
+    return false;
+}
+
+/* The map entry for a code: exact, then without variant, then 5-digit
+ * Siamese codes as their 4-digit base with siamese=1. */
+static const map_entry *lookup(const char *code)
+{
+    for (int i = 0; i < nmap; i++)
+        if (!strcmp(map[i].code, code)) return &map[i];
+    char base[16];
+    snprintf(base, sizeof base, "%.15s", code);
+    char *dash = strchr(base, '-');
+    if (dash) *dash = 0;
+    if (strlen(base) == 5) base[4] = 0;
+    for (int i = 0; i < nmap; i++)
+        if (!strcmp(map[i].code, base)) return &map[i];
+    /* A variant of a base that only exists with variants: take the first. */
+    size_t n = strlen(base);
+    for (int i = 0; i < nmap; i++)
+        if (!strncmp(map[i].code, base, n) && map[i].code[n] == '-') return &map[i];
+    return NULL;
+}
+
+static bool parse_cands(const char *field, candset *s, sdk_grid *g, bool remove)
+{
+    const char *p = field;
+    while (*p) {
+        while (*p == ' ') p++;
+        if (!*p) break;
+        if (!(p[0] >= '1' && p[0] <= '9' && p[1] >= '1' && p[1] <= '9' && p[2] >= '1' &&
+              p[2] <= '9'))
+            return false;
+        int d = p[0] - '0', cell = (p[1] - '1') * 9 + (p[2] - '1');
+        if (s) cs_add(s, cell, d);
+        if (remove) sdk_grid_eliminate(g, cell, d);
+        p += 3;
+    }
+    return true;
+}
+
+typedef struct collect {
+    candset want_elim, want_place;
+    bool exact;
+    bool any_overlap;
+    int steps;
+} collect;
+
+static int on_step(void *c, const sdk_step *s)
+{
+    collect *k = c;
+    candset e = {{0}}, p = {{0}};
+    for (int i = 0; i < s->nelim; i++) cs_add(&e, s->elim[i].cell, s->elim[i].digit);
+    for (int i = 0; i < s->nplace; i++) cs_add(&p, s->place[i].cell, s->place[i].digit);
+    if (cs_eq(&e, &k->want_elim) && cs_eq(&p, &k->want_place)) k->exact = true;
+    k->steps++;
+    return k->steps > 20000 || k->exact ? SDK_STOP : SDK_CONTINUE;
+}
+
+typedef struct row {
+    char code[16];
+    int total, pass, fail, skipped;
+} row;
+
+int main(int argc, char **argv)
+{
+    const char *map_path = "tests/reglib/map.tsv", *known_path = NULL, *only = NULL;
+    for (int i = 1; i < argc; i++) {
+        if (!strcmp(argv[i], "--map") && i + 1 < argc)
+            map_path = argv[++i];
+        else if (!strcmp(argv[i], "--known") && i + 1 < argc)
+            known_path = argv[++i];
+        else if (!strcmp(argv[i], "--only") && i + 1 < argc)
+            only = argv[++i];
+    }
+    load_map(map_path);
+    if (known_path) load_known(known_path);
+    sdk_config cfg;
+    sdk_error err;
+    const char *conf = getenv("SUDOKU_CONF");
+    if (!sdk_config_load(conf ? conf : "build/etc/sudokud/sudokud.conf", &cfg, &err)) {
+        fprintf(stderr, "config: %s\n", err.msg);
+        return 2;
+    }
+    FILE *f = fopen(tu_reglib_path("reglib-1.4.txt"), "r");
+    if (!f) {
+        fprintf(stderr, "cannot read %s\n", tu_reglib_path("reglib-1.4.txt"));
+        return 2;
+    }
+    row rows[128];
+    int nrows = 0, unexpected = 0, lineno = 0;
+    char line[2048];
+    while (fgets(line, sizeof line, f)) {
+        lineno++;
+        line[strcspn(line, "\r\n")] = 0;
+        if (line[0] != ':') continue;
+        char *field[9] = {0};
+        int nf = 0;
+        char *p = line + 1;
+        field[nf++] = p;
+        for (; *p && nf < 9; p++)
+            if (*p == ':') {
+                *p = 0;
+                field[nf++] = p + 1;
+            }
+        for (int i = nf; i < 9; i++) field[i] = "";
+        const char *code = field[0], *grid = field[2];
+        if (only && strncmp(code, only, strlen(only))) continue;
+        char base[16];
+        snprintf(base, sizeof base, "%.15s", code);
+        bool fail_case = strstr(code, "-x") != NULL;
+        row *r = NULL;
+        for (int i = 0; i < nrows; i++)
+            if (!strcmp(rows[i].code, code)) r = &rows[i];
+        if (!r) {
+            r = &rows[nrows++];
+            memset(r, 0, sizeof *r);
+            snprintf(r->code, sizeof r->code, "%.15s", code);
+        }
+        r->total++;
+        const map_entry *m = lookup(code);
+        /* Build the position. */
+        sdk_grid g;
+        sdk_grid_init(&g);
+        int cell = 0;
+        for (const char *q = grid; *q && cell < 81; q++) {
+            bool placed = false;
+            if (*q == '+') {
+                placed = true;
+                q++;
+            }
+            if (*q >= '1' && *q <= '9') sdk_grid_place(&g, cell, *q - '0', !placed);
+            cell++;
+        }
+        collect k;
+        memset(&k, 0, sizeof k);
+        if (cell != 81 || !parse_cands(field[3], NULL, &g, true) ||
+            !parse_cands(field[4], &k.want_elim, NULL, false) ||
+            !parse_cands(field[5], &k.want_place, NULL, false)) {
+            printf("line %d: %s: malformed entry\n", lineno, code);
+            r->fail++;
+            unexpected++;
+            continue;
+        }
+        /* The techniques to ask. */
+        sdk_profile prof = {0};
+        bool missing = !m;
+        if (m) {
+            char ids[128];
+            snprintf(ids, sizeof ids, "%s", m->ids);
+            sdk_options o;
+            char why[64];
+            char opts[160];
+            bool siamese = strcspn(code, "-") == 5; /* 5-digit code: Siamese fish */
+            snprintf(opts, sizeof opts, "%s%s", m->opts, siamese ? " siamese=1" : "");
+            sdk_options_parse(opts, &o, why, sizeof why);
+            for (char *id = strtok(ids, ","); id; id = strtok(NULL, ",")) {
+                const char *src;
+                const sdk_technique *t = sdk_config_technique(&cfg, id, &src);
+                if (!t) {
+                    missing = true;
+                    break;
+                }
+                sdk_profile_add(&prof, t, &o, -1, src);
+            }
+        }
+        if (missing) {
+            r->skipped++;
+            sdk_profile_free(&prof);
+            continue;
+        }
+        sdk_run_opts ro = {.unique = true};
+        sdk_sink sink = {on_step, &k};
+        for (int i = 0; i < prof.n && !k.exact; i++) sdk_engine_find(&prof, i, &g, &ro, &sink);
+        sdk_profile_free(&prof);
+        bool ok = fail_case ? !k.exact : k.exact;
+        if (ok) {
+            r->pass++;
+        } else {
+            r->fail++;
+            bool kn = is_known(code, lineno);
+            if (!kn) unexpected++;
+            printf("line %d: %s: %s (%d steps found)%s\n", lineno, code,
+                   fail_case ? "found a step the library says must not exist"
+                             : "no step with exactly the expected effect",
+                   k.steps, kn ? " [known, see known_failures.tsv]" : "");
+        }
+    }
+    fclose(f);
+    int t = 0, ps = 0, fl = 0, sk = 0;
+    printf("\n%-8s %7s %7s %7s %7s\n", "code", "entries", "passed", "failed", "not-impl");
+    for (int i = 0; i < nrows; i++) {
+        printf("%-8s %7d %7d %7d %7d\n", rows[i].code, rows[i].total, rows[i].pass, rows[i].fail,
+               rows[i].skipped);
+        t += rows[i].total;
+        ps += rows[i].pass;
+        fl += rows[i].fail;
+        sk += rows[i].skipped;
+    }
+    printf("%-8s %7d %7d %7d %7d\n", "total", t, ps, fl, sk);
+    printf("reglib total: %d of %d entries passed, %d failed, %d not implemented\n", ps, t, fl, sk);
+    sdk_config_free(&cfg);
+    return unexpected ? 1 : 0;
+}
