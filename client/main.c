@@ -1,0 +1,858 @@
+/* main.c - sudoctl, the command-line client of sudokud: options, puzzle input
+ * (arguments, files, stdin; every format the core reads), pipelined batches
+ * with a bounded window (constant memory, output in input order), starting a
+ * per-user daemon on demand, exit status. */
+#include <errno.h>
+#include <getopt.h>
+#include <limits.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "progress.h"
+#include "render.h"
+#include "rpc.h"
+#include "sudoku/format.h"
+
+#define EXIT_PUZZLE 1
+#define EXIT_USAGE 2
+#define EXIT_DAEMON 3
+
+#ifndef SUDOCTL_VERSION
+#define SUDOCTL_VERSION "0"
+#endif
+
+typedef struct opts {
+    const char *socket;
+    bool socket_given;
+    double timeout; /* seconds, 0: none */
+    int mode;
+    const char *profile;
+    bool no_guess, all, grid, trace, logic, no_autostart;
+    char *techniques; /* "a,b" */
+    const char **files;
+    int nfiles;
+    int chunk, window;
+    int progress; /* -1 auto, 0 off, 1 on */
+    long max_trace;
+} opts;
+
+static const char *prog = "sudoctl";
+
+static void usage(FILE *f)
+{
+    fprintf(f,
+            "usage: %s [options] COMMAND [PUZZLE...]\n"
+            "\n"
+            "commands:\n"
+            "  solve       solution and whether it is unique (--logic: by techniques)\n"
+            "  rate        ER/EP/ED difficulty, level, hardest technique\n"
+            "  explain     every step, one numbered line each (--grid, --trace)\n"
+            "  hint        the next step (--technique a,b  --all)\n"
+            "  trace       the naive backtracking trace\n"
+            "  techniques  the techniques of a profile, in order\n"
+            "  status      the daemon's status\n"
+            "  reload      make the daemon re-read its config\n"
+            "\n"
+            "Puzzles come from the arguments, from -f FILE (repeatable; '-' is stdin), or\n"
+            "from stdin when neither is given: 81-character lines, printed grids,\n"
+            "candidate grids (729 characters or printed pencilmarks).\n"
+            "\n"
+            "options:\n"
+            "  --socket PATH      daemon socket (default $XDG_RUNTIME_DIR/sudokud.sock,\n"
+            "                     else /run/sudokud/sudokud.sock)\n"
+            "  --timeout SECONDS  give up when the daemon does not answer in time\n"
+            "  --json             one JSON object per puzzle\n"
+            "  --html             an HTML page drawing each step\n"
+            "  --profile NAME     technique profile\n"
+            "  --no-guess         no trial and error\n"
+            "  --technique a,b    hint: only these techniques\n"
+            "  --all              hint: every step of the position\n"
+            "  --grid             explain: the candidate grid before each step\n"
+            "  --trace            explain: also the backtracking trace\n"
+            "  --logic            solve: by techniques, with the steps\n"
+            "  -f FILE            read puzzles from FILE\n"
+            "  --no-autostart     do not start a per-user sudokud when none answers\n"
+            "  --no-progress, --progress   progress bar on stderr (default: when a terminal)\n"
+            "  --chunk N, --window N       puzzles per request, requests in flight\n"
+            "\n"
+            "exit status: 0 all good, 1 some puzzle invalid or unsolvable, 2 usage,\n"
+            "3 cannot reach the daemon\n",
+            prog);
+}
+
+/* ---- socket, connecting, starting a daemon ---------------------------------- */
+
+static char default_socket_buf[PATH_MAX];
+
+static const char *default_socket(void)
+{
+    const char *x = getenv("XDG_RUNTIME_DIR");
+    if (x && *x) {
+        snprintf(default_socket_buf, sizeof default_socket_buf, "%s/sudokud.sock", x);
+        return default_socket_buf;
+    }
+    return "/run/sudokud/sudokud.sock";
+}
+
+/* The folder of this executable, for finding sudokud next to it. */
+static bool self_dir(char *buf, size_t n)
+{
+    ssize_t l = readlink("/proc/self/exe", buf, n - 1);
+    if (l <= 0) return false;
+    buf[l] = 0;
+    char *s = strrchr(buf, '/');
+    if (!s) return false;
+    *s = 0;
+    return true;
+}
+
+/* Start sudokud in the background on path (detached: its own session, stdio
+ * to /dev/null except stderr to a log next to the socket). */
+static bool spawn_daemon(const char *path, char *why, size_t n)
+{
+    char dir[PATH_MAX], exe[PATH_MAX + 16], conf[PATH_MAX + 64];
+    if (!self_dir(dir, sizeof dir)) {
+        snprintf(why, n, "cannot find sudoctl's own folder");
+        return false;
+    }
+    snprintf(exe, sizeof exe, "%s/sudokud", dir);
+    if (access(exe, X_OK) != 0) {
+        snprintf(why, n, "no sudokud next to sudoctl (%s)", exe);
+        return false;
+    }
+    /* The config that goes with this binary: the build or install tree's
+     * ../etc/sudokud/sudokud.conf, else the daemon's own default. */
+    snprintf(conf, sizeof conf, "%s/../etc/sudokud/sudokud.conf", dir);
+    bool have_conf = access(conf, R_OK) == 0;
+    if (!have_conf) {
+        snprintf(conf, sizeof conf, "/etc/sudokud/sudokud.conf");
+        have_conf = access(conf, R_OK) == 0;
+    }
+    pid_t pid = fork();
+    if (pid < 0) {
+        snprintf(why, n, "fork: %s", strerror(errno));
+        return false;
+    }
+    if (pid == 0) {
+        /* double fork: the daemon is not our child and never a zombie */
+        setsid();
+        if (fork() != 0) _exit(0);
+        freopen("/dev/null", "r", stdin);
+        freopen("/dev/null", "w", stdout);
+        char log[PATH_MAX + 8];
+        snprintf(log, sizeof log, "%s.log", path);
+        if (!freopen(log, "a", stderr)) freopen("/dev/null", "w", stderr);
+        if (have_conf)
+            execl(exe, "sudokud", "--socket", path, "--config", conf, (char *)NULL);
+        else
+            execl(exe, "sudokud", "--socket", path, (char *)NULL);
+        _exit(127);
+    }
+    int st;
+    waitpid(pid, &st, 0);
+    return true;
+}
+
+static rpc_conn *connect_daemon(const opts *o)
+{
+    rpc_conn *c = rpc_connect(o->socket);
+    if (c) return c;
+    int e = errno;
+    char why[PATH_MAX + 256] = "";
+    bool may_start = !o->socket_given && !o->no_autostart && (e == ENOENT || e == ECONNREFUSED);
+    if (may_start) {
+        if (spawn_daemon(o->socket, why, sizeof why)) {
+            /* wait for the socket: up to 10 s */
+            for (int i = 0; i < 500; i++) {
+                struct timespec ts = {0, 20 * 1000000};
+                nanosleep(&ts, NULL);
+                c = rpc_connect(o->socket);
+                if (c) return c;
+                e = errno;
+            }
+            snprintf(why, sizeof why,
+                     "started sudokud, but it did not open %s within 10 s (see %s.log)", o->socket,
+                     o->socket);
+        }
+    }
+    fprintf(stderr, "%s: cannot reach sudokud at %s: %s\n", prog, o->socket, strerror(e));
+    if (*why) fprintf(stderr, "%s: %s\n", prog, why);
+    fprintf(stderr, "%s: start it with `sudokud --socket %s &`%s\n", prog, o->socket,
+            o->socket_given || o->no_autostart
+                ? ""
+                : " (sudoctl starts one by itself on the default socket unless --no-autostart)");
+    return NULL;
+}
+
+/* ---- params --------------------------------------------------------------- */
+
+static void pack_str(msgpack_packer *pk, const char *s)
+{
+    size_t l = strlen(s);
+    msgpack_pack_str(pk, l);
+    msgpack_pack_str_body(pk, s, l);
+}
+
+static int count_techniques(const char *list)
+{
+    int n = 0;
+    for (const char *p = list; p && *p;) {
+        const char *e = strchr(p, ',');
+        size_t l = e ? (size_t)(e - p) : strlen(p);
+        if (l) n++;
+        p = e ? e + 1 : p + l;
+    }
+    return n;
+}
+
+/* Pack the params map of a puzzle request (puzzles: the batch). */
+static void pack_params(msgpack_sbuffer *sb, const opts *o, const char *cmd, char **puzzles, int n)
+{
+    msgpack_packer pk;
+    msgpack_packer_init(&pk, sb, msgpack_sbuffer_write);
+    bool explain = !strcmp(cmd, "explain") || !strcmp(cmd, "trace");
+    int nt = count_techniques(o->techniques);
+    int keys = 1 + (o->profile ? 1 : 0) + (o->no_guess ? 1 : 0) + (nt ? 1 : 0) + (o->all ? 1 : 0) +
+               (o->logic ? 1 : 0) + (explain && (o->trace || !strcmp(cmd, "trace")) ? 1 : 0) +
+               (explain && o->max_trace > 0 ? 1 : 0);
+    msgpack_pack_map(&pk, (size_t)keys);
+    pack_str(&pk, "puzzles");
+    msgpack_pack_array(&pk, (size_t)n);
+    for (int i = 0; i < n; i++) pack_str(&pk, puzzles[i]);
+    if (o->profile) {
+        pack_str(&pk, "profile");
+        pack_str(&pk, o->profile);
+    }
+    if (o->no_guess) {
+        pack_str(&pk, "no_guess");
+        msgpack_pack_true(&pk);
+    }
+    if (nt) {
+        pack_str(&pk, "techniques");
+        msgpack_pack_array(&pk, (size_t)nt);
+        for (const char *p = o->techniques; *p;) {
+            const char *e = strchr(p, ',');
+            size_t l = e ? (size_t)(e - p) : strlen(p);
+            if (l) {
+                msgpack_pack_str(&pk, l);
+                msgpack_pack_str_body(&pk, p, l);
+            }
+            p = e ? e + 1 : p + l;
+        }
+    }
+    if (o->all) {
+        pack_str(&pk, "all");
+        msgpack_pack_true(&pk);
+    }
+    if (o->logic) {
+        pack_str(&pk, "logic");
+        msgpack_pack_true(&pk);
+    }
+    if (explain && (o->trace || !strcmp(cmd, "trace"))) {
+        pack_str(&pk, "trace");
+        msgpack_pack_true(&pk);
+    }
+    if (explain && o->max_trace > 0) {
+        pack_str(&pk, "max_trace");
+        msgpack_pack_int64(&pk, o->max_trace);
+    }
+}
+
+/* ---- input ---------------------------------------------------------------- */
+
+typedef struct input {
+    char **args;
+    int nargs, argi;
+    const char **files;
+    int nfiles, filei;
+    FILE *cur;
+    const char *curname;
+    bool reader_open;
+    sdk_reader rd;
+    double done_bytes; /* sizes of the files already read */
+    double total_bytes;
+    bool failed;
+} input;
+
+static double file_size(const char *name)
+{
+    struct stat st;
+    if (!strcmp(name, "-")) {
+        if (fstat(0, &st) == 0 && S_ISREG(st.st_mode)) return (double)st.st_size;
+        return 0;
+    }
+    if (stat(name, &st) == 0 && S_ISREG(st.st_mode)) return (double)st.st_size;
+    return 0;
+}
+
+static void input_init(input *in, char **args, int nargs, const char **files, int nfiles)
+{
+    memset(in, 0, sizeof *in);
+    in->args = args;
+    in->nargs = nargs;
+    in->files = files;
+    in->nfiles = nfiles;
+    for (int i = 0; i < nfiles; i++) in->total_bytes += file_size(files[i]);
+}
+
+/* Bytes of input read so far (for the ETA). */
+static double input_pos(const input *in)
+{
+    double p = in->done_bytes;
+    if (in->cur) {
+        long t = ftell(in->cur);
+        if (t > 0) p += (double)t;
+    }
+    return p;
+}
+
+/* Next puzzle: 1 with *text (malloc'd) and where, 0 at the end, -1 when a file
+ * cannot be read (reported, then the next file). */
+static int input_next(input *in, char **text, char *where, size_t n)
+{
+    if (in->argi < in->nargs) {
+        *text = strdup(in->args[in->argi]);
+        snprintf(where, n, "argument %d", in->argi + 1);
+        in->argi++;
+        return 1;
+    }
+    for (;;) {
+        if (!in->cur) {
+            if (in->filei >= in->nfiles) return 0;
+            in->curname = in->files[in->filei++];
+            if (!strcmp(in->curname, "-"))
+                in->cur = stdin;
+            else
+                in->cur = fopen(in->curname, "r");
+            if (!in->cur) {
+                fprintf(stderr, "%s: %s: %s\n", prog, in->curname, strerror(errno));
+                in->failed = true;
+                continue;
+            }
+            sdk_reader_init(&in->rd, in->cur);
+            in->reader_open = true;
+        }
+        const char *t;
+        long line;
+        int r = sdk_reader_next(&in->rd, &t, &line);
+        if (r == 1) {
+            *text = strdup(t);
+            snprintf(where, n, "%s:%ld", !strcmp(in->curname, "-") ? "stdin" : in->curname, line);
+            return 1;
+        }
+        if (r < 0) {
+            fprintf(stderr, "%s: %s: read error: %s\n", prog, in->curname, strerror(errno));
+            in->failed = true;
+        }
+        in->done_bytes += file_size(in->curname);
+        sdk_reader_free(&in->rd);
+        in->reader_open = false;
+        if (in->cur != stdin) fclose(in->cur);
+        in->cur = NULL;
+    }
+}
+
+static void input_free(input *in)
+{
+    if (in->reader_open) sdk_reader_free(&in->rd);
+    if (in->cur && in->cur != stdin) fclose(in->cur);
+    in->cur = NULL;
+}
+
+/* ---- the batch pipeline ---------------------------------------------------- */
+
+typedef struct chunk {
+    uint32_t msgid;
+    int n;
+    char **text, **where;
+    double bytes; /* input position after this chunk */
+    msgpack_sbuffer req;
+    bool done;
+    rpc_msg msg;
+    int retries;
+} chunk;
+
+static void chunk_clear(chunk *c)
+{
+    for (int i = 0; i < c->n; i++) {
+        free(c->text[i]);
+        free(c->where[i]);
+    }
+    free(c->text);
+    free(c->where);
+    msgpack_sbuffer_destroy(&c->req);
+    if (c->done) rpc_msg_free(&c->msg);
+    memset(c, 0, sizeof *c);
+}
+
+static bool retryable(const char *code)
+{
+    return !strcmp(code, "busy");
+}
+
+/* Errors of a whole request that concern its puzzles (each gets the error)
+ * rather than the request (which stops the run). */
+static bool per_puzzle(const char *code)
+{
+    return !strcmp(code, "plugin-crashed") || !strcmp(code, "deadline-exceeded") ||
+           !strcmp(code, "internal") || !strcmp(code, "too-large") || !strcmp(code, "bad-format") ||
+           !strcmp(code, "conflict") || !strcmp(code, "no-solution") ||
+           !strcmp(code, "multiple-solutions");
+}
+
+static int run_batch(const opts *o, const char *cmd, char **args, int nargs)
+{
+    const char *stdin_only[] = {"-"};
+    const char **files = o->files;
+    int nfiles = o->nfiles;
+    if (!nargs && !nfiles) {
+        files = stdin_only;
+        nfiles = 1;
+    }
+    input in;
+    input_init(&in, args, nargs, files, nfiles);
+
+    bool interactive = !nargs && nfiles == 1 && !strcmp(files[0], "-") && isatty(0);
+    int chunk_size = o->chunk;
+    if (chunk_size <= 0) {
+        if (!strcmp(cmd, "explain") || !strcmp(cmd, "trace"))
+            chunk_size = 8;
+        else if (!strcmp(cmd, "hint") || o->logic)
+            chunk_size = 32;
+        else
+            chunk_size = 256;
+    }
+    int window = o->window > 0 ? o->window : 16;
+    if (interactive) chunk_size = 1, window = 1; /* answer each line as it is typed */
+
+    rpc_conn *conn = connect_daemon(o);
+    if (!conn) {
+        input_free(&in);
+        return EXIT_DAEMON;
+    }
+    render_opts ro = {
+        .out = stdout,
+        .mode = o->mode,
+        .cmd = cmd,
+        .grid = o->grid,
+        .trace = o->trace,
+        .logic = o->logic,
+        .big = nargs > 0 && !nfiles,
+        .headers =
+            nargs + nfiles > 1 || (nfiles > 0 && strcmp(cmd, "solve") && strcmp(cmd, "rate")),
+    };
+    /* one puzzle from the arguments: no header */
+    if (nargs == 1 && !o->nfiles) ro.headers = false;
+
+    progress pg;
+    bool show = o->progress > 0 || (o->progress < 0 && isatty(2) && !interactive && (nfiles > 0));
+    progress_init(&pg, show, nargs && !nfiles ? nargs : 0, in.total_bytes);
+    render_begin(&ro);
+
+    chunk *ring = calloc((size_t)window, sizeof *ring);
+    int head = 0, count = 0;
+    bool eof = false, bad = false;
+    int status = 0;
+    long done = 0;
+    int timeout_ms = o->timeout > 0 ? (int)(o->timeout * 1000) : -1;
+
+    for (;;) {
+        /* fill the window */
+        while (!eof && count < window && rpc_pending_out(conn) < (4u << 20)) {
+            chunk *c = &ring[(head + count) % window];
+            memset(c, 0, sizeof *c);
+            c->text = calloc((size_t)chunk_size, sizeof *c->text);
+            c->where = calloc((size_t)chunk_size, sizeof *c->where);
+            char where[PATH_MAX + 32];
+            while (c->n < chunk_size) {
+                char *t;
+                int r = input_next(&in, &t, where, sizeof where);
+                if (r <= 0) {
+                    eof = true;
+                    break;
+                }
+                c->text[c->n] = t;
+                c->where[c->n] = strdup(where);
+                c->n++;
+            }
+            c->bytes = input_pos(&in);
+            if (!c->n) {
+                chunk_clear(c);
+                break;
+            }
+            msgpack_sbuffer_init(&c->req);
+            pack_params(&c->req, o, cmd, c->text, c->n);
+            c->msgid =
+                rpc_send(conn, !strcmp(cmd, "trace") ? "explain" : cmd, c->req.data, c->req.size);
+            count++;
+        }
+        if (!count) break;
+        /* wait for one answer */
+        rpc_msg m;
+        int r = rpc_wait(conn, &m, timeout_ms);
+        if (r == 0) {
+            fprintf(stderr, "%s: sudokud did not answer within %g s\n", prog, o->timeout);
+            status = EXIT_DAEMON;
+            break;
+        }
+        if (r < 0) {
+            fprintf(stderr, "%s: %s\n", prog, rpc_error(conn));
+            status = EXIT_DAEMON;
+            break;
+        }
+        if (m.kind != 1) { /* progress notifications: not used */
+            rpc_msg_free(&m);
+            continue;
+        }
+        chunk *c = NULL;
+        for (int i = 0; i < count; i++) {
+            chunk *k = &ring[(head + i) % window];
+            if (!k->done && k->msgid == m.msgid) c = k;
+        }
+        if (!c) {
+            if (m.msgid == 0 && m.error.type == MSGPACK_OBJECT_MAP) {
+                char code[64], msg[512];
+                fprintf(stderr, "%s: sudokud: %s: %s\n", prog,
+                        mp_str(mp_get(&m.error, "code"), code, sizeof code),
+                        mp_str(mp_get(&m.error, "message"), msg, sizeof msg));
+                rpc_msg_free(&m);
+                status = EXIT_DAEMON;
+                break;
+            }
+            rpc_msg_free(&m);
+            continue;
+        }
+        if (m.error.type != MSGPACK_OBJECT_NIL) {
+            char code[64], msg[512];
+            mp_str(mp_get(&m.error, "code"), code, sizeof code);
+            mp_str(mp_get(&m.error, "message"), msg, sizeof msg);
+            if (retryable(code) && c->retries < 200) {
+                rpc_msg_free(&m);
+                c->retries++;
+                struct timespec ts = {0, (long)(c->retries < 20 ? c->retries : 20) * 5000000L};
+                nanosleep(&ts, NULL);
+                c->msgid = rpc_send(conn, !strcmp(cmd, "trace") ? "explain" : cmd, c->req.data,
+                                    c->req.size);
+                continue;
+            }
+            if (!per_puzzle(code)) {
+                fprintf(stderr, "%s: %s: %s\n", prog, code, msg);
+                rpc_msg_free(&m);
+                status = EXIT_PUZZLE;
+                break;
+            }
+        }
+        c->msg = m;
+        c->done = true;
+        /* print every finished chunk at the head, in input order */
+        while (count && ring[head].done) {
+            chunk *h = &ring[head];
+            const msgpack_object *results = mp_get(&h->msg.result, "results");
+            if (h->msg.error.type != MSGPACK_OBJECT_NIL) {
+                char code[64], msg[512];
+                mp_str(mp_get(&h->msg.error, "code"), code, sizeof code);
+                mp_str(mp_get(&h->msg.error, "message"), msg, sizeof msg);
+                for (int i = 0; i < h->n; i++)
+                    render_failure(&ro, h->text[i], h->where[i], code, msg);
+                bad = true;
+            } else {
+                for (int i = 0; i < h->n; i++) {
+                    if (results && results->type == MSGPACK_OBJECT_ARRAY &&
+                        (uint32_t)i < results->via.array.size) {
+                        if (!render_puzzle(&ro, &results->via.array.ptr[i], h->text[i],
+                                           h->where[i]))
+                            bad = true;
+                    } else {
+                        render_failure(&ro, h->text[i], h->where[i], "internal",
+                                       "the daemon's answer has no result for this puzzle");
+                        bad = true;
+                    }
+                }
+            }
+            done += h->n;
+            progress_update(&pg, done, h->bytes);
+            chunk_clear(h);
+            head = (head + 1) % window;
+            count--;
+        }
+        if (interactive) fflush(stdout);
+    }
+    progress_end(&pg);
+    render_end(&ro);
+    for (int i = 0; i < count; i++) chunk_clear(&ring[(head + i) % window]);
+    free(ring);
+    rpc_close(conn);
+    if (in.failed && !status) status = EXIT_PUZZLE;
+    input_free(&in);
+    if (status) return status;
+    return bad ? EXIT_PUZZLE : 0;
+}
+
+/* ---- single-call commands -------------------------------------------------- */
+
+static int run_simple(const opts *o, const char *cmd)
+{
+    rpc_conn *conn = connect_daemon(o);
+    if (!conn) return EXIT_DAEMON;
+    msgpack_sbuffer sb;
+    msgpack_sbuffer_init(&sb);
+    msgpack_packer pk;
+    msgpack_packer_init(&pk, &sb, msgpack_sbuffer_write);
+    if (!strcmp(cmd, "techniques") && o->profile) {
+        msgpack_pack_map(&pk, 1);
+        pack_str(&pk, "profile");
+        pack_str(&pk, o->profile);
+    } else
+        msgpack_pack_map(&pk, 0);
+    rpc_msg m;
+    int r =
+        rpc_call(conn, cmd, sb.data, sb.size, &m, o->timeout > 0 ? (int)(o->timeout * 1000) : -1);
+    msgpack_sbuffer_destroy(&sb);
+    int status = 0;
+    if (r == 0) {
+        fprintf(stderr, "%s: sudokud did not answer within %g s\n", prog, o->timeout);
+        status = EXIT_DAEMON;
+    } else if (r < 0) {
+        fprintf(stderr, "%s: %s\n", prog, rpc_error(conn));
+        status = EXIT_DAEMON;
+    } else {
+        render_opts ro = {
+            .out = stdout, .mode = o->mode == OUT_HTML ? OUT_TEXT : o->mode, .cmd = cmd};
+        if (m.error.type != MSGPACK_OBJECT_NIL) {
+            char code[64], msg[1024];
+            mp_str(mp_get(&m.error, "code"), code, sizeof code);
+            mp_str(mp_get(&m.error, "message"), msg, sizeof msg);
+            if (o->mode == OUT_JSON) {
+                printf("{\"error\":");
+                json_write(stdout, &m.error);
+                printf("}\n");
+            }
+            fprintf(stderr, "%s: %s: %s: %s\n", prog, cmd, code, msg);
+            status = EXIT_PUZZLE;
+        } else if (!strcmp(cmd, "techniques"))
+            render_techniques(&ro, &m.result);
+        else if (!strcmp(cmd, "status"))
+            render_status(&ro, &m.result);
+        else
+            render_reload(&ro, &m.result);
+        rpc_msg_free(&m);
+    }
+    fflush(stdout);
+    rpc_close(conn);
+    return status;
+}
+
+/* ---- main ------------------------------------------------------------------ */
+
+enum {
+    OPT_SOCKET = 256,
+    OPT_TIMEOUT,
+    OPT_JSON,
+    OPT_HTML,
+    OPT_PROFILE,
+    OPT_NO_GUESS,
+    OPT_TECHNIQUE,
+    OPT_ALL,
+    OPT_GRID,
+    OPT_TRACE,
+    OPT_LOGIC,
+    OPT_NO_AUTOSTART,
+    OPT_CHUNK,
+    OPT_WINDOW,
+    OPT_PROGRESS,
+    OPT_NO_PROGRESS,
+    OPT_MAX_TRACE,
+    OPT_VERSION,
+};
+
+static bool parse_int(const char *s, long lo, long hi, long *out)
+{
+    char *end;
+    errno = 0;
+    long v = strtol(s, &end, 10);
+    if (errno || end == s || *end || v < lo || v > hi) return false;
+    *out = v;
+    return true;
+}
+
+int main(int argc, char **argv)
+{
+    static const struct option longopts[] = {
+        {"socket", required_argument, NULL, OPT_SOCKET},
+        {"timeout", required_argument, NULL, OPT_TIMEOUT},
+        {"json", no_argument, NULL, OPT_JSON},
+        {"html", no_argument, NULL, OPT_HTML},
+        {"profile", required_argument, NULL, OPT_PROFILE},
+        {"no-guess", no_argument, NULL, OPT_NO_GUESS},
+        {"technique", required_argument, NULL, OPT_TECHNIQUE},
+        {"techniques", required_argument, NULL, OPT_TECHNIQUE},
+        {"all", no_argument, NULL, OPT_ALL},
+        {"grid", no_argument, NULL, OPT_GRID},
+        {"trace", no_argument, NULL, OPT_TRACE},
+        {"logic", no_argument, NULL, OPT_LOGIC},
+        {"no-autostart", no_argument, NULL, OPT_NO_AUTOSTART},
+        {"chunk", required_argument, NULL, OPT_CHUNK},
+        {"window", required_argument, NULL, OPT_WINDOW},
+        {"progress", no_argument, NULL, OPT_PROGRESS},
+        {"no-progress", no_argument, NULL, OPT_NO_PROGRESS},
+        {"max-trace", required_argument, NULL, OPT_MAX_TRACE},
+        {"file", required_argument, NULL, 'f'},
+        {"help", no_argument, NULL, 'h'},
+        {"version", no_argument, NULL, OPT_VERSION},
+        {NULL, 0, NULL, 0},
+    };
+    signal(SIGPIPE, SIG_IGN);
+    opts o = {.progress = -1};
+    o.files = calloc((size_t)argc, sizeof *o.files);
+    char *tech_buf = NULL;
+    int ch;
+    long v;
+    /* "+": options stop at the first non-option only when POSIXLY_CORRECT; we
+     * allow options after the command too (GNU permutation). */
+    while ((ch = getopt_long(argc, argv, "f:h", longopts, NULL)) != -1) {
+        switch (ch) {
+        case OPT_SOCKET:
+            o.socket = optarg;
+            o.socket_given = true;
+            break;
+        case OPT_TIMEOUT: {
+            char *end;
+            o.timeout = strtod(optarg, &end);
+            if (end == optarg || *end || !(o.timeout > 0) || o.timeout > 1e6) {
+                fprintf(stderr, "%s: --timeout wants a positive number of seconds, not '%s'\n",
+                        prog, optarg);
+                return EXIT_USAGE;
+            }
+            break;
+        }
+        case OPT_JSON:
+            o.mode = OUT_JSON;
+            break;
+        case OPT_HTML:
+            o.mode = OUT_HTML;
+            break;
+        case OPT_PROFILE:
+            o.profile = optarg;
+            break;
+        case OPT_NO_GUESS:
+            o.no_guess = true;
+            break;
+        case OPT_TECHNIQUE: {
+            /* repeatable: join with commas */
+            size_t l = (tech_buf ? strlen(tech_buf) + 1 : 0) + strlen(optarg) + 1;
+            char *t = malloc(l);
+            snprintf(t, l, "%s%s%s", tech_buf ? tech_buf : "", tech_buf ? "," : "", optarg);
+            free(tech_buf);
+            tech_buf = t;
+            break;
+        }
+        case OPT_ALL:
+            o.all = true;
+            break;
+        case OPT_GRID:
+            o.grid = true;
+            break;
+        case OPT_TRACE:
+            o.trace = true;
+            break;
+        case OPT_LOGIC:
+            o.logic = true;
+            break;
+        case OPT_NO_AUTOSTART:
+            o.no_autostart = true;
+            break;
+        case OPT_CHUNK:
+            if (!parse_int(optarg, 1, 100000, &v)) {
+                fprintf(stderr, "%s: --chunk wants 1..100000\n", prog);
+                return EXIT_USAGE;
+            }
+            o.chunk = (int)v;
+            break;
+        case OPT_WINDOW:
+            if (!parse_int(optarg, 1, 4096, &v)) {
+                fprintf(stderr, "%s: --window wants 1..4096\n", prog);
+                return EXIT_USAGE;
+            }
+            o.window = (int)v;
+            break;
+        case OPT_MAX_TRACE:
+            if (!parse_int(optarg, 1, 100000000, &v)) {
+                fprintf(stderr, "%s: --max-trace wants a positive number\n", prog);
+                return EXIT_USAGE;
+            }
+            o.max_trace = v;
+            break;
+        case OPT_PROGRESS:
+            o.progress = 1;
+            break;
+        case OPT_NO_PROGRESS:
+            o.progress = 0;
+            break;
+        case 'f':
+            o.files[o.nfiles++] = optarg;
+            break;
+        case 'h':
+            usage(stdout);
+            return 0;
+        case OPT_VERSION:
+            printf("sudoctl %s\n", SUDOCTL_VERSION);
+            return 0;
+        default:
+            usage(stderr);
+            return EXIT_USAGE;
+        }
+    }
+    o.techniques = tech_buf;
+    if (!o.socket) o.socket = default_socket();
+    if (optind >= argc) {
+        fprintf(
+            stderr,
+            "%s: which command? (solve, rate, explain, hint, trace, techniques, status, reload)\n",
+            prog);
+        usage(stderr);
+        return EXIT_USAGE;
+    }
+    const char *cmd = argv[optind++];
+    char **args = argv + optind;
+    int nargs = argc - optind;
+    static const char *const batch_cmds[] = {"solve", "rate", "explain", "hint", "trace"};
+    static const char *const simple_cmds[] = {"techniques", "status", "reload"};
+    bool batch = false, simple = false;
+    for (size_t i = 0; i < sizeof batch_cmds / sizeof *batch_cmds; i++)
+        if (!strcmp(cmd, batch_cmds[i])) batch = true;
+    for (size_t i = 0; i < sizeof simple_cmds / sizeof *simple_cmds; i++)
+        if (!strcmp(cmd, simple_cmds[i])) simple = true;
+    if (!batch && !simple) {
+        fprintf(stderr, "%s: unknown command '%s'\n", prog, cmd);
+        usage(stderr);
+        return EXIT_USAGE;
+    }
+    /* options that only make sense for some commands */
+    struct {
+        bool set;
+        const char *name, *cmd;
+    } only[] = {
+        {o.all, "--all", "hint"},      {o.techniques != NULL, "--technique", "hint"},
+        {o.grid, "--grid", "explain"}, {o.trace, "--trace", "explain"},
+        {o.logic, "--logic", "solve"},
+    };
+    for (size_t i = 0; i < sizeof only / sizeof *only; i++)
+        if (only[i].set && strcmp(cmd, only[i].cmd)) {
+            fprintf(stderr, "%s: %s goes with %s only\n", prog, only[i].name, only[i].cmd);
+            return EXIT_USAGE;
+        }
+    if (simple && (nargs || o.nfiles)) {
+        fprintf(stderr, "%s: %s takes no puzzles\n", prog, cmd);
+        return EXIT_USAGE;
+    }
+    int rc = simple ? run_simple(&o, cmd) : run_batch(&o, cmd, args, nargs);
+    free(tech_buf);
+    free(o.files);
+    return rc;
+}

@@ -1,0 +1,22 @@
+/* progress.h - a progress bar with rate and ETA on stderr (terminals only). */
+#ifndef SUDOCTL_PROGRESS_H
+#define SUDOCTL_PROGRESS_H
+
+#include <stdbool.h>
+
+typedef struct progress {
+    bool on;
+    double start, last;
+    long done;
+    long total;         /* puzzles when known, else 0 */
+    double total_bytes; /* input size when the input is a regular file, else 0 */
+    int width;
+} progress;
+
+/* on: draw at all (stderr is a terminal and the user did not turn it off). */
+void progress_init(progress *p, bool on, long total, double total_bytes);
+/* done puzzles so far; bytes: input consumed by those puzzles (for the ETA). */
+void progress_update(progress *p, long done, double bytes);
+void progress_end(progress *p);
+
+#endif

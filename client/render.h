@@ -1,0 +1,60 @@
+/* render.h - sudoctl's output: human text, JSON lines, an HTML page. */
+#ifndef SUDOCTL_RENDER_H
+#define SUDOCTL_RENDER_H
+
+#include <stdbool.h>
+#include <stdio.h>
+#include <msgpack.h>
+
+enum { OUT_TEXT = 0, OUT_JSON, OUT_HTML };
+
+typedef struct render_opts {
+    FILE *out;
+    int mode;        /* OUT_* */
+    const char *cmd; /* solve, rate, explain, hint, trace */
+    bool grid;       /* explain: candidate grid before each step */
+    bool trace;      /* explain: the backtracking trace */
+    bool logic;      /* solve: by techniques */
+    bool big;        /* print grids rather than lines (puzzles from arguments) */
+    bool headers;    /* several puzzles: a header line before each (explain, hint) */
+} render_opts;
+
+void render_begin(const render_opts *o);
+void render_end(const render_opts *o);
+
+/* One per-puzzle result (a map; a failure has `error`). input: the puzzle
+ * text as read; where: "file:line" or "argument 2" for messages. Returns false
+ * when the puzzle failed (invalid, unsolvable, ...). */
+bool render_puzzle(const render_opts *o, const msgpack_object *r, const char *input,
+                   const char *where);
+/* A puzzle whose request failed as a whole (code/message from the daemon). */
+void render_failure(const render_opts *o, const char *input, const char *where, const char *code,
+                    const char *message);
+
+/* Whole-result commands. */
+void render_techniques(const render_opts *o, const msgpack_object *r);
+void render_status(const render_opts *o, const msgpack_object *r);
+void render_reload(const render_opts *o, const msgpack_object *r);
+
+/* JSON of any msgpack object. */
+void json_write(FILE *f, const msgpack_object *o);
+void json_string(FILE *f, const char *s, size_t n);
+
+/* "r1c2=5" / "r3c2<>7" -> cell 0..80 and digit; false when not that form. */
+bool parse_cand(const msgpack_object *o, int *cell, int *digit, bool *place);
+/* Cell of a wire value: an integer 0..80 or "r1c2"; -1 when neither. */
+int wire_cell(const msgpack_object *o);
+/* Role of a wire value: an integer (sdk_role) or its name; 0 when unknown. */
+int wire_role(const msgpack_object *o);
+const char *role_name(int role);
+
+/* The HTML page (html.c). */
+void html_begin(FILE *f, const char *title);
+void html_end(FILE *f);
+void html_puzzle(const render_opts *o, const msgpack_object *r, const char *input,
+                 const char *where);
+void html_failure(FILE *f, const char *input, const char *where, const char *code,
+                  const char *message);
+void html_escape(FILE *f, const char *s, size_t n);
+
+#endif

@@ -1,0 +1,70 @@
+/* rpc.h - sudoctl's MessagePack-RPC client over a Unix stream socket.
+ *
+ * Pipelined: rpc_send() queues a request and returns its msgid at once; many
+ * requests may be in flight; rpc_wait() drives the socket (writes what is
+ * queued, reads what arrives) and hands back one complete message at a time,
+ * responses in whatever order the daemon sends them. The caller matches them
+ * to its requests by msgid.
+ */
+#ifndef SUDOCTL_RPC_H
+#define SUDOCTL_RPC_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <msgpack.h>
+
+typedef struct rpc_conn rpc_conn;
+
+/* A received message. For a response: kind 1, msgid, error and result (type
+ * NIL when absent). For a notification: kind 2, method in `method`, params in
+ * `result`. The objects live in `up` until rpc_msg_free(). */
+typedef struct rpc_msg {
+    int kind;
+    uint32_t msgid;
+    msgpack_object error, result;
+    const char *method; /* notification name (not NUL-terminated: method_len) */
+    size_t method_len;
+    msgpack_unpacked up;
+} rpc_msg;
+
+/* Connect to the socket at path. NULL on failure with errno set. */
+rpc_conn *rpc_connect(const char *path);
+void rpc_close(rpc_conn *c);
+
+/* Queue a request. params is a packed msgpack map (the one element of the
+ * params array); NULL sends an empty map. Returns the msgid. */
+uint32_t rpc_send(rpc_conn *c, const char *method, const char *params, size_t len);
+/* Bytes queued but not written yet. */
+size_t rpc_pending_out(const rpc_conn *c);
+
+/* Wait for the next message, writing queued bytes meanwhile. timeout_ms < 0
+ * waits forever. Returns 1 with *m filled (free it with rpc_msg_free), 0 on
+ * timeout, -1 when the connection failed or closed (rpc_error() says why). */
+int rpc_wait(rpc_conn *c, rpc_msg *m, int timeout_ms);
+/* Write queued bytes without waiting for a message (non-blocking, a bounded
+ * wait of timeout_ms). Returns -1 on failure. */
+int rpc_flush(rpc_conn *c, int timeout_ms);
+const char *rpc_error(const rpc_conn *c);
+
+void rpc_msg_free(rpc_msg *m);
+
+/* Synchronous call: send and wait for its response (notifications and other
+ * responses are dropped). Returns 1, 0 (timeout), -1 (connection). */
+int rpc_call(rpc_conn *c, const char *method, const char *params, size_t len, rpc_msg *m,
+             int timeout_ms);
+
+/* ---- msgpack object helpers ---------------------------------------------- */
+
+/* The value of key in map o, or NULL. */
+const msgpack_object *mp_get(const msgpack_object *o, const char *key);
+/* Copy a str object into buf (NUL-terminated, truncated); "" when not a str. */
+const char *mp_str(const msgpack_object *o, char *buf, size_t n);
+bool mp_str_eq(const msgpack_object *o, const char *s);
+/* Numbers of any msgpack numeric type; def when absent or not a number. */
+double mp_num(const msgpack_object *o, double def);
+long long mp_int(const msgpack_object *o, long long def);
+bool mp_bool(const msgpack_object *o, bool def);
+size_t mp_len(const msgpack_object *o); /* array/map size, else 0 */
+
+#endif
