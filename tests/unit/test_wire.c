@@ -1,0 +1,409 @@
+/* test_wire.c - the msgpack-rpc codec: framing in pieces, limits, garbage,
+ * message shapes, typed lookups and the packed form of a step. */
+#include "testutil.h"
+#include <string.h>
+#include "sudoku/technique.h"
+#include "sudoku/wire.h"
+
+typedef struct packed {
+    msgpack_sbuffer buf;
+    msgpack_packer pk;
+} packed;
+
+static void packed_init(packed *p)
+{
+    msgpack_sbuffer_init(&p->buf);
+    msgpack_packer_init(&p->pk, &p->buf, msgpack_sbuffer_write);
+}
+
+/* Decode exactly one message from bytes (the reader keeps it alive). */
+static const msgpack_object *decode(sdk_wire_reader *r, const char *data, size_t n)
+{
+    sdk_error err;
+    const msgpack_object *o = NULL;
+    assert_true(sdk_wire_reader_init(r, 1 << 20));
+    assert_true(sdk_wire_reader_feed(r, data, n));
+    assert_int_equal(sdk_wire_reader_next(r, &o, &err), 1);
+    return o;
+}
+
+static void pack_request(packed *p, uint32_t msgid, const char *method, const char *puzzle)
+{
+    sdk_wire_request_head(&p->pk, msgid, method);
+    msgpack_pack_array(&p->pk, 1);
+    msgpack_pack_map(&p->pk, 2);
+    sdk_wire_kv_str(&p->pk, "puzzle", puzzle);
+    sdk_wire_kv_bool(&p->pk, "no_guess", true);
+}
+
+static void test_request_in_pieces(void **state)
+{
+    (void)state;
+    packed p;
+    packed_init(&p);
+    pack_request(
+        &p, 77, "rate",
+        "1....7.9..3..2...8..96..5....53..9...1..8...26....4...3......1..4......7..7...3..");
+    pack_request(&p, 78, "solve", "x");
+    sdk_wire_reader r;
+    assert_true(sdk_wire_reader_init(&r, 1 << 20));
+    sdk_error err;
+    const msgpack_object *o;
+    int got = 0;
+    for (size_t i = 0; i < p.buf.size; i++) {
+        assert_true(sdk_wire_reader_feed(&r, p.buf.data + i, 1));
+        int rc;
+        while ((rc = sdk_wire_reader_next(&r, &o, &err)) == 1) {
+            sdk_rpc_msg m;
+            bool known;
+            assert_true(sdk_rpc_parse(o, &m, &known, &err));
+            assert_true(known);
+            assert_int_equal(m.type, SDK_RPC_REQUEST);
+            assert_int_equal(m.msgid, 77 + got);
+            assert_true(sdk_rpc_method_is(&m, got == 0 ? "rate" : "solve"));
+            assert_false(sdk_rpc_method_is(&m, "rat"));
+            assert_non_null(m.params);
+            const char *s = NULL;
+            uint32_t n = 0;
+            assert_true(sdk_wire_get_str(m.params, "puzzle", &s, &n, &err));
+            assert_int_equal(n, got == 0 ? 81 : 1);
+            bool ng = false;
+            assert_true(sdk_wire_get_bool(m.params, "no_guess", &ng, &err));
+            assert_true(ng);
+            got++;
+        }
+        assert_int_equal(rc, 0);
+    }
+    assert_int_equal(got, 2);
+    assert_int_equal(sdk_wire_reader_pending(&r), 0);
+    sdk_wire_reader_free(&r);
+    msgpack_sbuffer_destroy(&p.buf);
+}
+
+static void test_zero_copy_space(void **state)
+{
+    (void)state;
+    packed p;
+    packed_init(&p);
+    pack_request(&p, 5, "hint", "abc");
+    sdk_wire_reader r;
+    assert_true(sdk_wire_reader_init(&r, 1 << 20));
+    size_t room = 0;
+    char *space = sdk_wire_reader_space(&r, p.buf.size, &room);
+    assert_non_null(space);
+    assert_true(room >= p.buf.size);
+    memcpy(space, p.buf.data, p.buf.size);
+    sdk_wire_reader_commit(&r, p.buf.size);
+    const msgpack_object *o;
+    sdk_error err;
+    assert_int_equal(sdk_wire_reader_next(&r, &o, &err), 1);
+    assert_int_equal(sdk_wire_reader_next(&r, &o, &err), 0);
+    sdk_wire_reader_free(&r);
+    msgpack_sbuffer_destroy(&p.buf);
+}
+
+static void test_too_large(void **state)
+{
+    (void)state;
+    char big[300];
+    memset(big, '.', sizeof big - 1);
+    big[sizeof big - 1] = 0;
+    packed p;
+    packed_init(&p);
+    pack_request(&p, 1, "rate", big);
+    sdk_wire_reader r;
+    assert_true(sdk_wire_reader_init(&r, 100));
+    sdk_error err = {"", ""};
+    const msgpack_object *o;
+    int rc = 0;
+    for (size_t i = 0; i < p.buf.size && rc == 0; i += 50) {
+        size_t n = p.buf.size - i < 50 ? p.buf.size - i : 50;
+        assert_true(sdk_wire_reader_feed(&r, p.buf.data + i, n));
+        rc = sdk_wire_reader_next(&r, &o, &err);
+    }
+    assert_int_equal(rc, -1);
+    assert_string_equal(err.code, SDK_E_TOO_LARGE);
+    assert_non_null(strstr(err.msg, "100 bytes"));
+    sdk_wire_reader_free(&r);
+    msgpack_sbuffer_destroy(&p.buf);
+}
+
+static void test_garbage(void **state)
+{
+    (void)state;
+    sdk_wire_reader r;
+    assert_true(sdk_wire_reader_init(&r, 1 << 20));
+    const char junk[] = "\x94\x00\x01\xc1\xc1"; /* 0xc1 is never valid msgpack */
+    assert_true(sdk_wire_reader_feed(&r, junk, sizeof junk - 1));
+    sdk_error err = {"", ""};
+    const msgpack_object *o;
+    assert_int_equal(sdk_wire_reader_next(&r, &o, &err), -1);
+    assert_string_equal(err.code, SDK_E_REQUEST);
+    assert_non_null(strstr(err.msg, "not msgpack"));
+    sdk_wire_reader_free(&r);
+}
+
+/* Build a message from a small recipe and check what rpc_parse says. */
+static void check_shape(void (*build)(msgpack_packer *), bool ok, bool known, const char *needle)
+{
+    packed p;
+    packed_init(&p);
+    build(&p.pk);
+    sdk_wire_reader r;
+    const msgpack_object *o = decode(&r, p.buf.data, p.buf.size);
+    sdk_rpc_msg m;
+    bool k = !known;
+    sdk_error err = {"", ""};
+    assert_int_equal(sdk_rpc_parse(o, &m, &k, &err), ok);
+    assert_int_equal(k, known);
+    if (!ok) {
+        assert_string_equal(err.code, SDK_E_REQUEST);
+        assert_non_null(strstr(err.msg, needle));
+    }
+    sdk_wire_reader_free(&r);
+    msgpack_sbuffer_destroy(&p.buf);
+}
+
+static void b_not_array(msgpack_packer *pk)
+{
+    sdk_wire_str(pk, "hello");
+}
+static void b_bad_type(msgpack_packer *pk)
+{
+    msgpack_pack_array(pk, 4);
+    msgpack_pack_int(pk, 7);
+    msgpack_pack_int(pk, 1);
+    sdk_wire_str(pk, "rate");
+    msgpack_pack_array(pk, 0);
+}
+static void b_neg_msgid(msgpack_packer *pk)
+{
+    msgpack_pack_array(pk, 4);
+    msgpack_pack_int(pk, 0);
+    msgpack_pack_int(pk, -3);
+    sdk_wire_str(pk, "rate");
+    msgpack_pack_array(pk, 0);
+}
+static void b_method_int(msgpack_packer *pk)
+{
+    msgpack_pack_array(pk, 4);
+    msgpack_pack_int(pk, 0);
+    msgpack_pack_int(pk, 9);
+    msgpack_pack_int(pk, 3);
+    msgpack_pack_array(pk, 0);
+}
+static void b_params_two(msgpack_packer *pk)
+{
+    sdk_wire_request_head(pk, 9, "rate");
+    msgpack_pack_array(pk, 2);
+    msgpack_pack_map(pk, 0);
+    msgpack_pack_map(pk, 0);
+}
+static void b_params_str(msgpack_packer *pk)
+{
+    sdk_wire_request_head(pk, 9, "rate");
+    msgpack_pack_array(pk, 1);
+    sdk_wire_str(pk, "x");
+}
+static void b_params_empty(msgpack_packer *pk)
+{
+    sdk_wire_request_head(pk, 9, "status");
+    msgpack_pack_array(pk, 0);
+}
+static void b_notify(msgpack_packer *pk)
+{
+    sdk_wire_notify_head(pk, "progress");
+    msgpack_pack_array(pk, 1);
+    msgpack_pack_map(pk, 0);
+}
+
+static void test_shapes(void **state)
+{
+    (void)state;
+    check_shape(b_not_array, false, false, "array");
+    check_shape(b_bad_type, false, false, "type");
+    check_shape(b_neg_msgid, false, false, "msgid");
+    check_shape(b_method_int, false, true, "method");
+    check_shape(b_params_two, false, true, "one map");
+    check_shape(b_params_str, false, true, "one map");
+    check_shape(b_params_empty, true, true, "");
+    check_shape(b_notify, true, false, "");
+}
+
+static void test_response_error(void **state)
+{
+    (void)state;
+    packed p;
+    packed_init(&p);
+    sdk_error e;
+    sdk_error_set(&e, SDK_E_BUSY, "queue full (%d requests)", 12);
+    sdk_wire_response_error(&p.pk, 4000000000u, &e);
+    sdk_wire_reader r;
+    const msgpack_object *o = decode(&r, p.buf.data, p.buf.size);
+    sdk_rpc_msg m;
+    bool known;
+    sdk_error err;
+    assert_true(sdk_rpc_parse(o, &m, &known, &err));
+    assert_int_equal(m.type, SDK_RPC_RESPONSE);
+    assert_int_equal(m.msgid, 4000000000u);
+    assert_non_null(m.error);
+    assert_int_equal(m.result->type, MSGPACK_OBJECT_NIL);
+    char code[32], msg[64];
+    assert_true(sdk_wire_copy_str(sdk_wire_get(m.error, "code"), code, sizeof code));
+    assert_true(sdk_wire_copy_str(sdk_wire_get(m.error, "message"), msg, sizeof msg));
+    assert_string_equal(code, "busy");
+    assert_string_equal(msg, "queue full (12 requests)");
+    assert_false(sdk_wire_copy_str(sdk_wire_get(m.error, "message"), msg, 5)); /* too small */
+    sdk_wire_reader_free(&r);
+    msgpack_sbuffer_destroy(&p.buf);
+}
+
+static void test_typed_lookups(void **state)
+{
+    (void)state;
+    packed p;
+    packed_init(&p);
+    msgpack_pack_map(&p.pk, 4);
+    sdk_wire_kv_str(&p.pk, "all", "yes");
+    sdk_wire_kv_int(&p.pk, "max_trace", 5000);
+    sdk_wire_kv_int(&p.pk, "neg", -4);
+    sdk_wire_str(&p.pk, "nothing");
+    msgpack_pack_nil(&p.pk);
+    sdk_wire_reader r;
+    const msgpack_object *o = decode(&r, p.buf.data, p.buf.size);
+    sdk_error err = {"", ""};
+    bool b = false;
+    assert_false(sdk_wire_get_bool(o, "all", &b, &err));
+    assert_string_equal(err.code, SDK_E_REQUEST);
+    assert_non_null(strstr(err.msg, "'all'"));
+    b = true;
+    assert_true(sdk_wire_get_bool(o, "absent", &b, &err));
+    assert_true(b);                                         /* untouched */
+    assert_true(sdk_wire_get_bool(o, "nothing", &b, &err)); /* nil counts as absent */
+    long x = 1;
+    assert_true(sdk_wire_get_int(o, "max_trace", 1, 10000, &x, &err));
+    assert_int_equal(x, 5000);
+    assert_false(sdk_wire_get_int(o, "max_trace", 1, 100, &x, &err));
+    assert_non_null(strstr(err.msg, "between 1 and 100"));
+    assert_false(sdk_wire_get_int(o, "neg", 0, 100, &x, &err));
+    assert_true(sdk_wire_get_int(o, "neg", -10, 100, &x, &err));
+    assert_int_equal(x, -4);
+    assert_false(sdk_wire_get_int(o, "all", 0, 1, &x, &err));
+    assert_non_null(strstr(err.msg, "integer"));
+    const char *s;
+    uint32_t n;
+    assert_false(sdk_wire_get_str(o, "neg", &s, &n, &err));
+    assert_null(sdk_wire_get(o, "missing"));
+    assert_null(sdk_wire_get(sdk_wire_get(o, "all"), "x")); /* not a map */
+    sdk_wire_reader_free(&r);
+    msgpack_sbuffer_destroy(&p.buf);
+}
+
+static int dummy_find(const sdk_ctx *c, const sdk_grid *g, sdk_sink *s)
+{
+    (void)c, (void)g, (void)s;
+    return 0;
+}
+
+static const sdk_technique fake = {
+    .abi = SDK_ABI_VERSION, .id = "x-wing", .name = "X-Wing", .difficulty = 32, .find = dummy_find};
+
+static void test_step(void **state)
+{
+    (void)state;
+    static sdk_step s;
+    memset(&s, 0, sizeof s);
+    s.tech = &fake;
+    s.difficulty = 32;
+    s.nplace = 1;
+    s.place[0] = (sdk_cand){1, 5}; /* r1c2=5 */
+    s.nelim = 2;
+    s.elim[0] = (sdk_cand){19, 7}; /* r3c2<>7 */
+    s.elim[1] = (sdk_cand){80, 9}; /* r9c9<>9 */
+    s.nmark = 1;
+    s.mark[0] = (sdk_mark){10, 7, SDK_ROLE_FIN};
+    s.nhouse = 2;
+    s.house[0] = (sdk_house_mark){1, SDK_ROLE_BASE};
+    s.house[1] = (sdk_house_mark){10, SDK_ROLE_COVER};
+    s.nlink = 2;
+    s.link[0] = (sdk_link){
+        .from = {1, 1, 1, {10}}, .to = {1, 0, 2, {12, 14}}, .strong = 1, .kind = SDK_LINK_GROUP};
+    s.link[1] = (sdk_link){.from = {3, 0, 1, {0}},
+                           .to = {3, 1, 2, {9, 18}},
+                           .strong = 0,
+                           .kind = SDK_LINK_ALS,
+                           .nals = 2,
+                           .als = {40, 41}};
+    strcpy(s.text, "X-Wing: 7 r25 c28 => r3c2<>7");
+
+    packed p;
+    packed_init(&p);
+    sdk_wire_pack_step(&p.pk, &s);
+    sdk_wire_reader r;
+    const msgpack_object *o = decode(&r, p.buf.data, p.buf.size);
+    char buf[128];
+    assert_true(sdk_wire_copy_str(sdk_wire_get(o, "technique"), buf, sizeof buf));
+    assert_string_equal(buf, "x-wing");
+    assert_true(sdk_wire_copy_str(sdk_wire_get(o, "name"), buf, sizeof buf));
+    assert_string_equal(buf, "X-Wing");
+    const msgpack_object *d = sdk_wire_get(o, "difficulty");
+    assert_int_equal(d->type, MSGPACK_OBJECT_FLOAT64);
+    assert_true(d->via.f64 > 3.19 && d->via.f64 < 3.21);
+    const msgpack_object *pl = sdk_wire_get(o, "placements");
+    assert_int_equal(pl->via.array.size, 1);
+    assert_true(sdk_wire_str_is(&pl->via.array.ptr[0], "r1c2=5"));
+    const msgpack_object *el = sdk_wire_get(o, "eliminations");
+    assert_int_equal(el->via.array.size, 2);
+    assert_true(sdk_wire_str_is(&el->via.array.ptr[0], "r3c2<>7"));
+    assert_true(sdk_wire_str_is(&el->via.array.ptr[1], "r9c9<>9"));
+    assert_true(sdk_wire_str_is(sdk_wire_get(o, "text"), "X-Wing: 7 r25 c28 => r3c2<>7"));
+    const msgpack_object *mk = sdk_wire_get(o, "marks");
+    assert_int_equal(mk->via.array.size, 1);
+    assert_int_equal(mk->via.array.ptr[0].via.array.ptr[0].via.u64, 10);
+    assert_int_equal(mk->via.array.ptr[0].via.array.ptr[1].via.u64, 7);
+    assert_true(sdk_wire_str_is(&mk->via.array.ptr[0].via.array.ptr[2], "fin"));
+    const msgpack_object *hs = sdk_wire_get(o, "houses");
+    assert_int_equal(hs->via.array.size, 2);
+    assert_true(sdk_wire_str_is(&hs->via.array.ptr[1].via.array.ptr[1], "cover"));
+    const msgpack_object *ln = sdk_wire_get(o, "links");
+    assert_int_equal(ln->via.array.size, 2);
+    const msgpack_object *l0 = &ln->via.array.ptr[0];
+    assert_true(sdk_wire_str_is(sdk_wire_get(l0, "from"), "r2c2/+1"));
+    assert_true(sdk_wire_str_is(sdk_wire_get(l0, "to"), "r2c46/-1"));
+    assert_int_equal(sdk_wire_get(l0, "strong")->via.boolean, true);
+    assert_true(sdk_wire_str_is(sdk_wire_get(l0, "kind"), "group"));
+    assert_null(sdk_wire_get(l0, "als"));
+    const msgpack_object *l1 = &ln->via.array.ptr[1];
+    assert_true(sdk_wire_str_is(sdk_wire_get(l1, "to"), "r23c1/+3"));
+    assert_true(sdk_wire_str_is(sdk_wire_get(l1, "kind"), "als"));
+    assert_int_equal(sdk_wire_get(l1, "als")->via.array.size, 2);
+    assert_int_equal(sdk_wire_get(l1, "als")->via.array.ptr[1].via.u64, 41);
+    assert_null(sdk_wire_get(o, "truncated"));
+    sdk_wire_reader_free(&r);
+    msgpack_sbuffer_destroy(&p.buf);
+}
+
+static void test_role_names(void **state)
+{
+    (void)state;
+    assert_string_equal(sdk_wire_role_name(SDK_ROLE_PINCER), "pincer");
+    assert_string_equal(sdk_wire_role_name(SDK_ROLE_TARGET), "target");
+    assert_string_equal(sdk_wire_role_name(99), "none");
+    assert_string_equal(sdk_wire_role_name(-1), "none");
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_request_in_pieces),
+        cmocka_unit_test(test_zero_copy_space),
+        cmocka_unit_test(test_too_large),
+        cmocka_unit_test(test_garbage),
+        cmocka_unit_test(test_shapes),
+        cmocka_unit_test(test_response_error),
+        cmocka_unit_test(test_typed_lookups),
+        cmocka_unit_test(test_step),
+        cmocka_unit_test(test_role_names),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
