@@ -1,0 +1,500 @@
+/* chains.c - nice loops and AICs (plain and grouped, optionally with ALS
+ * nodes) on the link model of links.h, with HoDoKu's semantics: for every
+ * candidate premise (true and false) the shortest implication tree is built;
+ * a chain that comes back to its start cell is a nice loop (continuous or
+ * discontinuous), a chain from a false premise to a true candidate is an AIC.
+ * Lassos are rejected, one step is kept per set of eliminations (the shortest
+ * chain), and the grouped techniques report only chains with a group or ALS
+ * node. */
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "sudoku/links.h"
+#include "sudoku/technique.h"
+
+enum { T_CNL = 0, T_DNL, T_AIC };
+
+#define MAXCH 160
+
+typedef struct found {
+    int type;
+    bool grouped, als;
+    int len; /* HoDoKu length (distance) */
+    int nlit;
+    int lit[MAXCH];
+    int nelim;
+    uint16_t elim[SDK_STEP_MAX_ELIM]; /* cand index cell*9+d-1 */
+} found;
+
+typedef struct search {
+    const sdk_grid *g;
+    sdk_links L;
+    sdk_lsearch S;
+    bool only_grouped;
+    int n, cap;
+    found *f;
+    /* dedup: elimination sets -> index of the kept step */
+    int hcap;
+    int *hidx;
+    uint64_t *hkey;
+} search;
+
+/* ---- elimination sets -------------------------------------------------- */
+
+typedef struct elims {
+    uint64_t bits[12];
+    int n;
+} elims;
+
+static void el_add(elims *e, const sdk_grid *g, int cell, int d)
+{
+    if (!sdk_grid_has(g, cell, d)) return;
+    int k = cell * 9 + d - 1;
+    if (e->bits[k >> 6] >> (k & 63) & 1) return;
+    e->bits[k >> 6] |= 1ULL << (k & 63);
+    e->n++;
+}
+
+static uint64_t el_hash(const elims *e)
+{
+    uint64_t h = 1469598103934665603ULL;
+    for (int i = 0; i < 12; i++) {
+        h ^= e->bits[i];
+        h *= 1099511628211ULL;
+        h ^= h >> 29;
+    }
+    return h | 1;
+}
+
+static bool el_same(const elims *e, const found *f)
+{
+    elims t = {{0}, 0};
+    for (int i = 0; i < f->nelim; i++) t.bits[f->elim[i] >> 6] |= 1ULL << (f->elim[i] & 63);
+    return memcmp(t.bits, e->bits, sizeof t.bits) == 0;
+}
+
+/* Lookup slot for e (open addressing). */
+static int *slot(search *s, const elims *e, uint64_t key)
+{
+    if (!s->hcap) return NULL;
+    for (int i = (int)(key % (uint64_t)s->hcap);; i = (i + 1) % s->hcap) {
+        if (s->hkey[i] == 0) return &s->hidx[i];
+        if (s->hkey[i] == key && el_same(e, &s->f[s->hidx[i]])) return &s->hidx[i];
+    }
+}
+
+static bool grow(search *s)
+{
+    if (s->n < s->cap) return true;
+    int nc = s->cap ? s->cap * 2 : 64;
+    found *p = realloc(s->f, sizeof *p * (size_t)nc);
+    if (!p) return false;
+    s->f = p;
+    s->cap = nc;
+    if (s->hcap < nc * 2) {
+        int hc = nc * 4;
+        int *hi = malloc(sizeof(int) * (size_t)hc);
+        uint64_t *hk = calloc((size_t)hc, sizeof(uint64_t));
+        if (!hi || !hk) {
+            free(hi);
+            free(hk);
+            return false;
+        }
+        int oc = s->hcap;
+        int *ohi = s->hidx;
+        uint64_t *ohk = s->hkey;
+        s->hidx = hi;
+        s->hkey = hk;
+        s->hcap = hc;
+        for (int i = 0; i < oc; i++) {
+            if (!ohk[i]) continue;
+            for (int j = (int)(ohk[i] % (uint64_t)hc);; j = (j + 1) % hc)
+                if (!hk[j]) {
+                    hk[j] = ohk[i];
+                    hi[j] = ohi[i];
+                    break;
+                }
+        }
+        free(ohi);
+        free(ohk);
+    }
+    return true;
+}
+
+/* ---- chain checks ------------------------------------------------------- */
+
+static int node_cell(const sdk_links *L, int lit)
+{
+    return L->node[SDK_LIT_NODE(lit)].cell;
+}
+
+/* HoDoKu's lasso test. */
+static bool lasso_ok(const sdk_links *L, const int *ch, int n, bool nice, bool aic)
+{
+    sdk_bb lasso = sdk_bb_none();
+    int last = -1, lastlit = -1;
+    int first = node_cell(L, ch[0]);
+    if (nice && n > 1 && node_cell(L, ch[0]) == node_cell(L, ch[1])) return false;
+    for (int i = 0; i < n; i++) {
+        int nc = node_cell(L, ch[i]);
+        if (sdk_bb_has(lasso, nc)) return false;
+        if (last != -1 && (last != first || aic)) {
+            sdk_bb_add(&lasso, last);
+            const sdk_lnode *nd = &L->node[SDK_LIT_NODE(lastlit)];
+            if (nd->kind != SDK_LN_CAND) lasso = sdk_bb_or(lasso, nd->cells);
+        }
+        last = nc;
+        lastlit = ch[i];
+    }
+    return true;
+}
+
+static void record(search *s, int type, const int *ch, int n, int len, const elims *e)
+{
+    bool grouped = false, als = false;
+    for (int i = 0; i < n; i++) {
+        int k = s->L.node[SDK_LIT_NODE(ch[i])].kind;
+        if (k != SDK_LN_CAND) grouped = true;
+        if (k == SDK_LN_ALS) als = true;
+    }
+    if (s->only_grouped && !grouped) return;
+    if (n > MAXCH || e->n > SDK_STEP_MAX_ELIM) return;
+    uint64_t key = el_hash(e);
+    int *sl = slot(s, e, key);
+    if (sl && s->hkey[sl - s->hidx] && s->f[*sl].len <= len) return;
+    if (!grow(s)) return;
+    sl = slot(s, e, key); /* the table may have moved */
+    found *f = &s->f[s->n];
+    f->type = type;
+    f->grouped = grouped;
+    f->als = als;
+    f->len = len;
+    f->nlit = n;
+    memcpy(f->lit, ch, sizeof(int) * (size_t)n);
+    f->nelim = 0;
+    for (int k = 0; k < SDK_NCAND; k++)
+        if (e->bits[k >> 6] >> (k & 63) & 1) f->elim[f->nelim++] = (uint16_t)k;
+    s->hkey[sl - s->hidx] = key;
+    *sl = s->n;
+    s->n++;
+}
+
+static void check_nice_loop(search *s, int start, int end)
+{
+    const sdk_links *L = &s->L;
+    const sdk_grid *g = s->g;
+    if (s->S.dist[end] <= 2) return;
+    int ch[MAXCH];
+    int n = sdk_links_path(&s->S, end, ch, MAXCH);
+    if (n < 2 || !lasso_ok(L, ch, n, true, false)) return;
+    bool fs = SDK_LIT_ON(ch[1]), ls = SDK_LIT_ON(end);
+    int sc = L->node[SDK_LIT_NODE(start)].digit, ec = L->node[SDK_LIT_NODE(end)].digit;
+    int si = L->node[SDK_LIT_NODE(start)].cell;
+    elims e = {{0}, 0};
+    int type = T_DNL;
+    if (!fs && !ls && sc == ec) {
+        el_add(&e, g, si, sc);
+    } else if (fs && ls && sc == ec) {
+        SDK_MASK_FOREACH(x, g->cand[si])
+        if (x != sc) el_add(&e, g, si, x);
+    } else if (fs != ls && sc != ec) {
+        el_add(&e, g, si, fs ? ec : sc);
+    } else if ((!fs && !ls && sdk_mask_count(g->cand[si]) == 2 && sc != ec) ||
+               (fs && ls && sc != ec) || (fs != ls && sc == ec)) {
+        type = T_CNL;
+        sdk_bb chaincells = sdk_bb_none();
+        for (int i = 0; i < n; i++) {
+            const sdk_lnode *nd = &L->node[SDK_LIT_NODE(ch[i])];
+            if (nd->kind == SDK_LN_ALS)
+                sdk_bb_add(&chaincells, nd->cell);
+            else
+                chaincells = sdk_bb_or(chaincells, nd->cells);
+        }
+        int last = n - 1;
+        for (int i = 0; i <= last; i++) {
+            bool st = SDK_LIT_ON(ch[i]);
+            if ((i == 0 && fs && ls) ||
+                (i > 0 && st && i <= last - 2 && node_cell(L, ch[i - 1]) != node_cell(L, ch[i]))) {
+                if (i == 0 ||
+                    (!SDK_LIT_ON(ch[i + 1]) && node_cell(L, ch[i]) == node_cell(L, ch[i + 1]) &&
+                     SDK_LIT_ON(ch[i + 2]) && node_cell(L, ch[i + 1]) != node_cell(L, ch[i + 2]))) {
+                    int c1 = L->node[SDK_LIT_NODE(ch[i])].digit;
+                    int c2 = i + 2 <= last ? L->node[SDK_LIT_NODE(ch[i + 2])].digit : 0;
+                    if (i == 0) {
+                        c1 = sc;
+                        c2 = ec;
+                    }
+                    int cell = node_cell(L, ch[i]);
+                    SDK_MASK_FOREACH(x, g->cand[cell])
+                    if (x != c1 && x != c2) el_add(&e, g, cell, x);
+                }
+            }
+            if (i > 0 && !st && node_cell(L, ch[i - 1]) != node_cell(L, ch[i])) {
+                int ac = L->node[SDK_LIT_NODE(ch[i])].digit;
+                sdk_bb t = sdk_bb_and(sdk_links_node_buddies(L, SDK_LIT_NODE(ch[i - 1]), ac),
+                                      sdk_links_node_buddies(L, SDK_LIT_NODE(ch[i]), ac));
+                t = sdk_bb_andnot(t, chaincells);
+                sdk_bb_del(&t, si);
+                t = sdk_bb_and(t, g->digit[ac - 1]);
+                SDK_BB_FOREACH(x, t) el_add(&e, g, x, ac);
+                const sdk_lnode *an = &L->node[SDK_LIT_NODE(ch[i])];
+                if (an->kind == SDK_LN_ALS) {
+                    const sdk_als *A = &L->als.als[an->als];
+                    bool force = i < last && SDK_LIT_ON(ch[i + 1]);
+                    unsigned exits = 0;
+                    int next = i < last ? node_cell(L, ch[i + 1]) : -1;
+                    if (force) {
+                        exits =
+                            g->cand[next] & ~sdk_digit_bit(L->node[SDK_LIT_NODE(ch[i + 1])].digit);
+                    } else if (i < last) {
+                        exits = sdk_digit_bit(L->node[SDK_LIT_NODE(ch[i + 1])].digit);
+                    }
+                    SDK_MASK_FOREACH(j, A->digits)
+                    {
+                        if (j == ac || (exits & sdk_digit_bit(j))) continue;
+                        sdk_bb t2 = sdk_bb_and(A->peers[j - 1], g->digit[j - 1]);
+                        SDK_BB_FOREACH(x, t2) el_add(&e, g, x, j);
+                    }
+                    if (force) {
+                        SDK_MASK_FOREACH(j, exits)
+                        {
+                            if (!(A->digits & sdk_digit_bit(j))) continue;
+                            sdk_bb t2 = sdk_bb_and(sdk_bb_and(A->peers[j - 1], sdk_peer_bb[next]),
+                                                   g->digit[j - 1]);
+                            SDK_BB_FOREACH(x, t2) el_add(&e, g, x, j);
+                        }
+                    }
+                }
+            }
+        }
+    }
+    if (e.n == 0) return;
+    record(s, type, ch, n, s->S.dist[end], &e);
+}
+
+static void check_aic(search *s, int start, int end)
+{
+    const sdk_links *L = &s->L;
+    const sdk_grid *g = s->g;
+    if (s->S.dist[end] <= 2) return;
+    int sc = L->node[SDK_LIT_NODE(start)].digit, ec = L->node[SDK_LIT_NODE(end)].digit;
+    int si = L->node[SDK_LIT_NODE(start)].cell, ei = L->node[SDK_LIT_NODE(end)].cell;
+    elims e = {{0}, 0};
+    if (sc == ec) {
+        sdk_bb t = sdk_bb_and(sdk_bb_and(sdk_peer_bb[si], sdk_peer_bb[ei]), g->digit[sc - 1]);
+        if (sdk_bb_count(t) > 1) SDK_BB_FOREACH(x, t) el_add(&e, g, x, sc);
+    } else {
+        el_add(&e, g, si, ec);
+        el_add(&e, g, ei, sc);
+    }
+    if (e.n == 0) return;
+    int ch[MAXCH];
+    int n = sdk_links_path(&s->S, end, ch, MAXCH);
+    if (n < 2 || !lasso_ok(L, ch, n, false, true)) return;
+    record(s, T_AIC, ch, n, s->S.dist[end], &e);
+}
+
+static void run_search(search *s)
+{
+    const sdk_links *L = &s->L;
+    const sdk_grid *g = s->g;
+    for (int pass = 0; pass < 3; pass++) {
+        int on = pass == 0 ? 1 : 0;
+        for (int c = 0; c < 81; c++) {
+            if (g->value[c]) continue;
+            SDK_MASK_FOREACH(d, g->cand[c])
+            {
+                int start = SDK_LIT(SDK_CAND_NODE(c, d), on);
+                sdk_links_search(L, start, &s->S);
+                if (pass < 2) {
+                    /* nice loops: back in the start cell */
+                    SDK_MASK_FOREACH(x, g->cand[c])
+                    {
+                        for (int v = 0; v < 2; v++) {
+                            int lit = SDK_LIT(SDK_CAND_NODE(c, x), v);
+                            if (lit == start || s->S.dist[lit] == INT_MAX) continue;
+                            check_nice_loop(s, start, lit);
+                        }
+                    }
+                } else {
+                    sdk_bb bud = sdk_peer_bb[c];
+                    for (int k = 0; k < SDK_NCAND; k++) {
+                        int lit = SDK_LIT(k, 1);
+                        if (s->S.dist[lit] == INT_MAX) continue;
+                        int ec = k / 9, ed = k % 9 + 1;
+                        if (ec == c) continue;
+                        if (ed == d) {
+                            sdk_bb t =
+                                sdk_bb_and(sdk_bb_and(bud, sdk_peer_bb[ec]), g->digit[d - 1]);
+                            if (sdk_bb_count(t) >= 2) check_aic(s, start, lit);
+                        } else {
+                            if (!sdk_bb_has(bud, ec)) continue;
+                            if (sdk_grid_has(g, ec, d) && sdk_grid_has(g, c, ed))
+                                check_aic(s, start, lit);
+                        }
+                    }
+                }
+            }
+        }
+    }
+}
+
+/* ---- techniques ------------------------------------------------------- */
+
+static const char *type_name(int type, bool grouped)
+{
+    static const char *names[2][3] = {
+        {"Continuous Nice Loop", "Discontinuous Nice Loop", "AIC"},
+        {"Grouped Continuous Nice Loop", "Grouped Discontinuous Nice Loop", "Grouped AIC"}};
+    return names[grouped ? 1 : 0][type];
+}
+
+static int difficulty(const sdk_links *L, const found *f)
+{
+    bool one_digit = true;
+    int d0 = L->node[SDK_LIT_NODE(f->lit[0])].digit;
+    for (int i = 1; i < f->nlit; i++)
+        if (L->node[SDK_LIT_NODE(f->lit[i])].digit != d0) one_digit = false;
+    int base;
+    if (f->type == T_CNL)
+        base = one_digit ? 65 : 70;
+    else
+        base = one_digit ? 66 : 70;
+    if (f->grouped) base += 2;
+    if (f->als) base += 3;
+    return base + sdk_chain_length_tenths(f->nlit);
+}
+
+static int find_common(const sdk_ctx *ctx, const sdk_grid *g, sdk_sink *sink,
+                       const sdk_technique *t, int type, bool grouped)
+{
+    search *s = calloc(1, sizeof *s);
+    if (!s) return SDK_CONTINUE;
+    s->g = g;
+    unsigned flags = 0;
+    if (grouped) {
+        flags |= SDK_LINKS_GROUPS;
+        if (sdk_opt_bool(ctx, "als", false)) flags |= SDK_LINKS_ALS;
+        s->only_grouped = true;
+    }
+    int ret = SDK_CONTINUE;
+    if (!sdk_links_build(g, flags, &s->L)) goto out;
+    if (!sdk_lsearch_init(&s->S, &s->L)) goto out_links;
+    run_search(s);
+    sdk_step *st = malloc(sizeof *st);
+    if (!st) goto out_search;
+    for (int i = 0; i < s->n && ret != SDK_STOP; i++) {
+        const found *f = &s->f[i];
+        if (f->type != type) continue;
+        sdk_step_init(st, t);
+        st->difficulty = difficulty(&s->L, f);
+        for (int k = 0; k < f->nelim; k++) sdk_step_elim(st, f->elim[k] / 9, f->elim[k] % 9 + 1);
+        sdk_links_to_step(&s->L, f->lit, f->nlit, st);
+        char buf[SDK_STEP_TEXT];
+        sdk_links_eureka(&s->L, f->lit, f->nlit, buf, sizeof buf - 64);
+        sdk_step_printf(st, "%s: %s", type_name(type, grouped), buf);
+        ret = sdk_emit(sink, st);
+    }
+    free(st);
+out_search:
+    sdk_lsearch_free(&s->S);
+out_links:
+    sdk_links_free(&s->L);
+out:
+    free(s->f);
+    free(s->hidx);
+    free(s->hkey);
+    free(s);
+    return ret;
+}
+
+static const sdk_technique cnl, dnl, aic, gcnl, gdnl, gaic;
+
+static int find_cnl(const sdk_ctx *c, const sdk_grid *g, sdk_sink *k)
+{
+    return find_common(c, g, k, &cnl, T_CNL, false);
+}
+static int find_dnl(const sdk_ctx *c, const sdk_grid *g, sdk_sink *k)
+{
+    return find_common(c, g, k, &dnl, T_DNL, false);
+}
+static int find_aic(const sdk_ctx *c, const sdk_grid *g, sdk_sink *k)
+{
+    return find_common(c, g, k, &aic, T_AIC, false);
+}
+static int find_gcnl(const sdk_ctx *c, const sdk_grid *g, sdk_sink *k)
+{
+    return find_common(c, g, k, &gcnl, T_CNL, true);
+}
+static int find_gdnl(const sdk_ctx *c, const sdk_grid *g, sdk_sink *k)
+{
+    return find_common(c, g, k, &gdnl, T_DNL, true);
+}
+static int find_gaic(const sdk_ctx *c, const sdk_grid *g, sdk_sink *k)
+{
+    return find_common(c, g, k, &gaic, T_AIC, true);
+}
+
+static const sdk_technique cnl = {
+    .abi = SDK_ABI_VERSION,
+    .id = "continuous-nice-loop",
+    .name = "Continuous Nice Loop",
+    .difficulty = 70,
+    .score = 280,
+    .level = SDK_LEVEL_UNFAIR,
+    .find = find_cnl,
+    .summary = "a closed alternating loop: every weak link eliminates",
+};
+static const sdk_technique dnl = {
+    .abi = SDK_ABI_VERSION,
+    .id = "discontinuous-nice-loop",
+    .name = "Discontinuous Nice Loop",
+    .difficulty = 70,
+    .score = 280,
+    .level = SDK_LEVEL_UNFAIR,
+    .find = find_dnl,
+    .summary = "a loop broken in its start cell: the start candidate is set or removed",
+};
+static const sdk_technique aic = {
+    .abi = SDK_ABI_VERSION,
+    .id = "aic",
+    .name = "AIC",
+    .difficulty = 70,
+    .score = 280,
+    .level = SDK_LEVEL_UNFAIR,
+    .find = find_aic,
+    .summary = "alternating inference chain: one of its two ends is true",
+};
+static const sdk_technique gcnl = {
+    .abi = SDK_ABI_VERSION,
+    .id = "grouped-continuous-nice-loop",
+    .name = "Grouped Continuous Nice Loop",
+    .difficulty = 72,
+    .score = 300,
+    .level = SDK_LEVEL_UNFAIR,
+    .find = find_gcnl,
+    .summary = "continuous nice loop with group (and ALS with als=1) nodes",
+};
+static const sdk_technique gdnl = {
+    .abi = SDK_ABI_VERSION,
+    .id = "grouped-discontinuous-nice-loop",
+    .name = "Grouped Discontinuous Nice Loop",
+    .difficulty = 72,
+    .score = 300,
+    .level = SDK_LEVEL_UNFAIR,
+    .find = find_gdnl,
+    .summary = "discontinuous nice loop with group (and ALS with als=1) nodes",
+};
+static const sdk_technique gaic = {
+    .abi = SDK_ABI_VERSION,
+    .id = "grouped-aic",
+    .name = "Grouped AIC",
+    .difficulty = 72,
+    .score = 300,
+    .level = SDK_LEVEL_UNFAIR,
+    .find = find_gaic,
+    .summary = "AIC with group (and ALS with als=1) nodes",
+};
+
+SDK_PLUGIN(&cnl, &dnl, &aic, &gcnl, &gdnl, &gaic)
