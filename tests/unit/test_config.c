@@ -1,0 +1,119 @@
+/* test_config.c - the config file and the plugin loader: a good config loads
+ * in order with overrides and options; each kind of bad config or plugin is
+ * refused with a precise message (file:line where there is a line). */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include "testutil.h"
+
+static char conf_path[256];
+
+static const char *build_dir(void)
+{
+    const char *b = getenv("SUDOKU_BUILD");
+    return b ? b : "build";
+}
+
+/* Write a config whose plugin_dir is the build tree's; returns its path. */
+static const char *write_conf(const char *body)
+{
+    snprintf(conf_path, sizeof conf_path, "/tmp/sudoku-test-conf-%d.conf", (int)getpid());
+    FILE *f = fopen(conf_path, "w");
+    assert_non_null(f);
+    fprintf(f, "[sudokud]\nplugin_dir = %s/lib/sudokud/plugins\n%s", build_dir(), body);
+    fclose(f);
+    return conf_path;
+}
+
+static void expect_error(const char *body, const char *needle)
+{
+    sdk_config cfg;
+    sdk_error err;
+    bool ok = sdk_config_load(write_conf(body), &cfg, &err);
+    if (ok) sdk_config_free(&cfg);
+    assert_false(ok);
+    if (!strstr(err.msg, needle)) fail_msg("error '%s' does not say '%s'", err.msg, needle);
+    unlink(conf_path);
+}
+
+static void good_config_keeps_order_and_options(void **state)
+{
+    (void)state;
+    sdk_config cfg;
+    sdk_error err;
+    const char *p = write_conf("workers = 3\n\n[profile default]\nnaked-single =\n"
+                               "hidden-single-box = difficulty=1.7 foo=bar flag\n"
+                               "; a comment\n[profile other]\nfull-house =\n");
+    assert_true(sdk_config_load(p, &cfg, &err));
+    assert_int_equal(cfg.workers, 3);
+    const sdk_profile *d = sdk_config_profile(&cfg, NULL);
+    assert_non_null(d);
+    assert_int_equal(d->n, 2);
+    assert_string_equal(d->entry[0].tech->id, "naked-single");
+    assert_string_equal(d->entry[1].tech->id, "hidden-single-box");
+    assert_int_equal(d->entry[1].difficulty, 17);
+    assert_int_equal(d->entry[1].opts.n, 2);
+    assert_string_equal(d->entry[1].opts.kv[0].key, "foo");
+    assert_string_equal(d->entry[1].opts.kv[0].val, "bar");
+    assert_non_null(strstr(d->entry[1].source, "singles.so"));
+    assert_non_null(sdk_config_profile(&cfg, "other"));
+    assert_null(sdk_config_profile(&cfg, "nope"));
+    sdk_config_free(&cfg);
+    unlink(p);
+}
+
+static void refusals_are_precise(void **state)
+{
+    (void)state;
+    char body[1024];
+    expect_error("[profile default]\nfull-house =\nno-such-technique =\n",
+                 ":5: technique 'no-such-technique' is in no loaded plugin");
+    expect_error("[profile default]\nfull-house =\nfull-house =\n",
+                 ":5: technique 'full-house' named twice in profile default");
+    expect_error("[profile default]\nfull-house = difficulty=high\n",
+                 ":4: difficulty must look like 3.2, got 'high'");
+    expect_error("this line has no equals sign\n", ":3: expected 'key = value'");
+    expect_error("[profile default\n", ":3: section header without closing ']'");
+    expect_error("workers = many\n", ":3: workers must be a whole number");
+    expect_error("colour = blue\n", ":3: unknown key 'colour' in [sudokud]");
+    expect_error("[profile other]\nfull-house =\n", "default profile 'default' is not defined");
+    expect_error("[elsewhere]\nx = 1\n", ":4: unknown section [elsewhere]");
+    snprintf(body, sizeof body,
+             "plugin = %s/lib/sudokud/plugins/singles.so\n[profile default]\nfull-house =\n",
+             build_dir());
+    expect_error(body, "duplicate technique id 'full-house'");
+    snprintf(body, sizeof body,
+             "plugin = %s/test-plugins/bad_abi.so\n[profile default]\nfull-house =\n", build_dir());
+    expect_error(body, "was built for ABI 2, this build speaks ABI 1");
+    snprintf(body, sizeof body,
+             "plugin = %s/test-plugins/no_symbol.so\n[profile default]\nfull-house =\n",
+             build_dir());
+    expect_error(body, "no symbol 'sudoku_techniques'");
+    expect_error("plugin = /nonexistent/x.so\n", ":3: /nonexistent/x.so: cannot load");
+    sdk_config cfg;
+    sdk_error err;
+    assert_false(sdk_config_load("/nonexistent.conf", &cfg, &err));
+    assert_string_equal(err.msg, "/nonexistent.conf: cannot read: No such file or directory");
+}
+
+static void shipped_config_loads(void **state)
+{
+    (void)state;
+    sdk_config cfg;
+    tu_load_config(&cfg);
+    assert_non_null(sdk_config_profile(&cfg, "default"));
+    assert_non_null(sdk_config_profile(&cfg, "sudokilo"));
+    assert_non_null(sdk_config_profile(&cfg, "singles"));
+    sdk_config_free(&cfg);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(good_config_keeps_order_and_options),
+        cmocka_unit_test(refusals_are_precise),
+        cmocka_unit_test(shipped_config_loads),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}

@@ -1,0 +1,159 @@
+/* test_engine.c - the seed rule, rating, hint, no-guess and the last resort,
+ * on the shipped config's profiles. */
+#include <stdio.h>
+#include <string.h>
+#include "sudoku/solver.h"
+#include "testutil.h"
+
+static sdk_config cfg;
+static const char *seed =
+    "..76.......3.45..2......59........4..41.2....3....9...5..7.49...8.9...7...4..2.8.";
+/* top1465 #1, needs more than singles and subsets */
+static const char *hard =
+    "4.....8.5.3..........7......2.....6.....8.4......1.......6.3.7.5..2.....1.4......";
+
+static int setup(void **state)
+{
+    (void)state;
+    tu_load_config(&cfg);
+    return 0;
+}
+static int teardown(void **state)
+{
+    (void)state;
+    sdk_config_free(&cfg);
+    return 0;
+}
+
+typedef struct record {
+    int n;
+    int first_difficulty;
+    char first_id[48];
+    int restarts_ok; /* every step is by the first technique that yields */
+} record;
+
+static int on_step(void *c, const sdk_step *s, const sdk_grid *before)
+{
+    record *r = c;
+    (void)before;
+    if (r->n++ == 0) {
+        r->first_difficulty = s->difficulty;
+        snprintf(r->first_id, sizeof r->first_id, "%s", s->tech->id);
+    }
+    return 0;
+}
+
+static void seed_puzzle_rates_like_sudoku_explainer(void **state)
+{
+    (void)state;
+    sdk_grid g;
+    sdk_error e;
+    assert_true(sdk_parse(seed, &g, &e));
+    record r = {0};
+    sdk_rating rt;
+    sdk_run_opts o = {.unique = true};
+    assert_int_equal(sdk_engine_run(sdk_config_profile(&cfg, NULL), &g, &o, on_step, &r, &rt),
+                     SDK_RUN_SOLVED);
+    assert_true(sdk_grid_solved(&g));
+    /* Sudoku Explainer: ER 2.8 (claiming), EP 1.2, ED 1.2. */
+    assert_int_equal(rt.er, 28);
+    assert_int_equal(rt.ep, 12);
+    assert_int_equal(rt.ed, 12);
+    assert_string_equal(rt.hardest->id, "claiming");
+    assert_int_equal(rt.steps, r.n);
+    assert_string_equal(r.first_id, "hidden-single-box");
+    assert_true(rt.score > 0);
+    assert_int_equal(rt.level, SDK_LEVEL_MEDIUM);
+    /* The solution is the solver's. */
+    uint8_t v[81], sol[2][81];
+    for (int i = 0; i < 81; i++) v[i] = seed[i] == '.' ? 0 : (uint8_t)(seed[i] - '0');
+    assert_int_equal(sdk_solve(v, 2, sol, NULL), 1);
+    assert_memory_equal(g.value, sol[0], 81);
+}
+
+static int keep(void *c, const sdk_step *s)
+{
+    int *n = c;
+    (*n)++;
+    assert_true(s->nplace + s->nelim > 0);
+    return SDK_CONTINUE;
+}
+
+static void hint_and_find_all(void **state)
+{
+    (void)state;
+    sdk_grid g;
+    sdk_error e;
+    assert_true(sdk_parse(seed, &g, &e));
+    int n = 0;
+    sdk_sink sink = {keep, &n};
+    sdk_run_opts o = {.unique = true};
+    const sdk_profile *p = sdk_config_profile(&cfg, NULL);
+    assert_int_equal(sdk_engine_hint(p, &g, &o, false, &sink), 1);
+    assert_int_equal(n, 1);
+    /* Only naked singles, all of them. */
+    const char *only[] = {"naked-single"};
+    sdk_run_opts o2 = {.unique = true, .only = only, .nonly = 1};
+    n = 0;
+    int all = sdk_engine_hint(p, &g, &o2, true, &sink);
+    assert_int_equal(all, n);
+    /* On the givens of the seed puzzle no cell has one candidate. */
+    int singles = 0;
+    for (int c = 0; c < 81; c++) singles += !g.value[c] && sdk_mask_count(g.cand[c]) == 1;
+    assert_int_equal(n, singles);
+}
+
+static void no_guess_gets_stuck_and_says_where(void **state)
+{
+    (void)state;
+    sdk_grid g;
+    sdk_error e;
+    assert_true(sdk_parse(hard, &g, &e));
+    sdk_run_opts o = {.unique = true, .no_guess = true};
+    sdk_rating rt;
+    const sdk_profile *singles = sdk_config_profile(&cfg, "singles");
+    assert_int_equal(sdk_engine_run(singles, &g, &o, NULL, NULL, &rt), SDK_RUN_STUCK);
+    assert_false(sdk_grid_solved(&g));
+    char why[128];
+    assert_true(sdk_grid_check(&g, why, sizeof why));
+    /* With the last resort it solves, and the solution is right. */
+    sdk_run_opts o2 = {.unique = true};
+    record r = {0};
+    assert_int_equal(sdk_engine_run(singles, &g, &o2, on_step, &r, &rt), SDK_RUN_SOLVED);
+    assert_int_equal(rt.er, 120);
+    assert_string_equal(rt.hardest->id, "bifurcation");
+    uint8_t v[81], sol[2][81];
+    for (int i = 0; i < 81; i++) v[i] = hard[i] == '.' ? 0 : (uint8_t)(hard[i] - '0');
+    assert_int_equal(sdk_solve(v, 2, sol, NULL), 1);
+    assert_memory_equal(g.value, sol[0], 81);
+}
+
+static void difficulty_override_applies(void **state)
+{
+    (void)state;
+    sdk_profile p = {0};
+    const char *src;
+    const sdk_technique *t = sdk_config_technique(&cfg, "hidden-single-box", &src);
+    assert_non_null(t);
+    sdk_profile_add(&p, t, NULL, 19, src);
+    sdk_grid g;
+    sdk_error e;
+    assert_true(sdk_parse(seed, &g, &e));
+    record r = {0};
+    sdk_rating rt;
+    sdk_engine_run(&p, &g, NULL, on_step, &r, &rt);
+    assert_int_equal(r.first_difficulty, 19);
+    assert_int_equal(rt.er, 19);
+    sdk_profile_free(&p);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(seed_puzzle_rates_like_sudoku_explainer),
+        cmocka_unit_test(hint_and_find_all),
+        cmocka_unit_test(no_guess_gets_stuck_and_says_where),
+        cmocka_unit_test(difficulty_override_applies),
+    };
+    return cmocka_run_group_tests(tests, setup, teardown);
+}
