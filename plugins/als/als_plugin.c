@@ -1,0 +1,647 @@
+/* als_plugin.c - the almost-locked-set techniques after HoDoKu's definitions:
+ * ALS-XZ (singly and doubly linked), ALS-XY-Wing, ALS chain and Death
+ * Blossom. Every find() lists the ALSs and their restricted commons with
+ * lib/als.c, gathers every instance (one per set of eliminations, the one with
+ * the fewest ALS cells kept), sorts them the way HoDoKu does (most
+ * eliminations first) and emits them in that order.
+ *
+ * Options: overlap=0|1 (ALSs may overlap, default 0); als-chain also takes
+ * max-length=N (most ALSs in a chain, default 7 = HoDoKu's 6 links) and every
+ * search is bounded by max-nodes=N (search nodes, default 2000000). */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "sudoku/als.h"
+#include "sudoku/technique.h"
+
+enum { K_XZ, K_XY, K_CHAIN, K_DB };
+
+#define MAX_RECORD_ALS 10
+
+/* One instance found, compact: rebuilt into a step when emitted. */
+typedef struct rec {
+    uint8_t kind, nals, locked, stem;
+    int als[MAX_RECORD_ALS];
+    /* XZ: rc[0] the RCs of A-B. XY: rc[0] A-C, rc[1] B-C. Chain: rc[i] the
+     * actual RC(s) between als[i] and als[i+1]. DB: rc[i] the stem digit of
+     * als[i]. */
+    uint16_t rc[MAX_RECORD_ALS];
+    uint16_t zmask; /* digits eliminated by the common-candidate rule */
+    int nelim, ncells, order;
+    sdk_bb elim[9];
+} rec;
+
+typedef struct recs {
+    int n, cap;
+    rec *r;
+    int *slot; /* hash of elimination sets -> index + 1, 0 empty */
+    int nslot;
+    bool oom;
+    long nodes, max_nodes; /* search budget */
+} recs;
+
+static uint64_t elim_hash(const rec *r)
+{
+    uint64_t h = 1469598103934665603ULL;
+    for (int d = 0; d < 9; d++) {
+        h = (h ^ r->elim[d].lo) * 1099511628211ULL;
+        h = (h ^ r->elim[d].hi) * 1099511628211ULL;
+        h ^= h >> 29;
+    }
+    return h;
+}
+
+static bool same_elims(const rec *a, const rec *b)
+{
+    for (int d = 0; d < 9; d++)
+        if (!sdk_bb_eq(a->elim[d], b->elim[d])) return false;
+    return true;
+}
+
+static bool rehash(recs *R, int nslot)
+{
+    int *s = calloc((size_t)nslot, sizeof *s);
+    if (!s) return false;
+    for (int i = 0; i < R->n; i++) {
+        size_t k = elim_hash(&R->r[i]) & (size_t)(nslot - 1);
+        while (s[k]) k = (k + 1) & (size_t)(nslot - 1);
+        s[k] = i + 1;
+    }
+    free(R->slot);
+    R->slot = s;
+    R->nslot = nslot;
+    return true;
+}
+
+/* Add an instance (its elim/nelim must be set), or replace the one with the
+ * same eliminations if this one uses fewer cells. */
+static void recs_add(recs *R, rec *r, const sdk_als_list *l)
+{
+    if (R->oom) return;
+    r->ncells = 0;
+    for (int i = 0; i < r->nals; i++) r->ncells += l->als[r->als[i]].ncell;
+    if ((R->n + 1) * 2 > R->nslot && !rehash(R, R->nslot ? R->nslot * 2 : 256)) {
+        R->oom = true;
+        return;
+    }
+    size_t k = elim_hash(r) & (size_t)(R->nslot - 1);
+    while (R->slot[k]) {
+        rec *o = &R->r[R->slot[k] - 1];
+        if (same_elims(o, r)) {
+            if (r->ncells < o->ncells) {
+                int order = o->order;
+                *o = *r;
+                o->order = order;
+            }
+            return;
+        }
+        k = (k + 1) & (size_t)(R->nslot - 1);
+    }
+    if (R->n == R->cap) {
+        int cap = R->cap ? R->cap * 2 : 64;
+        rec *p = realloc(R->r, sizeof *p * (size_t)cap);
+        if (!p) {
+            R->oom = true;
+            return;
+        }
+        R->r = p;
+        R->cap = cap;
+    }
+    r->order = R->n;
+    R->r[R->n] = *r;
+    R->slot[k] = ++R->n;
+}
+
+static void recs_free(recs *R)
+{
+    free(R->r);
+    free(R->slot);
+    memset(R, 0, sizeof *R);
+}
+
+static int elim_index_sum(const rec *r)
+{
+    int s = 0;
+    for (int d = 0; d < 9; d++) SDK_BB_FOREACH(c, r->elim[d]) s += c * 10 + d + 1;
+    return s;
+}
+
+/* HoDoKu's order: most eliminations, then lowest index sum of the
+ * eliminations, then fewest ALSs, then fewest ALS cells, then found first. */
+static int rec_cmp(const void *pa, const void *pb)
+{
+    const rec *a = pa, *b = pb;
+    if (a->nelim != b->nelim) return b->nelim - a->nelim;
+    int sa = elim_index_sum(a), sb = elim_index_sum(b);
+    if (sa != sb) return sa - sb;
+    if (a->nals != b->nals) return a->nals - b->nals;
+    if (a->ncells != b->ncells) return a->ncells - b->ncells;
+    return a->order - b->order;
+}
+
+/* Add cells as eliminations of digit d to r. */
+static void rec_elim(rec *r, sdk_bb cells, int d)
+{
+    sdk_bb fresh = sdk_bb_andnot(cells, r->elim[d - 1]);
+    r->nelim += sdk_bb_count(fresh);
+    r->elim[d - 1] = sdk_bb_or(r->elim[d - 1], fresh);
+}
+
+/* ---- the searches ------------------------------------------------------ */
+
+static void search_xz(const sdk_als_list *l, const sdk_rcc_graph *gr, recs *R)
+{
+    for (int e = 0; e < gr->n && !R->oom; e++) {
+        const sdk_rcc *rc = &gr->edge[e];
+        if (rc->a > rc->b) continue; /* each pair once */
+        const sdk_als *A = &l->als[rc->a], *B = &l->als[rc->b];
+        rec r;
+        memset(&r, 0, sizeof r);
+        r.kind = K_XZ;
+        r.nals = 2;
+        r.als[0] = rc->a;
+        r.als[1] = rc->b;
+        r.rc[0] = rc->digits;
+        bool doubly = sdk_mask_count(rc->digits) >= 2;
+        unsigned common = A->digits & B->digits;
+        unsigned zs = doubly ? common : common & ~rc->digits;
+        SDK_MASK_FOREACH(z, zs)
+        {
+            sdk_bb cells = sdk_als_common_peers(A, B, z);
+            if (sdk_bb_empty(cells)) continue;
+            rec_elim(&r, cells, z);
+            r.zmask |= (uint16_t)sdk_digit_bit(z);
+        }
+        if (doubly) {
+            /* both sets become locked sets on their other digits */
+            for (int side = 0; side < 2; side++) {
+                const sdk_als *P = side ? B : A, *Q = side ? A : B;
+                SDK_MASK_FOREACH(d, P->digits & ~rc->digits)
+                {
+                    sdk_bb cells = sdk_bb_andnot(P->peers[d - 1], Q->cells);
+                    if (sdk_bb_empty(cells)) continue;
+                    rec_elim(&r, cells, d);
+                    r.locked = 1;
+                }
+            }
+        }
+        if (r.nelim) recs_add(R, &r, l);
+    }
+}
+
+static void search_xy(const sdk_als_list *l, const sdk_rcc_graph *gr, bool overlap, recs *R)
+{
+    for (int c = 0; c < l->n && !R->oom; c++) {
+        for (int i = gr->first[c]; i < gr->first[c + 1]; i++) {
+            const sdk_rcc *ea = &gr->edge[i];
+            const sdk_als *A = &l->als[ea->b];
+            for (int j = i + 1; j < gr->first[c + 1]; j++) {
+                const sdk_rcc *eb = &gr->edge[j];
+                if (sdk_mask_count(ea->digits) == 1 && ea->digits == eb->digits) continue;
+                const sdk_als *B = &l->als[eb->b];
+                if (!overlap && sdk_als_overlap(A, B)) continue;
+                sdk_bb u = sdk_bb_or(A->cells, B->cells);
+                if (sdk_bb_eq(u, A->cells) || sdk_bb_eq(u, B->cells)) continue;
+                unsigned zs = A->digits & B->digits & ~ea->digits & ~eb->digits;
+                if (!zs) continue;
+                rec r;
+                memset(&r, 0, sizeof r);
+                SDK_MASK_FOREACH(z, zs)
+                {
+                    sdk_bb cells = sdk_als_common_peers(A, B, z);
+                    if (sdk_bb_empty(cells)) continue;
+                    rec_elim(&r, cells, z);
+                    r.zmask |= (uint16_t)sdk_digit_bit(z);
+                }
+                if (!r.nelim) continue;
+                r.kind = K_XY;
+                r.nals = 3;
+                r.als[0] = ea->b;
+                r.als[1] = eb->b;
+                r.als[2] = c;
+                r.rc[0] = ea->digits;
+                r.rc[1] = eb->digits;
+                recs_add(R, &r, l);
+            }
+        }
+    }
+}
+
+typedef struct chain_walk {
+    const sdk_als_list *l;
+    const sdk_rcc_graph *gr;
+    recs *R;
+    int max_rc;
+    int n;                        /* RCs in the chain */
+    int als[MAX_RECORD_ALS];      /* als[0..n] */
+    uint16_t act[MAX_RECORD_ALS]; /* act[i]: actual RC(s) between als[i] and als[i+1] */
+    bool *in_chain;
+} chain_walk;
+
+static void chain_check(chain_walk *w)
+{
+    const sdk_als *S = &w->l->als[w->als[0]], *E = &w->l->als[w->als[w->n]];
+    unsigned zs = S->digits & E->digits & ~w->act[0] & ~w->act[w->n - 1];
+    if (!zs) return;
+    rec r;
+    memset(&r, 0, sizeof r);
+    SDK_MASK_FOREACH(z, zs)
+    {
+        sdk_bb cells = sdk_als_common_peers(S, E, z);
+        if (!sdk_bb_empty(cells)) {
+            rec_elim(&r, cells, z);
+            r.zmask |= (uint16_t)sdk_digit_bit(z);
+        }
+    }
+    if (!r.nelim) return;
+    r.kind = K_CHAIN;
+    r.nals = (uint8_t)(w->n + 1);
+    for (int i = 0; i <= w->n; i++) r.als[i] = w->als[i];
+    for (int i = 0; i < w->n; i++) r.rc[i] = w->act[i];
+    recs_add(w->R, &r, w->l);
+}
+
+/* Extend the chain from its last set; prev is the actual RC of the last link. */
+static void chain_dfs(chain_walk *w, unsigned prev)
+{
+    if (w->n >= w->max_rc || w->R->oom) return;
+    int k = w->als[w->n];
+    for (int i = w->gr->first[k]; i < w->gr->first[k + 1]; i++) {
+        if (++w->R->nodes > w->R->max_nodes) return;
+        const sdk_rcc *e = &w->gr->edge[i];
+        if (w->in_chain[e->b]) continue;
+        unsigned tries[2];
+        int ntry = 0;
+        if (w->n == 0) {
+            /* first link: a doubly linked pair gives two chains, one per RC */
+            SDK_MASK_FOREACH(d, e->digits)
+            {
+                if (ntry < 2) tries[ntry++] = sdk_digit_bit(d);
+            }
+        } else {
+            /* the previous actual RC may not be used again (HoDoKu excludes
+             * only the lower digit when the previous link used two) */
+            unsigned act = e->digits & ~(prev & (0u - prev));
+            if (act) tries[ntry++] = act;
+        }
+        for (int t = 0; t < ntry; t++) {
+            w->act[w->n] = (uint16_t)tries[t];
+            w->als[++w->n] = e->b;
+            w->in_chain[e->b] = true;
+            if (w->n >= 3) chain_check(w);
+            chain_dfs(w, tries[t]);
+            w->in_chain[e->b] = false;
+            w->n--;
+        }
+    }
+}
+
+static void search_chain(const sdk_als_list *l, const sdk_rcc_graph *gr, int max_rc, recs *R)
+{
+    bool *in_chain = calloc((size_t)l->n + 1, sizeof *in_chain);
+    if (!in_chain) {
+        R->oom = true;
+        return;
+    }
+    chain_walk w = {.l = l, .gr = gr, .R = R, .max_rc = max_rc, .in_chain = in_chain};
+    for (int s = 0; s < l->n && !R->oom && R->nodes <= R->max_nodes; s++) {
+        w.n = 0;
+        w.als[0] = s;
+        in_chain[s] = true;
+        chain_dfs(&w, 0);
+        in_chain[s] = false;
+    }
+    free(in_chain);
+}
+
+typedef struct blossom {
+    const sdk_grid *g;
+    const sdk_als_list *l;
+    recs *R;
+    bool overlap;
+    int stem;
+    unsigned stem_digits;
+    int *list[9]; /* ALSs usable for each stem digit */
+    int nlist[9];
+    int chosen[9]; /* ALS per stem digit (-1 none) */
+} blossom;
+
+static void blossom_leaf(blossom *b, sdk_bb used, unsigned common)
+{
+    rec r;
+    memset(&r, 0, sizeof r);
+    SDK_MASK_FOREACH(z, common & ~b->stem_digits)
+    {
+        sdk_bb zc = sdk_bb_none();
+        for (int d = 0; d < 9; d++)
+            if (b->chosen[d] >= 0) zc = sdk_bb_or(zc, b->l->als[b->chosen[d]].dcells[z - 1]);
+        sdk_bb cells = sdk_bb_and(sdk_common_peers(zc), b->g->digit[z - 1]);
+        cells = sdk_bb_andnot(cells, used);
+        sdk_bb_del(&cells, b->stem);
+        if (sdk_bb_empty(cells)) continue;
+        rec_elim(&r, cells, z);
+        r.zmask |= (uint16_t)sdk_digit_bit(z);
+    }
+    if (!r.nelim) return;
+    r.kind = K_DB;
+    r.stem = (uint8_t)b->stem;
+    for (int d = 0; d < 9; d++) {
+        if (b->chosen[d] < 0) continue;
+        r.als[r.nals] = b->chosen[d];
+        r.rc[r.nals] = (uint16_t)(d + 1);
+        r.nals++;
+    }
+    recs_add(b->R, &r, b->l);
+}
+
+/* Choose an ALS for each stem digit from d up. */
+static void blossom_rec(blossom *b, int d, sdk_bb used, unsigned common)
+{
+    while (d <= 9 && !(b->stem_digits & sdk_digit_bit(d))) d++;
+    if (d > 9) {
+        blossom_leaf(b, used, common);
+        return;
+    }
+    for (int i = 0; i < b->nlist[d - 1] && !b->R->oom; i++) {
+        if (++b->R->nodes > b->R->max_nodes) return;
+        const sdk_als *a = &b->l->als[b->list[d - 1][i]];
+        if (!b->overlap && !sdk_bb_empty(sdk_bb_and(a->cells, used))) continue;
+        unsigned nc = common & a->digits;
+        if (!nc) continue;
+        b->chosen[d - 1] = b->list[d - 1][i];
+        blossom_rec(b, d + 1, sdk_bb_or(used, a->cells), nc);
+        b->chosen[d - 1] = -1;
+    }
+}
+
+static void search_db(const sdk_grid *g, const sdk_als_list *l, bool overlap, recs *R)
+{
+    int *store = malloc(sizeof *store * (size_t)(9 * l->n + 1));
+    if (!store) {
+        R->oom = true;
+        return;
+    }
+    blossom b = {.g = g, .l = l, .R = R, .overlap = overlap};
+    for (int stem = 0; stem < SDK_CELLS && !R->oom && R->nodes <= R->max_nodes; stem++) {
+        if (g->value[stem] || !g->cand[stem]) continue;
+        b.stem = stem;
+        b.stem_digits = g->cand[stem];
+        int used = 0;
+        bool ok = true;
+        for (int d = 1; d <= 9; d++) {
+            b.nlist[d - 1] = 0;
+            b.chosen[d - 1] = -1;
+            if (!(b.stem_digits & sdk_digit_bit(d))) continue;
+            b.list[d - 1] = store + used;
+            for (int i = 0; i < l->n; i++)
+                if (sdk_bb_has(l->als[i].peers[d - 1], stem)) store[used++] = i;
+            b.nlist[d - 1] = (int)(store + used - b.list[d - 1]);
+            if (!b.nlist[d - 1]) {
+                ok = false;
+                break;
+            }
+        }
+        if (ok) blossom_rec(&b, 1, sdk_bb_none(), SDK_ALL_DIGITS);
+    }
+    free(store);
+}
+
+/* ---- steps ------------------------------------------------------------- */
+
+static char *digits_text(unsigned mask, const char *sep, char *buf, size_t n)
+{
+    size_t len = 0;
+    buf[0] = 0;
+    SDK_MASK_FOREACH(d, mask)
+    {
+        int k = snprintf(buf + len, n - len, "%s%d", len ? sep : "", d);
+        if (k < 0 || (size_t)k >= n - len) break;
+        len += (size_t)k;
+    }
+    return buf;
+}
+
+static unsigned elim_digits(const rec *r)
+{
+    unsigned m = 0;
+    for (int d = 0; d < 9; d++)
+        if (!sdk_bb_empty(r->elim[d])) m |= 1u << d;
+    return m;
+}
+
+/* Mark the candidates of an ALS: RC digits as pivots, Z digits as fins, the
+ * rest as ALS members. */
+static void mark_als(sdk_step *s, const sdk_als *a, unsigned rc, unsigned z)
+{
+    SDK_BB_FOREACH(c, a->cells)
+    {
+        SDK_MASK_FOREACH(d, a->digits)
+        {
+            if (!sdk_bb_has(a->dcells[d - 1], c)) continue;
+            unsigned bit = sdk_digit_bit(d);
+            sdk_role role = (rc & bit) ? SDK_ROLE_PIVOT : (z & bit) ? SDK_ROLE_FIN : SDK_ROLE_ALS;
+            sdk_step_mark(s, c, d, role);
+        }
+    }
+}
+
+static void node_of(sdk_node *n, sdk_bb cells, int d, bool on)
+{
+    memset(n, 0, sizeof *n);
+    n->digit = (uint8_t)d;
+    n->on = on;
+    SDK_BB_FOREACH(c, cells)
+    {
+        if (n->ncell == 3) break;
+        n->cell[n->ncell++] = (uint8_t)c;
+    }
+}
+
+/* The restricted common d between P and Q: d true in P makes it false in Q. */
+static void link_rc(sdk_step *s, const sdk_als *P, const sdk_als *Q, int d)
+{
+    sdk_link k;
+    memset(&k, 0, sizeof k);
+    node_of(&k.from, P->dcells[d - 1], d, true);
+    node_of(&k.to, Q->dcells[d - 1], d, false);
+    k.strong = 0;
+    k.kind = SDK_LINK_ALS;
+    SDK_BB_FOREACH(c, Q->cells) k.als[k.nals++] = (uint8_t)c;
+    if (sdk_bb_count(P->dcells[d - 1]) > 3 || sdk_bb_count(Q->dcells[d - 1]) > 3) s->truncated = 1;
+    sdk_step_link(s, &k);
+}
+
+static void build_step(sdk_step *s, const sdk_technique *t, const sdk_als_list *l, const rec *r)
+{
+    char a[4][160], d1[24], d2[24];
+    sdk_step_init(s, t);
+    for (int d = 1; d <= 9; d++) SDK_BB_FOREACH(c, r->elim[d - 1]) sdk_step_elim(s, c, d);
+    const sdk_als *S[MAX_RECORD_ALS];
+    for (int i = 0; i < r->nals; i++) S[i] = &l->als[r->als[i]];
+    switch (r->kind) {
+    case K_XZ:
+        mark_als(s, S[0], r->rc[0], r->zmask);
+        mark_als(s, S[1], r->rc[0], r->zmask);
+        SDK_MASK_FOREACH(d, r->rc[0]) link_rc(s, S[0], S[1], d);
+        sdk_step_printf(s, "%s: A=%s, B=%s, X=%s", t->name, sdk_als_text(S[0], a[0], 160),
+                        sdk_als_text(S[1], a[1], 160), digits_text(r->rc[0], ",", d1, sizeof d1));
+        if (r->zmask && !r->locked)
+            sdk_step_printf(s, ", Z=%s", digits_text(r->zmask, ",", d2, sizeof d2));
+        break;
+    case K_XY:
+        mark_als(s, S[0], r->rc[0], r->zmask);
+        mark_als(s, S[1], r->rc[1], r->zmask);
+        mark_als(s, S[2], r->rc[0] | r->rc[1], 0);
+        SDK_MASK_FOREACH(d, r->rc[0]) link_rc(s, S[0], S[2], d);
+        SDK_MASK_FOREACH(d, r->rc[1]) link_rc(s, S[2], S[1], d);
+        sdk_step_printf(s, "%s: A=%s, B=%s, C=%s, X,Y=%s, Z=%s", t->name,
+                        sdk_als_text(S[0], a[0], 160), sdk_als_text(S[1], a[1], 160),
+                        sdk_als_text(S[2], a[2], 160),
+                        digits_text(r->rc[0] | r->rc[1], ",", d1, sizeof d1),
+                        digits_text(r->zmask, ",", d2, sizeof d2));
+        break;
+    case K_CHAIN: {
+        s->difficulty += r->nals - 4;
+        digits_text(elim_digits(r), "", d2, sizeof d2);
+        sdk_step_printf(s, "%s: %s-", t->name, d2);
+        for (int i = 0; i < r->nals; i++) {
+            unsigned rc = (i > 0 ? r->rc[i - 1] : 0) | (i + 1 < r->nals ? r->rc[i] : 0);
+            mark_als(s, S[i], rc, (i == 0 || i + 1 == r->nals) ? r->zmask : 0);
+            sdk_step_printf(s, " %s", sdk_als_text(S[i], a[0], 160));
+            if (i + 1 < r->nals) {
+                SDK_MASK_FOREACH(d, r->rc[i]) link_rc(s, S[i], S[i + 1], d);
+                sdk_step_printf(s, " -%s-", digits_text(r->rc[i], "", d1, sizeof d1));
+            }
+        }
+        sdk_step_printf(s, " -%s", d2);
+        break;
+    }
+    case K_DB: {
+        char cell[8];
+        s->difficulty += r->nals - 2;
+        sdk_step_mark(s, r->stem, 0, SDK_ROLE_PIVOT);
+        sdk_step_printf(s, "%s: %s", t->name, sdk_cell_name(r->stem, cell));
+        for (int i = 0; i < r->nals; i++) {
+            int d = r->rc[i];
+            sdk_step_mark(s, r->stem, d, SDK_ROLE_PIVOT);
+            mark_als(s, S[i], sdk_digit_bit(d), r->zmask);
+            sdk_link k;
+            memset(&k, 0, sizeof k);
+            node_of(&k.from, sdk_bb_cell(r->stem), d, true);
+            node_of(&k.to, S[i]->dcells[d - 1], d, false);
+            k.kind = SDK_LINK_ALS;
+            SDK_BB_FOREACH(c, S[i]->cells) k.als[k.nals++] = (uint8_t)c;
+            sdk_step_link(s, &k);
+            sdk_step_printf(s, ", -%d- %s", d, sdk_als_text(S[i], a[0], 160));
+        }
+        break;
+    }
+    }
+}
+
+static int run(const sdk_ctx *ctx, const sdk_grid *g, sdk_sink *sink, int kind,
+               const sdk_technique *t)
+{
+    bool overlap = sdk_opt_bool(ctx, "overlap", false);
+    recs R;
+    memset(&R, 0, sizeof R);
+    R.max_nodes = sdk_opt_int(ctx, "max-nodes", 2000000);
+    sdk_als_list l;
+    if (sdk_als_collect(g, NULL, &l) < 0) return SDK_CONTINUE;
+    if (kind == K_DB) {
+        search_db(g, &l, overlap, &R);
+    } else {
+        sdk_rcc_graph gr;
+        if (sdk_rcc_graph_build(&l, overlap, &gr) < 0) {
+            sdk_als_list_free(&l);
+            return SDK_CONTINUE;
+        }
+        if (kind == K_XZ)
+            search_xz(&l, &gr, &R);
+        else if (kind == K_XY)
+            search_xy(&l, &gr, overlap, &R);
+        else {
+            int max_len = sdk_opt_int(ctx, "max-length", 7);
+            if (max_len > MAX_RECORD_ALS) max_len = MAX_RECORD_ALS;
+            if (max_len < 4) max_len = 4;
+            search_chain(&l, &gr, max_len - 1, &R);
+        }
+        sdk_rcc_graph_free(&gr);
+    }
+    int ret = SDK_CONTINUE;
+    if (R.n > 1) qsort(R.r, (size_t)R.n, sizeof *R.r, rec_cmp);
+    sdk_step *s = malloc(sizeof *s);
+    for (int i = 0; s && i < R.n; i++) {
+        build_step(s, t, &l, &R.r[i]);
+        if (sdk_emit(sink, s) == SDK_STOP) {
+            ret = SDK_STOP;
+            break;
+        }
+    }
+    free(s);
+    recs_free(&R);
+    sdk_als_list_free(&l);
+    return ret;
+}
+
+static const sdk_technique als_xz, als_xy_wing, als_chain, death_blossom;
+
+static int find_xz(const sdk_ctx *ctx, const sdk_grid *g, sdk_sink *sink)
+{
+    return run(ctx, g, sink, K_XZ, &als_xz);
+}
+static int find_xy(const sdk_ctx *ctx, const sdk_grid *g, sdk_sink *sink)
+{
+    return run(ctx, g, sink, K_XY, &als_xy_wing);
+}
+static int find_chain(const sdk_ctx *ctx, const sdk_grid *g, sdk_sink *sink)
+{
+    return run(ctx, g, sink, K_CHAIN, &als_chain);
+}
+static int find_db(const sdk_ctx *ctx, const sdk_grid *g, sdk_sink *sink)
+{
+    return run(ctx, g, sink, K_DB, &death_blossom);
+}
+
+static const sdk_technique als_xz = {
+    .abi = SDK_ABI_VERSION,
+    .id = "als-xz",
+    .name = "ALS-XZ",
+    .difficulty = 70,
+    .score = 300,
+    .level = SDK_LEVEL_UNFAIR,
+    .find = find_xz,
+    .summary = "two almost locked sets joined by a restricted common (singly or doubly linked)",
+};
+static const sdk_technique als_xy_wing = {
+    .abi = SDK_ABI_VERSION,
+    .id = "als-xy-wing",
+    .name = "ALS-XY-Wing",
+    .difficulty = 72,
+    .score = 320,
+    .level = SDK_LEVEL_UNFAIR,
+    .find = find_xy,
+    .summary = "three almost locked sets: A and B each linked to C by a different RC",
+};
+static const sdk_technique als_chain = {
+    .abi = SDK_ABI_VERSION,
+    .id = "als-chain",
+    .name = "ALS-Chain",
+    .difficulty = 74,
+    .score = 340,
+    .level = SDK_LEVEL_UNFAIR,
+    .find = find_chain,
+    .summary = "a chain of 4 or more almost locked sets linked by restricted commons",
+};
+static const sdk_technique death_blossom = {
+    .abi = SDK_ABI_VERSION,
+    .id = "death-blossom",
+    .name = "Death Blossom",
+    .difficulty = 75,
+    .score = 360,
+    .level = SDK_LEVEL_UNFAIR,
+    .find = find_db,
+    .summary = "a stem cell whose every candidate sees one almost locked set (a petal)",
+};
+
+SDK_PLUGIN(&als_xz, &als_xy_wing, &als_chain, &death_blossom)
