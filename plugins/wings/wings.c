@@ -1,0 +1,582 @@
+/* wings.c - the wings family: XY-Wing, XYZ-Wing, W-Wing, WXYZ-Wing, and the
+ * two chains made only of bivalue cells, Remote Pair and XY-Chain.
+ *
+ * The searches follow HoDoKu's definitions (WingSolver, ChainSolver) so that
+ * the HoDoKu regression library gives the same instances:
+ *  - XY-Wing: pivot xy, pincers xz and yz that both see the pivot; z goes from
+ *    every cell that sees both pincers.
+ *  - XYZ-Wing: pivot xyz, pincers xz and yz seeing it; z goes from the cells
+ *    that see all three.
+ *  - W-Wing: two bivalue cells with the same pair {x,y}, and a strong link on
+ *    y (a house where y has exactly two places) whose ends see one cell each;
+ *    x goes from the cells that see both bivalue cells.
+ *  - WXYZ-Wing: four cells holding four digits between them, where exactly
+ *    one digit z is not restricted (its cells do not all see each other); z
+ *    goes from the cells that see every z of the pattern.
+ *  - Remote Pair: a chain of at least four cells with the same pair, each
+ *    seeing the next; both digits go from cells seeing two chain cells an odd
+ *    number (>= 3) of steps apart. Chains up to 10 cells, as HoDoKu.
+ *  - XY-Chain: bivalue cells, each linked to the next by a shared digit; if
+ *    the chain starts and ends with digit x, x goes from cells seeing both
+ *    ends. Shortest chain per elimination set, up to 10 cells.
+ */
+#include <stdlib.h>
+#include <string.h>
+#include "sudoku/technique.h"
+
+/* ---- helpers ------------------------------------------------------------ */
+
+static const char *cn(int cell, char *buf)
+{
+    return sdk_cell_name(cell, buf);
+}
+
+/* Cells that see both a and b (a and b excluded). */
+static sdk_bb see2(int a, int b)
+{
+    return sdk_bb_and(sdk_peer_bb[a], sdk_peer_bb[b]);
+}
+
+/* Sudoku Explainer's length bonus for chains: +0.1 each time the node count
+ * passes 4, 6, 8, 12, 16, 24, 32, 48, ... */
+static int se_length_bonus(int nodes)
+{
+    int added = 0, ceil = 4;
+    bool odd = false;
+    while (nodes > ceil) {
+        added++;
+        ceil = odd ? ceil * 4 / 3 : ceil * 3 / 2;
+        odd = !odd;
+    }
+    return added;
+}
+
+/* ---- XY-Wing / XYZ-Wing ------------------------------------------------- */
+
+static int find_wing(const sdk_technique *t, const sdk_grid *g, sdk_sink *sink, bool xyz)
+{
+    int bi[81], nbi = 0, tri[81], ntri = 0;
+    for (int c = 0; c < 81; c++) {
+        if (g->value[c]) continue;
+        int n = sdk_mask_count(g->cand[c]);
+        if (n == 2) bi[nbi++] = c;
+        if (xyz && n == 3) tri[ntri++] = c;
+    }
+    int nfirst = xyz ? ntri : nbi;
+    const int *first = xyz ? tri : bi;
+    for (int i = 0; i < nfirst; i++) {
+        for (int j = xyz ? 0 : i + 1; j < nbi; j++) {
+            if (sdk_mask_count(g->cand[first[i]] | g->cand[bi[j]]) != 3) continue;
+            for (int k = j + 1; k < nbi; k++) {
+                int cells[3] = {first[i], bi[j], bi[k]};
+                unsigned m1 = g->cand[cells[0]], m2 = g->cand[cells[1]], m3 = g->cand[cells[2]];
+                if (sdk_mask_count(m1 | m2 | m3) != 3) continue;
+                if (m1 == m2 || m2 == m3 || m1 == m3) continue;
+                for (int tries = 0; tries < (xyz ? 1 : 3); tries++) {
+                    int pv = cells[tries], p1 = cells[(tries + 1) % 3], p2 = cells[(tries + 2) % 3];
+                    if (p1 > p2) {
+                        int tmp = p1;
+                        p1 = p2;
+                        p2 = tmp;
+                    }
+                    if (!sdk_sees(pv, p1) || !sdk_sees(pv, p2)) continue;
+                    unsigned zm = g->cand[p1] & g->cand[p2];
+                    if (sdk_mask_count(zm) != 1) continue;
+                    int z = sdk_mask_first(zm);
+                    sdk_bb el = sdk_bb_and(see2(p1, p2), g->digit[z - 1]);
+                    if (xyz) el = sdk_bb_and(el, sdk_peer_bb[pv]);
+                    if (sdk_bb_empty(el)) continue;
+                    sdk_step s;
+                    sdk_step_init(&s, t);
+                    sdk_step_elim_bb(&s, g, el, z);
+                    sdk_step_mark(&s, pv, 0, SDK_ROLE_PIVOT);
+                    sdk_step_mark(&s, p1, 0, SDK_ROLE_PINCER);
+                    sdk_step_mark(&s, p2, 0, SDK_ROLE_PINCER);
+                    if (xyz) sdk_step_mark(&s, pv, z, SDK_ROLE_FIN);
+                    sdk_step_mark(&s, p1, z, SDK_ROLE_FIN);
+                    sdk_step_mark(&s, p2, z, SDK_ROLE_FIN);
+                    SDK_BB_FOREACH(c, el) sdk_step_mark(&s, c, z, SDK_ROLE_TARGET);
+                    unsigned xy = g->cand[pv] & ~zm;
+                    int x = sdk_mask_first(xy), y = sdk_mask_first(xy & (xy - 1));
+                    char a[8], b[8], c[8];
+                    sdk_step_printf(&s, "%s: %d/%d/%d in %s,%s,%s", t->name, x, y, z, cn(pv, a),
+                                    cn(p1, b), cn(p2, c));
+                    if (sdk_emit(sink, &s) == SDK_STOP) return SDK_STOP;
+                }
+            }
+        }
+    }
+    return SDK_CONTINUE;
+}
+
+static int find_xy_wing(const sdk_ctx *ctx, const sdk_grid *g, sdk_sink *sink);
+static int find_xyz_wing(const sdk_ctx *ctx, const sdk_grid *g, sdk_sink *sink);
+static int find_w_wing(const sdk_ctx *ctx, const sdk_grid *g, sdk_sink *sink);
+static int find_wxyz_wing(const sdk_ctx *ctx, const sdk_grid *g, sdk_sink *sink);
+static int find_remote_pair(const sdk_ctx *ctx, const sdk_grid *g, sdk_sink *sink);
+static int find_xy_chain(const sdk_ctx *ctx, const sdk_grid *g, sdk_sink *sink);
+
+static const sdk_technique xy_wing = {
+    .abi = SDK_ABI_VERSION,
+    .id = "xy-wing",
+    .name = "XY-Wing",
+    .difficulty = 42,
+    .score = 160,
+    .level = SDK_LEVEL_HARD,
+    .find = find_xy_wing,
+    .summary = "pivot xy with pincers xz, yz: z goes from cells seeing both pincers",
+};
+static const sdk_technique xyz_wing = {
+    .abi = SDK_ABI_VERSION,
+    .id = "xyz-wing",
+    .name = "XYZ-Wing",
+    .difficulty = 44,
+    .score = 180,
+    .level = SDK_LEVEL_HARD,
+    .find = find_xyz_wing,
+    .summary = "pivot xyz with pincers xz, yz: z goes from cells seeing all three",
+};
+static const sdk_technique w_wing = {
+    .abi = SDK_ABI_VERSION,
+    .id = "w-wing",
+    .name = "W-Wing",
+    .difficulty = 44,
+    .score = 150,
+    .level = SDK_LEVEL_HARD,
+    .find = find_w_wing,
+    .summary = "two equal bivalue cells joined by a strong link on one digit",
+};
+static const sdk_technique wxyz_wing = {
+    .abi = SDK_ABI_VERSION,
+    .id = "wxyz-wing",
+    .name = "WXYZ-Wing",
+    .difficulty = 46,
+    .score = 200,
+    .level = SDK_LEVEL_HARD,
+    .find = find_wxyz_wing,
+    .summary = "four cells, four digits, one digit not restricted: it goes from cells seeing "
+               "all its places",
+};
+static const sdk_technique remote_pair = {
+    .abi = SDK_ABI_VERSION,
+    .id = "remote-pair",
+    .name = "Remote Pair",
+    .difficulty = 45,
+    .score = 110,
+    .level = SDK_LEVEL_HARD,
+    .find = find_remote_pair,
+    .summary = "a chain of cells with the same pair: cells seeing two ends of opposite colour "
+               "lose both digits",
+};
+static const sdk_technique xy_chain = {
+    .abi = SDK_ABI_VERSION,
+    .id = "xy-chain",
+    .name = "XY-Chain",
+    .difficulty = 46,
+    .score = 260,
+    .level = SDK_LEVEL_UNFAIR,
+    .find = find_xy_chain,
+    .summary = "a chain of bivalue cells starting and ending with the same digit",
+};
+
+static int find_xy_wing(const sdk_ctx *ctx, const sdk_grid *g, sdk_sink *sink)
+{
+    (void)ctx;
+    return find_wing(&xy_wing, g, sink, false);
+}
+
+static int find_xyz_wing(const sdk_ctx *ctx, const sdk_grid *g, sdk_sink *sink)
+{
+    (void)ctx;
+    return find_wing(&xyz_wing, g, sink, true);
+}
+
+/* ---- W-Wing -------------------------------------------------------------- */
+
+static int find_w_wing(const sdk_ctx *ctx, const sdk_grid *g, sdk_sink *sink)
+{
+    (void)ctx;
+    for (int i = 0; i < 81; i++) {
+        if (g->value[i] || sdk_mask_count(g->cand[i]) != 2) continue;
+        unsigned m = g->cand[i];
+        for (int j = i + 1; j < 81; j++) {
+            if (g->value[j] || g->cand[j] != m) continue;
+            for (int pass = 0; pass < 2; pass++) {
+                int x = pass == 0 ? sdk_mask_first(m) : sdk_mask_first(m & (m - 1));
+                int y = sdk_mask_first(m & ~sdk_digit_bit(x));
+                sdk_bb el = sdk_bb_and(see2(i, j), g->digit[x - 1]);
+                if (sdk_bb_empty(el)) continue;
+                /* a strong link on y whose ends see i and j, one each */
+                for (int h = 0; h < SDK_HOUSES; h++) {
+                    sdk_bb l = sdk_house_digit(g, h, y);
+                    if (sdk_bb_count(l) != 2 || sdk_bb_has(l, i) || sdk_bb_has(l, j)) continue;
+                    int a = sdk_bb_first(l), b = sdk_bb_next(l, a);
+                    if (!((sdk_sees(a, i) && sdk_sees(b, j)) || (sdk_sees(a, j) && sdk_sees(b, i))))
+                        continue;
+                    sdk_step s;
+                    sdk_step_init(&s, &w_wing);
+                    sdk_step_elim_bb(&s, g, el, x);
+                    sdk_step_mark(&s, i, 0, SDK_ROLE_PINCER);
+                    sdk_step_mark(&s, j, 0, SDK_ROLE_PINCER);
+                    sdk_step_mark(&s, i, y, SDK_ROLE_FIN);
+                    sdk_step_mark(&s, j, y, SDK_ROLE_FIN);
+                    sdk_step_mark(&s, a, y, SDK_ROLE_BASE);
+                    sdk_step_mark(&s, b, y, SDK_ROLE_BASE);
+                    sdk_step_house(&s, h, SDK_ROLE_BASE);
+                    SDK_BB_FOREACH(c, el) sdk_step_mark(&s, c, x, SDK_ROLE_TARGET);
+                    char ca[8], cb[8], lk[32];
+                    sdk_step_printf(&s, "W-Wing: %d/%d in %s,%s connected by %d in %s", x, y,
+                                    cn(i, ca), cn(j, cb), y, sdk_cells_compact(l, lk, sizeof lk));
+                    if (sdk_emit(sink, &s) == SDK_STOP) return SDK_STOP;
+                    break; /* one link is enough for this pair and digit */
+                }
+            }
+        }
+    }
+    return SDK_CONTINUE;
+}
+
+/* ---- WXYZ-Wing ----------------------------------------------------------- */
+
+/* Do all the given cells see each other? */
+static bool all_see(const int *cells, int n)
+{
+    for (int a = 0; a < n; a++)
+        for (int b = a + 1; b < n; b++)
+            if (!sdk_sees(cells[a], cells[b])) return false;
+    return true;
+}
+
+static int find_wxyz_wing(const sdk_ctx *ctx, const sdk_grid *g, sdk_sink *sink)
+{
+    (void)ctx;
+    for (unsigned mask = 0; mask < 512; mask++) {
+        if (sdk_mask_count(mask) != 4) continue;
+        int cells[81], n = 0;
+        for (int c = 0; c < 81; c++)
+            if (!g->value[c] && sdk_mask_count(g->cand[c]) >= 2 && (g->cand[c] & ~mask) == 0)
+                cells[n++] = c;
+        if (n < 4) continue;
+        for (int a = 0; a < n; a++)
+            for (int b = a + 1; b < n; b++)
+                for (int c = b + 1; c < n; c++)
+                    for (int d = c + 1; d < n; d++) {
+                        int q[4] = {cells[a], cells[b], cells[c], cells[d]};
+                        if ((g->cand[q[0]] | g->cand[q[1]] | g->cand[q[2]] | g->cand[q[3]]) != mask)
+                            continue;
+                        /* a naked quad lies in one house: not a wing */
+                        if (all_see(q, 4)) continue;
+                        /* the pattern must hang together: every cell sees another */
+                        bool linked = true;
+                        for (int u = 0; u < 4 && linked; u++) {
+                            bool any = false;
+                            for (int v = 0; v < 4; v++) any |= sdk_sees(q[u], q[v]);
+                            linked = any;
+                        }
+                        if (!linked) continue;
+                        int z = 0, nonres = 0;
+                        SDK_MASK_FOREACH(dg, mask)
+                        {
+                            int zc[4], nz = 0;
+                            for (int u = 0; u < 4; u++)
+                                if (sdk_grid_has(g, q[u], dg)) zc[nz++] = q[u];
+                            if (!all_see(zc, nz)) {
+                                nonres++;
+                                z = dg;
+                            }
+                        }
+                        if (nonres != 1) continue;
+                        sdk_bb el = g->digit[z - 1];
+                        for (int u = 0; u < 4; u++) {
+                            if (sdk_grid_has(g, q[u], z))
+                                el = sdk_bb_and(el, sdk_peer_bb[q[u]]);
+                            else
+                                sdk_bb_del(&el, q[u]);
+                        }
+                        if (sdk_bb_empty(el)) continue;
+                        sdk_step s;
+                        sdk_step_init(&s, &wxyz_wing);
+                        sdk_step_elim_bb(&s, g, el, z);
+                        char t[4][8];
+                        int other[3], no = 0;
+                        SDK_MASK_FOREACH(dg, mask) if (dg != z) other[no++] = dg;
+                        for (int u = 0; u < 4; u++) {
+                            sdk_step_mark(&s, q[u], 0, SDK_ROLE_PINCER);
+                            if (sdk_grid_has(g, q[u], z)) sdk_step_mark(&s, q[u], z, SDK_ROLE_FIN);
+                        }
+                        SDK_BB_FOREACH(e, el) sdk_step_mark(&s, e, z, SDK_ROLE_TARGET);
+                        sdk_step_printf(&s, "WXYZ-Wing: %d/%d/%d/%d in %s,%s,%s,%s", other[0],
+                                        other[1], other[2], z, cn(q[0], t[0]), cn(q[1], t[1]),
+                                        cn(q[2], t[2]), cn(q[3], t[3]));
+                        if (sdk_emit(sink, &s) == SDK_STOP) return SDK_STOP;
+                    }
+    }
+    return SDK_CONTINUE;
+}
+
+/* ---- bivalue chains (shared by Remote Pair and XY-Chain) ------------------ */
+
+#define CHAIN_MAX_CELLS 10 /* HoDoKu's default chain length restriction: 20 links */
+
+typedef struct found_chain {
+    sdk_bb elim[9]; /* eliminations per digit */
+    int ncell;
+    uint8_t cell[CHAIN_MAX_CELLS];
+    uint8_t first; /* digit that is false in cell[0] (the chain's end digit) */
+    uint16_t pair; /* remote pair: the two digits (mask) */
+} found_chain;
+
+typedef struct chain_list {
+    found_chain *v;
+    int n, cap;
+} chain_list;
+
+static bool same_elims(const found_chain *a, const found_chain *b)
+{
+    for (int d = 0; d < 9; d++)
+        if (!sdk_bb_eq(a->elim[d], b->elim[d])) return false;
+    return true;
+}
+
+/* Keep the shortest chain per elimination set. */
+static void chain_add(chain_list *l, const found_chain *c)
+{
+    for (int i = 0; i < l->n; i++) {
+        if (same_elims(&l->v[i], c)) {
+            if (c->ncell < l->v[i].ncell) l->v[i] = *c;
+            return;
+        }
+    }
+    if (l->n == l->cap) {
+        int cap = l->cap ? l->cap * 2 : 32;
+        found_chain *nv = realloc(l->v, sizeof *nv * (size_t)cap);
+        if (!nv) return;
+        l->v = nv;
+        l->cap = cap;
+    }
+    l->v[l->n++] = *c;
+}
+
+static int elim_count(const found_chain *c)
+{
+    int n = 0;
+    for (int d = 0; d < 9; d++) n += sdk_bb_count(c->elim[d]);
+    return n;
+}
+
+static int cmp_chain(const void *pa, const void *pb)
+{
+    const found_chain *a = pa, *b = pb;
+    int ea = elim_count(a), eb = elim_count(b);
+    if (ea != eb) return eb - ea;
+    if (a->ncell != b->ncell) return a->ncell - b->ncell;
+    return (int)a->cell[0] - (int)b->cell[0];
+}
+
+/* The link digits of a bivalue chain: digit true in cell k is d[k]; the digit
+ * false in cell 0 is `first`. */
+static void chain_digits(const sdk_grid *g, const found_chain *c, int *d)
+{
+    int f = c->first;
+    for (int k = 0; k < c->ncell; k++) {
+        d[k] = sdk_mask_first(g->cand[c->cell[k]] & ~sdk_digit_bit(f));
+        f = d[k];
+    }
+}
+
+/* Put the chain's nodes and links into the step and write "a- r1c2 -b- ... -a". */
+static void chain_structure(sdk_step *s, const sdk_grid *g, const found_chain *c)
+{
+    int d[CHAIN_MAX_CELLS];
+    chain_digits(g, c, d);
+    int f = c->first;
+    char nm[8];
+    sdk_step_printf(s, "%d- %s", f, cn(c->cell[0], nm));
+    for (int k = 0; k < c->ncell; k++) {
+        int cell = c->cell[k];
+        sdk_step_mark(s, cell, f, SDK_ROLE_OFF);
+        sdk_step_mark(s, cell, d[k], SDK_ROLE_ON);
+        sdk_link in = {.from = {.digit = (uint8_t)f, .on = 0, .ncell = 1, .cell = {(uint8_t)cell}},
+                       .to = {.digit = (uint8_t)d[k], .on = 1, .ncell = 1, .cell = {(uint8_t)cell}},
+                       .strong = 1,
+                       .kind = SDK_LINK_CELL};
+        sdk_step_link(s, &in);
+        if (k + 1 < c->ncell) {
+            int nx = c->cell[k + 1];
+            sdk_link out = {
+                .from = {.digit = (uint8_t)d[k], .on = 1, .ncell = 1, .cell = {(uint8_t)cell}},
+                .to = {.digit = (uint8_t)d[k], .on = 0, .ncell = 1, .cell = {(uint8_t)nx}},
+                .strong = 0,
+                .kind = SDK_LINK_HOUSE};
+            sdk_step_link(s, &out);
+            sdk_step_printf(s, " -%d- %s", d[k], cn(nx, nm));
+        }
+        f = d[k];
+    }
+    sdk_step_printf(s, " -%d", d[c->ncell - 1]);
+}
+
+/* ---- Remote Pair ---------------------------------------------------------- */
+
+typedef struct rp_search {
+    const sdk_grid *g;
+    unsigned pair;
+    int a, b; /* a: start digit (false in cell 0), b: the other */
+    uint8_t path[CHAIN_MAX_CELLS];
+    int n;
+    sdk_bb used;
+    chain_list *out;
+} rp_search;
+
+static void rp_check(rp_search *r)
+{
+    /* HoDoKu: a chain is checked at cells 4, 6, 8, 10 when its ends can
+     * eliminate the start digit; it then eliminates between every pair of
+     * cells an odd distance >= 3 apart. */
+    const sdk_grid *g = r->g;
+    int last = r->path[r->n - 1];
+    if (sdk_bb_empty(sdk_bb_and(see2(r->path[0], last), g->digit[r->a - 1]))) return;
+    found_chain c;
+    memset(&c, 0, sizeof c);
+    for (int i = 0; i < r->n; i++)
+        for (int j = i + 3; j < r->n; j += 2) {
+            sdk_bb both = see2(r->path[i], r->path[j]);
+            c.elim[r->a - 1] = sdk_bb_or(c.elim[r->a - 1], sdk_bb_and(both, g->digit[r->a - 1]));
+            c.elim[r->b - 1] = sdk_bb_or(c.elim[r->b - 1], sdk_bb_and(both, g->digit[r->b - 1]));
+        }
+    c.ncell = r->n;
+    memcpy(c.cell, r->path, (size_t)r->n);
+    c.first = (uint8_t)r->a;
+    c.pair = (uint16_t)r->pair;
+    chain_add(r->out, &c);
+}
+
+static void rp_dfs(rp_search *r)
+{
+    if (r->n >= 4 && r->n % 2 == 0) rp_check(r);
+    if (r->n >= CHAIN_MAX_CELLS) return;
+    int cur = r->path[r->n - 1];
+    sdk_bb next = sdk_bb_andnot(sdk_peer_bb[cur], r->used);
+    SDK_BB_FOREACH(nx, next)
+    {
+        if (r->g->value[nx] || r->g->cand[nx] != r->pair) continue;
+        r->path[r->n++] = (uint8_t)nx;
+        sdk_bb_add(&r->used, nx);
+        rp_dfs(r);
+        sdk_bb_del(&r->used, nx);
+        r->n--;
+    }
+}
+
+static int emit_chains(const sdk_technique *t, const sdk_grid *g, sdk_sink *sink, chain_list *l,
+                       bool rp)
+{
+    qsort(l->v, (size_t)l->n, sizeof *l->v, cmp_chain);
+    int rc = SDK_CONTINUE;
+    for (int i = 0; i < l->n && rc == SDK_CONTINUE; i++) {
+        const found_chain *c = &l->v[i];
+        sdk_step s;
+        sdk_step_init(&s, t);
+        for (int d = 1; d <= 9; d++) {
+            sdk_step_elim_bb(&s, g, c->elim[d - 1], d);
+            SDK_BB_FOREACH(e, c->elim[d - 1]) sdk_step_mark(&s, e, d, SDK_ROLE_TARGET);
+        }
+        s.difficulty = t->difficulty + se_length_bonus(2 * c->ncell);
+        if (rp) {
+            int a = sdk_mask_first(c->pair), b = sdk_mask_first(c->pair & (c->pair - 1));
+            sdk_step_printf(&s, "Remote Pair: %d/%d ", a, b);
+        } else {
+            sdk_step_printf(&s, "XY-Chain: %d ", c->first);
+        }
+        chain_structure(&s, g, c);
+        rc = sdk_emit(sink, &s);
+    }
+    free(l->v);
+    return rc;
+}
+
+static int find_remote_pair(const sdk_ctx *ctx, const sdk_grid *g, sdk_sink *sink)
+{
+    (void)ctx;
+    chain_list out = {0};
+    for (int c = 0; c < 81; c++) {
+        if (g->value[c] || sdk_mask_count(g->cand[c]) != 2) continue;
+        rp_search r = {.g = g, .pair = g->cand[c], .out = &out};
+        for (int pass = 0; pass < 2; pass++) {
+            r.a = pass == 0 ? sdk_mask_first(r.pair) : sdk_mask_first(r.pair & (r.pair - 1));
+            r.b = sdk_mask_first(r.pair & ~sdk_digit_bit(r.a));
+            r.path[0] = (uint8_t)c;
+            r.n = 1;
+            r.used = sdk_bb_cell(c);
+            rp_dfs(&r);
+        }
+    }
+    return emit_chains(&remote_pair, g, sink, &out, true);
+}
+
+/* ---- XY-Chain --------------------------------------------------------------
+ * Breadth-first search over the states "digit v is true in bivalue cell c":
+ * from (c, v) every bivalue peer p holding v gets its other digit. From a
+ * start (s, x false) the shortest path to each (e, x true) gives the chain. */
+
+static int find_xy_chain(const sdk_ctx *ctx, const sdk_grid *g, sdk_sink *sink)
+{
+    (void)ctx;
+    chain_list out = {0};
+    bool bival[81];
+    for (int c = 0; c < 81; c++) bival[c] = !g->value[c] && sdk_mask_count(g->cand[c]) == 2;
+    for (int st = 0; st < 81; st++) {
+        if (!bival[st]) continue;
+        SDK_MASK_FOREACH(x, g->cand[st])
+        {
+            sdk_bb peers_x = sdk_bb_and(sdk_peer_bb[st], g->digit[x - 1]);
+            if (sdk_bb_empty(peers_x)) continue;
+            /* state index: cell * 9 + (digit true - 1) */
+            static const int NONE = -1;
+            int dist[81 * 9], par[81 * 9], queue[81 * 2], qh = 0, qt = 0;
+            for (int i = 0; i < 81 * 9; i++) dist[i] = NONE;
+            int y = sdk_mask_first(g->cand[st] & ~sdk_digit_bit(x));
+            int s0 = st * 9 + y - 1;
+            dist[s0] = 1;
+            par[s0] = -1;
+            queue[qt++] = s0;
+            while (qh < qt) {
+                int sidx = queue[qh++];
+                int cell = sidx / 9, v = sidx % 9 + 1;
+                if (v == x && cell != st) {
+                    sdk_bb el = sdk_bb_and(peers_x, sdk_peer_bb[cell]);
+                    if (!sdk_bb_empty(el)) {
+                        found_chain c;
+                        memset(&c, 0, sizeof c);
+                        c.ncell = dist[sidx];
+                        bool simple = true;
+                        sdk_bb seen = sdk_bb_none();
+                        for (int k = c.ncell - 1, p = sidx; k >= 0; k--, p = par[p]) {
+                            c.cell[k] = (uint8_t)(p / 9);
+                            if (sdk_bb_has(seen, p / 9)) simple = false;
+                            sdk_bb_add(&seen, p / 9);
+                        }
+                        c.first = (uint8_t)x;
+                        c.elim[x - 1] = el;
+                        if (simple) chain_add(&out, &c);
+                    }
+                }
+                if (dist[sidx] >= CHAIN_MAX_CELLS) continue;
+                sdk_bb nb = sdk_bb_and(sdk_peer_bb[cell], g->digit[v - 1]);
+                SDK_BB_FOREACH(p, nb)
+                {
+                    if (!bival[p] || p == st) continue;
+                    int w = sdk_mask_first(g->cand[p] & ~sdk_digit_bit(v));
+                    int ni = p * 9 + w - 1;
+                    if (dist[ni] != NONE) continue;
+                    dist[ni] = dist[sidx] + 1;
+                    par[ni] = sidx;
+                    queue[qt++] = ni;
+                }
+            }
+        }
+    }
+    return emit_chains(&xy_chain, g, sink, &out, false);
+}
+
+SDK_PLUGIN(&xy_wing, &xyz_wing, &w_wing, &wxyz_wing, &remote_pair, &xy_chain)
