@@ -589,7 +589,7 @@ static void pack_explain(const sdk_request *rq, puzzle *pz, msgpack_packer *pk)
         memcpy(v, pz->g.value, sizeof v);
         trace_rc = sdk_backtrack_trace(v, rq->max_trace, trace_event, &t);
     }
-    msgpack_pack_map(pk, 4 + (solved ? 0 : 1) + (rq->trace ? 2 : 0));
+    msgpack_pack_map(pk, 4 + (solved ? 0 : 1) + (rq->trace ? 3 : 0));
     pack_puzzle_echo(pk, pz->text);
     sdk_wire_kv_bool(pk, "solved", solved);
     sdk_wire_kv_str(pk, "status", sdk_run_status_name(r.status));
@@ -606,6 +606,7 @@ static void pack_explain(const sdk_request *rq, puzzle *pz, msgpack_packer *pk)
                         trace_rc > 0    ? "solved"
                         : trace_rc == 0 ? "no-solution"
                                         : "cut-off");
+        sdk_wire_kv_bool(pk, "trace_truncated", trace_rc < 0);
     }
 }
 

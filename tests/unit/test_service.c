@@ -1,0 +1,506 @@
+/* test_service.c - one request executed in-process with the build tree's
+ * config: every method's result shape, batches, and the precise error of
+ * everything a request can get wrong. */
+#include "testutil.h"
+#include <stdarg.h>
+#include <string.h>
+#include "sudoku/service.h"
+#include "sudoku/solver.h"
+
+/* kaggle_10k.txt line 1: singles only. */
+static const char *EASY =
+    ".4.1...5.1.7..396.52...8..........17...9.68..8.3.5.62..9..6.5436...8.7..25..971..";
+/* top1465 #1: needs more than the basic techniques. */
+static const char *HARD =
+    "4.....8.5.3..........7......2.....6.....8.4......1.......6.3.7.5..2.....1.4......";
+/* Few clues: many solutions. */
+static const char *MANY =
+    "1........2........3........4........5........6........7........8........9........";
+
+static sdk_config cfg;
+static sdk_service sv;
+
+static int setup(void **state)
+{
+    (void)state;
+    tu_load_config(&cfg);
+    sdk_error err;
+    if (!sdk_service_init(&sv, &cfg, NULL, &err)) return -1;
+    return 0;
+}
+
+static int teardown(void **state)
+{
+    (void)state;
+    sdk_service_free(&sv);
+    sdk_config_free(&cfg);
+    return 0;
+}
+
+typedef struct call {
+    msgpack_sbuffer params, result;
+    sdk_wire_reader pin, rin;
+    const msgpack_object *res;
+    sdk_error err;
+    bool ok;
+} call;
+
+/* do_call(&c, "rate", "puzzle", 's', text, "no_guess", 'b', 1, NULL):
+ * keys with a type ('s' string, 'b' bool, 'i' int, 'a' array of n strings
+ * given as (int n, const char **v), 'n' nil, 'x' an int where a string goes). */
+static void do_call(call *c, const char *method, ...)
+{
+    memset(c, 0, sizeof *c);
+    msgpack_sbuffer_init(&c->params);
+    msgpack_sbuffer_init(&c->result);
+    msgpack_packer pk;
+    msgpack_packer_init(&pk, &c->params, msgpack_sbuffer_write);
+    va_list ap;
+    int n = 0;
+    va_start(ap, method);
+    for (const char *k; (k = va_arg(ap, const char *));) {
+        int t = va_arg(ap, int);
+        n++;
+        if (t == 's')
+            (void)va_arg(ap, const char *);
+        else if (t == 'b' || t == 'i' || t == 'x')
+            (void)va_arg(ap, int);
+        else if (t == 'a')
+            (void)va_arg(ap, int), (void)va_arg(ap, const char **);
+    }
+    va_end(ap);
+    msgpack_pack_map(&pk, (size_t)n);
+    va_start(ap, method);
+    for (const char *k; (k = va_arg(ap, const char *));) {
+        int t = va_arg(ap, int);
+        sdk_wire_str(&pk, k);
+        if (t == 's')
+            sdk_wire_str(&pk, va_arg(ap, const char *));
+        else if (t == 'b')
+            va_arg(ap, int) ? msgpack_pack_true(&pk) : msgpack_pack_false(&pk);
+        else if (t == 'i' || t == 'x')
+            msgpack_pack_int(&pk, va_arg(ap, int));
+        else if (t == 'n')
+            msgpack_pack_nil(&pk);
+        else if (t == 'a') {
+            int m = va_arg(ap, int);
+            const char **v = va_arg(ap, const char **);
+            msgpack_pack_array(&pk, (size_t)m);
+            for (int i = 0; i < m; i++) sdk_wire_str(&pk, v[i]);
+        }
+    }
+    va_end(ap);
+    const msgpack_object *params;
+    assert_true(sdk_wire_reader_init(&c->pin, 64 << 20));
+    assert_true(sdk_wire_reader_feed(&c->pin, c->params.data, c->params.size));
+    assert_int_equal(sdk_wire_reader_next(&c->pin, &params, &c->err), 1);
+    msgpack_packer out;
+    msgpack_packer_init(&out, &c->result, msgpack_sbuffer_write);
+    c->ok = sdk_service_handle(&sv, method, params, &out, &c->err);
+    assert_true(sdk_wire_reader_init(&c->rin, 64 << 20));
+    if (c->ok) {
+        assert_true(c->result.size > 0);
+        assert_true(sdk_wire_reader_feed(&c->rin, c->result.data, c->result.size));
+        assert_int_equal(sdk_wire_reader_next(&c->rin, &c->res, &c->err), 1);
+        assert_int_equal(sdk_wire_reader_pending(&c->rin), 0); /* exactly one object */
+        assert_int_equal(c->res->type, MSGPACK_OBJECT_MAP);
+    } else {
+        assert_int_equal(c->result.size, 0); /* nothing packed on failure */
+        assert_true(c->err.code[0] != 0);
+        assert_true(c->err.msg[0] != 0);
+    }
+}
+
+static void call_free(call *c)
+{
+    sdk_wire_reader_free(&c->pin);
+    sdk_wire_reader_free(&c->rin);
+    msgpack_sbuffer_destroy(&c->params);
+    msgpack_sbuffer_destroy(&c->result);
+}
+
+static void expect_error(call *c, const char *code, const char *needle)
+{
+    assert_false(c->ok);
+    if (strcmp(c->err.code, code) != 0)
+        fail_msg("code %s (%s), wanted %s", c->err.code, c->err.msg, code);
+    if (needle && !strstr(c->err.msg, needle))
+        fail_msg("message '%s' lacks '%s'", c->err.msg, needle);
+}
+
+static const msgpack_object *get(const msgpack_object *m, const char *key)
+{
+    const msgpack_object *v = sdk_wire_get(m, key);
+    if (!v) fail_msg("no key '%s' in the result", key);
+    return v;
+}
+
+static void str_of(const msgpack_object *o, char *buf, size_t n)
+{
+    assert_true(sdk_wire_copy_str(o, buf, n));
+}
+
+static void solution_of(const char *p, char out[82])
+{
+    uint8_t v[81], sol[2][81];
+    for (int i = 0; i < 81; i++) v[i] = p[i] >= '1' && p[i] <= '9' ? (uint8_t)(p[i] - '0') : 0;
+    assert_int_equal(sdk_solve(v, 2, sol, NULL), 1);
+    for (int i = 0; i < 81; i++) out[i] = (char)('0' + sol[0][i]);
+    out[81] = 0;
+}
+
+static void test_solve(void **state)
+{
+    (void)state;
+    call c;
+    char buf[800], want[82];
+    do_call(&c, "solve", "puzzle", 's', EASY, NULL);
+    assert_true(c.ok);
+    str_of(get(c.res, "status"), buf, sizeof buf);
+    assert_string_equal(buf, "unique");
+    str_of(get(c.res, "solution"), buf, sizeof buf);
+    solution_of(EASY, want);
+    assert_string_equal(buf, want);
+    str_of(get(c.res, "puzzle"), buf, sizeof buf);
+    assert_string_equal(buf, EASY);
+    assert_int_equal(get(c.res, "solutions")->via.u64, 1);
+    assert_null(sdk_wire_get(c.res, "steps")); /* only with logic */
+    assert_null(sdk_wire_get(c.res, "differ"));
+    call_free(&c);
+
+    do_call(&c, "solve", "puzzle", 's', MANY, NULL);
+    assert_true(c.ok);
+    str_of(get(c.res, "status"), buf, sizeof buf);
+    assert_string_equal(buf, "multiple");
+    char s1[82], s2[82];
+    str_of(get(c.res, "solution"), s1, sizeof s1);
+    str_of(get(c.res, "solution2"), s2, sizeof s2);
+    const msgpack_object *d = get(c.res, "differ");
+    int differ = 0;
+    for (int i = 0; i < 81; i++) differ += s1[i] != s2[i];
+    assert_true(differ > 0);
+    assert_int_equal(d->via.array.size, differ);
+    int first = 0;
+    while (s1[first] == s2[first]) first++;
+    snprintf(buf, sizeof buf, "r%dc%d", first / 9 + 1, first % 9 + 1);
+    assert_true(sdk_wire_str_is(&d->via.array.ptr[0], buf));
+    call_free(&c);
+
+    /* One wrong given (not a direct conflict): no solution, yet solve answers. */
+    char wrong[82];
+    strcpy(wrong, EASY);
+    solution_of(EASY, want);
+    int cell = 0;
+    while (wrong[cell] != '.') cell++;
+    wrong[cell] = want[cell] == '9' ? '8' : (char)(want[cell] + 1);
+    do_call(&c, "solve", "puzzle", 's', wrong, NULL);
+    if (c.ok) {
+        str_of(get(c.res, "status"), buf, sizeof buf);
+        assert_string_equal(buf, "none");
+        assert_int_equal(get(c.res, "solution")->type, MSGPACK_OBJECT_NIL);
+        assert_int_equal(get(c.res, "solutions")->via.u64, 0);
+    } else {
+        expect_error(&c, SDK_E_CONFLICT, NULL); /* the parser may see it at once */
+    }
+    call_free(&c);
+
+    do_call(&c, "solve", "puzzle", 's', EASY, "logic", 'b', 1, NULL);
+    assert_true(c.ok);
+    assert_true(get(c.res, "solved")->via.boolean);
+    assert_true(get(c.res, "steps")->via.array.size > 0);
+    call_free(&c);
+}
+
+static void test_rate(void **state)
+{
+    (void)state;
+    call c;
+    char buf[800];
+    do_call(&c, "rate", "puzzle", 's', EASY, NULL);
+    assert_true(c.ok);
+    assert_true(get(c.res, "solved")->via.boolean);
+    const msgpack_object *er = get(c.res, "er"), *ep = get(c.res, "ep"), *ed = get(c.res, "ed");
+    assert_int_equal(er->type, MSGPACK_OBJECT_FLOAT64);
+    assert_true(er->via.f64 >= 1.0 && er->via.f64 <= 2.6); /* singles only */
+    assert_true(ep->via.f64 <= er->via.f64 && ed->via.f64 <= er->via.f64);
+    str_of(get(c.res, "hardest"), buf, sizeof buf);
+    assert_true(strstr(buf, "single") || strstr(buf, "full-house"));
+    str_of(get(c.res, "level"), buf, sizeof buf);
+    assert_string_equal(buf, "easy");
+    assert_true(get(c.res, "steps")->via.u64 > 0);
+    assert_true(get(c.res, "score")->via.u64 > 0);
+    assert_null(sdk_wire_get(c.res, "stuck_grid"));
+    call_free(&c);
+
+    /* The hard one without guessing gets stuck; the stuck grid is 729 chars. */
+    do_call(&c, "rate", "puzzle", 's', HARD, "no_guess", 'b', 1, "profile", 's', "singles", NULL);
+    assert_true(c.ok);
+    assert_false(get(c.res, "solved")->via.boolean);
+    assert_int_equal(get(c.res, "stuck_grid")->via.str.size, 729);
+    call_free(&c);
+
+    /* With guessing it is solved, and rated harder than without. */
+    do_call(&c, "rate", "puzzle", 's', HARD, "profile", 's', "singles", NULL);
+    assert_true(c.ok);
+    assert_true(get(c.res, "solved")->via.boolean);
+    assert_true(get(c.res, "er")->via.f64 > 2.3);
+    call_free(&c);
+}
+
+static void test_puzzle_errors(void **state)
+{
+    (void)state;
+    call c;
+    do_call(&c, "rate", "puzzle", 's', "12345", NULL);
+    expect_error(&c, SDK_E_FORMAT, NULL);
+    call_free(&c);
+
+    char twice[82];
+    strcpy(twice, EASY);
+    twice[0] = '4'; /* row 1 already holds a 4 at r1c2 */
+    do_call(&c, "explain", "puzzle", 's', twice, NULL);
+    expect_error(&c, SDK_E_CONFLICT, NULL);
+    call_free(&c);
+
+    do_call(&c, "rate", "puzzle", 's', MANY, NULL);
+    expect_error(&c, SDK_E_MULTIPLE, "differ in r");
+    call_free(&c);
+
+    char wrong[82], want[82];
+    strcpy(wrong, EASY);
+    solution_of(EASY, want);
+    int cell = 0;
+    while (wrong[cell] != '.') cell++;
+    wrong[cell] = want[cell] == '9' ? '8' : (char)(want[cell] + 1);
+    do_call(&c, "hint", "puzzle", 's', wrong, NULL);
+    assert_false(c.ok);
+    assert_true(!strcmp(c.err.code, SDK_E_NO_SOLUTION) || !strcmp(c.err.code, SDK_E_CONFLICT));
+    call_free(&c);
+
+    do_call(&c, "rate", "puzzle", 's', "", NULL);
+    expect_error(&c, SDK_E_FORMAT, NULL);
+    call_free(&c);
+}
+
+static void test_request_errors(void **state)
+{
+    (void)state;
+    call c;
+    do_call(&c, "frobnicate", "puzzle", 's', EASY, NULL);
+    expect_error(&c, SDK_E_METHOD, "frobnicate");
+    call_free(&c);
+    do_call(&c, "rate", NULL);
+    expect_error(&c, SDK_E_REQUEST, "missing 'puzzle'");
+    call_free(&c);
+    do_call(&c, "rate", "puzzle", 'x', 5, NULL);
+    expect_error(&c, SDK_E_REQUEST, "'puzzle' must be a string");
+    call_free(&c);
+    do_call(&c, "rate", "puzzle", 's', EASY, "puzle", 's', EASY, NULL);
+    expect_error(&c, SDK_E_REQUEST, "unknown parameter 'puzle'");
+    call_free(&c);
+    do_call(&c, "rate", "puzzle", 's', EASY, "no_guess", 's', "yes", NULL);
+    expect_error(&c, SDK_E_REQUEST, "'no_guess' must be a boolean");
+    call_free(&c);
+    do_call(&c, "rate", "puzzle", 's', EASY, "profile", 's', "nope", NULL);
+    expect_error(&c, SDK_E_PROFILE, "unknown profile 'nope'");
+    call_free(&c);
+    const char *one[] = {EASY};
+    do_call(&c, "rate", "puzzle", 's', EASY, "puzzles", 'a', 1, one, NULL);
+    expect_error(&c, SDK_E_REQUEST, "not both");
+    call_free(&c);
+    do_call(&c, "rate", "puzzles", 's', EASY, NULL);
+    expect_error(&c, SDK_E_REQUEST, "'puzzles' must be an array");
+    call_free(&c);
+    const char *bad_ids[] = {"naked-single", "no-such-thing"};
+    do_call(&c, "hint", "puzzle", 's', EASY, "techniques", 'a', 2, bad_ids, NULL);
+    expect_error(&c, SDK_E_TECHNIQUE, "unknown technique 'no-such-thing'");
+    call_free(&c);
+    const char *outside[] = {"pointing"};
+    do_call(&c, "hint", "puzzle", 's', EASY, "profile", 's', "singles", "techniques", 'a', 1,
+            outside, NULL);
+    expect_error(&c, SDK_E_TECHNIQUE, "not in profile 'singles'");
+    call_free(&c);
+    do_call(&c, "explain", "puzzle", 's', EASY, "max_trace", 'i', 0, NULL);
+    expect_error(&c, SDK_E_REQUEST, "'max_trace'");
+    call_free(&c);
+}
+
+static void test_batch(void **state)
+{
+    (void)state;
+    const char *three[] = {EASY, "bad", HARD};
+    call c;
+    do_call(&c, "rate", "puzzles", 'a', 3, three, "profile", 's', "singles", NULL);
+    assert_true(c.ok);
+    const msgpack_object *r = get(c.res, "results");
+    assert_int_equal(r->type, MSGPACK_OBJECT_ARRAY);
+    assert_int_equal(r->via.array.size, 3);
+    assert_true(sdk_wire_str_is(get(&r->via.array.ptr[0], "puzzle"), EASY));
+    assert_true(get(&r->via.array.ptr[0], "solved")->via.boolean);
+    const msgpack_object *e = get(&r->via.array.ptr[1], "error");
+    assert_true(sdk_wire_str_is(get(e, "code"), SDK_E_FORMAT));
+    assert_true(sdk_wire_str_is(get(&r->via.array.ptr[1], "puzzle"), "bad"));
+    assert_null(sdk_wire_get(&r->via.array.ptr[1], "er"));
+    assert_true(sdk_wire_str_is(get(&r->via.array.ptr[2], "puzzle"), HARD));
+    assert_non_null(sdk_wire_get(&r->via.array.ptr[2], "er"));
+    call_free(&c);
+
+    do_call(&c, "solve", "puzzles", 'a', 0, three, NULL);
+    assert_true(c.ok);
+    assert_int_equal(get(c.res, "results")->via.array.size, 0);
+    call_free(&c);
+}
+
+static void check_step(const msgpack_object *s)
+{
+    char buf[SDK_STEP_TEXT + 1];
+    str_of(get(s, "technique"), buf, sizeof buf);
+    assert_true(buf[0] != 0);
+    str_of(get(s, "text"), buf, sizeof buf);
+    assert_true(strlen(buf) > 5); /* "Full House: r1c1=5", "X-Wing: ... => r3c2<>7" */
+    assert_int_equal(get(s, "difficulty")->type, MSGPACK_OBJECT_FLOAT64);
+    size_t effects = get(s, "placements")->via.array.size + get(s, "eliminations")->via.array.size;
+    assert_true(effects > 0);
+    assert_int_equal(get(s, "marks")->type, MSGPACK_OBJECT_ARRAY);
+    assert_int_equal(get(s, "houses")->type, MSGPACK_OBJECT_ARRAY);
+    assert_int_equal(get(s, "links")->type, MSGPACK_OBJECT_ARRAY);
+}
+
+static void test_explain(void **state)
+{
+    (void)state;
+    call c;
+    do_call(&c, "explain", "puzzle", 's', EASY, "trace", 'b', 1, NULL);
+    assert_true(c.ok);
+    assert_true(get(c.res, "solved")->via.boolean);
+    const msgpack_object *steps = get(c.res, "steps");
+    int empties = 0;
+    for (int i = 0; i < 81; i++) empties += EASY[i] == '.';
+    /* singles place one digit per step */
+    assert_int_equal(steps->via.array.size, empties);
+    for (uint32_t i = 0; i < steps->via.array.size; i++) {
+        check_step(&steps->via.array.ptr[i]);
+        assert_int_equal(get(&steps->via.array.ptr[i], "placements")->via.array.size, 1);
+    }
+    const msgpack_object *t = get(c.res, "trace");
+    assert_true(t->via.array.size >= (uint32_t)empties);
+    const msgpack_object *ev = &t->via.array.ptr[0];
+    assert_int_equal(ev->via.array.size, 4);
+    assert_int_equal(ev->via.array.ptr[0].via.u64, 1);
+    assert_true(sdk_wire_str_is(get(c.res, "trace_status"), "solved"));
+    assert_false(get(c.res, "trace_truncated")->via.boolean);
+    call_free(&c);
+
+    do_call(&c, "explain", "puzzle", 's', HARD, "trace", 'b', 1, "max_trace", 'i', 10, NULL);
+    assert_true(c.ok);
+    assert_int_equal(get(c.res, "trace")->via.array.size, 10);
+    assert_true(get(c.res, "trace_truncated")->via.boolean);
+    call_free(&c);
+}
+
+static void test_hint(void **state)
+{
+    (void)state;
+    call c;
+    do_call(&c, "hint", "puzzle", 's', EASY, NULL);
+    assert_true(c.ok);
+    const msgpack_object *steps = get(c.res, "steps");
+    assert_int_equal(steps->via.array.size, 1);
+    check_step(&steps->via.array.ptr[0]);
+    call_free(&c);
+
+    const char *only[] = {"naked-single"};
+    do_call(&c, "hint", "puzzle", 's', EASY, "techniques", 'a', 1, only, "all", 'b', 1, NULL);
+    assert_true(c.ok);
+    steps = get(c.res, "steps");
+    assert_true(steps->via.array.size >= 1);
+    for (uint32_t i = 0; i < steps->via.array.size; i++) {
+        check_step(&steps->via.array.ptr[i]);
+        assert_true(sdk_wire_str_is(get(&steps->via.array.ptr[i], "technique"), "naked-single"));
+    }
+    call_free(&c);
+
+    char solved[82];
+    solution_of(EASY, solved);
+    do_call(&c, "hint", "puzzle", 's', solved, NULL);
+    assert_true(c.ok);
+    assert_int_equal(get(c.res, "steps")->via.array.size, 0);
+    call_free(&c);
+}
+
+static void test_techniques(void **state)
+{
+    (void)state;
+    call c;
+    do_call(&c, "techniques", "profile", 's', "singles", NULL);
+    assert_true(c.ok);
+    assert_true(sdk_wire_str_is(get(c.res, "profile"), "singles"));
+    const msgpack_object *t = get(c.res, "techniques");
+    const sdk_profile *p = sdk_config_profile(&cfg, "singles");
+    assert_int_equal(t->via.array.size, p->n);
+    for (int i = 0; i < p->n; i++) {
+        const msgpack_object *e = &t->via.array.ptr[i];
+        assert_true(sdk_wire_str_is(get(e, "id"), p->entry[i].tech->id));
+        assert_true(sdk_wire_str_is(get(e, "source"), p->entry[i].source));
+        const msgpack_object *f = get(e, "flags");
+        bool last = p->entry[i].tech->flags & SDK_TF_LAST_RESORT;
+        bool listed = false;
+        for (uint32_t k = 0; k < f->via.array.size; k++)
+            listed |= sdk_wire_str_is(&f->via.array.ptr[k], "last-resort");
+        assert_int_equal(listed, last);
+    }
+    call_free(&c);
+}
+
+static void test_probe(void **state)
+{
+    (void)state;
+    static sdk_service_probe probe;
+    sdk_service w;
+    sdk_error err;
+    memset(&probe, 0x55, sizeof probe);
+    assert_true(sdk_service_init(&w, &cfg, &probe, &err));
+    assert_true(probe.nid > 0);
+    assert_int_equal(probe.current, -1);
+    assert_null(sdk_service_probe_current(&probe));
+    bool found = false;
+    for (int i = 0; i < probe.nid; i++) found |= strcmp(probe.id[i], "naked-single") == 0;
+    assert_true(found);
+    /* Only one service per process may use a probe. */
+    sdk_service w2;
+    static sdk_service_probe probe2;
+    assert_false(sdk_service_init(&w2, &cfg, &probe2, &err));
+
+    /* The watched service answers exactly like the plain one. */
+    sdk_service keep = sv;
+    call a, b;
+    do_call(&a, "rate", "puzzle", 's', HARD, NULL);
+    sv = w;
+    do_call(&b, "rate", "puzzle", 's', HARD, NULL);
+    sv = keep;
+    assert_true(a.ok && b.ok);
+    assert_int_equal(a.result.size, b.result.size);
+    assert_memory_equal(a.result.data, b.result.data, a.result.size);
+    assert_int_equal(probe.current, -1); /* nothing runs now */
+    call_free(&a);
+    call_free(&b);
+
+    probe.current = 0;
+    assert_string_equal(sdk_service_probe_current(&probe), probe.id[0]);
+    probe.current = -1;
+    sdk_service_free(&w);
+    assert_true(sdk_service_init(&w2, &cfg, &probe2, &err)); /* free released it */
+    sdk_service_free(&w2);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_solve),         cmocka_unit_test(test_rate),
+        cmocka_unit_test(test_puzzle_errors), cmocka_unit_test(test_request_errors),
+        cmocka_unit_test(test_batch),         cmocka_unit_test(test_explain),
+        cmocka_unit_test(test_hint),          cmocka_unit_test(test_techniques),
+        cmocka_unit_test(test_probe),
+    };
+    return cmocka_run_group_tests(tests, setup, teardown);
+}
