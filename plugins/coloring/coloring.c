@@ -1,0 +1,218 @@
+/* coloring.c - Simple Colors (trap, wrap) and Multi-Colors (types 1 and 2) as
+ * HoDoKu defines them. For one digit, the cells joined by strong links form
+ * clusters; each cluster is coloured in two alternating colours, one of which
+ * holds the digit everywhere and the other nowhere. */
+#include <string.h>
+#include "sudoku/strong.h"
+#include "sudoku/technique.h"
+
+static int find_trap(const sdk_ctx *ctx, const sdk_grid *g, sdk_sink *sink);
+static int find_wrap(const sdk_ctx *ctx, const sdk_grid *g, sdk_sink *sink);
+static int find_mc1(const sdk_ctx *ctx, const sdk_grid *g, sdk_sink *sink);
+static int find_mc2(const sdk_ctx *ctx, const sdk_grid *g, sdk_sink *sink);
+
+static const sdk_technique simple_colors_trap = {
+    .abi = SDK_ABI_VERSION,
+    .id = "simple-colors-trap",
+    .name = "Simple Colors Trap",
+    .difficulty = 45,
+    .score = 150,
+    .level = SDK_LEVEL_HARD,
+    .find = find_trap,
+    .summary = "a cell seeing both colours of a cluster loses the digit"};
+static const sdk_technique simple_colors_wrap = {
+    .abi = SDK_ABI_VERSION,
+    .id = "simple-colors-wrap",
+    .name = "Simple Colors Wrap",
+    .difficulty = 45,
+    .score = 150,
+    .level = SDK_LEVEL_HARD,
+    .find = find_wrap,
+    .summary = "two cells of one colour see each other: that colour is false"};
+static const sdk_technique multi_colors_1 = {
+    .abi = SDK_ABI_VERSION,
+    .id = "multi-colors-1",
+    .name = "Multi Colors 1",
+    .difficulty = 47,
+    .score = 200,
+    .level = SDK_LEVEL_HARD,
+    .find = find_mc1,
+    .summary = "colours a1 and b1 of two clusters see each other: a cell seeing a2 and b2 "
+               "loses the digit"};
+static const sdk_technique multi_colors_2 = {
+    .abi = SDK_ABI_VERSION,
+    .id = "multi-colors-2",
+    .name = "Multi Colors 2",
+    .difficulty = 47,
+    .score = 200,
+    .level = SDK_LEVEL_HARD,
+    .find = find_mc2,
+    .summary = "a colour seeing both colours of another cluster is false"};
+
+SDK_PLUGIN(&simple_colors_trap, &simple_colors_wrap, &multi_colors_1, &multi_colors_2)
+
+typedef struct cluster {
+    sdk_bb c[2];
+} cluster;
+
+/* Colour the strong-link clusters of digit d (seed: the lowest cell). */
+static int clusters_of(const sdk_grid *g, int d, cluster *out)
+{
+    sdk_bb strong[SDK_CELLS];
+    sdk_strong_graph(g, d, strong);
+    sdk_bb left = sdk_bb_none();
+    for (int c = 0; c < SDK_CELLS; c++)
+        if (!sdk_bb_empty(strong[c])) sdk_bb_add(&left, c);
+    int n = 0;
+    while (!sdk_bb_empty(left)) {
+        int stack[SDK_CELLS], col[SDK_CELLS], top = 0;
+        int seed = sdk_bb_first(left);
+        cluster k = {{sdk_bb_none(), sdk_bb_none()}};
+        stack[top] = seed;
+        col[top++] = 0;
+        sdk_bb_del(&left, seed);
+        while (top) {
+            top--;
+            int c = stack[top], side = col[top];
+            sdk_bb_add(&k.c[side], c);
+            SDK_BB_FOREACH(p, strong[c])
+            {
+                if (!sdk_bb_has(left, p)) continue;
+                sdk_bb_del(&left, p);
+                stack[top] = p;
+                col[top++] = !side;
+            }
+        }
+        out[n++] = k;
+    }
+    return n;
+}
+
+/* Cells that see some cell of set. */
+static sdk_bb seen_by(sdk_bb set)
+{
+    sdk_bb r = sdk_bb_none();
+    SDK_BB_FOREACH(c, set) r = sdk_bb_or(r, sdk_peer_bb[c]);
+    return r;
+}
+
+static void mark_cluster(sdk_step *s, const cluster *k, int d, sdk_role a, sdk_role b)
+{
+    sdk_step_mark_bb(s, k->c[0], d, a);
+    sdk_step_mark_bb(s, k->c[1], d, b);
+}
+
+static void cluster_text(sdk_step *s, const cluster *k)
+{
+    char b0[128], b1[128];
+    sdk_step_printf(s, " (%s) / (%s)", sdk_cells_compact(k->c[0], b0, sizeof b0),
+                    sdk_cells_compact(k->c[1], b1, sizeof b1));
+}
+
+static int find_simple(const sdk_grid *g, sdk_sink *sink, bool wrap)
+{
+    cluster k[SDK_CELLS];
+    for (int d = 1; d <= 9; d++) {
+        int n = clusters_of(g, d, k);
+        for (int i = 0; i < n; i++) {
+            sdk_bb t = sdk_bb_none();
+            if (wrap) {
+                for (int side = 0; side < 2; side++) {
+                    bool bad = false;
+                    SDK_BB_FOREACH(c, k[i].c[side])
+                    {
+                        if (!sdk_bb_empty(sdk_bb_and(sdk_peer_bb[c], k[i].c[side]))) bad = true;
+                    }
+                    if (bad) t = sdk_bb_or(t, k[i].c[side]);
+                }
+            } else {
+                t = sdk_bb_and(seen_by(k[i].c[0]), seen_by(k[i].c[1]));
+                t = sdk_bb_andnot(t, sdk_bb_or(k[i].c[0], k[i].c[1]));
+            }
+            t = sdk_bb_and(t, g->digit[d - 1]);
+            if (sdk_bb_empty(t)) continue;
+            const sdk_technique *tech = wrap ? &simple_colors_wrap : &simple_colors_trap;
+            sdk_step s;
+            sdk_step_init(&s, tech);
+            sdk_step_elim_bb(&s, g, t, d);
+            mark_cluster(&s, &k[i], d, SDK_ROLE_ON, SDK_ROLE_OFF);
+            sdk_step_printf(&s, "%s: %d", tech->name, d);
+            cluster_text(&s, &k[i]);
+            if (sdk_emit(sink, &s) == SDK_STOP) return SDK_STOP;
+        }
+    }
+    return SDK_CONTINUE;
+}
+
+static int find_trap(const sdk_ctx *ctx, const sdk_grid *g, sdk_sink *sink)
+{
+    (void)ctx;
+    return find_simple(g, sink, false);
+}
+
+static int find_wrap(const sdk_ctx *ctx, const sdk_grid *g, sdk_sink *sink)
+{
+    (void)ctx;
+    return find_simple(g, sink, true);
+}
+
+static bool sees(sdk_bb a, sdk_bb b)
+{
+    return !sdk_bb_empty(sdk_bb_and(seen_by(a), b));
+}
+
+/* Cells seeing colour a and colour b, outside both. */
+static sdk_bb trap(sdk_bb a, sdk_bb b)
+{
+    return sdk_bb_andnot(sdk_bb_and(seen_by(a), seen_by(b)), sdk_bb_or(a, b));
+}
+
+static int find_multi(const sdk_grid *g, sdk_sink *sink, int type)
+{
+    cluster k[SDK_CELLS];
+    for (int d = 1; d <= 9; d++) {
+        int n = clusters_of(g, d, k);
+        for (int i = 0; i < n; i++) {
+            for (int j = 0; j < n; j++) {
+                if (i == j) continue;
+                const sdk_bb *a = k[i].c, *b = k[j].c;
+                sdk_bb t = sdk_bb_none();
+                if (type == 2) {
+                    for (int s = 0; s < 2; s++)
+                        if (sees(a[s], b[0]) && sees(a[s], b[1])) t = sdk_bb_or(t, a[s]);
+                } else {
+                    if (j < i) continue; /* symmetric: one step per pair */
+                    for (int x = 0; x < 2; x++)
+                        for (int y = 0; y < 2; y++)
+                            if (sees(a[x], b[y])) t = sdk_bb_or(t, trap(a[1 - x], b[1 - y]));
+                }
+                t = sdk_bb_and(t, g->digit[d - 1]);
+                if (sdk_bb_empty(t)) continue;
+                const sdk_technique *tech = type == 2 ? &multi_colors_2 : &multi_colors_1;
+                sdk_step s;
+                sdk_step_init(&s, tech);
+                sdk_step_elim_bb(&s, g, t, d);
+                mark_cluster(&s, &k[i], d, SDK_ROLE_ON, SDK_ROLE_OFF);
+                mark_cluster(&s, &k[j], d, SDK_ROLE_BASE, SDK_ROLE_COVER);
+                sdk_step_printf(&s, "%s: %d", tech->name, d);
+                cluster_text(&s, &k[i]);
+                sdk_step_printf(&s, ",");
+                cluster_text(&s, &k[j]);
+                if (sdk_emit(sink, &s) == SDK_STOP) return SDK_STOP;
+            }
+        }
+    }
+    return SDK_CONTINUE;
+}
+
+static int find_mc1(const sdk_ctx *ctx, const sdk_grid *g, sdk_sink *sink)
+{
+    (void)ctx;
+    return find_multi(g, sink, 1);
+}
+
+static int find_mc2(const sdk_ctx *ctx, const sdk_grid *g, sdk_sink *sink)
+{
+    (void)ctx;
+    return find_multi(g, sink, 2);
+}
