@@ -1,0 +1,242 @@
+/* misc.c - techniques that fit no other family: Sue de Coq and Aligned Pair
+ * Exclusion.
+ *
+ * Sue de Coq (HoDoKu's definition and search, MiscellaneousSolver): take 2 or
+ * 3 unsolved cells C where a line meets a box, holding digits V with
+ * |V| >= |C| + 2. Find cells CL in the rest of the line and CB in the rest of
+ * the box, each set holding digits from V plus as many extra digits as it has
+ * cells beyond the V digits it takes, with no V digit in both sets, so that
+ * C, CL and CB together lock |V| + extras digits in as many cells. Then the
+ * line outside C and CL loses (V + VL) - VB, the box outside C and CB loses
+ * (V + VB) - VL, and extra digits common to VL and VB go from both.
+ *
+ * Aligned Pair Exclusion (Sudoku Explainer's technique): two unsolved cells
+ * of one house; a pair of values (x in the first, y in the second) is
+ * impossible when x = y, or when a cell that sees both would be left with no
+ * candidate (its candidates are inside {x, y}). A candidate of either cell
+ * that belongs to no possible pair is eliminated.
+ */
+#include <string.h>
+#include "sudoku/technique.h"
+
+static int find_sdc(const sdk_ctx *, const sdk_grid *, sdk_sink *);
+static int find_ape(const sdk_ctx *, const sdk_grid *, sdk_sink *);
+
+static const sdk_technique sue_de_coq = {
+    .abi = SDK_ABI_VERSION,
+    .id = "sue-de-coq",
+    .name = "Sue de Coq",
+    .difficulty = 50,
+    .score = 250,
+    .level = SDK_LEVEL_UNFAIR,
+    .find = find_sdc,
+    .summary = "line/box intersection locked with cells of the line and of the box",
+};
+
+static const sdk_technique ape = {
+    .abi = SDK_ABI_VERSION,
+    .id = "aligned-pair-exclusion",
+    .name = "Aligned Pair Exclusion",
+    .difficulty = 62,
+    .score = 300,
+    .level = SDK_LEVEL_UNFAIR,
+    .find = find_ape,
+    .summary = "two cells of a house: values that would empty a common peer are excluded",
+};
+
+/* ---- Sue de Coq ------------------------------------------------------------ */
+
+typedef struct sdc {
+    const sdk_grid *g;
+    sdk_sink *sink;
+    int line, box;
+    sdk_bb lineset, boxset; /* unsolved cells of the line / the box */
+    sdk_bb inter;           /* current intersection cells C */
+    unsigned v;             /* their digits */
+    sdk_bb lcells;          /* current line cells */
+    unsigned lcands;
+} sdc;
+
+static int cells_of(sdk_bb b, int *out)
+{
+    int n = 0;
+    SDK_BB_FOREACH(c, b) out[n++] = c;
+    return n;
+}
+
+static int sdc_found(sdc *w, sdk_bb bcells, unsigned bcands)
+{
+    const sdk_grid *g = w->g;
+    sdk_step s;
+    sdk_step_init(&s, &sue_de_coq);
+    unsigned both = bcands & w->lcands;
+    sdk_bb rest = sdk_bb_andnot(sdk_bb_andnot(w->boxset, bcells), w->inter);
+    unsigned m = ((w->v | bcands) & ~w->lcands) | both;
+    SDK_BB_FOREACH(c, rest) SDK_MASK_FOREACH(d, g->cand[c] & m) sdk_step_elim(&s, c, d);
+    rest = sdk_bb_andnot(sdk_bb_andnot(w->lineset, w->lcells), w->inter);
+    m = ((w->v | w->lcands) & ~bcands) | both;
+    SDK_BB_FOREACH(c, rest) SDK_MASK_FOREACH(d, g->cand[c] & m) sdk_step_elim(&s, c, d);
+    if (sdk_step_empty(&s)) return SDK_CONTINUE;
+    SDK_BB_FOREACH(c, w->inter) sdk_step_mark(&s, c, 0, SDK_ROLE_BASE);
+    SDK_BB_FOREACH(c, w->lcells) sdk_step_mark(&s, c, 0, SDK_ROLE_ALS);
+    SDK_BB_FOREACH(c, bcells) sdk_step_mark(&s, c, 0, SDK_ROLE_ALS);
+    sdk_bb lc = sdk_bb_or(w->lcells, w->inter), bc = sdk_bb_or(bcells, w->inter);
+    SDK_BB_FOREACH(c, lc)
+    SDK_MASK_FOREACH(d, g->cand[c] & w->lcands) sdk_step_mark(&s, c, d, SDK_ROLE_FIN);
+    SDK_BB_FOREACH(c, bc)
+    SDK_MASK_FOREACH(d, g->cand[c] & bcands) sdk_step_mark(&s, c, d, SDK_ROLE_ENDOFIN);
+    for (int i = 0; i < s.nelim; i++)
+        sdk_step_mark(&s, s.elim[i].cell, s.elim[i].digit, SDK_ROLE_TARGET);
+    sdk_step_house(&s, w->line, SDK_ROLE_BASE);
+    sdk_step_house(&s, w->box, SDK_ROLE_BASE);
+    char a[64], b[64], c[64], va[12], vb[12], vc[12];
+    unsigned masks[3] = {w->v, w->lcands, bcands};
+    char *vs[3] = {va, vb, vc};
+    for (int k = 0; k < 3; k++) {
+        int n = 0;
+        SDK_MASK_FOREACH(d, masks[k]) vs[k][n++] = (char)('0' + d);
+        vs[k][n] = 0;
+    }
+    sdk_step_printf(&s, "Sue de Coq: %s - {%s} (%s - {%s}, %s - {%s})",
+                    sdk_cells_compact(w->inter, a, sizeof a), va,
+                    sdk_cells_compact(w->lcells, b, sizeof b), vb,
+                    sdk_cells_compact(bcells, c, sizeof c), vc);
+    return sdk_emit(w->sink, &s);
+}
+
+/* Second run: cells of the box (not in C, not used in the line) whose digits
+ * avoid the line's V digits; they must take exactly nplus V digits. */
+static int sdc_box(sdc *w, const int *src, int nsrc, int start, sdk_bb cells, int ncells,
+                   unsigned cands, unsigned allowed, int nplus)
+{
+    for (int i = start; i < nsrc; i++) {
+        sdk_bb nc = cells;
+        sdk_bb_add(&nc, src[i]);
+        unsigned cm = cands | w->g->cand[src[i]];
+        int n = ncells + 1;
+        if ((cm & ~allowed) == 0) {
+            int contained = sdk_mask_count(cm & w->v), extra = sdk_mask_count(cm & ~w->v);
+            if (contained > 0 && n - extra == nplus)
+                if (sdc_found(w, nc, cm) == SDK_STOP) return SDK_STOP;
+        }
+        if (sdc_box(w, src, nsrc, i + 1, nc, n, cm, allowed, nplus) == SDK_STOP) return SDK_STOP;
+    }
+    return SDK_CONTINUE;
+}
+
+/* First run: cells of the line outside C. */
+static int sdc_line(sdc *w, const int *src, int nsrc, int start, sdk_bb cells, int ncells,
+                    unsigned cands, int nplus)
+{
+    for (int i = start; i < nsrc; i++) {
+        sdk_bb nc = cells;
+        sdk_bb_add(&nc, src[i]);
+        unsigned cm = cands | w->g->cand[src[i]];
+        int n = ncells + 1;
+        int contained = sdk_mask_count(cm & w->v), extra = sdk_mask_count(cm & ~w->v);
+        if (contained > 0 && n > extra && n - extra < nplus) {
+            w->lcells = nc;
+            w->lcands = cm;
+            unsigned allowed = ~(cm & w->v) & SDK_ALL_DIGITS;
+            sdk_bb bsrc = sdk_bb_andnot(sdk_bb_andnot(w->boxset, w->inter), nc);
+            int b[9], nb = cells_of(bsrc, b);
+            if (nb &&
+                sdc_box(w, b, nb, 0, sdk_bb_none(), 0, 0, allowed, nplus - (n - extra)) == SDK_STOP)
+                return SDK_STOP;
+        }
+        if (sdc_line(w, src, nsrc, i + 1, nc, n, cm, nplus) == SDK_STOP) return SDK_STOP;
+    }
+    return SDK_CONTINUE;
+}
+
+static int sdc_check(sdc *w, int nplus)
+{
+    sdk_bb lsrc = sdk_bb_andnot(w->lineset, w->inter);
+    int l[9], nl = cells_of(lsrc, l);
+    if (!nl) return SDK_CONTINUE;
+    return sdc_line(w, l, nl, 0, sdk_bb_none(), 0, 0, nplus);
+}
+
+static int find_sdc(const sdk_ctx *ctx, const sdk_grid *g, sdk_sink *sink)
+{
+    (void)ctx;
+    sdk_bb empty = sdk_bb_andnot((sdk_bb){~0ULL, (1ULL << 17) - 1}, g->solved);
+    for (int line = 0; line < 18; line++) {
+        for (int box = 18; box < 27; box++) {
+            sdc w = {.g = g, .sink = sink, .line = line, .box = box};
+            w.lineset = sdk_bb_and(sdk_house_bb[line], empty);
+            w.boxset = sdk_bb_and(sdk_house_bb[box], empty);
+            int ic[3];
+            int n = cells_of(sdk_bb_and(w.lineset, w.boxset), ic);
+            if (n < 2) continue;
+            for (int i1 = 0; i1 < n - 1; i1++)
+                for (int i2 = i1 + 1; i2 < n; i2++) {
+                    unsigned v2 = g->cand[ic[i1]] | g->cand[ic[i2]];
+                    w.inter = sdk_bb_or(sdk_bb_cell(ic[i1]), sdk_bb_cell(ic[i2]));
+                    w.v = v2;
+                    if (sdk_mask_count(v2) - 2 >= 2 &&
+                        sdc_check(&w, sdk_mask_count(v2) - 2) == SDK_STOP)
+                        return SDK_STOP;
+                    for (int i3 = i2 + 1; i3 < n; i3++) {
+                        unsigned v3 = v2 | g->cand[ic[i3]];
+                        if (sdk_mask_count(v3) - 3 < 2) continue;
+                        w.inter = sdk_bb_or(sdk_bb_or(sdk_bb_cell(ic[i1]), sdk_bb_cell(ic[i2])),
+                                            sdk_bb_cell(ic[i3]));
+                        w.v = v3;
+                        if (sdc_check(&w, sdk_mask_count(v3) - 3) == SDK_STOP) return SDK_STOP;
+                    }
+                }
+        }
+    }
+    return SDK_CONTINUE;
+}
+
+/* ---- Aligned Pair Exclusion ---------------------------------------------------- */
+
+static int find_ape(const sdk_ctx *ctx, const sdk_grid *g, sdk_sink *sink)
+{
+    (void)ctx;
+    for (int p = 0; p < 81; p++) {
+        if (g->value[p]) continue;
+        for (int q = p + 1; q < 81; q++) {
+            if (g->value[q] || !sdk_sees(p, q)) continue;
+            /* cells seeing both whose candidates could be emptied: at most 2 digits */
+            sdk_bb common = sdk_bb_andnot(sdk_bb_and(sdk_peer_bb[p], sdk_peer_bb[q]), g->solved);
+            unsigned small[20];
+            int ns = 0;
+            SDK_BB_FOREACH(c, common) if (sdk_mask_count(g->cand[c]) <= 2) small[ns++] = g->cand[c];
+            if (!ns) continue;
+            unsigned okp = 0, okq = 0;
+            SDK_MASK_FOREACH(x, g->cand[p])
+            SDK_MASK_FOREACH(y, g->cand[q])
+            {
+                if (x == y) continue;
+                unsigned xy = sdk_digit_bit(x) | sdk_digit_bit(y);
+                bool dead = false;
+                for (int k = 0; k < ns && !dead; k++) dead = (small[k] & ~xy) == 0;
+                if (dead) continue;
+                okp |= sdk_digit_bit(x);
+                okq |= sdk_digit_bit(y);
+            }
+            unsigned ep = g->cand[p] & ~okp, eq = g->cand[q] & ~okq;
+            if (!ep && !eq) continue;
+            sdk_step s;
+            sdk_step_init(&s, &ape);
+            SDK_MASK_FOREACH(d, ep) sdk_step_elim(&s, p, d);
+            SDK_MASK_FOREACH(d, eq) sdk_step_elim(&s, q, d);
+            sdk_step_mark(&s, p, 0, SDK_ROLE_BASE);
+            sdk_step_mark(&s, q, 0, SDK_ROLE_BASE);
+            SDK_BB_FOREACH(c, common)
+            if (sdk_mask_count(g->cand[c]) <= 2) sdk_step_mark(&s, c, 0, SDK_ROLE_COVER);
+            for (int i = 0; i < s.nelim; i++)
+                sdk_step_mark(&s, s.elim[i].cell, s.elim[i].digit, SDK_ROLE_TARGET);
+            char a[8], b[8];
+            sdk_step_printf(&s, "Aligned Pair Exclusion: %s,%s", sdk_cell_name(p, a),
+                            sdk_cell_name(q, b));
+            if (sdk_emit(sink, &s) == SDK_STOP) return SDK_STOP;
+        }
+    }
+    return SDK_CONTINUE;
+}
+
+SDK_PLUGIN(&sue_de_coq, &ape)
