@@ -1,0 +1,825 @@
+/* forcing.c - forcing chains and nets on the link model of links.h:
+ *
+ *  forcing-chain-contradiction / -verity  static chains (HoDoKu tables, with
+ *      group nodes; ALS nodes with als=1): a premise that implies a candidate
+ *      both true and false, two digits in a cell, a digit twice in a house, an
+ *      empty cell or house is false; what every candidate of a cell (every
+ *      place of a digit in a house, or a candidate true and false) implies is
+ *      true.
+ *  forcing-net-contradiction / -verity, dynamic-forcing-chain  the same with
+ *      the dynamic search (consequences narrow the grid as they come: singles).
+ *  nishio          one digit only: a placement that leaves a house without it.
+ *  nested-forcing-chain  an assumption followed by the profile's earlier
+ *      techniques (ctx->propagate) breaks the grid; without an engine, by
+ *      dynamic chains nested inside dynamic chains (bivalue cells).
+ *  kraken-fish     a finned X-Wing/Swordfish/Jellyfish whose fins each imply,
+ *      by a chain, that the target candidate is false (type 1).
+ *
+ * Ratings follow Sudoku Explainer: base plus its length increment. */
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "sudoku/links.h"
+#include "sudoku/technique.h"
+
+typedef struct cset {
+    uint64_t w[12];
+} cset;
+
+static inline void cs_add(cset *s, int k)
+{
+    s->w[k >> 6] |= 1ULL << (k & 63);
+}
+static inline bool cs_has(const cset *s, int k)
+{
+    return s->w[k >> 6] >> (k & 63) & 1;
+}
+static inline void cs_and(cset *a, const cset *b)
+{
+    for (int i = 0; i < 12; i++) a->w[i] &= b->w[i];
+}
+static inline bool cs_empty(const cset *a)
+{
+    for (int i = 0; i < 12; i++)
+        if (a->w[i]) return false;
+    return true;
+}
+
+/* Per premise (literal of a candidate): what it implies. */
+typedef struct table {
+    cset on, off;
+    bool valid;
+} table;
+
+static const sdk_technique fcc, fcv, fnc, fnv, nishio, dfc, nfc, kraken;
+
+/* Conclusions already emitted (one step per conclusion). */
+typedef struct seen {
+    cset place, elim;
+} seen;
+
+/* ---- steps from static chains ----------------------------------------- */
+
+typedef struct sctx {
+    const sdk_grid *g;
+    sdk_links L;
+    sdk_lsearch S;
+    table *t; /* 2 * 729 */
+} sctx;
+
+static bool static_init(sctx *s, const sdk_grid *g, unsigned flags)
+{
+    memset(s, 0, sizeof *s);
+    s->g = g;
+    if (!sdk_links_build(g, flags, &s->L)) return false;
+    if (!sdk_lsearch_init(&s->S, &s->L)) {
+        sdk_links_free(&s->L);
+        return false;
+    }
+    s->t = calloc(2 * SDK_NCAND, sizeof *s->t);
+    if (!s->t) return false;
+    for (int c = 0; c < 81; c++) {
+        if (g->value[c]) continue;
+        SDK_MASK_FOREACH(d, g->cand[c])
+        {
+            for (int on = 0; on < 2; on++) {
+                int lit = SDK_LIT(SDK_CAND_NODE(c, d), on);
+                sdk_links_search(&s->L, lit, &s->S);
+                table *t = &s->t[lit];
+                t->valid = true;
+                for (int k = 0; k < SDK_NCAND; k++) {
+                    if (s->S.dist[2 * k + 1] != INT_MAX) cs_add(&t->on, k);
+                    if (s->S.dist[2 * k] != INT_MAX) cs_add(&t->off, k);
+                }
+            }
+        }
+    }
+    return true;
+}
+
+static void static_free(sctx *s)
+{
+    free(s->t);
+    sdk_lsearch_free(&s->S);
+    sdk_links_free(&s->L);
+}
+
+/* Add the chain premise -> lit to the step; returns its node count. */
+static int add_chain(sctx *s, int premise, int lit, sdk_step *st, char *txt, size_t n)
+{
+    sdk_links_search(&s->L, premise, &s->S);
+    int ch[256];
+    int m = sdk_links_path(&s->S, lit, ch, 256);
+    if (m <= 0) return 0;
+    sdk_links_to_step(&s->L, ch, m, st);
+    if (txt) sdk_links_eureka(&s->L, ch, m, txt, n);
+    return m;
+}
+
+static const char *lit_name(int lit, char *buf)
+{
+    char a[8];
+    sprintf(buf, "%s%s%d", sdk_cell_name((lit >> 1) / 9, a), (lit & 1) ? "=" : "<>",
+            (lit >> 1) % 9 + 1);
+    return buf;
+}
+
+/* Set the conclusion "lit is true" (placement or elimination). */
+static void conclude(sdk_step *st, int lit)
+{
+    int k = lit >> 1;
+    if (lit & 1)
+        sdk_step_place(st, k / 9, k % 9 + 1);
+    else
+        sdk_step_elim(st, k / 9, k % 9 + 1);
+}
+
+static bool seen_add(seen *sn, int lit)
+{
+    cset *s = (lit & 1) ? &sn->place : &sn->elim;
+    if (cs_has(s, lit >> 1)) return false;
+    cs_add(s, lit >> 1);
+    return true;
+}
+
+/* Static contradiction of premise p: returns the kind found, fills the chains. */
+static int static_contradiction(sctx *s, int p, sdk_step *st, int *len)
+{
+    const table *t = &s->t[p];
+    const sdk_grid *g = s->g;
+    char txt[512];
+    *len = 0;
+    /* the premise implies its own negation */
+    if (cs_has((p & 1) ? &t->off : &t->on, p >> 1)) {
+        *len = add_chain(s, p, p ^ 1, st, txt, sizeof txt);
+        sdk_step_printf(st, "%s", txt);
+        return 1;
+    }
+    for (int k = 0; k < SDK_NCAND; k++)
+        if (cs_has(&t->on, k) && cs_has(&t->off, k)) {
+            char a[512], b[512];
+            int l1 = add_chain(s, p, 2 * k + 1, st, a, sizeof a);
+            int l2 = add_chain(s, p, 2 * k, st, b, sizeof b);
+            *len = l1 + l2;
+            sdk_step_printf(st, "%s / %s", a, b);
+            return 2;
+        }
+    for (int c = 0; c < 81; c++) {
+        if (g->value[c]) continue;
+        int on = 0, off = 0, first = -1, second = -1;
+        SDK_MASK_FOREACH(d, g->cand[c])
+        {
+            int k = c * 9 + d - 1;
+            if (cs_has(&t->on, k)) {
+                on++;
+                if (first < 0)
+                    first = k;
+                else if (second < 0)
+                    second = k;
+            }
+            if (cs_has(&t->off, k)) off++;
+        }
+        if (on >= 2) {
+            char a[512], b[512];
+            *len = add_chain(s, p, 2 * first + 1, st, a, sizeof a) +
+                   add_chain(s, p, 2 * second + 1, st, b, sizeof b);
+            sdk_step_printf(st, "%s / %s", a, b);
+            return 3;
+        }
+        if (off == sdk_mask_count(g->cand[c])) {
+            SDK_MASK_FOREACH(d, g->cand[c])
+            *len += add_chain(s, p, 2 * (c * 9 + d - 1), st, NULL, 0);
+            char a[8];
+            sdk_step_printf(st, "all candidates of %s false", sdk_cell_name(c, a));
+            return 4;
+        }
+    }
+    for (int h = 0; h < 27; h++)
+        for (int d = 1; d <= 9; d++) {
+            sdk_bb b = sdk_house_digit(g, h, d);
+            if (sdk_bb_empty(b)) continue;
+            int on = 0, off = 0, first = -1, second = -1;
+            SDK_BB_FOREACH(c, b)
+            {
+                int k = c * 9 + d - 1;
+                if (cs_has(&t->on, k)) {
+                    on++;
+                    if (first < 0)
+                        first = k;
+                    else if (second < 0)
+                        second = k;
+                }
+                if (cs_has(&t->off, k)) off++;
+            }
+            char hn[16];
+            if (on >= 2) {
+                *len = add_chain(s, p, 2 * first + 1, st, NULL, 0) +
+                       add_chain(s, p, 2 * second + 1, st, NULL, 0);
+                sdk_step_printf(st, "%d twice in %s", d, sdk_house_name(h, hn));
+                return 5;
+            }
+            if (off == sdk_bb_count(b)) {
+                SDK_BB_FOREACH(c, b) *len += add_chain(s, p, 2 * (c * 9 + d - 1), st, NULL, 0);
+                sdk_step_printf(st, "%d has no place in %s", d, sdk_house_name(h, hn));
+                return 6;
+            }
+        }
+    return 0;
+}
+
+static int diff_len(int base, int len)
+{
+    return base + sdk_chain_length_tenths(len);
+}
+
+static int find_fcc(const sdk_ctx *ctx, const sdk_grid *g, sdk_sink *sink)
+{
+    unsigned flags = SDK_LINKS_GROUPS | (sdk_opt_bool(ctx, "als", false) ? SDK_LINKS_ALS : 0);
+    sctx s;
+    int ret = SDK_CONTINUE;
+    sdk_step *st = malloc(sizeof *st);
+    seen *sn = calloc(1, sizeof *sn);
+    if (!st || !sn || !static_init(&s, g, flags)) goto out;
+    for (int p = 0; p < 2 * SDK_NCAND && ret != SDK_STOP; p++) {
+        if (!s.t[p].valid) continue;
+        sdk_step_init(st, &fcc);
+        char a[16];
+        sdk_step_printf(st, "Forcing Chain Contradiction: %s => ", lit_name(p, a));
+        int len;
+        if (!static_contradiction(&s, p, st, &len)) continue;
+        if (!seen_add(sn, p ^ 1)) continue;
+        conclude(st, p ^ 1);
+        st->difficulty = diff_len(fcc.difficulty, len);
+        ret = sdk_emit(sink, st);
+    }
+    static_free(&s);
+out:
+    free(st);
+    free(sn);
+    return ret;
+}
+
+/* Verity: the premises ps[0..n) (one of them is true) all imply lit. */
+static int emit_verity(sctx *s, const int *ps, int n, int lit, const char *what,
+                       const sdk_technique *t, int base, seen *sn, sdk_sink *sink, sdk_step *st)
+{
+    if (!seen_add(sn, lit)) return SDK_CONTINUE;
+    sdk_step_init(st, t);
+    char a[16];
+    sdk_step_printf(st, "Forcing Chain Verity (%s) => %s:", what, lit_name(lit, a));
+    int len = 0;
+    for (int i = 0; i < n; i++) {
+        char txt[256];
+        len += add_chain(s, ps[i], lit, st, txt, sizeof txt);
+        sdk_step_printf(st, " %s;", txt);
+    }
+    conclude(st, lit);
+    st->difficulty = diff_len(base, len);
+    return sdk_emit(sink, st);
+}
+
+/* Intersect the tables of premises; emit every common conclusion. */
+static int verity_of(sctx *s, const int *ps, int n, int exclude_cell, const char *what, int base,
+                     seen *sn, sdk_sink *sink, sdk_step *st)
+{
+    cset on = s->t[ps[0]].on, off = s->t[ps[0]].off;
+    for (int i = 1; i < n; i++) {
+        cs_and(&on, &s->t[ps[i]].on);
+        cs_and(&off, &s->t[ps[i]].off);
+    }
+    if (cs_empty(&on) && cs_empty(&off)) return SDK_CONTINUE;
+    for (int k = 0; k < SDK_NCAND; k++) {
+        if (k / 9 == exclude_cell) continue;
+        bool premise = false;
+        for (int i = 0; i < n; i++)
+            if ((ps[i] >> 1) == k) premise = true;
+        if (premise) continue;
+        if (cs_has(&on, k) &&
+            emit_verity(s, ps, n, 2 * k + 1, what, &fcv, base, sn, sink, st) == SDK_STOP)
+            return SDK_STOP;
+        if (cs_has(&off, k) &&
+            emit_verity(s, ps, n, 2 * k, what, &fcv, base, sn, sink, st) == SDK_STOP)
+            return SDK_STOP;
+    }
+    return SDK_CONTINUE;
+}
+
+static int find_fcv(const sdk_ctx *ctx, const sdk_grid *g, sdk_sink *sink)
+{
+    unsigned flags = SDK_LINKS_GROUPS | (sdk_opt_bool(ctx, "als", false) ? SDK_LINKS_ALS : 0);
+    sctx s;
+    int ret = SDK_CONTINUE;
+    sdk_step *st = malloc(sizeof *st);
+    seen *sn = calloc(1, sizeof *sn);
+    if (!st || !sn || !static_init(&s, g, flags)) goto out;
+    /* a candidate true and false */
+    for (int k = 0; k < SDK_NCAND && ret != SDK_STOP; k++) {
+        if (!s.t[2 * k].valid) continue;
+        int ps[2] = {2 * k + 1, 2 * k};
+        ret = verity_of(&s, ps, 2, k / 9, "true/false", 80, sn, sink, st);
+    }
+    /* cells */
+    for (int c = 0; c < 81 && ret != SDK_STOP; c++) {
+        if (g->value[c]) continue;
+        int ps[9], n = 0;
+        SDK_MASK_FOREACH(d, g->cand[c]) ps[n++] = SDK_LIT(SDK_CAND_NODE(c, d), 1);
+        char a[8];
+        ret = verity_of(&s, ps, n, -1, sdk_cell_name(c, a), 83, sn, sink, st);
+    }
+    /* houses */
+    for (int h = 0; h < 27 && ret != SDK_STOP; h++)
+        for (int d = 1; d <= 9 && ret != SDK_STOP; d++) {
+            sdk_bb b = sdk_house_digit(g, h, d);
+            if (sdk_bb_count(b) < 2) continue;
+            int ps[9], n = 0;
+            SDK_BB_FOREACH(c, b) ps[n++] = SDK_LIT(SDK_CAND_NODE(c, d), 1);
+            char hn[16], w[32];
+            snprintf(w, sizeof w, "%d in %s", d, sdk_house_short(h, hn));
+            ret = verity_of(&s, ps, n, -1, w, 82, sn, sink, st);
+        }
+    static_free(&s);
+out:
+    free(st);
+    free(sn);
+    return ret;
+}
+
+/* ---- dynamic ------------------------------------------------------------ */
+
+/* Append the dynamic chain to lit as step links; returns its node count. */
+static int dyn_links(const sdk_dyn *d, int lit, sdk_step *st)
+{
+    int ch[SDK_NCAND];
+    int m = sdk_dyn_chain(d, lit, ch, SDK_NCAND);
+    for (int i = 0; i < m; i++) {
+        int k = ch[i] >> 1;
+        sdk_step_mark(st, k / 9, k % 9 + 1, (ch[i] & 1) ? SDK_ROLE_ON : SDK_ROLE_OFF);
+        if (i == 0) continue;
+        sdk_link l;
+        memset(&l, 0, sizeof l);
+        int f = ch[i - 1] >> 1;
+        l.from =
+            (sdk_node){(uint8_t)(f % 9 + 1), (uint8_t)(ch[i - 1] & 1), 1, {(uint8_t)(f / 9), 0, 0}};
+        l.to = (sdk_node){(uint8_t)(k % 9 + 1), (uint8_t)(ch[i] & 1), 1, {(uint8_t)(k / 9), 0, 0}};
+        const sdk_dyn_reason *r = &d->why[k];
+        l.strong = r->strong;
+        l.kind = r->kind;
+        if (r->kind == SDK_LINK_ALS || r->kind == SDK_LINK_GROUP) {
+            SDK_BB_FOREACH(c, r->als)
+            {
+                if (l.nals == 9) break;
+                l.als[l.nals++] = (uint8_t)c;
+            }
+        }
+        sdk_step_link(st, &l);
+    }
+    return m;
+}
+
+/* Chains of a dynamic contradiction; returns the total length. */
+static int dyn_contra_links(const sdk_dyn *d, sdk_step *st)
+{
+    int len = 0;
+    if (d->bad_lit >= 0) {
+        len += dyn_links(d, d->bad_lit, st);
+        if (d->bad_reason.from >= 0) len += dyn_links(d, d->bad_reason.from, st) + 1;
+    } else if (d->bad_cell >= 0) {
+        SDK_MASK_FOREACH(x, d->g.cand[d->bad_cell])
+        len += dyn_links(d, SDK_LIT(SDK_CAND_NODE(d->bad_cell, x), 0), st);
+    } else if (d->bad_house >= 0) {
+        sdk_bb b = sdk_house_digit(&d->g, d->bad_house, d->bad_digit);
+        SDK_BB_FOREACH(c, b) len += dyn_links(d, SDK_LIT(SDK_CAND_NODE(c, d->bad_digit), 0), st);
+    }
+    if (len == 0) {
+        int m = 0;
+        for (int i = 0; i < d->n; i++)
+            if (d->depth[d->order[i] >> 1] > m) m = d->depth[d->order[i] >> 1];
+        len = m + 1;
+    }
+    return len;
+}
+
+typedef struct dtab {
+    cset on, off;
+    bool valid, contra;
+    int depth[SDK_NCAND]; /* chain node count to each consequence */
+} dtab;
+
+/* Run the dynamic search from every premise; contradictions are emitted as
+ * they come (when want_contra), tables are kept for verities. */
+static int dyn_all(const sdk_grid *g, unsigned flags, const sdk_technique *ct,
+                   const sdk_technique *vt, int cbase, int vbase, const char *label, sdk_sink *sink)
+{
+    int ret = SDK_CONTINUE;
+    sdk_dyn *d = malloc(sizeof *d);
+    sdk_step *st = malloc(sizeof *st);
+    seen *sn = calloc(1, sizeof *sn);
+    dtab *t = vt ? calloc(2 * SDK_NCAND, sizeof *t) : NULL;
+    if (!d || !st || !sn || (vt && !t)) goto out;
+    for (int c = 0; c < 81 && ret != SDK_STOP; c++) {
+        if (g->value[c]) continue;
+        SDK_MASK_FOREACH(dg, g->cand[c])
+        {
+            for (int on = 1; on >= 0 && ret != SDK_STOP; on--) {
+                if ((flags & SDK_DYN_NISHIO) && !on) continue;
+                int p = SDK_LIT(SDK_CAND_NODE(c, dg), on);
+                bool bad = sdk_dyn_run(g, c, dg, on, flags, NULL, d);
+                if (bad) {
+                    if (t) t[p].contra = true;
+                    if (!ct || !seen_add(sn, p ^ 1)) continue;
+                    sdk_step_init(st, ct);
+                    char a[16];
+                    sdk_step_printf(st, "%s Contradiction: %s => %s", label, lit_name(p, a),
+                                    d->why_text);
+                    int len = dyn_contra_links(d, st);
+                    conclude(st, p ^ 1);
+                    st->difficulty = diff_len(cbase, len);
+                    ret = sdk_emit(sink, st);
+                    continue;
+                }
+                if (!t) continue;
+                dtab *e = &t[p];
+                e->valid = true;
+                for (int i = 0; i < d->n; i++) {
+                    int l = d->order[i], k = l >> 1;
+                    cs_add((l & 1) ? &e->on : &e->off, k);
+                    e->depth[k] = d->depth[k] + 1;
+                }
+            }
+        }
+    }
+    if (!t || ret == SDK_STOP) goto out;
+    /* verities: premise sets that cover all cases (contradictory premises drop out) */
+    for (int pass = 0; pass < 3 && ret != SDK_STOP; pass++) {
+        for (int unit = 0; unit < (pass == 0   ? SDK_NCAND
+                                   : pass == 1 ? 81
+                                               : 27 * 9) &&
+                           ret != SDK_STOP;
+             unit++) {
+            int ps[9], n = 0, excl = -1;
+            char what[32];
+            if (pass == 0) {
+                int k = unit;
+                if (g->value[k / 9] || !sdk_grid_has(g, k / 9, k % 9 + 1)) continue;
+                ps[n++] = 2 * k + 1;
+                ps[n++] = 2 * k;
+                excl = k / 9;
+                snprintf(what, sizeof what, "true/false");
+            } else if (pass == 1) {
+                if (g->value[unit]) continue;
+                SDK_MASK_FOREACH(x, g->cand[unit]) ps[n++] = SDK_LIT(SDK_CAND_NODE(unit, x), 1);
+                sdk_cell_name(unit, what);
+            } else {
+                int h = unit / 9, dg = unit % 9 + 1;
+                sdk_bb b = sdk_house_digit(g, h, dg);
+                if (sdk_bb_count(b) < 2) continue;
+                SDK_BB_FOREACH(x, b) ps[n++] = SDK_LIT(SDK_CAND_NODE(x, dg), 1);
+                char hn[8];
+                snprintf(what, sizeof what, "%d in %s", dg, sdk_house_short(h, hn));
+            }
+            /* contradictory premises are impossible: leave them out */
+            int live[9], nl = 0;
+            for (int i = 0; i < n; i++)
+                if (!t[ps[i]].contra) live[nl++] = ps[i];
+            if (nl < 2) continue;
+            bool ok = true;
+            for (int i = 0; i < nl; i++)
+                if (!t[live[i]].valid) ok = false;
+            if (!ok) continue;
+            cset on = t[live[0]].on, off = t[live[0]].off;
+            for (int i = 1; i < nl; i++) {
+                cs_and(&on, &t[live[i]].on);
+                cs_and(&off, &t[live[i]].off);
+            }
+            for (int k = 0; k < SDK_NCAND && ret != SDK_STOP; k++) {
+                if (k / 9 == excl) continue;
+                for (int v = 1; v >= 0 && ret != SDK_STOP; v--) {
+                    if (!cs_has(v ? &on : &off, k)) continue;
+                    bool premise = false;
+                    for (int i = 0; i < n; i++)
+                        if ((ps[i] >> 1) == k) premise = true;
+                    if (premise || !seen_add(sn, 2 * k + v)) continue;
+                    sdk_step_init(st, vt);
+                    char a[16];
+                    sdk_step_printf(st, "%s Verity (%s) => %s", label, what,
+                                    lit_name(2 * k + v, a));
+                    int len = 0;
+                    for (int i = 0; i < nl; i++) {
+                        sdk_dyn_run(g, (live[i] >> 1) / 9, (live[i] >> 1) % 9 + 1, live[i] & 1,
+                                    flags, NULL, d);
+                        len += dyn_links(d, 2 * k + v, st);
+                    }
+                    conclude(st, 2 * k + v);
+                    st->difficulty = diff_len(vbase, len);
+                    ret = sdk_emit(sink, st);
+                }
+            }
+        }
+    }
+out:
+    free(t);
+    free(d);
+    free(st);
+    free(sn);
+    return ret;
+}
+
+static int find_fnc(const sdk_ctx *ctx, const sdk_grid *g, sdk_sink *sink)
+{
+    (void)ctx;
+    return dyn_all(g, 0, &fnc, NULL, fnc.difficulty, 0, "Forcing Net", sink);
+}
+static int find_fnv(const sdk_ctx *ctx, const sdk_grid *g, sdk_sink *sink)
+{
+    (void)ctx;
+    return dyn_all(g, 0, NULL, &fnv, 0, fnv.difficulty, "Forcing Net", sink);
+}
+static int find_nishio(const sdk_ctx *ctx, const sdk_grid *g, sdk_sink *sink)
+{
+    (void)ctx;
+    return dyn_all(g, SDK_DYN_NISHIO, &nishio, NULL, nishio.difficulty, 0, "Nishio", sink);
+}
+static int find_dfc(const sdk_ctx *ctx, const sdk_grid *g, sdk_sink *sink)
+{
+    (void)ctx;
+    return dyn_all(g, 0, &dfc, &dfc, dfc.difficulty, dfc.difficulty + 5, "Dynamic Forcing Chain",
+                   sink);
+}
+
+/* ---- nested ------------------------------------------------------------- */
+
+/* The grid reached by a dynamic search (its consequences applied). */
+static bool dyn_grid(const sdk_dyn *d, sdk_grid *out)
+{
+    *out = d->g;
+    for (int i = 0; i < d->n; i++) {
+        int l = d->order[i], k = l >> 1, c = k / 9, dg = k % 9 + 1;
+        if (l & 1) {
+            if (out->value[c]) continue;
+            if (!sdk_grid_has(out, c, dg)) return false;
+            sdk_grid_place(out, c, dg, false);
+        } else {
+            sdk_grid_eliminate(out, c, dg);
+        }
+    }
+    char why[64];
+    return sdk_grid_check(out, why, sizeof why);
+}
+
+/* Without an engine: candidates of bivalue cells whose dynamic search breaks
+ * the grid are removed, repeatedly; true when the grid breaks. */
+static bool nested_fallback(sdk_grid *w, sdk_dyn *d2)
+{
+    for (int round = 0; round < 20; round++) {
+        bool changed = false;
+        for (int c = 0; c < 81; c++) {
+            if (w->value[c] || sdk_mask_count(w->cand[c]) != 2) continue;
+            SDK_MASK_FOREACH(x, w->cand[c])
+            {
+                if (sdk_dyn_run(w, c, x, true, 0, NULL, d2)) {
+                    sdk_grid_eliminate(w, c, x);
+                    changed = true;
+                    if (!w->cand[c]) return true;
+                    break;
+                }
+            }
+        }
+        char why[64];
+        if (!sdk_grid_check(w, why, sizeof why)) return true;
+        if (!changed) return false;
+        /* settle singles */
+        for (int c = 0; c < 81; c++)
+            if (!w->value[c] && sdk_mask_count(w->cand[c]) == 1) {
+                sdk_grid_place(w, c, sdk_mask_first(w->cand[c]), false);
+                if (!sdk_grid_check(w, why, sizeof why)) return true;
+            }
+    }
+    return false;
+}
+
+static int find_nfc(const sdk_ctx *ctx, const sdk_grid *g, sdk_sink *sink)
+{
+    int ret = SDK_CONTINUE;
+    sdk_dyn *d = malloc(sizeof *d), *d2 = malloc(sizeof *d2);
+    sdk_step *st = malloc(sizeof *st);
+    sdk_grid *w = malloc(sizeof *w);
+    if (!d || !d2 || !st || !w) goto out;
+    bool engine = ctx->propagate && ctx->depth < 2;
+    for (int c = 0; c < 81 && ret != SDK_STOP; c++) {
+        if (g->value[c]) continue;
+        if (!engine && sdk_mask_count(g->cand[c]) != 2) continue;
+        SDK_MASK_FOREACH(dg, g->cand[c])
+        {
+            if (ret == SDK_STOP) break;
+            if (sdk_dyn_run(g, c, dg, true, 0, NULL, d)) continue; /* plain dynamic: not nested */
+            bool broken;
+            char why[256] = "";
+            if (!dyn_grid(d, w)) {
+                broken = true;
+            } else if (engine) {
+                sdk_prop_result res;
+                memset(&res, 0, sizeof res);
+                broken = ctx->propagate(ctx, w, 2000, &res) == SDK_PROP_CONTRADICTION;
+                snprintf(why, sizeof why, "%s", res.why);
+            } else {
+                broken = nested_fallback(w, d2);
+                snprintf(why, sizeof why, "nested dynamic chains break the grid");
+            }
+            if (!broken) continue;
+            sdk_step_init(st, &nfc);
+            char a[16];
+            sdk_step_printf(st, "Nested Forcing Chain: %s => %s",
+                            lit_name(SDK_LIT(SDK_CAND_NODE(c, dg), 1), a), why);
+            int m = 0;
+            for (int i = 0; i < d->n; i++)
+                if (d->depth[d->order[i] >> 1] > m) m = d->depth[d->order[i] >> 1];
+            sdk_step_mark(st, c, dg, SDK_ROLE_ON);
+            sdk_step_elim(st, c, dg);
+            st->difficulty = diff_len(nfc.difficulty, m + 1);
+            ret = sdk_emit(sink, st);
+        }
+    }
+out:
+    free(d);
+    free(d2);
+    free(st);
+    free(w);
+    return ret;
+}
+
+/* ---- kraken fish ---------------------------------------------------------- */
+
+static int find_kraken(const sdk_ctx *ctx, const sdk_grid *g, sdk_sink *sink)
+{
+    int maxn = sdk_opt_int(ctx, "max-size", 4);
+    sctx s;
+    int ret = SDK_CONTINUE;
+    sdk_step *st = malloc(sizeof *st);
+    seen *sn = calloc(1, sizeof *sn);
+    if (!st || !sn || !static_init(&s, g, SDK_LINKS_GROUPS)) goto out;
+    for (int d = 1; d <= 9 && ret != SDK_STOP; d++) {
+        for (int orient = 0; orient < 2 && ret != SDK_STOP; orient++) {
+            int bh0 = orient ? 9 : 0, ch0 = orient ? 0 : 9;
+            int lines[9], nl = 0;
+            for (int i = 0; i < 9; i++) {
+                int n = sdk_bb_count(sdk_house_digit(g, bh0 + i, d));
+                if (n >= 1) lines[nl++] = bh0 + i;
+            }
+            for (int size = 2; size <= maxn && ret != SDK_STOP; size++) {
+                for (int bm = 0; bm < (1 << nl) && ret != SDK_STOP; bm++) {
+                    if (__builtin_popcount((unsigned)bm) != size) continue;
+                    sdk_bb base = sdk_bb_none(), baseh = sdk_bb_none();
+                    for (int i = 0; i < nl; i++)
+                        if (bm >> i & 1) {
+                            base = sdk_bb_or(base, sdk_house_digit(g, lines[i], d));
+                            baseh = sdk_bb_or(baseh, sdk_house_bb[lines[i]]);
+                        }
+                    for (int cm = 0; cm < 512 && ret != SDK_STOP; cm++) {
+                        if (__builtin_popcount((unsigned)cm) != size) continue;
+                        sdk_bb cover = sdk_bb_none();
+                        for (int j = 0; j < 9; j++)
+                            if (cm >> j & 1) cover = sdk_bb_or(cover, sdk_house_bb[ch0 + j]);
+                        sdk_bb fins = sdk_bb_andnot(base, cover);
+                        int nf = sdk_bb_count(fins);
+                        if (nf == 0 || nf > 5) continue;
+                        /* every cover line must meet the base (a real fish) */
+                        bool real = true;
+                        for (int j = 0; j < 9; j++)
+                            if ((cm >> j & 1) &&
+                                sdk_bb_empty(sdk_bb_and(base, sdk_house_bb[ch0 + j])))
+                                real = false;
+                        if (!real) continue;
+                        sdk_bb targets = sdk_bb_andnot(sdk_bb_and(cover, g->digit[d - 1]), baseh);
+                        SDK_BB_FOREACH(x, targets)
+                        {
+                            int tk = x * 9 + d - 1;
+                            bool all = true;
+                            bool plain = sdk_bb_subset(fins, sdk_peer_bb[x]);
+                            if (plain) continue; /* an ordinary finned fish */
+                            SDK_BB_FOREACH(f, fins)
+                            {
+                                if (!cs_has(&s.t[SDK_LIT(SDK_CAND_NODE(f, d), 1)].off, tk)) {
+                                    all = false;
+                                    break;
+                                }
+                            }
+                            if (!all || !seen_add(sn, 2 * tk)) continue;
+                            sdk_step_init(st, &kraken);
+                            char bb[64], cb[64];
+                            int kb = 0, kc = 0;
+                            for (int i = 0; i < nl; i++)
+                                if (bm >> i & 1)
+                                    kb += snprintf(bb + kb, sizeof bb - (size_t)kb, "%d",
+                                                   lines[i] % 9 + 1);
+                            for (int j = 0; j < 9; j++)
+                                if (cm >> j & 1)
+                                    kc += snprintf(cb + kc, sizeof cb - (size_t)kc, "%d", j + 1);
+                            sdk_step_printf(st, "Kraken Fish Type 1: %d %c%s %c%s fins", d,
+                                            orient ? 'c' : 'r', bb, orient ? 'r' : 'c', cb);
+                            for (int i = 0; i < nl; i++)
+                                if (bm >> i & 1) sdk_step_house(st, lines[i], SDK_ROLE_BASE);
+                            for (int j = 0; j < 9; j++)
+                                if (cm >> j & 1) sdk_step_house(st, ch0 + j, SDK_ROLE_COVER);
+                            sdk_step_mark_bb(st, sdk_bb_andnot(base, fins), d, SDK_ROLE_BASE);
+                            int len = 0;
+                            SDK_BB_FOREACH(f, fins)
+                            {
+                                char nm[8], txt[256];
+                                sdk_step_mark(st, f, d, SDK_ROLE_FIN);
+                                len += add_chain(&s, SDK_LIT(SDK_CAND_NODE(f, d), 1), 2 * tk, st,
+                                                 txt, sizeof txt);
+                                sdk_step_printf(st, " %s: %s;", sdk_cell_name(f, nm), txt);
+                            }
+                            sdk_step_elim(st, x, d);
+                            st->difficulty = diff_len(kraken.difficulty + (size - 2), len);
+                            ret = sdk_emit(sink, st);
+                            if (ret == SDK_STOP) break;
+                        }
+                    }
+                }
+            }
+        }
+    }
+    static_free(&s);
+out:
+    free(st);
+    free(sn);
+    return ret;
+}
+
+static const sdk_technique fcc = {.abi = SDK_ABI_VERSION,
+                                  .id = "forcing-chain-contradiction",
+                                  .name = "Forcing Chain Contradiction",
+                                  .difficulty = 80,
+                                  .score = 500,
+                                  .level = SDK_LEVEL_EXTREME,
+                                  .find = find_fcc,
+                                  .summary =
+                                      "an assumption whose chains contradict each other is false"};
+static const sdk_technique fcv = {
+    .abi = SDK_ABI_VERSION,
+    .id = "forcing-chain-verity",
+    .name = "Forcing Chain Verity",
+    .difficulty = 82,
+    .score = 500,
+    .level = SDK_LEVEL_EXTREME,
+    .find = find_fcv,
+    .summary = "what every candidate of a cell or house implies by chains is true"};
+static const sdk_technique fnc = {.abi = SDK_ABI_VERSION,
+                                  .id = "forcing-net-contradiction",
+                                  .name = "Forcing Net Contradiction",
+                                  .difficulty = 85,
+                                  .score = 700,
+                                  .level = SDK_LEVEL_EXTREME,
+                                  .find = find_fnc,
+                                  .summary =
+                                      "dynamic chains (nets) from an assumption break the grid"};
+static const sdk_technique fnv = {
+    .abi = SDK_ABI_VERSION,
+    .id = "forcing-net-verity",
+    .name = "Forcing Net Verity",
+    .difficulty = 87,
+    .score = 700,
+    .level = SDK_LEVEL_EXTREME,
+    .find = find_fnv,
+    .summary = "what every case of a cell or house implies through nets is true"};
+static const sdk_technique nishio = {.abi = SDK_ABI_VERSION,
+                                     .id = "nishio",
+                                     .name = "Nishio Forcing Chain",
+                                     .difficulty = 75,
+                                     .score = 500,
+                                     .level = SDK_LEVEL_EXTREME,
+                                     .find = find_nishio,
+                                     .summary =
+                                         "placing a digit leaves a house without that digit"};
+static const sdk_technique dfc = {
+    .abi = SDK_ABI_VERSION,
+    .id = "dynamic-forcing-chain",
+    .name = "Dynamic Forcing Chain",
+    .difficulty = 85,
+    .score = 700,
+    .level = SDK_LEVEL_EXTREME,
+    .find = find_dfc,
+    .summary = "dynamic forcing chains: contradiction, double, cell and region forms"};
+static const sdk_technique nfc = {.abi = SDK_ABI_VERSION,
+                                  .id = "nested-forcing-chain",
+                                  .name = "Nested Forcing Chain",
+                                  .difficulty = 95,
+                                  .score = 900,
+                                  .level = SDK_LEVEL_EXTREME,
+                                  .flags = SDK_TF_USES_ENGINE,
+                                  .find = find_nfc,
+                                  .summary =
+                                      "an assumption plus the earlier techniques breaks the grid"};
+static const sdk_technique kraken = {
+    .abi = SDK_ABI_VERSION,
+    .id = "kraken-fish",
+    .name = "Kraken Fish",
+    .difficulty = 80,
+    .score = 500,
+    .level = SDK_LEVEL_EXTREME,
+    .find = find_kraken,
+    .summary = "a finned fish whose fins each lead by a chain to the elimination"};
+
+SDK_PLUGIN(&fcc, &fcv, &fnc, &fnv, &nishio, &dfc, &nfc, &kraken)
