@@ -95,9 +95,15 @@ static void build_tables(void)
     __atomic_store_n(&tables_ready, true, __ATOMIC_RELEASE);
 }
 
+/* Built when the library is loaded; ensure_tables() only covers a call made
+ * before constructors ran. */
+__attribute__((constructor)) static void solver_tables_init(void)
+{
+    build_tables();
+}
+
 static inline void ensure_tables(void)
 {
-    /* Building twice from two threads writes the same bytes: harmless. */
     if (!__atomic_load_n(&tables_ready, __ATOMIC_ACQUIRE)) build_tables();
 }
 
@@ -332,6 +338,7 @@ static int run(bstate *s, int limit, uint8_t (*sol)[81], sdk_solver_stats *st)
     return c.count;
 }
 
+/* Values outside 1..9 count as empty. */
 int sdk_solve(const uint8_t values[81], int limit, uint8_t (*sol)[81], sdk_solver_stats *st)
 {
     ensure_tables();
