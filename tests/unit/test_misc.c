@@ -239,6 +239,8 @@ static int reglib(const code_map *map, int nmap, const known_fail *known, int nk
 /* Walk puzzles to the solution (singles first, then our techniques' first
  * step, else the solution digit of the emptiest cell) and ask every technique
  * for all its steps at every position. Returns violations. */
+static long per_id[16]; /* steps found per technique, over all soundness runs */
+
 static long soundness(const char *const *ids, int nids, const char *opts, const char *file,
                       int npuz, long *nsteps, long *npos)
 {
@@ -269,6 +271,7 @@ static long soundness(const char *const *ids, int nids, const char *opts, const 
             for (int i = 0; i < nids; i++) {
                 run(tech(ids[i]), opts, &g, &st);
                 *nsteps += st.n;
+                per_id[i] += st.n;
                 for (int k = 0; k < st.n; k++) {
                     const sdk_step *s = &st.v[k];
                     for (int e = 0; e < s->nelim; e++)
@@ -394,9 +397,12 @@ static void test_soundness(void **state)
     (void)state;
     const char *ids[] = {"sue-de-coq", "aligned-pair-exclusion"};
     long nsteps = 0, npos = 0;
-    long bad = soundness(ids, 2, "", "top1465.txt", 150, &nsteps, &npos);
-    bad += soundness(ids, 2, "", "unbiased_1k.txt", 150, &nsteps, &npos);
+    long bad = soundness(ids, 2, "", "top1465.txt", 300, &nsteps, &npos);
+    bad += soundness(ids, 2, "", "unbiased_1k.txt", 300, &nsteps, &npos);
+    bad += soundness(ids, 2, "", "forum_hardest_1106.txt", 100, &nsteps, &npos);
     printf("  soundness: %ld positions, %ld steps checked, %ld violations\n", npos, nsteps, bad);
+    for (int i = 0; i < (int)(sizeof ids / sizeof *ids); i++)
+        printf("    %-24s %ld\n", ids[i], per_id[i]);
     assert_int_equal(bad, 0);
     assert_true(nsteps > 0);
 }
