@@ -168,7 +168,8 @@ static bool sdp_same(int *a, int na, int *b, int nb)
 
 /* Run every reglib entry of the codes; print "code pass/total"; returns the
  * number of failing entries. verbose: print each failure. */
-static int sdp_reglib(sdp_code *codes, int ncodes, const int *known, bool verbose)
+__attribute__((unused)) static int sdp_reglib(sdp_code *codes, int ncodes, const int *known,
+                                              bool verbose)
 {
     FILE *f = fopen(tu_reglib_path("reglib-1.4.txt"), "r");
     assert_non_null(f);
