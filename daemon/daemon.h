@@ -1,0 +1,176 @@
+/* daemon.h - sudokud's internal declarations: the daemon state, connections,
+ * jobs (one per client request), the worker pool, the worker frame format and
+ * logging. Each .c file owns one job: main.c (options, startup, signals),
+ * server.c (socket, connections), rpc.c (requests from clients), workers.c
+ * (the pool and routing), worker_main.c (the worker process), log.c. */
+#ifndef SUDOKUD_DAEMON_H
+#define SUDOKUD_DAEMON_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <uv.h>
+#include "sudoku/service.h"
+#include "sudoku/wire.h"
+
+#ifndef SUDOKUD_VERSION
+#define SUDOKUD_VERSION "0.0.0"
+#endif
+
+/* ---- logging (log.c) ----------------------------------------------------- */
+
+enum { LOG_ERR_ = 0, LOG_WARN_, LOG_INFO_, LOG_DEBUG_ };
+void log_init(int level, bool use_syslog, const char *ident);
+int log_level_parse(const char *s); /* -1 when unknown */
+const char *log_level_name(int level);
+int log_level(void);
+void log_msg(int level, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+#define log_err(...) log_msg(LOG_ERR_, __VA_ARGS__)
+#define log_warn(...) log_msg(LOG_WARN_, __VA_ARGS__)
+#define log_info(...) log_msg(LOG_INFO_, __VA_ARGS__)
+#define log_debug(...) log_msg(LOG_DEBUG_, __VA_ARGS__)
+
+/* ---- worker frames ------------------------------------------------------- *
+ * daemon -> worker: u32 big-endian length, then msgpack [method, params, mode]
+ *   (mode 0: answer the whole result; mode 1: a batch chunk, one ITEM per puzzle).
+ * worker -> daemon: u32 big-endian body length, u8 kind, then the body. */
+enum {
+    FRAME_READY = 0, /* body: nothing; the worker loaded its config */
+    FRAME_RESULT,    /* body: the packed result object */
+    FRAME_ERROR,     /* body: the packed {code, message} map */
+    FRAME_ITEM,      /* body: one packed per-puzzle result */
+    FRAME_END,       /* the chunk is done */
+};
+#define FRAME_HEAD 5
+#define PROBE_FD 3 /* where a worker finds its probe (shared memory) */
+
+int worker_main(const char *config_path); /* worker_main.c */
+
+/* ---- daemon state -------------------------------------------------------- */
+
+typedef struct conn conn;
+typedef struct job job;
+typedef struct worker worker;
+
+typedef struct limits {
+    int workers;
+    int deadline_ms;
+    int max_connections;
+    int max_queue;
+    size_t max_message;
+} limits;
+
+typedef struct daemon_state {
+    uv_loop_t *loop;
+    char exe[4096];
+    char config_path[4096];
+    char socket_path[4096];
+    char pid_file[4096];
+    int workers_opt; /* --workers, 0: from the config */
+    bool foreground;
+    limits lim;
+    int nprofile;
+    char (*profiles)[48];
+    int ntechniques;
+    unsigned generation; /* config loads */
+    uint64_t started_ms;
+
+    uv_pipe_t listener;
+    bool listening;
+    bool draining;
+    uv_signal_t sig_hup, sig_term, sig_int;
+    uv_timer_t respawn_timer;
+
+    conn *conns;
+    int nconn;
+    job *jobs; /* every unanswered job (linked by all_next) */
+    int njobs;
+    job *queue_head, *queue_tail; /* jobs with puzzles not yet handed out */
+    worker *workers;
+    int nworkers_live; /* current generation, not retiring */
+    uint64_t requests;
+    uint64_t crashes;
+    int spawn_failures; /* consecutive workers that died before ready */
+    int ready_fd;       /* detaching: tell the parent we listen (-1: none) */
+} daemon_state;
+
+extern daemon_state D;
+
+/* config: load and validate in the daemon, keep the numbers and profile names.
+ * Returns false with err when the config does not load. (main.c) */
+bool daemon_load_config(const char *path, sdk_error *err);
+void daemon_begin_drain(void);
+void daemon_check_drained(void);
+uint64_t now_ms(void);
+
+/* ---- connections (server.c) ------------------------------------------------ */
+
+struct conn {
+    uv_pipe_t h;
+    sdk_wire_reader rd;
+    conn *next, *prev;
+    unsigned id;
+    int jobs;     /* unanswered requests of this connection */
+    bool closing; /* no more reading; close when writes are done */
+    bool paused;  /* reading stopped while writes back up */
+    bool dead;    /* handle closed */
+};
+
+bool server_listen(sdk_error *err);
+void server_stop_listening(void);
+/* Send bytes (copied) to a connection. */
+void conn_send(conn *c, const char *data, size_t n);
+/* Send an error response. */
+void conn_send_error(conn *c, uint32_t msgid, const char *code, const char *fmt, ...)
+    __attribute__((format(printf, 4, 5)));
+/* Stop reading and close after pending writes. */
+void conn_close(conn *c);
+/* One of c's jobs was answered (c->jobs already decremented). */
+void conn_job_done(conn *c);
+void server_close_all(void);
+
+/* ---- requests (rpc.c) -------------------------------------------------------- */
+
+/* One whole message from a client. */
+void rpc_handle(conn *c, const msgpack_object *o);
+
+/* ---- jobs and workers (workers.c) -------------------------------------------- */
+
+struct job {
+    conn *c; /* NULL when the client went away */
+    uint32_t msgid;
+    char method[16];
+    bool progress;
+    bool answered; /* the response went out: nothing more goes to the client */
+    /* single (n < 0): the whole frame for the worker */
+    msgpack_sbuffer req;
+    bool assigned;
+    /* batch (n >= 0) */
+    int n;
+    msgpack_sbuffer common; /* the params map's other key/value pairs, packed */
+    int ncommon;
+    msgpack_sbuffer pz; /* the puzzles, packed strings one after the other */
+    size_t *pz_off;     /* n + 1 offsets into pz */
+    uint8_t *state;     /* per puzzle: 0 to do, 1 on a worker, 2 done */
+    char **res;
+    size_t *res_len;
+    int scan; /* no puzzle before this is still to do */
+    int done;
+    bool queued;
+    job *qnext;
+    job *all_next, *all_prev;
+};
+
+/* Create a job for a request (takes what it needs from params). */
+job *job_new(conn *c, uint32_t msgid, const char *method, const msgpack_object *params);
+void job_submit(job *j);
+/* A connection is going away: its jobs keep running but answer nobody. */
+void jobs_forget_conn(conn *c);
+
+bool workers_start(void);
+/* Reload: new workers with the current config; old ones retire. */
+void workers_roll(void);
+void workers_stop_all(void);
+int workers_busy(void);
+int workers_count(void);
+
+#endif

@@ -1,0 +1,335 @@
+/* main.c - sudokud: options, finding the config and the socket, detaching,
+ * the pid file, signals (SIGHUP reloads, SIGTERM/SIGINT drain and exit), and
+ * the worker mode switch (`--worker`). */
+#include <errno.h>
+#include <fcntl.h>
+#include <getopt.h>
+#include <libgen.h>
+#include <limits.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+#include "daemon.h"
+
+daemon_state D;
+
+uint64_t now_ms(void)
+{
+    return uv_hrtime() / 1000000u;
+}
+
+static void usage(FILE *f)
+{
+    fprintf(f, "usage: sudokud [options]\n"
+               "  --socket PATH     listen here (default $XDG_RUNTIME_DIR/sudokud.sock,\n"
+               "                    else /run/sudokud/sudokud.sock)\n"
+               "  --config FILE     config (default <bindir>/../etc/sudokud/sudokud.conf)\n"
+               "  --foreground      do not detach (for systemd and terminals)\n"
+               "  --log-level L     error, warning, info (default) or debug\n"
+               "  --pid-file FILE   write the daemon's pid here\n"
+               "  --workers N       worker processes (default: the config's, 0 = one per core)\n"
+               "  --version, --help\n");
+}
+
+bool daemon_load_config(const char *path, sdk_error *err)
+{
+    sdk_config cfg;
+    if (!sdk_config_load(path, &cfg, err)) return false;
+    limits lim = {
+        .workers = D.workers_opt > 0 ? D.workers_opt : cfg.workers,
+        .deadline_ms = cfg.deadline_ms,
+        .max_connections = cfg.max_connections > 0 ? cfg.max_connections : 256,
+        .max_queue = cfg.max_queue > 0 ? cfg.max_queue : 4096,
+        .max_message = cfg.max_message > 0 ? (size_t)cfg.max_message : (size_t)16 << 20,
+    };
+    if (lim.workers <= 0) lim.workers = (int)uv_available_parallelism();
+    if (lim.workers > 256) lim.workers = 256;
+    int nt = 0;
+    for (int i = 0; i < cfg.nplugin; i++)
+        for (int k = 0; cfg.plugin[i].list[k]; k++) nt++;
+    char(*names)[48] = calloc(cfg.nprofile > 0 ? (size_t)cfg.nprofile : 1, sizeof *names);
+    for (int i = 0; i < cfg.nprofile; i++) memcpy(names[i], cfg.profile[i].name, sizeof names[i]);
+    free(D.profiles);
+    D.profiles = names;
+    D.nprofile = cfg.nprofile;
+    D.ntechniques = nt;
+    D.lim = lim;
+    D.generation++;
+    sdk_config_free(&cfg); /* plugins are unloaded: the daemon never runs technique code */
+    return true;
+}
+
+static void on_signal(uv_signal_t *s, int signum)
+{
+    (void)s;
+    if (signum == SIGHUP) {
+        sdk_error err;
+        log_info("SIGHUP: reloading %s", D.config_path);
+        if (!daemon_load_config(D.config_path, &err))
+            log_err("reload failed, keeping the old config: %s", err.msg);
+        else
+            workers_roll();
+        return;
+    }
+    log_info("%s: draining and exiting", signum == SIGTERM ? "SIGTERM" : "SIGINT");
+    daemon_begin_drain();
+}
+
+static void close_cb(uv_handle_t *h)
+{
+    (void)h;
+}
+
+static void walk_close(uv_handle_t *h, void *arg)
+{
+    (void)arg;
+    if (!uv_is_closing(h)) uv_close(h, close_cb);
+}
+
+void daemon_begin_drain(void)
+{
+    if (D.draining) return;
+    D.draining = true;
+    server_stop_listening();
+    daemon_check_drained();
+}
+
+void daemon_check_drained(void)
+{
+    if (!D.draining || D.njobs > 0) return;
+    log_info("drained: %llu requests served", (unsigned long long)D.requests);
+    workers_stop_all();
+    server_close_all();
+    uv_signal_stop(&D.sig_hup);
+    uv_signal_stop(&D.sig_term);
+    uv_signal_stop(&D.sig_int);
+    uv_close((uv_handle_t *)&D.sig_hup, NULL);
+    uv_close((uv_handle_t *)&D.sig_term, NULL);
+    uv_close((uv_handle_t *)&D.sig_int, NULL);
+    uv_timer_stop(&D.respawn_timer);
+    if (!uv_is_closing((uv_handle_t *)&D.respawn_timer))
+        uv_close((uv_handle_t *)&D.respawn_timer, NULL);
+}
+
+static bool default_config(char *out, size_t n)
+{
+    char exe[PATH_MAX];
+    snprintf(exe, sizeof exe, "%s", D.exe);
+    int k = snprintf(out, n, "%s/../etc/sudokud/sudokud.conf", dirname(exe));
+    if (k < 0 || (size_t)k >= n || access(out, R_OK) != 0)
+        snprintf(out, n, "/etc/sudokud/sudokud.conf");
+    return true;
+}
+
+static void default_socket(char *out, size_t n)
+{
+    const char *x = getenv("XDG_RUNTIME_DIR");
+    if (x && *x)
+        snprintf(out, n, "%s/sudokud.sock", x);
+    else
+        snprintf(out, n, "/run/sudokud/sudokud.sock");
+}
+
+/* Detach: the parent waits until the child listens (or fails) so that whoever
+ * started us can connect at once. Returns in the child. */
+static void detach(void)
+{
+    int p[2];
+    if (pipe(p) != 0) {
+        perror("sudokud: pipe");
+        exit(1);
+    }
+    pid_t pid = fork();
+    if (pid < 0) {
+        perror("sudokud: fork");
+        exit(1);
+    }
+    if (pid > 0) {
+        close(p[1]);
+        char c;
+        ssize_t r;
+        do r = read(p[0], &c, 1);
+        while (r < 0 && errno == EINTR);
+        _exit(r == 1 ? 0 : 1);
+    }
+    close(p[0]);
+    fcntl(p[1], F_SETFD, FD_CLOEXEC);
+    D.ready_fd = p[1];
+    setsid();
+    if (chdir("/") != 0) { /* keep going: nothing depends on the cwd */
+    }
+    int fd = open("/dev/null", O_RDWR);
+    if (fd >= 0) {
+        dup2(fd, 0);
+        dup2(fd, 1);
+        if (isatty(2)) dup2(fd, 2); /* keep a redirected stderr (a log file) */
+        if (fd > 2) close(fd);
+    }
+}
+
+static void write_pid_file(void)
+{
+    if (!D.pid_file[0]) return;
+    FILE *f = fopen(D.pid_file, "w");
+    if (!f) {
+        log_warn("pid file %s: %s", D.pid_file, strerror(errno));
+        return;
+    }
+    fprintf(f, "%d\n", (int)getpid());
+    fclose(f);
+}
+
+int main(int argc, char **argv)
+{
+    enum { O_SOCKET = 1, O_CONFIG, O_FG, O_LOG, O_PID, O_WORKERS, O_WORKER, O_VERSION, O_HELP };
+    static const struct option opts[] = {
+        {"socket", required_argument, 0, O_SOCKET}, {"config", required_argument, 0, O_CONFIG},
+        {"foreground", no_argument, 0, O_FG},       {"log-level", required_argument, 0, O_LOG},
+        {"pid-file", required_argument, 0, O_PID},  {"workers", required_argument, 0, O_WORKERS},
+        {"worker", no_argument, 0, O_WORKER},       {"version", no_argument, 0, O_VERSION},
+        {"help", no_argument, 0, O_HELP},           {0, 0, 0, 0},
+    };
+    memset(&D, 0, sizeof D);
+    D.ready_fd = -1;
+    size_t exelen = sizeof D.exe;
+    if (uv_exepath(D.exe, &exelen) != 0) snprintf(D.exe, sizeof D.exe, "%s", argv[0]);
+    bool worker = false, use_syslog = false;
+    int level = LOG_INFO_;
+    int c;
+    while ((c = getopt_long(argc, argv, "", opts, NULL)) != -1) {
+        switch (c) {
+        case O_SOCKET:
+            snprintf(D.socket_path, sizeof D.socket_path, "%s", optarg);
+            break;
+        case O_CONFIG:
+            snprintf(D.config_path, sizeof D.config_path, "%s", optarg);
+            break;
+        case O_FG:
+            D.foreground = true;
+            break;
+        case O_LOG:
+            level = log_level_parse(optarg);
+            if (level < 0) {
+                fprintf(stderr, "sudokud: --log-level: '%s' is not error|warning|info|debug\n",
+                        optarg);
+                return 2;
+            }
+            break;
+        case O_PID:
+            snprintf(D.pid_file, sizeof D.pid_file, "%s", optarg);
+            break;
+        case O_WORKERS: {
+            char *end;
+            long n = strtol(optarg, &end, 10);
+            if (*end || n < 1 || n > 256) {
+                fprintf(stderr, "sudokud: --workers: '%s' is not a number from 1 to 256\n", optarg);
+                return 2;
+            }
+            D.workers_opt = (int)n;
+            break;
+        }
+        case O_WORKER:
+            worker = true;
+            break;
+        case O_VERSION:
+            printf("sudokud %s\n", SUDOKUD_VERSION);
+            return 0;
+        case O_HELP:
+            usage(stdout);
+            return 0;
+        default:
+            usage(stderr);
+            return 2;
+        }
+    }
+    if (optind < argc) {
+        fprintf(stderr, "sudokud: unexpected argument '%s'\n", argv[optind]);
+        usage(stderr);
+        return 2;
+    }
+    if (!D.config_path[0]) default_config(D.config_path, sizeof D.config_path);
+    char real[PATH_MAX];
+    if (realpath(D.config_path, real)) snprintf(D.config_path, sizeof D.config_path, "%s", real);
+
+    if (worker) {
+        log_init(level, false, "sudokud-worker");
+        return worker_main(D.config_path);
+    }
+
+    if (!D.socket_path[0]) default_socket(D.socket_path, sizeof D.socket_path);
+    if (D.socket_path[0] != '/') {
+        char cwd[PATH_MAX], abs[PATH_MAX * 2];
+        if (getcwd(cwd, sizeof cwd)) {
+            snprintf(abs, sizeof abs, "%s/%s", cwd, D.socket_path);
+            if ((size_t)snprintf(D.socket_path, sizeof D.socket_path, "%s", abs) >=
+                sizeof D.socket_path) {
+                fprintf(stderr, "sudokud: socket path too long\n");
+                return 2;
+            }
+        }
+    }
+    if (D.pid_file[0] && D.pid_file[0] != '/') {
+        char cwd[PATH_MAX], abs[PATH_MAX * 2];
+        if (getcwd(cwd, sizeof cwd)) {
+            snprintf(abs, sizeof abs, "%s/%s", cwd, D.pid_file);
+            if ((size_t)snprintf(D.pid_file, sizeof D.pid_file, "%s", abs) >= sizeof D.pid_file) {
+                fprintf(stderr, "sudokud: pid file path too long\n");
+                return 2;
+            }
+        }
+    }
+    log_init(level, false, "sudokud");
+    sdk_error err;
+    if (!daemon_load_config(D.config_path, &err)) {
+        log_err("config: %s", err.msg);
+        return 1;
+    }
+    if (!D.foreground) {
+        detach();
+        use_syslog = true;
+        log_init(level, use_syslog, "sudokud");
+    }
+    signal(SIGPIPE, SIG_IGN);
+    D.loop = uv_default_loop();
+    D.started_ms = now_ms();
+    uv_signal_init(D.loop, &D.sig_hup);
+    uv_signal_init(D.loop, &D.sig_term);
+    uv_signal_init(D.loop, &D.sig_int);
+    uv_signal_start(&D.sig_hup, on_signal, SIGHUP);
+    uv_signal_start(&D.sig_term, on_signal, SIGTERM);
+    uv_signal_start(&D.sig_int, on_signal, SIGINT);
+    uv_timer_init(D.loop, &D.respawn_timer);
+
+    if (!server_listen(&err)) {
+        log_err("%s", err.msg);
+        uv_walk(D.loop, walk_close, NULL);
+        uv_run(D.loop, UV_RUN_DEFAULT);
+        uv_loop_close(D.loop);
+        free(D.profiles);
+        return 1;
+    }
+    if (!workers_start()) {
+        log_err("cannot start workers");
+        return 1;
+    }
+    write_pid_file();
+    log_info("sudokud %s listening on %s (config %s, %d workers)", SUDOKUD_VERSION, D.socket_path,
+             D.config_path, D.lim.workers);
+    if (D.ready_fd >= 0) {
+        if (write(D.ready_fd, "1", 1) != 1) log_warn("cannot tell the parent we are ready");
+        close(D.ready_fd);
+        D.ready_fd = -1;
+    }
+    uv_run(D.loop, UV_RUN_DEFAULT);
+    uv_walk(D.loop, walk_close, NULL);
+    uv_run(D.loop, UV_RUN_DEFAULT);
+    int rc = uv_loop_close(D.loop);
+    if (rc) log_warn("event loop closed with handles open: %s", uv_strerror(rc));
+    if (D.pid_file[0]) unlink(D.pid_file);
+    free(D.profiles);
+    log_info("exiting");
+    return 0;
+}

@@ -1,0 +1,116 @@
+/* rpc.c - what sudokud does with one message from a client: check its
+ * msgpack-rpc shape, answer `status` and `reload` in the daemon, refuse
+ * unknown methods and work over the queue limit, and hand the rest to the
+ * worker pool as a job. */
+#include <stdio.h>
+#include <string.h>
+#include <unistd.h>
+#include "daemon.h"
+
+static const char *const worker_methods[] = {"solve", "rate", "explain", "hint", "techniques"};
+
+static void send_packed(conn *c, msgpack_sbuffer *sb)
+{
+    conn_send(c, sb->data, sb->size);
+    msgpack_sbuffer_destroy(sb);
+}
+
+static void do_status(conn *c, uint32_t msgid)
+{
+    msgpack_sbuffer sb;
+    msgpack_packer pk;
+    msgpack_sbuffer_init(&sb);
+    msgpack_packer_init(&pk, &sb, msgpack_sbuffer_write);
+    sdk_wire_response_head(&pk, msgid);
+    int queued = 0;
+    for (job *j = D.queue_head; j; j = j->qnext) queued++;
+    msgpack_pack_map(&pk, 13);
+    sdk_wire_kv_str(&pk, "version", SUDOKUD_VERSION);
+    sdk_wire_str(&pk, "uptime");
+    msgpack_pack_double(&pk, (double)(now_ms() - D.started_ms) / 1000.0);
+    sdk_wire_kv_int(&pk, "pid", (long)getpid());
+    sdk_wire_kv_int(&pk, "workers", workers_count());
+    sdk_wire_kv_int(&pk, "busy", workers_busy());
+    sdk_wire_kv_int(&pk, "queued", queued);
+    sdk_wire_kv_int(&pk, "jobs", D.njobs);
+    sdk_wire_kv_int(&pk, "connections", D.nconn);
+    sdk_wire_kv_int(&pk, "requests", (long)D.requests);
+    sdk_wire_kv_int(&pk, "crashes", (long)D.crashes);
+    sdk_wire_kv_str(&pk, "config", D.config_path);
+    sdk_wire_str(&pk, "profiles");
+    msgpack_pack_array(&pk, (size_t)D.nprofile);
+    for (int i = 0; i < D.nprofile; i++) sdk_wire_str(&pk, D.profiles[i]);
+    sdk_wire_kv_int(&pk, "generation", (long)D.generation);
+    send_packed(c, &sb);
+}
+
+static void do_reload(conn *c, uint32_t msgid)
+{
+    sdk_error err;
+    log_info("reload asked by connection %u", c->id);
+    if (!daemon_load_config(D.config_path, &err)) {
+        log_err("reload failed, keeping the old config: %s", err.msg);
+        conn_send_error(c, msgid, err.code[0] ? err.code : "bad-config", "%s", err.msg);
+        return;
+    }
+    workers_roll();
+    msgpack_sbuffer sb;
+    msgpack_packer pk;
+    msgpack_sbuffer_init(&sb);
+    msgpack_packer_init(&pk, &sb, msgpack_sbuffer_write);
+    sdk_wire_response_head(&pk, msgid);
+    msgpack_pack_map(&pk, 3);
+    sdk_wire_kv_bool(&pk, "ok", true);
+    sdk_wire_kv_int(&pk, "techniques", D.ntechniques);
+    sdk_wire_kv_int(&pk, "generation", (long)D.generation);
+    send_packed(c, &sb);
+}
+
+void rpc_handle(conn *c, const msgpack_object *o)
+{
+    sdk_rpc_msg m;
+    bool known;
+    sdk_error err;
+    if (!sdk_rpc_parse(o, &m, &known, &err)) {
+        /* well-formed msgpack: the stream is still in step, keep the connection */
+        conn_send_error(c, known ? m.msgid : 0, err.code, "%s", err.msg);
+        return;
+    }
+    if (m.type == SDK_RPC_NOTIFY) return;   /* nothing to answer */
+    if (m.type == SDK_RPC_RESPONSE) return; /* we never ask clients anything */
+    if (sdk_rpc_method_is(&m, "status")) {
+        do_status(c, m.msgid);
+        D.requests++;
+        return;
+    }
+    if (sdk_rpc_method_is(&m, "reload")) {
+        do_reload(c, m.msgid);
+        D.requests++;
+        return;
+    }
+    const char *method = NULL;
+    for (size_t i = 0; i < sizeof worker_methods / sizeof *worker_methods; i++)
+        if (sdk_rpc_method_is(&m, worker_methods[i])) method = worker_methods[i];
+    if (!method) {
+        conn_send_error(c, m.msgid, SDK_E_METHOD,
+                        "unknown method '%.*s' (solve, rate, explain, hint, techniques, status, "
+                        "reload)",
+                        (int)(m.method_len > 64 ? 64 : m.method_len), m.method);
+        return;
+    }
+    if (D.draining) {
+        conn_send_error(c, m.msgid, SDK_E_BUSY, "sudokud is shutting down");
+        return;
+    }
+    if (D.njobs >= D.lim.max_queue) {
+        conn_send_error(c, m.msgid, SDK_E_BUSY,
+                        "%d requests are waiting or running (max_queue): try again later", D.njobs);
+        return;
+    }
+    job *j = job_new(c, m.msgid, method, m.params);
+    if (!j) {
+        conn_send_error(c, m.msgid, SDK_E_INTERNAL, "out of memory");
+        return;
+    }
+    job_submit(j);
+}

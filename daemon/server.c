@@ -1,0 +1,287 @@
+/* server.c - sudokud's Unix socket: listening (mode 0600, stale sockets
+ * replaced, a live daemon left alone), accepting with peer credentials and the
+ * connection limit, reading messages through the wire reader, and writing
+ * responses with back-pressure. */
+#include <errno.h>
+#include <libgen.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <sys/stat.h>
+#include <sys/un.h>
+#include <unistd.h>
+#include "daemon.h"
+
+#define WRITE_HIGH ((size_t)64 << 20) /* stop reading a client that does not read */
+
+typedef struct wreq {
+    uv_write_t w;
+    conn *c;
+    size_t n;
+    char data[];
+} wreq;
+
+static unsigned next_conn_id = 1;
+
+/* Is a daemon answering on path? */
+static bool socket_alive(const char *path)
+{
+    int fd = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
+    if (fd < 0) return false;
+    struct sockaddr_un sa = {.sun_family = AF_UNIX};
+    if ((size_t)snprintf(sa.sun_path, sizeof sa.sun_path, "%s", path) >= sizeof sa.sun_path) {
+        close(fd);
+        return false;
+    }
+    bool alive = connect(fd, (struct sockaddr *)&sa, sizeof sa) == 0;
+    close(fd);
+    return alive;
+}
+
+static void conn_free(uv_handle_t *h)
+{
+    conn *c = h->data;
+    sdk_wire_reader_free(&c->rd);
+    free(c);
+}
+
+static void conn_destroy(conn *c)
+{
+    if (c->dead) return;
+    c->dead = true;
+    if (c->prev)
+        c->prev->next = c->next;
+    else
+        D.conns = c->next;
+    if (c->next) c->next->prev = c->prev;
+    D.nconn--;
+    jobs_forget_conn(c);
+    log_debug("connection %u closed", c->id);
+    uv_close((uv_handle_t *)&c->h, conn_free);
+}
+
+static bool writes_pending(conn *c)
+{
+    return uv_stream_get_write_queue_size((uv_stream_t *)&c->h) > 0;
+}
+
+static void alloc_cb(uv_handle_t *h, size_t suggested, uv_buf_t *buf)
+{
+    (void)suggested;
+    conn *c = h->data;
+    size_t room = 0;
+    char *p = sdk_wire_reader_space(&c->rd, 64 * 1024, &room);
+    *buf = uv_buf_init(p, p ? (unsigned)(room > (1u << 30) ? 1u << 30 : room) : 0);
+}
+
+static void read_cb(uv_stream_t *s, ssize_t n, const uv_buf_t *buf)
+{
+    (void)buf;
+    conn *c = s->data;
+    if (n < 0) {
+        if (n != UV_EOF) log_debug("connection %u: %s", c->id, uv_strerror((int)n));
+        uv_read_stop(s);
+        c->closing = true;
+        /* answer what is in flight only if the peer still reads: it half-closed */
+        if (n != UV_EOF || (c->jobs == 0 && !writes_pending(c))) conn_destroy(c);
+        return;
+    }
+    if (n == 0) return;
+    sdk_wire_reader_commit(&c->rd, (size_t)n);
+    const msgpack_object *o;
+    sdk_error err;
+    int rc;
+    while (!c->closing && !c->dead && (rc = sdk_wire_reader_next(&c->rd, &o, &err)) != 0) {
+        if (rc < 0) {
+            log_info("connection %u: %s: closing it", c->id, err.msg);
+            conn_send_error(c, 0, err.code, "%s", err.msg);
+            conn_close(c);
+            return;
+        }
+        rpc_handle(c, o);
+    }
+}
+
+static void write_cb(uv_write_t *w, int status)
+{
+    wreq *r = (wreq *)w;
+    conn *c = r->c;
+    free(r);
+    if (c->dead) return;
+    if (status < 0) {
+        log_debug("connection %u: write: %s", c->id, uv_strerror(status));
+        conn_destroy(c);
+        return;
+    }
+    if (c->paused && uv_stream_get_write_queue_size((uv_stream_t *)&c->h) < WRITE_HIGH / 2) {
+        c->paused = false;
+        if (!c->closing) uv_read_start((uv_stream_t *)&c->h, alloc_cb, read_cb);
+    }
+    if (c->closing && c->jobs == 0 && !writes_pending(c)) conn_destroy(c);
+}
+
+void conn_send(conn *c, const char *data, size_t n)
+{
+    if (c->dead) return;
+    wreq *r = malloc(sizeof *r + n);
+    if (!r) {
+        log_err("out of memory writing %zu bytes to connection %u", n, c->id);
+        conn_destroy(c);
+        return;
+    }
+    r->c = c;
+    r->n = n;
+    memcpy(r->data, data, n);
+    uv_buf_t b = uv_buf_init(r->data, (unsigned)n);
+    int rc = uv_write(&r->w, (uv_stream_t *)&c->h, &b, 1, write_cb);
+    if (rc < 0) {
+        free(r);
+        log_debug("connection %u: write: %s", c->id, uv_strerror(rc));
+        conn_destroy(c);
+        return;
+    }
+    if (!c->paused && uv_stream_get_write_queue_size((uv_stream_t *)&c->h) > WRITE_HIGH) {
+        c->paused = true;
+        uv_read_stop((uv_stream_t *)&c->h);
+    }
+}
+
+void conn_send_error(conn *c, uint32_t msgid, const char *code, const char *fmt, ...)
+{
+    sdk_error e;
+    snprintf(e.code, sizeof e.code, "%s", code);
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(e.msg, sizeof e.msg, fmt, ap);
+    va_end(ap);
+    msgpack_sbuffer sb;
+    msgpack_packer pk;
+    msgpack_sbuffer_init(&sb);
+    msgpack_packer_init(&pk, &sb, msgpack_sbuffer_write);
+    sdk_wire_response_error(&pk, msgid, &e);
+    conn_send(c, sb.data, sb.size);
+    msgpack_sbuffer_destroy(&sb);
+}
+
+void conn_close(conn *c)
+{
+    if (c->dead) return;
+    c->closing = true;
+    uv_read_stop((uv_stream_t *)&c->h);
+    if (c->jobs == 0 && !writes_pending(c)) conn_destroy(c);
+}
+
+static bool peer_allowed(conn *c)
+{
+    uv_os_fd_t fd;
+    if (uv_fileno((uv_handle_t *)&c->h, &fd) != 0) return false;
+    struct ucred cr;
+    socklen_t len = sizeof cr;
+    if (getsockopt(fd, SOL_SOCKET, SO_PEERCRED, &cr, &len) != 0) {
+        log_warn("connection %u: SO_PEERCRED: %s", c->id, strerror(errno));
+        return false;
+    }
+    if (cr.uid == getuid() || cr.uid == 0) return true;
+    log_warn("connection %u: refused peer uid %u (pid %d)", c->id, (unsigned)cr.uid, (int)cr.pid);
+    return false;
+}
+
+static void on_connection(uv_stream_t *server, int status)
+{
+    if (status < 0) {
+        log_warn("accept: %s", uv_strerror(status));
+        return;
+    }
+    conn *c = calloc(1, sizeof *c);
+    if (!c || !sdk_wire_reader_init(&c->rd, D.lim.max_message)) {
+        free(c);
+        log_err("out of memory accepting a connection");
+        return;
+    }
+    uv_pipe_init(D.loop, &c->h, 0);
+    c->h.data = c;
+    c->id = next_conn_id++;
+    if (uv_accept(server, (uv_stream_t *)&c->h) != 0) {
+        uv_close((uv_handle_t *)&c->h, conn_free);
+        return;
+    }
+    c->next = D.conns;
+    if (D.conns) D.conns->prev = c;
+    D.conns = c;
+    D.nconn++;
+    if (!peer_allowed(c)) {
+        conn_destroy(c);
+        return;
+    }
+    if (D.nconn > D.lim.max_connections) {
+        log_warn("connection %u refused: %d connections open (max_connections)", c->id,
+                 D.nconn - 1);
+        conn_send_error(c, 0, SDK_E_BUSY, "too many connections (max_connections is %d)",
+                        D.lim.max_connections);
+        conn_close(c);
+        return;
+    }
+    log_debug("connection %u open", c->id);
+    uv_read_start((uv_stream_t *)&c->h, alloc_cb, read_cb);
+}
+
+bool server_listen(sdk_error *err)
+{
+    char dir[sizeof D.socket_path];
+    if (strlen(D.socket_path) >= sizeof((struct sockaddr_un *)0)->sun_path) {
+        sdk_error_set(err, SDK_E_INTERNAL, "socket path %s is longer than %zu bytes", D.socket_path,
+                      sizeof((struct sockaddr_un *)0)->sun_path - 1);
+        return false;
+    }
+    snprintf(dir, sizeof dir, "%s", D.socket_path);
+    mkdir(dirname(dir), 0700); /* the user's runtime dir usually exists */
+    struct stat st;
+    if (lstat(D.socket_path, &st) == 0) {
+        if (!S_ISSOCK(st.st_mode)) {
+            sdk_error_set(err, SDK_E_INTERNAL, "%s exists and is not a socket", D.socket_path);
+            return false;
+        }
+        if (socket_alive(D.socket_path)) {
+            sdk_error_set(err, SDK_E_INTERNAL, "another sudokud already listens on %s",
+                          D.socket_path);
+            return false;
+        }
+        unlink(D.socket_path); /* stale */
+    }
+    uv_pipe_init(D.loop, &D.listener, 0);
+    mode_t old = umask(0177);
+    int rc = uv_pipe_bind(&D.listener, D.socket_path);
+    umask(old);
+    if (rc == 0) chmod(D.socket_path, 0600);
+    if (rc == 0) rc = uv_listen((uv_stream_t *)&D.listener, 128, on_connection);
+    if (rc != 0) {
+        sdk_error_set(err, SDK_E_INTERNAL, "cannot listen on %s: %s", D.socket_path,
+                      uv_strerror(rc));
+        uv_close((uv_handle_t *)&D.listener, NULL);
+        return false;
+    }
+    D.listening = true;
+    return true;
+}
+
+void server_stop_listening(void)
+{
+    if (!D.listening) return;
+    D.listening = false;
+    uv_close((uv_handle_t *)&D.listener, NULL);
+    unlink(D.socket_path);
+}
+
+void server_close_all(void)
+{
+    while (D.conns) conn_destroy(D.conns);
+}
+
+/* A job of c got its answer: a closing connection may now go. */
+void conn_job_done(conn *c)
+{
+    if (c->dead) return;
+    if (c->closing && c->jobs == 0 && !writes_pending(c)) conn_destroy(c);
+}

@@ -1,0 +1,165 @@
+/* worker_main.c - a sudokud worker process (`sudokud --worker`): loads the
+ * config and its plugins, then serves one request at a time on fd 0, a
+ * socketpair with the daemon (framed
+ * msgpack both ways, see daemon.h), writing which technique runs into the
+ * probe the daemon shares with it on fd 3. Plain blocking I/O, no event loop. */
+#include <arpa/inet.h>
+#include <errno.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/prctl.h>
+#include <sys/uio.h>
+#include <unistd.h>
+#include "daemon.h"
+
+static bool write_all(int fd, struct iovec *iov, int n)
+{
+    while (n > 0) {
+        ssize_t w = writev(fd, iov, n);
+        if (w < 0) {
+            if (errno == EINTR) continue;
+            return false;
+        }
+        while (n > 0 && (size_t)w >= iov->iov_len) {
+            w -= (ssize_t)iov->iov_len;
+            iov++, n--;
+        }
+        if (n > 0) {
+            iov->iov_base = (char *)iov->iov_base + w;
+            iov->iov_len -= (size_t)w;
+        }
+    }
+    return true;
+}
+
+static bool send_frame(int kind, const char *body, size_t n)
+{
+    unsigned char head[FRAME_HEAD];
+    uint32_t len = htonl((uint32_t)n);
+    memcpy(head, &len, 4);
+    head[4] = (unsigned char)kind;
+    struct iovec iov[2] = {{head, FRAME_HEAD}, {(void *)body, n}};
+    return write_all(0, iov, n ? 2 : 1); /* fd 0 is a socketpair: both ways */
+}
+
+static bool read_all(int fd, void *buf, size_t n)
+{
+    char *p = buf;
+    while (n > 0) {
+        ssize_t r = read(fd, p, n);
+        if (r < 0 && errno == EINTR) continue;
+        if (r <= 0) return false;
+        p += r;
+        n -= (size_t)r;
+    }
+    return true;
+}
+
+static bool send_error(const sdk_error *e)
+{
+    msgpack_sbuffer sb;
+    msgpack_packer pk;
+    msgpack_sbuffer_init(&sb);
+    msgpack_packer_init(&pk, &sb, msgpack_sbuffer_write);
+    sdk_wire_pack_error(&pk, e);
+    bool ok = send_frame(FRAME_ERROR, sb.data, sb.size);
+    msgpack_sbuffer_destroy(&sb);
+    return ok;
+}
+
+/* One request: [method, params, mode]. Returns false when the pipe broke. */
+static bool serve(sdk_service *sv, const msgpack_object *o)
+{
+    sdk_error err = {"", ""};
+    if (o->type != MSGPACK_OBJECT_ARRAY || o->via.array.size != 3 ||
+        o->via.array.ptr[0].type != MSGPACK_OBJECT_STR) {
+        sdk_error_set(&err, SDK_E_INTERNAL, "worker got a malformed frame");
+        return send_error(&err);
+    }
+    const msgpack_object *m = &o->via.array.ptr[0], *params = &o->via.array.ptr[1];
+    bool batch = o->via.array.ptr[2].type == MSGPACK_OBJECT_POSITIVE_INTEGER &&
+                 o->via.array.ptr[2].via.u64 == 1;
+    if (params->type == MSGPACK_OBJECT_NIL) params = NULL;
+    sdk_request *rq = sdk_service_prepare(sv, m->via.str.ptr, m->via.str.size, params, &err);
+    if (!rq) return send_error(&err);
+    msgpack_sbuffer sb;
+    msgpack_packer pk;
+    msgpack_sbuffer_init(&sb);
+    msgpack_packer_init(&pk, &sb, msgpack_sbuffer_write);
+    bool ok = true;
+    int n = sdk_request_batch_size(rq);
+    if (batch && n >= 0) {
+        for (int i = 0; i < n && ok; i++) {
+            msgpack_sbuffer_clear(&sb);
+            sdk_service_item(sv, rq, i, &pk);
+            ok = send_frame(FRAME_ITEM, sb.data, sb.size);
+        }
+        if (ok) ok = send_frame(FRAME_END, NULL, 0);
+    } else if (sdk_service_run(sv, rq, &pk, &err)) {
+        ok = send_frame(FRAME_RESULT, sb.data, sb.size);
+    } else {
+        ok = send_error(&err);
+    }
+    msgpack_sbuffer_destroy(&sb);
+    sdk_request_free(rq);
+    return ok;
+}
+
+int worker_main(const char *config_path)
+{
+    prctl(PR_SET_PDEATHSIG, SIGKILL); /* never outlive the daemon */
+    if (getppid() == 1) return 1;
+    signal(SIGPIPE, SIG_IGN);
+    signal(SIGHUP, SIG_IGN);
+    signal(SIGINT, SIG_IGN); /* a ^C on the daemon's terminal is the daemon's business */
+
+    sdk_service_probe *probe = NULL;
+    void *map = mmap(NULL, sizeof *probe, PROT_READ | PROT_WRITE, MAP_SHARED, PROBE_FD, 0);
+    if (map != MAP_FAILED) probe = map;
+    close(PROBE_FD);
+
+    sdk_config cfg;
+    sdk_error err;
+    if (!sdk_config_load(config_path, &cfg, &err)) {
+        log_err("worker: %s", err.msg);
+        return 2;
+    }
+    sdk_service sv;
+    if (!sdk_service_init(&sv, &cfg, probe, &err)) {
+        log_err("worker: %s", err.msg);
+        sdk_config_free(&cfg);
+        return 2;
+    }
+    int status = 0;
+    if (!send_frame(FRAME_READY, NULL, 0)) status = 1;
+    sdk_wire_reader rd;
+    sdk_wire_reader_init(&rd, (size_t)1 << 31);
+    while (status == 0) {
+        uint32_t len;
+        if (!read_all(0, &len, 4)) break; /* EOF: the daemon retires us */
+        len = ntohl(len);
+        size_t room;
+        char *p = sdk_wire_reader_space(&rd, len ? len : 1, &room);
+        if (!p || !read_all(0, p, len)) {
+            status = 1;
+            break;
+        }
+        sdk_wire_reader_commit(&rd, len);
+        const msgpack_object *o;
+        if (sdk_wire_reader_next(&rd, &o, &err) != 1) {
+            log_err("worker: bad frame from the daemon: %s", err.msg);
+            status = 1;
+            break;
+        }
+        if (!serve(&sv, o)) status = 1;
+        if (probe) probe->requests++;
+    }
+    sdk_wire_reader_free(&rd);
+    sdk_service_free(&sv);
+    sdk_config_free(&cfg);
+    if (probe) munmap(probe, sizeof *probe);
+    return status;
+}

@@ -1,0 +1,762 @@
+/* workers.c - sudokud's worker pool and request routing. Workers are
+ * processes of this binary in --worker mode, each with a socketpair for frames
+ * and a probe (shared memory) naming the technique that runs. A job (one
+ * client request) goes to a free worker whole, or, for a batch, in chunks
+ * over several workers; answers are merged in order. A worker that dies or
+ * overruns the deadline costs its current puzzle an error; it is replaced and
+ * the rest of its chunk goes back to the queue. Reload starts a new
+ * generation of workers and retires the old ones after their current work. */
+#include <arpa/inet.h>
+#include <errno.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <unistd.h>
+#include "daemon.h"
+
+enum { W_STARTING, W_IDLE, W_BUSY, W_EXITED };
+
+struct worker {
+    uv_process_t proc;
+    uv_pipe_t pipe;
+    uv_timer_t timer;
+    worker *next;
+    unsigned id;
+    unsigned gen;
+    int state;
+    int open_handles;
+    bool retiring;
+    bool deadline_hit;
+    sdk_service_probe *probe;
+    /* the task on this worker */
+    job *job;
+    int first, count, got; /* batch: puzzles first..first+count-1, got answered */
+    /* frames coming in */
+    char *buf;
+    size_t len, cap;
+};
+
+typedef struct wwrite {
+    uv_write_t w;
+    char data[];
+} wwrite;
+
+static unsigned next_worker_id = 1;
+static int respawn_wanted;
+
+static void dispatch(void);
+static void spawn_missing(void);
+
+/* ---- jobs ---------------------------------------------------------------- */
+
+static void pack_frame_len(msgpack_sbuffer *sb)
+{
+    uint32_t n = htonl((uint32_t)(sb->size - 4));
+    memcpy(sb->data, &n, 4);
+}
+
+job *job_new(conn *c, uint32_t msgid, const char *method, const msgpack_object *params)
+{
+    job *j = calloc(1, sizeof *j);
+    if (!j) return NULL;
+    j->c = c;
+    j->msgid = msgid;
+    snprintf(j->method, sizeof j->method, "%s", method);
+    j->n = -1;
+    const msgpack_object *pv = sdk_wire_get(params, "progress");
+    j->progress = pv && pv->type == MSGPACK_OBJECT_BOOLEAN && pv->via.boolean;
+    msgpack_sbuffer_init(&j->req);
+    msgpack_sbuffer_init(&j->common);
+    msgpack_sbuffer_init(&j->pz);
+
+    const msgpack_object *pz = sdk_wire_get(params, "puzzles");
+    const msgpack_object *p1 = sdk_wire_get(params, "puzzle");
+    bool batch = pz && pz->type == MSGPACK_OBJECT_ARRAY && pz->via.array.size > 0 &&
+                 pz->via.array.size < (1u << 30) && (!p1 || p1->type == MSGPACK_OBJECT_NIL);
+    for (uint32_t i = 0; batch && i < pz->via.array.size; i++)
+        batch = pz->via.array.ptr[i].type == MSGPACK_OBJECT_STR;
+    msgpack_packer pk;
+    if (!batch) { /* the worker gets the params as they are and answers (or refuses) whole */
+        msgpack_packer_init(&pk, &j->req, msgpack_sbuffer_write);
+        msgpack_sbuffer_write(&j->req, "\0\0\0\0", 4);
+        msgpack_pack_array(&pk, 3);
+        sdk_wire_str(&pk, method);
+        if (params)
+            msgpack_pack_object(&pk, *params);
+        else
+            msgpack_pack_nil(&pk);
+        msgpack_pack_uint8(&pk, 0);
+        pack_frame_len(&j->req);
+        return j;
+    }
+    int n = (int)pz->via.array.size;
+    j->n = n;
+    msgpack_packer_init(&pk, &j->common, msgpack_sbuffer_write);
+    for (uint32_t i = 0; i < params->via.map.size; i++) {
+        const msgpack_object_kv *kv = &params->via.map.ptr[i];
+        if (sdk_wire_str_is(&kv->key, "puzzles")) continue;
+        msgpack_pack_object(&pk, kv->key);
+        msgpack_pack_object(&pk, kv->val);
+        j->ncommon++;
+    }
+    j->pz_off = malloc(sizeof *j->pz_off * (size_t)(n + 1));
+    j->state = calloc((size_t)n, 1);
+    j->res = calloc((size_t)n, sizeof *j->res);
+    j->res_len = calloc((size_t)n, sizeof *j->res_len);
+    if (!j->pz_off || !j->state || !j->res || !j->res_len) {
+        free(j->pz_off), free(j->state), free(j->res), free(j->res_len);
+        msgpack_sbuffer_destroy(&j->req), msgpack_sbuffer_destroy(&j->common);
+        msgpack_sbuffer_destroy(&j->pz);
+        free(j);
+        return NULL;
+    }
+    msgpack_packer_init(&pk, &j->pz, msgpack_sbuffer_write);
+    for (int i = 0; i < n; i++) {
+        j->pz_off[i] = j->pz.size;
+        msgpack_pack_object(&pk, pz->via.array.ptr[i]);
+    }
+    j->pz_off[n] = j->pz.size;
+    return j;
+}
+
+static void job_free(job *j)
+{
+    if (j->res)
+        for (int i = 0; i < j->n; i++) free(j->res[i]);
+    free(j->res);
+    free(j->res_len);
+    free(j->state);
+    free(j->pz_off);
+    msgpack_sbuffer_destroy(&j->req);
+    msgpack_sbuffer_destroy(&j->common);
+    msgpack_sbuffer_destroy(&j->pz);
+    free(j);
+}
+
+static void queue_push(job *j)
+{
+    if (j->queued) return;
+    j->queued = true;
+    j->qnext = NULL;
+    if (D.queue_tail)
+        D.queue_tail->qnext = j;
+    else
+        D.queue_head = j;
+    D.queue_tail = j;
+}
+
+static void queue_remove(job *j)
+{
+    if (!j->queued) return;
+    job **pp = &D.queue_head, *prev = NULL;
+    while (*pp && *pp != j) prev = *pp, pp = &(*pp)->qnext;
+    if (*pp) *pp = j->qnext;
+    if (D.queue_tail == j) D.queue_tail = prev;
+    j->queued = false;
+}
+
+void job_submit(job *j)
+{
+    j->all_next = D.jobs;
+    if (D.jobs) D.jobs->all_prev = j;
+    D.jobs = j;
+    D.njobs++;
+    if (j->c) j->c->jobs++;
+    queue_push(j);
+    dispatch();
+}
+
+/* The job got its answer (or failed): account for it; free it when no worker
+ * holds a part of it any more. */
+static int job_inflight(job *j)
+{
+    int k = 0;
+    for (worker *w = D.workers; w; w = w->next)
+        if (w->job == j) k++;
+    return k;
+}
+
+/* A job that was answered is freed once no worker holds a part of it. */
+static void job_release(job *j)
+{
+    if (j->answered && job_inflight(j) == 0) job_free(j);
+}
+
+/* The job got its answer: nothing more goes to the client. */
+static void job_finish(job *j)
+{
+    j->answered = true;
+    queue_remove(j);
+    if (j->all_prev)
+        j->all_prev->all_next = j->all_next;
+    else if (D.jobs == j)
+        D.jobs = j->all_next;
+    if (j->all_next) j->all_next->all_prev = j->all_prev;
+    j->all_next = j->all_prev = NULL;
+    D.njobs--;
+    D.requests++;
+    conn *c = j->c;
+    j->c = NULL;
+    if (c) {
+        c->jobs--;
+        conn_job_done(c);
+    }
+    job_release(j);
+    daemon_check_drained();
+}
+
+void jobs_forget_conn(conn *c)
+{
+    for (job *j = D.jobs; j; j = j->all_next)
+        if (j->c == c) j->c = NULL;
+}
+
+static void job_reply_error(job *j, const char *code, const char *msg)
+{
+    if (j->c) conn_send_error(j->c, j->msgid, code, "%s", msg);
+    job_finish(j);
+}
+
+static void job_reply_raw(job *j, bool error, const char *body, size_t n)
+{
+    if (j->c) {
+        msgpack_sbuffer sb;
+        msgpack_packer pk;
+        msgpack_sbuffer_init(&sb);
+        msgpack_packer_init(&pk, &sb, msgpack_sbuffer_write);
+        msgpack_pack_array(&pk, 4);
+        msgpack_pack_uint8(&pk, SDK_RPC_RESPONSE);
+        msgpack_pack_uint32(&pk, j->msgid);
+        if (error) {
+            msgpack_sbuffer_write(&sb, body, n);
+            msgpack_pack_nil(&pk);
+        } else {
+            msgpack_pack_nil(&pk);
+            msgpack_sbuffer_write(&sb, body, n);
+        }
+        conn_send(j->c, sb.data, sb.size);
+        msgpack_sbuffer_destroy(&sb);
+    }
+    job_finish(j);
+}
+
+static void job_reply_batch(job *j)
+{
+    if (j->c) {
+        size_t total = 64;
+        for (int i = 0; i < j->n; i++) total += j->res_len[i];
+        msgpack_sbuffer sb;
+        msgpack_packer pk;
+        msgpack_sbuffer_init(&sb);
+        sb.data = malloc(total);
+        sb.alloc = sb.data ? total : 0;
+        msgpack_packer_init(&pk, &sb, msgpack_sbuffer_write);
+        sdk_wire_response_head(&pk, j->msgid);
+        msgpack_pack_map(&pk, 1);
+        sdk_wire_str(&pk, "results");
+        msgpack_pack_array(&pk, (size_t)j->n);
+        for (int i = 0; i < j->n; i++) msgpack_sbuffer_write(&sb, j->res[i], j->res_len[i]);
+        conn_send(j->c, sb.data, sb.size);
+        msgpack_sbuffer_destroy(&sb);
+    }
+    job_finish(j);
+}
+
+static void job_progress(job *j)
+{
+    if (!j->progress || !j->c || j->answered) return;
+    msgpack_sbuffer sb;
+    msgpack_packer pk;
+    msgpack_sbuffer_init(&sb);
+    msgpack_packer_init(&pk, &sb, msgpack_sbuffer_write);
+    sdk_wire_notify_head(&pk, "progress");
+    msgpack_pack_array(&pk, 1);
+    msgpack_pack_map(&pk, 3);
+    sdk_wire_kv_int(&pk, "msgid", (long)j->msgid);
+    sdk_wire_kv_int(&pk, "done", j->done);
+    sdk_wire_kv_int(&pk, "total", j->n);
+    conn_send(j->c, sb.data, sb.size);
+    msgpack_sbuffer_destroy(&sb);
+}
+
+/* Store the result of batch puzzle i. */
+static void job_item(job *j, int i, const char *body, size_t n)
+{
+    if (j->state[i] == 2) return;
+    j->res[i] = malloc(n ? n : 1);
+    if (j->res[i]) {
+        memcpy(j->res[i], body, n);
+        j->res_len[i] = n;
+    }
+    j->state[i] = 2;
+    j->done++;
+}
+
+/* Batch puzzle i failed on the worker: {puzzle, error}. */
+static void job_item_error(job *j, int i, const char *code, const char *msg)
+{
+    msgpack_sbuffer sb;
+    msgpack_packer pk;
+    msgpack_sbuffer_init(&sb);
+    msgpack_packer_init(&pk, &sb, msgpack_sbuffer_write);
+    msgpack_pack_map(&pk, 2);
+    sdk_wire_str(&pk, "puzzle");
+    msgpack_sbuffer_write(&sb, j->pz.data + j->pz_off[i], j->pz_off[i + 1] - j->pz_off[i]);
+    sdk_wire_str(&pk, "error");
+    sdk_error e;
+    snprintf(e.code, sizeof e.code, "%s", code);
+    snprintf(e.msg, sizeof e.msg, "%s", msg);
+    sdk_wire_pack_error(&pk, &e);
+    job_item(j, i, sb.data, sb.size);
+    msgpack_sbuffer_destroy(&sb);
+}
+
+/* ---- talking to workers -------------------------------------------------- */
+
+static void wwrite_cb(uv_write_t *w, int status)
+{
+    (void)status; /* a broken pipe shows up as the worker's exit */
+    free(w);
+}
+
+static void worker_send(worker *w, const char *data, size_t n)
+{
+    wwrite *r = malloc(sizeof *r + n);
+    if (!r) {
+        uv_process_kill(&w->proc, SIGKILL);
+        return;
+    }
+    memcpy(r->data, data, n);
+    uv_buf_t b = uv_buf_init(r->data, (unsigned)n);
+    if (uv_write(&r->w, (uv_stream_t *)&w->pipe, &b, 1, wwrite_cb) != 0) {
+        free(r);
+        uv_process_kill(&w->proc, SIGKILL);
+    }
+}
+
+static void on_deadline(uv_timer_t *t)
+{
+    worker *w = t->data;
+    if (w->state != W_BUSY) return;
+    w->deadline_hit = true;
+    log_warn("worker %u: deadline of %d ms exceeded, killing it", w->id, D.lim.deadline_ms);
+    uv_process_kill(&w->proc, SIGKILL);
+}
+
+static void arm_deadline(worker *w)
+{
+    if (D.lim.deadline_ms > 0)
+        uv_timer_start(&w->timer, on_deadline, (uint64_t)D.lim.deadline_ms, 0);
+}
+
+static int chunk_size(const job *j)
+{
+    int k = j->n / (2 * (D.lim.workers > 0 ? D.lim.workers : 1));
+    return k < 1 ? 1 : k > 32 ? 32 : k;
+}
+
+/* Give worker w the next piece of work in the queue. */
+static bool assign(worker *w)
+{
+    job *j = D.queue_head;
+    if (!j) return false;
+    if (j->n < 0) {
+        queue_remove(j);
+        j->assigned = true;
+        w->job = j;
+        w->first = 0, w->count = 1, w->got = 0;
+        worker_send(w, j->req.data, j->req.size);
+    } else {
+        while (j->scan < j->n && j->state[j->scan] != 0) j->scan++;
+        int first = j->scan, count = 0, max = chunk_size(j);
+        while (first + count < j->n && count < max && j->state[first + count] == 0) count++;
+        for (int i = first; i < first + count; i++) j->state[i] = 1;
+        j->scan = first + count;
+        int left = 0;
+        for (int i = j->scan; i < j->n && !left; i++) left = j->state[i] == 0;
+        if (!left) queue_remove(j);
+        if (count == 0) return assign(w); /* nothing left here after all */
+        w->job = j;
+        w->first = first, w->count = count, w->got = 0;
+        msgpack_sbuffer sb;
+        msgpack_packer pk;
+        msgpack_sbuffer_init(&sb);
+        msgpack_packer_init(&pk, &sb, msgpack_sbuffer_write);
+        msgpack_sbuffer_write(&sb, "\0\0\0\0", 4);
+        msgpack_pack_array(&pk, 3);
+        sdk_wire_str(&pk, j->method);
+        msgpack_pack_map(&pk, (size_t)j->ncommon + 1);
+        msgpack_sbuffer_write(&sb, j->common.data, j->common.size);
+        sdk_wire_str(&pk, "puzzles");
+        msgpack_pack_array(&pk, (size_t)count);
+        msgpack_sbuffer_write(&sb, j->pz.data + j->pz_off[first],
+                              j->pz_off[first + count] - j->pz_off[first]);
+        msgpack_pack_uint8(&pk, 1);
+        pack_frame_len(&sb);
+        worker_send(w, sb.data, sb.size);
+        msgpack_sbuffer_destroy(&sb);
+    }
+    w->state = W_BUSY;
+    arm_deadline(w);
+    return true;
+}
+
+static void dispatch(void)
+{
+    for (worker *w = D.workers; w && D.queue_head; w = w->next)
+        if (w->state == W_IDLE && !w->retiring && w->gen == D.generation) assign(w);
+}
+
+/* The worker finished its task (normally). */
+static void task_done(worker *w)
+{
+    uv_timer_stop(&w->timer);
+    w->job = NULL;
+    w->state = W_IDLE;
+    if (w->retiring) {
+        uv_process_kill(&w->proc, SIGTERM);
+        return;
+    }
+    dispatch();
+}
+
+static void on_frame(worker *w, int kind, const char *body, size_t n)
+{
+    job *j = w->job;
+    switch (kind) {
+    case FRAME_READY:
+        if (w->state != W_STARTING) break;
+        w->state = W_IDLE;
+        D.spawn_failures = 0;
+        log_debug("worker %u ready (pid %d)", w->id, w->proc.pid);
+        if (w->retiring)
+            uv_process_kill(&w->proc, SIGTERM);
+        else
+            dispatch();
+        return;
+    case FRAME_RESULT:
+    case FRAME_ERROR:
+        if (!j) break;
+        w->job = NULL; /* so that job_finish sees it is not in flight here */
+        if (!j->answered) {
+            if (j->n < 0)
+                job_reply_raw(j, kind == FRAME_ERROR, body, n);
+            else if (kind == FRAME_ERROR) { /* a top-level error from a chunk: the whole request */
+                char code[32] = "internal", msg[256] = "";
+                sdk_wire_reader r;
+                const msgpack_object *o;
+                sdk_error e;
+                if (sdk_wire_reader_init(&r, n + 16) && sdk_wire_reader_feed(&r, body, n) &&
+                    sdk_wire_reader_next(&r, &o, &e) == 1) {
+                    sdk_wire_copy_str(sdk_wire_get(o, "code"), code, sizeof code);
+                    sdk_wire_copy_str(sdk_wire_get(o, "message"), msg, sizeof msg);
+                }
+                sdk_wire_reader_free(&r);
+                job_reply_error(j, code, msg);
+            } else {
+                job_reply_error(j, SDK_E_INTERNAL, "worker answered a chunk as a whole");
+            }
+        } else {
+            job_release(j);
+        }
+        task_done(w);
+        return;
+    case FRAME_ITEM:
+        if (!j || j->n < 0 || w->got >= w->count) break;
+        if (!j->answered) job_item(j, w->first + w->got, body, n);
+        w->got++;
+        arm_deadline(w); /* the deadline is per puzzle */
+        return;
+    case FRAME_END:
+        if (!j || j->n < 0) break;
+        w->job = NULL;
+        if (j->answered) {
+            job_release(j);
+        } else {
+            for (int i = w->first + w->got; i < w->first + w->count; i++)
+                job_item_error(j, i, SDK_E_INTERNAL, "the worker skipped this puzzle");
+            job_progress(j);
+            if (j->done == j->n) job_reply_batch(j);
+        }
+        task_done(w);
+        return;
+    default:
+        break;
+    }
+    log_err("worker %u sent an unexpected frame (kind %d); killing it", w->id, kind);
+    uv_process_kill(&w->proc, SIGKILL);
+}
+
+static void worker_alloc(uv_handle_t *h, size_t suggested, uv_buf_t *buf)
+{
+    worker *w = h->data;
+    (void)suggested;
+    if (w->cap - w->len < 64 * 1024) {
+        size_t cap = w->cap ? w->cap * 2 : 128 * 1024;
+        while (cap - w->len < 64 * 1024) cap *= 2;
+        char *p = realloc(w->buf, cap);
+        if (!p) {
+            *buf = uv_buf_init(NULL, 0);
+            return;
+        }
+        w->buf = p;
+        w->cap = cap;
+    }
+    *buf = uv_buf_init(w->buf + w->len, (unsigned)(w->cap - w->len));
+}
+
+static void worker_read(uv_stream_t *s, ssize_t n, const uv_buf_t *buf)
+{
+    (void)buf;
+    worker *w = s->data;
+    if (n < 0) {
+        uv_read_stop(s);
+        if (w->state != W_EXITED) uv_process_kill(&w->proc, SIGKILL); /* make sure */
+        return;
+    }
+    w->len += (size_t)n;
+    size_t off = 0;
+    while (w->len - off >= FRAME_HEAD && w->state != W_EXITED) {
+        uint32_t blen;
+        memcpy(&blen, w->buf + off, 4);
+        blen = ntohl(blen);
+        if (w->len - off < FRAME_HEAD + (size_t)blen) break;
+        int kind = (unsigned char)w->buf[off + 4];
+        on_frame(w, kind, w->buf + off + FRAME_HEAD, blen);
+        off += FRAME_HEAD + blen;
+    }
+    if (off) {
+        memmove(w->buf, w->buf + off, w->len - off);
+        w->len -= off;
+    }
+    if (w->cap > (1u << 20) && w->len < (64u << 10)) { /* give back a big buffer */
+        char *p = realloc(w->buf, 128 * 1024);
+        if (p) w->buf = p, w->cap = 128 * 1024;
+    }
+}
+
+/* ---- lifecycle ----------------------------------------------------------- */
+
+static void worker_handle_closed(uv_handle_t *h)
+{
+    worker *w = h->data;
+    if (--w->open_handles > 0) return;
+    if (w->probe) munmap(w->probe, sizeof *w->probe);
+    free(w->buf);
+    free(w);
+}
+
+static void worker_unlink(worker *w)
+{
+    for (worker **pp = &D.workers; *pp; pp = &(*pp)->next)
+        if (*pp == w) {
+            *pp = w->next;
+            return;
+        }
+}
+
+/* The worker died with a task: blame the technique the probe names. */
+static void task_failed(worker *w, int64_t status, int sig)
+{
+    job *j = w->job;
+    w->job = NULL;
+    const char *tech = w->probe ? sdk_service_probe_current(w->probe) : NULL;
+    char msg[256];
+    const char *code;
+    if (w->deadline_hit) {
+        code = SDK_E_DEADLINE;
+        if (tech)
+            snprintf(msg, sizeof msg, "deadline of %d ms exceeded (in technique %s)",
+                     D.lim.deadline_ms, tech);
+        else
+            snprintf(msg, sizeof msg, "deadline of %d ms exceeded", D.lim.deadline_ms);
+    } else {
+        code = SDK_E_CRASH;
+        D.crashes++;
+        char how[96];
+        if (sig)
+            snprintf(how, sizeof how, "signal %d, %s", sig, strsignal(sig));
+        else
+            snprintf(how, sizeof how, "exit status %d", (int)status);
+        if (tech)
+            snprintf(msg, sizeof msg, "plugin %s crashed (%s)", tech, how);
+        else
+            snprintf(msg, sizeof msg, "worker crashed outside any technique (%s)", how);
+    }
+    log_warn("worker %u (pid %d): %s", w->id, w->proc.pid, msg);
+    if (j->answered) {
+        job_release(j);
+        return;
+    }
+    if (j->n < 0) {
+        job_reply_error(j, code, msg);
+        return;
+    }
+    int bad = w->first + w->got;
+    if (bad < w->first + w->count) job_item_error(j, bad, code, msg);
+    for (int i = bad + 1; i < w->first + w->count; i++) j->state[i] = 0; /* again, elsewhere */
+    if (bad + 1 < w->first + w->count) {
+        if (j->scan > bad + 1) j->scan = bad + 1;
+        queue_push(j);
+    }
+    if (j->done == j->n) job_reply_batch(j);
+}
+
+static worker *spawn_worker(void);
+
+static void on_respawn(uv_timer_t *t)
+{
+    (void)t;
+    spawn_missing();
+}
+
+static void spawn_missing(void)
+{
+    if (D.draining) return;
+    int live = 0;
+    for (worker *w = D.workers; w; w = w->next)
+        if (w->state != W_EXITED && !w->retiring && w->gen == D.generation) live++;
+    while (live < D.lim.workers) {
+        if (!spawn_worker()) break;
+        live++;
+    }
+}
+
+static void worker_exited(uv_process_t *p, int64_t status, int sig)
+{
+    worker *w = p->data;
+    int prev = w->state;
+    w->state = W_EXITED;
+    uv_timer_stop(&w->timer);
+    if (w->job)
+        task_failed(w, status, sig);
+    else if (!w->retiring && !D.draining)
+        log_warn("worker %u (pid %d) exited (status %d, signal %d)", w->id, p->pid, (int)status,
+                 sig);
+    else
+        log_debug("worker %u (pid %d) retired", w->id, p->pid);
+    worker_unlink(w);
+    uv_close((uv_handle_t *)&w->proc, worker_handle_closed);
+    uv_close((uv_handle_t *)&w->pipe, worker_handle_closed);
+    uv_close((uv_handle_t *)&w->timer, worker_handle_closed);
+    if (D.draining || w->retiring || w->gen != D.generation) {
+        daemon_check_drained();
+        return;
+    }
+    if (prev == W_STARTING) {
+        /* died before it was ready: do not spin */
+        D.spawn_failures++;
+        uint64_t delay = 100u << (D.spawn_failures < 6 ? D.spawn_failures : 6);
+        log_err("worker %u died while starting; next try in %llu ms", w->id,
+                (unsigned long long)delay);
+        respawn_wanted = 1;
+        uv_timer_start(&D.respawn_timer, on_respawn, delay, 0);
+        return;
+    }
+    spawn_missing();
+    dispatch();
+}
+
+static worker *spawn_worker(void)
+{
+    worker *w = calloc(1, sizeof *w);
+    if (!w) return NULL;
+    w->id = next_worker_id++;
+    w->gen = D.generation;
+    w->state = W_STARTING;
+    int fd = memfd_create("sudokud-probe", MFD_CLOEXEC);
+    if (fd < 0 || ftruncate(fd, sizeof *w->probe) != 0) {
+        log_err("probe memory: %s", strerror(errno));
+        if (fd >= 0) close(fd);
+        free(w);
+        return NULL;
+    }
+    void *m = mmap(NULL, sizeof *w->probe, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
+    if (m == MAP_FAILED) {
+        log_err("probe memory: %s", strerror(errno));
+        close(fd);
+        free(w);
+        return NULL;
+    }
+    w->probe = m;
+    w->probe->current = -1;
+    uv_pipe_init(D.loop, &w->pipe, 0);
+    uv_timer_init(D.loop, &w->timer);
+    w->pipe.data = w->timer.data = w->proc.data = w;
+    w->timer.data = w;
+    uv_stdio_container_t stdio[4];
+    stdio[0].flags = UV_CREATE_PIPE | UV_READABLE_PIPE | UV_WRITABLE_PIPE;
+    stdio[0].data.stream = (uv_stream_t *)&w->pipe;
+    stdio[1].flags = UV_IGNORE;
+    stdio[2].flags = UV_INHERIT_FD;
+    stdio[2].data.fd = 2;
+    stdio[3].flags = UV_INHERIT_FD;
+    stdio[3].data.fd = fd;
+    char *args[] = {D.exe,         "--worker",    "--config",
+                    D.config_path, "--log-level", (char *)log_level_name(log_level()),
+                    NULL};
+    uv_process_options_t o;
+    memset(&o, 0, sizeof o);
+    o.file = D.exe;
+    o.args = args;
+    o.exit_cb = worker_exited;
+    o.stdio_count = 4;
+    o.stdio = stdio;
+    int rc = uv_spawn(D.loop, &w->proc, &o);
+    close(fd);
+    w->proc.data = w;
+    w->open_handles = 3;
+    if (rc != 0) {
+        log_err("cannot start a worker (%s): %s", D.exe, uv_strerror(rc));
+        uv_close((uv_handle_t *)&w->proc, worker_handle_closed);
+        uv_close((uv_handle_t *)&w->pipe, worker_handle_closed);
+        uv_close((uv_handle_t *)&w->timer, worker_handle_closed);
+        return NULL;
+    }
+    w->next = D.workers;
+    D.workers = w;
+    uv_read_start((uv_stream_t *)&w->pipe, worker_alloc, worker_read);
+    log_debug("worker %u started (pid %d, generation %u)", w->id, w->proc.pid, w->gen);
+    return w;
+}
+
+bool workers_start(void)
+{
+    spawn_missing();
+    return D.workers != NULL;
+}
+
+void workers_roll(void)
+{
+    for (worker *w = D.workers; w; w = w->next) {
+        if (w->gen == D.generation || w->retiring) continue;
+        w->retiring = true;
+        if (w->state == W_IDLE || w->state == W_STARTING) uv_process_kill(&w->proc, SIGTERM);
+    }
+    spawn_missing();
+}
+
+void workers_stop_all(void)
+{
+    uv_timer_stop(&D.respawn_timer);
+    for (worker *w = D.workers; w; w = w->next) {
+        w->retiring = true;
+        if (w->state != W_EXITED) uv_process_kill(&w->proc, SIGTERM);
+    }
+}
+
+int workers_busy(void)
+{
+    int k = 0;
+    for (worker *w = D.workers; w; w = w->next) k += w->state == W_BUSY;
+    return k;
+}
+
+int workers_count(void)
+{
+    int k = 0;
+    for (worker *w = D.workers; w; w = w->next) k += w->state == W_IDLE || w->state == W_BUSY;
+    return k;
+}
