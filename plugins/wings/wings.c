@@ -471,7 +471,7 @@ static void rp_dfs(rp_search *r)
 static int emit_chains(const sdk_technique *t, const sdk_grid *g, sdk_sink *sink, chain_list *l,
                        bool rp)
 {
-    qsort(l->v, (size_t)l->n, sizeof *l->v, cmp_chain);
+    if (l->n) qsort(l->v, (size_t)l->n, sizeof *l->v, cmp_chain);
     int rc = SDK_CONTINUE;
     for (int i = 0; i < l->n && rc == SDK_CONTINUE; i++) {
         const found_chain *c = &l->v[i];
