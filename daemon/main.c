@@ -99,7 +99,9 @@ void daemon_begin_drain(void)
 
 void daemon_check_drained(void)
 {
-    if (!D.draining || D.njobs > 0) return;
+    static bool done;
+    if (!D.draining || D.njobs > 0 || done) return;
+    done = true;
     log_info("drained: %llu requests served", (unsigned long long)D.requests);
     workers_stop_all();
     server_close_all();
