@@ -3,6 +3,7 @@
  * with a bounded window (constant memory, output in input order), starting a
  * per-user daemon on demand, exit status. */
 #include <errno.h>
+#include <fcntl.h>
 #include <getopt.h>
 #include <limits.h>
 #include <signal.h>
@@ -112,11 +113,13 @@ static bool self_dir(char *buf, size_t n)
     return true;
 }
 
-/* Start sudokud in the background on path (detached: its own session, stdio
- * to /dev/null except stderr to a log next to the socket). */
+/* Start sudokud in the background on path. sudokud detaches by itself and its
+ * first process exits once the socket is ready, so waiting for it tells
+ * whether the start worked. Its stderr goes to a log next to the socket (a
+ * pipe we hold would otherwise stay open as long as the daemon runs). */
 static bool spawn_daemon(const char *path, char *why, size_t n)
 {
-    char dir[PATH_MAX], exe[PATH_MAX + 16], conf[PATH_MAX + 64];
+    char dir[PATH_MAX], exe[PATH_MAX + 16], conf[PATH_MAX + 64], log[PATH_MAX + 8];
     if (!self_dir(dir, sizeof dir)) {
         snprintf(why, n, "cannot find sudoctl's own folder");
         return false;
@@ -127,36 +130,47 @@ static bool spawn_daemon(const char *path, char *why, size_t n)
         return false;
     }
     /* The config that goes with this binary: the build or install tree's
-     * ../etc/sudokud/sudokud.conf, else the daemon's own default. */
+     * ../etc/sudokud/sudokud.conf, else /etc/sudokud, else sudokud's own. */
     snprintf(conf, sizeof conf, "%s/../etc/sudokud/sudokud.conf", dir);
     bool have_conf = access(conf, R_OK) == 0;
     if (!have_conf) {
         snprintf(conf, sizeof conf, "/etc/sudokud/sudokud.conf");
         have_conf = access(conf, R_OK) == 0;
     }
+    snprintf(log, sizeof log, "%s.log", path);
+    fflush(NULL);
     pid_t pid = fork();
     if (pid < 0) {
         snprintf(why, n, "fork: %s", strerror(errno));
         return false;
     }
     if (pid == 0) {
-        /* double fork: the daemon is not our child and never a zombie */
-        setsid();
-        if (fork() != 0) _exit(0);
-        freopen("/dev/null", "r", stdin);
-        freopen("/dev/null", "w", stdout);
-        char log[PATH_MAX + 8];
-        snprintf(log, sizeof log, "%s.log", path);
-        if (!freopen(log, "a", stderr)) freopen("/dev/null", "w", stderr);
+        int in = open("/dev/null", O_RDONLY), out = open("/dev/null", O_WRONLY);
+        int err = open(log, O_WRONLY | O_CREAT | O_APPEND, 0600);
+        if (in >= 0) dup2(in, 0);
+        if (out >= 0) dup2(out, 1);
+        dup2(err >= 0 ? err : out, 2);
         if (have_conf)
             execl(exe, "sudokud", "--socket", path, "--config", conf, (char *)NULL);
         else
             execl(exe, "sudokud", "--socket", path, (char *)NULL);
         _exit(127);
     }
-    int st;
-    waitpid(pid, &st, 0);
-    return true;
+    fprintf(stderr, "%s: no sudokud on %s, starting one (log: %s)\n", prog, path, log);
+    int st = 0;
+    for (int i = 0; i < 1000; i++) { /* up to 10 s */
+        pid_t w = waitpid(pid, &st, WNOHANG);
+        if (w == pid) {
+            if (WIFEXITED(st) && WEXITSTATUS(st) == 0) return true;
+            snprintf(why, n, "sudokud failed to start (%s %d); see %s",
+                     WIFEXITED(st) ? "exit status" : "signal",
+                     WIFEXITED(st) ? WEXITSTATUS(st) : WTERMSIG(st), log);
+            return false;
+        }
+        struct timespec ts = {0, 10 * 1000000};
+        nanosleep(&ts, NULL);
+    }
+    return true; /* still starting: connecting will tell */
 }
 
 static rpc_conn *connect_daemon(const opts *o)

@@ -1,0 +1,278 @@
+#!/usr/bin/python3
+"""test_cli.py - sudoctl against a real sudokud: every command, the JSON
+fields, text and HTML output, input formats and batches in input order, exit
+status, and starting a per-user daemon on demand."""
+
+import contextlib
+import json
+import os
+import shutil
+import signal
+import sys
+import tempfile
+import time
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from harness import (DATA, EASY, HARD, SUDOCTL, Daemon, check, eq, main, read_puzzles, run,  # noqa: E402
+                     valid_solution)
+
+DUTCH = "..76.......3.45..2......59........4..41.2....3....9...5..7.49...8.9...7...4..2.8."
+
+STEP_FIELDS = {"technique", "name", "difficulty", "placements", "eliminations", "text"}
+
+
+def jlines(out):
+    return [json.loads(line) for line in out.splitlines() if line.strip()]
+
+
+def printed(p81):
+    """The 9-line printed form of an 81-char puzzle."""
+    rows = []
+    for r in range(9):
+        if r in (3, 6):
+            rows.append("------+-------+------")
+        cells = [p81[r * 9 + c] for c in range(9)]
+        rows.append(" ".join(cells[0:3]) + " | " + " ".join(cells[3:6]) + " | " + " ".join(cells[6:9]))
+    return "\n".join(rows) + "\n"
+
+
+def test_json():
+    with Daemon() as d:
+        p = d.sudoctl("--json", "solve", EASY)
+        eq(p.returncode, 0, "solve rc " + p.stderr)
+        [o] = jlines(p.stdout)
+        eq(set(o), {"puzzle", "status", "solution", "solutions"}, "solve fields")
+        eq(o["status"], "unique", "status")
+        check(valid_solution(EASY, o["solution"]), "solution")
+
+        p = d.sudoctl("--json", "rate", EASY, HARD)
+        eq(p.returncode, 0, "rate rc " + p.stderr)
+        a, b = jlines(p.stdout)
+        eq(set(a), {"puzzle", "er", "ep", "ed", "level", "score", "hardest", "solved"}, "rate fields")
+        eq((a["puzzle"], b["puzzle"]), (EASY, HARD), "rate order")
+        check(b["er"] > a["er"], "hard above easy")
+
+        p = d.sudoctl("--json", "explain", EASY)
+        eq(p.returncode, 0, "explain rc " + p.stderr)
+        [o] = jlines(p.stdout)
+        eq(set(o), {"puzzle", "solved", "steps"}, "explain fields")
+        check(o["solved"] and o["steps"], "explain steps")
+        for s in o["steps"]:
+            check(STEP_FIELDS <= set(s) <= STEP_FIELDS | {"links"}, f"step fields {set(s)}")
+            check("links" not in s or s["links"], "links only when present")
+
+        p = d.sudoctl("--json", "hint", EASY)
+        [o] = jlines(p.stdout)
+        eq(set(o), {"puzzle", "steps"}, "hint fields")
+        eq(len(o["steps"]), 1, "one hint")
+        p = d.sudoctl("--json", "hint", "--all", "--technique", "naked-single,hidden-single-box", EASY)
+        [o] = jlines(p.stdout)
+        check(len(o["steps"]) > 1, "hint --all")
+        check({s["technique"] for s in o["steps"]} <= {"naked-single", "hidden-single-box"}, "only those")
+
+        p = d.sudoctl("--json", "solve", "12345")
+        eq(p.returncode, 1, "invalid puzzle rc")
+        [o] = jlines(p.stdout)
+        eq(set(o), {"puzzle", "error"}, "failure fields")
+        eq(set(o["error"]), {"code", "message"}, "error fields")
+        eq(o["error"]["code"], "bad-format", "code")
+
+        p = d.sudoctl("--json", "solve", "--logic", EASY)
+        [o] = jlines(p.stdout)
+        check(o["solved"] and o["steps"] and o["status"] == "unique", "solve --logic")
+
+        p = d.sudoctl("--json", "techniques")
+        eq(p.returncode, 0, "techniques rc")
+        o = json.loads(p.stdout)
+        check(any(t["id"] == "naked-single" for t in o["techniques"]), "techniques json")
+        p = d.sudoctl("--json", "status")
+        o = json.loads(p.stdout)
+        eq(o["workers"], 2, "status json")
+
+
+def test_text():
+    with Daemon() as d:
+        p = d.sudoctl("solve", EASY)
+        eq(p.returncode, 0, "rc")
+        lines = p.stdout.splitlines()
+        eq(len(lines), 12, "9 rows, 2 rules, status")
+        check(lines[-1].startswith("status: unique"), lines[-1])
+        p = d.sudoctl("rate", HARD)
+        check(HARD in p.stdout and "/" in p.stdout, p.stdout)
+        er, ep, ed = p.stdout.split()[1].split("/")
+        check(float(er) >= float(ep) >= float(ed), "ER/EP/ED")
+        p = d.sudoctl("explain", HARD)
+        lines = p.stdout.splitlines()
+        check(lines[0].startswith("1. ") and lines[1].startswith("2. "), "numbered steps")
+        check(lines[-1].startswith("solved in "), lines[-1])
+        eq(int(lines[-1].split()[2]), len(lines) - 1, "step count")
+        p = d.sudoctl("explain", "--grid", EASY)
+        nsteps = sum(1 for ln in p.stdout.splitlines() if ln[:1].isdigit())
+        check(nsteps > 1 and sum(1 for ln in p.stdout.splitlines() if ln.startswith(".-")) == nsteps, "a pencilmark grid before each step")
+        p = d.sudoctl("hint", EASY)
+        eq(len(p.stdout.splitlines()), 1, "one hint line")
+        p = d.sudoctl("trace", DUTCH)
+        eq(p.returncode, 0, "trace rc")
+        lines = p.stdout.splitlines()
+        check(lines and lines[0].startswith("step 1: cell "), lines[:2])
+        check("valid digit found" in p.stdout and "already in this" in p.stdout, "trace texts")
+        p = d.sudoctl("explain", "--trace", EASY)
+        check("backtracking trace:" in p.stdout, "explain --trace")
+        p = d.sudoctl("techniques")
+        check("naked-single" in p.stdout, "techniques text")
+        p = d.sudoctl("status")
+        check("workers: 2" in p.stdout, p.stdout)
+        p = d.sudoctl("reload")
+        eq(p.returncode, 0, "reload rc")
+        check(p.stdout.startswith("reloaded: "), p.stdout)
+
+
+def test_html():
+    with Daemon() as d:
+        p = d.sudoctl("--html", "explain", HARD)
+        eq(p.returncode, 0, "rc " + p.stderr)
+        h = p.stdout
+        check(h.startswith("<!DOCTYPE html>") and h.rstrip().endswith("</html>"), "a whole page")
+        nsteps = len(jlines(d.sudoctl("--json", "explain", HARD).stdout)[0]["steps"])
+        eq(h.count("<svg"), nsteps, "one grid per step")
+        check('stroke="#c00"' in h, "eliminations struck out")
+        check('stroke="#1a8f3a"' in h, "placements ringed")
+        for cmd in ("solve", "rate", "hint"):
+            p = d.sudoctl("--html", cmd, EASY)
+            eq(p.returncode, 0, cmd)
+            check("<svg" in p.stdout, f"{cmd} draws a grid")
+
+
+def test_batch():
+    """Files, stdin, many formats, input order, per-puzzle errors."""
+    puzzles = read_puzzles("unbiased_1k.txt")
+    tmp = tempfile.mkdtemp(prefix="sudoctl-it-")
+    try:
+        with Daemon() as d:
+            # a big file through small chunks and a small window: order kept
+            p = d.sudoctl("--json", "--chunk", "7", "--window", "5", "solve", "-f",
+                          os.path.join(DATA, "unbiased_1k.txt"), timeout=120)
+            eq(p.returncode, 0, "rc " + p.stderr[-500:])
+            out = jlines(p.stdout)
+            eq(len(out), len(puzzles), "one line per puzzle")
+            for i, (o, pz) in enumerate(zip(out, puzzles)):
+                eq(o["puzzle"], pz, f"line {i + 1} in order")
+                check(valid_solution(pz, o["solution"]), f"solution {i + 1}")
+            # the same through stdin, default chunks
+            p = d.sudoctl("rate", input="\n".join(puzzles[:300]) + "\n", timeout=120)
+            eq(p.returncode, 0, "rate stdin")
+            lines = p.stdout.splitlines()
+            eq([ln.split()[0] for ln in lines], puzzles[:300], "rate lines in order")
+            # a mixed file: comments, blank lines, a printed grid, 0 for empty,
+            # a bad line, a conflicting one
+            mixed = os.path.join(tmp, "mixed.txt")
+            with open(mixed, "w") as f:
+                f.write("# a comment\n\n")
+                f.write(EASY + "\n")
+                f.write(printed(HARD) + "\n")
+                f.write(EASY.replace(".", "0") + "\n")
+                f.write("x" + EASY[1:] + "\n")
+                f.write("11" + "." * 79 + "\n")
+                f.write(puzzles[5] + "\n")
+            p = d.sudoctl("--json", "solve", "-f", mixed)
+            eq(p.returncode, 1, "some puzzles failed")
+            out = jlines(p.stdout)
+            eq(len(out), 6, "six puzzles " + p.stdout)
+            eq([("error" in o) for o in out], [False, False, False, True, True, False], "failures")
+            check(valid_solution(HARD, out[1]["solution"]), "printed grid read")
+            eq(out[2]["solution"], out[0]["solution"], "0 as empty")
+            eq(out[3]["error"]["code"], "bad-format", "bad character reported")
+            eq(out[4]["error"]["code"], "conflict", "conflict reported")
+            eq(out[5]["puzzle"], puzzles[5], "last in order")
+            p = d.sudoctl("solve", "-f", mixed)
+            eq(len(p.stdout.splitlines()), 6, "text: one line per puzzle")
+            check("error: bad-format" in p.stdout and "mixed.txt:" in p.stdout, "error names the line")
+            # several -f and a missing file
+            p = d.sudoctl("--json", "solve", "-f", mixed, "-f", os.path.join(tmp, "nope.txt"))
+            eq(p.returncode, 1, "missing file")
+            check("nope.txt" in p.stderr, "names the file")
+            # serg puzzles: multiple solutions -> exit 1, status multiple
+            serg = read_puzzles("serg_benchmark.txt", 3)
+            p = d.sudoctl("--json", "solve", *serg)
+            eq(p.returncode, 1, "multiple solutions rc")
+            check(all(o["status"] == "multiple" for o in jlines(p.stdout)), "multiple")
+    finally:
+        shutil.rmtree(tmp, ignore_errors=True)
+
+
+def test_exit_codes():
+    with Daemon() as d:
+        eq(d.sudoctl("solve", EASY).returncode, 0, "good")
+        eq(d.sudoctl("solve", EASY, "123").returncode, 1, "one bad")
+        eq(d.sudoctl("nosuch").returncode, 2, "unknown command")
+        eq(d.sudoctl("--bogus", "solve", EASY).returncode, 2, "unknown option")
+        eq(d.sudoctl("solve", "--all", EASY).returncode, 2, "--all with solve")
+        eq(d.sudoctl("status", EASY).returncode, 2, "status takes no puzzle")
+        p = d.sudoctl("--profile", "nosuch", "rate", EASY)
+        eq(p.returncode, 1, "unknown profile")
+        check("unknown-profile" in p.stderr, p.stderr)
+    tmp = tempfile.mkdtemp(prefix="sudoctl-it-")
+    try:
+        p = run([SUDOCTL, "--socket", os.path.join(tmp, "none.sock"), "status"])
+        eq(p.returncode, 3, "unreachable")
+        check("sudokud --socket" in p.stderr, "says how to start it: " + p.stderr)
+        env = dict(os.environ, XDG_RUNTIME_DIR=tmp)
+        p = run([SUDOCTL, "--no-autostart", "status"], env=env)
+        eq(p.returncode, 3, "unreachable, no autostart")
+        check(os.path.join(tmp, "sudokud.sock") in p.stderr, "default socket under XDG_RUNTIME_DIR")
+    finally:
+        shutil.rmtree(tmp, ignore_errors=True)
+
+
+def pids_with(text):
+    """Processes whose command line mentions text (ours: a fresh temp path)."""
+    out = []
+    for pid in os.listdir("/proc"):
+        if not pid.isdigit():
+            continue
+        try:
+            with open(f"/proc/{pid}/cmdline", "rb") as f:
+                if text.encode() in f.read():
+                    out.append(int(pid))
+        except OSError:
+            pass
+    return out
+
+
+def test_autostart():
+    """No daemon on the default socket: sudoctl starts one and goes on."""
+    tmp = tempfile.mkdtemp(prefix="sudoctl-auto-")
+    sock = os.path.join(tmp, "sudokud.sock")
+    env = dict(os.environ, XDG_RUNTIME_DIR=tmp)
+    try:
+        p = run([SUDOCTL, "--json", "solve", EASY], env=env, timeout=30)
+        eq(p.returncode, 0, "autostarted solve: " + p.stderr)
+        check(os.path.exists(sock), "socket created")
+        check(pids_with(sock), "a sudokud runs on it")
+        p = run([SUDOCTL, "status"], env=env, timeout=30)
+        eq(p.returncode, 0, "second call uses the running daemon")
+    finally:
+        pids = pids_with(sock)
+        for pid in pids:
+            with contextlib.suppress(ProcessLookupError):
+                os.kill(pid, signal.SIGTERM)
+        deadline = time.time() + 5
+        while time.time() < deadline and any(os.path.exists(f"/proc/{pid}") for pid in pids):
+            time.sleep(0.05)
+        for pid in pids_with(sock):
+            with contextlib.suppress(ProcessLookupError):
+                os.kill(pid, signal.SIGKILL)
+        shutil.rmtree(tmp, ignore_errors=True)
+
+
+TESTS = {
+    "json": test_json,
+    "text": test_text,
+    "html": test_html,
+    "batch": test_batch,
+    "exit_codes": test_exit_codes,
+    "autostart": test_autostart,
+}
+
+if __name__ == "__main__":
+    sys.exit(main(TESTS))

@@ -1,0 +1,235 @@
+#!/usr/bin/python3
+"""test_plugins.py - plugins in a running sudokud: a crashing or hanging
+plugin costs one request an error and nothing else; reload picks up a changed
+config and refuses a bad one (the old config keeps serving); an out-of-tree
+plugin built against the installed SDK is dropped in and used after a reload."""
+
+import ctypes
+import glob
+import os
+import shutil
+import subprocess
+import sys
+import tempfile
+import time
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from harness import (BUILD, EASY, HARD, Daemon, RpcError, check, eq, main, make_conf, run,  # noqa: E402
+                     valid_solution)
+
+SINGLES = ["full-house", "hidden-single-box", "hidden-single-line", "naked-single"]
+
+
+def technique_ids(so):
+    """The ids a plugin exports (sudoku_techniques() -> NULL-terminated list
+    of descriptors whose second field is the id)."""
+
+    class Tech(ctypes.Structure):
+        _fields_ = [("abi", ctypes.c_uint32), ("id", ctypes.c_char_p)]
+
+    lib = ctypes.CDLL(so)
+    fn = lib.sudoku_techniques
+    fn.restype = ctypes.POINTER(ctypes.POINTER(Tech))
+    lst = fn()
+    ids = []
+    i = 0
+    while lst[i]:
+        ids.append(lst[i].contents.id.decode())
+        i += 1
+    return ids
+
+
+def test_crashy():
+    plugins = sorted(glob.glob(os.path.join(BUILD, "test-plugins", "*.so")))
+    check(plugins, f"test plugins built in {BUILD}/test-plugins")
+    tmp = tempfile.mkdtemp(prefix="sudokud-crashy-")
+    try:
+        profiles = {}
+        ids = []
+        for so in plugins:
+            for tid in technique_ids(so):
+                ids.append(tid)
+                # the bad technique first, so that it runs on every request
+                profiles["crash-" + tid] = [tid] + SINGLES
+        conf = make_conf(os.path.join(tmp, "crashy.conf"),
+                         sudokud=[f"plugin = {so}" for so in plugins] + ["deadline_ms = 3000"],
+                         profiles=profiles)
+        with Daemon(conf=conf, tmp=tmp) as d:
+            r = d.rpc()
+            for tid in ids:
+                # a bad request between good ones, all in flight together
+                good = [r.send("solve", {"puzzle": EASY}) for _ in range(5)]
+                bad = r.send("rate", {"puzzle": HARD, "profile": "crash-" + tid})
+                good += [r.send("rate", {"puzzle": EASY}) for _ in range(5)]
+                m = r.response(bad)
+                if m[2] is None:
+                    # a technique that neither crashes nor hangs (e.g. a
+                    # well-behaved helper in the test plugin)
+                    print(f"  {tid}: no failure ({str(m[3])[:80]})")
+                    continue
+                check(m[2]["code"] in ("plugin-crashed", "deadline-exceeded"), f"{tid}: {m[2]}")
+                check(tid in m[2]["message"], f"the error names the technique: {m[2]}")
+                print(f"  {tid}: {m[2]['code']}: {m[2]['message']}")
+                for g in good:
+                    mg = r.response(g)
+                    check(mg[2] is None, f"other requests are served while {tid} fails: {mg[2]}")
+                # the same through sudoctl, in a batch
+                p = d.sudoctl("--json", "--profile", "crash-" + tid, "rate", EASY, HARD, timeout=60)
+                eq(p.returncode, 1, f"sudoctl exit status with {tid}")
+                check("plugin-crashed" in p.stdout or "deadline-exceeded" in p.stdout, p.stdout[:300])
+            eq(r.call("solve", {"puzzle": HARD})["status"], "unique", "serves after the crashes")
+            st = r.call("status", {})
+            eq(st["workers"], 2, "workers replaced")
+            r.close()
+            eq(d.proc.poll(), None, "the daemon survived")
+    finally:
+        shutil.rmtree(tmp, ignore_errors=True)
+
+
+def tech_ids(d, profile=None):
+    p = d.sudoctl("--json", "techniques", *(["--profile", profile] if profile else []))
+    eq(p.returncode, 0, "techniques: " + p.stderr)
+    import json
+    return [t["id"] for t in json.loads(p.stdout)["techniques"]]
+
+
+def test_reload():
+    tmp = tempfile.mkdtemp(prefix="sudokud-reload-")
+    try:
+        conf = os.path.join(tmp, "sudokud.conf")
+        make_conf(conf)
+        with Daemon(conf=conf, tmp=tmp) as d:
+            before = tech_ids(d)
+            check("naked-single" in before and len(before) > 4, f"techniques {before}")
+            # change the config: a new profile, the default without naked-single
+            with open(conf) as f:
+                text = f.read()
+            text2 = text.replace("\nnaked-single =", "\n; naked-single removed", 1)
+            check(text2 != text, "config edited")
+            text2 += "\n[profile only-singles]\nhidden-single-line =\nnaked-single =\n"
+            with open(conf, "w") as f:
+                f.write(text2)
+            p = d.sudoctl("reload")
+            eq(p.returncode, 0, "reload: " + p.stderr)
+            after = tech_ids(d)
+            eq(after, [t for t in before if t != "naked-single"], "new technique list")
+            eq(tech_ids(d, "only-singles"), ["hidden-single-line", "naked-single"], "new profile")
+            p = d.sudoctl("--json", "--profile", "only-singles", "explain", EASY)
+            eq(p.returncode, 0, "new profile serves")
+            # a bad config is refused with its error; the old one keeps serving
+            for bad, why in (("[profile broken]\nno-such-technique =\n", "no-such-technique"),
+                             ("[sudokud\nworkers = 2\n", "sudokud.conf")):
+                with open(conf, "w") as f:
+                    f.write(text2 + "\n" + bad)
+                p = d.sudoctl("reload")
+                eq(p.returncode, 1, "bad config refused")
+                check(why in p.stderr, f"the error says why ({why}): {p.stderr}")
+                eq(tech_ids(d), after, "old config still serving")
+                p = d.sudoctl("--json", "solve", HARD)
+                eq(p.returncode, 0, "solve after a refused reload")
+            # SIGHUP reloads too
+            with open(conf, "w") as f:
+                f.write(text)
+            d.proc.send_signal(1)
+            deadline = time.time() + 10
+            while time.time() < deadline and tech_ids(d) != before:
+                time.sleep(0.1)
+            eq(tech_ids(d), before, "SIGHUP reload")
+    finally:
+        shutil.rmtree(tmp, ignore_errors=True)
+
+
+OOT_PLUGIN = r"""
+/* oot.c - an out-of-tree technique for the integration test: naked single
+ * under another id, built against the installed SDK only. */
+#include <sudoku/technique.h>
+
+static int find(const sdk_ctx *ctx, const sdk_grid *g, sdk_sink *sink)
+{
+    (void)ctx;
+    for (int c = 0; c < SDK_CELLS; c++) {
+        if (g->value[c] || sdk_mask_count(g->cand[c]) != 1) continue;
+        extern const sdk_technique oot_single;
+        sdk_step s;
+        int d = sdk_mask_first(g->cand[c]);
+        sdk_step_init(&s, &oot_single);
+        sdk_step_place(&s, c, d);
+        sdk_step_mark(&s, c, d, SDK_ROLE_TARGET);
+        char name[8];
+        sdk_step_printf(&s, "Out-of-tree single: %s", sdk_cell_name(c, name));
+        if (sdk_emit(sink, &s) == SDK_STOP) return SDK_STOP;
+    }
+    return SDK_CONTINUE;
+}
+
+const sdk_technique oot_single = {
+    .abi = SDK_ABI_VERSION, .id = "oot-single", .name = "Out-of-tree Single",
+    .difficulty = 23, .score = 4, .level = SDK_LEVEL_EASY, .find = find,
+    .summary = "a naked single, from a plugin built out of tree",
+};
+SDK_PLUGIN(&oot_single)
+"""
+
+
+def test_out_of_tree():
+    tmp = tempfile.mkdtemp(prefix="sudokud-oot-")
+    prefix = os.path.join(tmp, "prefix")
+    try:
+        p = run(["cmake", "--install", BUILD, "--prefix", prefix], timeout=120)
+        eq(p.returncode, 0, "cmake --install: " + p.stderr[-2000:])
+        sudokud = os.path.join(prefix, "bin", "sudokud")
+        sudoctl = os.path.join(prefix, "bin", "sudoctl")
+        conf = os.path.join(prefix, "etc", "sudokud", "sudokud.conf")
+        for f in (sudokud, sudoctl, conf):
+            check(os.path.exists(f), f"installed {f}")
+        pcdirs = glob.glob(os.path.join(prefix, "lib*", "pkgconfig")) + \
+            glob.glob(os.path.join(prefix, "lib", "*", "pkgconfig"))
+        check(pcdirs, "sudoku.pc installed")
+        plugdir = glob.glob(os.path.join(prefix, "lib*", "sudokud", "plugins")) + \
+            glob.glob(os.path.join(prefix, "lib", "*", "sudokud", "plugins"))
+        check(plugdir, "plugin dir installed")
+        env = dict(os.environ, PKG_CONFIG_PATH=pcdirs[0])
+        # the .pc names its configure-time prefix; point it at where we installed
+        flags = subprocess.run(["pkg-config", f"--define-variable=prefix={prefix}", "--cflags", "--libs",
+                                "sudoku"], env=env, capture_output=True, text=True)
+        eq(flags.returncode, 0, "pkg-config: " + flags.stderr)
+        src = os.path.join(tmp, "oot.c")
+        with open(src, "w") as f:
+            f.write(OOT_PLUGIN)
+        # the installed daemon, with the installed config, before the plugin exists
+        with Daemon(conf=conf, exe=sudokud, tmp=tmp) as d:
+            d_ids = tech_ids(d)
+            check("oot-single" not in d_ids, "not there yet")
+            so = os.path.join(tmp, "oot.so")
+            p = run(["cc", "-shared", "-fPIC", "-Wall", "-Wextra", "-Werror", "-o", so, src,
+                     *flags.stdout.split()], timeout=60)
+            eq(p.returncode, 0, "plugin builds against the installed SDK: " + p.stderr)
+            shutil.copy(so, os.path.join(plugdir[0], "oot.so"))
+            with open(conf, "a") as f:
+                f.write("\n[profile oot]\noot-single =\nbifurcation =\n")
+            p = d.sudoctl("reload", exe=sudoctl)
+            eq(p.returncode, 0, "reload with the new plugin: " + p.stderr)
+            p = d.sudoctl("--json", "techniques", "--profile", "oot", exe=sudoctl)
+            check('"oot-single"' in p.stdout and "oot.so" in p.stdout, p.stdout)
+            p = d.sudoctl("--json", "--profile", "oot", "explain", EASY, exe=sudoctl)
+            eq(p.returncode, 0, "explain with the plugin: " + p.stderr)
+            import json
+            o = json.loads(p.stdout)
+            check(o["solved"] and o["steps"], "solved")
+            check(all(s["technique"] in ("oot-single", "bifurcation") for s in o["steps"]), "only ours")
+            check(any(s["technique"] == "oot-single" for s in o["steps"]), "ours used")
+            check(o["steps"][0]["text"].startswith("Out-of-tree single: r"), o["steps"][0]["text"])
+            p = d.sudoctl("--json", "--profile", "oot", "solve", EASY, exe=sudoctl)
+            check(valid_solution(EASY, json.loads(p.stdout)["solution"]), "solve")
+    finally:
+        shutil.rmtree(tmp, ignore_errors=True)
+
+
+TESTS = {
+    "crashy": test_crashy,
+    "reload": test_reload,
+    "out_of_tree": test_out_of_tree,
+}
+
+if __name__ == "__main__":
+    sys.exit(main(TESTS))
