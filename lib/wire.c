@@ -49,10 +49,18 @@ bool sdk_wire_reader_feed(sdk_wire_reader *r, const void *data, size_t n)
 
 int sdk_wire_reader_next(sdk_wire_reader *r, const msgpack_object **obj, sdk_error *err)
 {
+    /* the message's size: bytes consumed by earlier calls plus by this one */
+    size_t before = msgpack_unpacker_parsed_size(&r->up), off = r->up.off;
     msgpack_unpack_return rc = msgpack_unpacker_next(&r->up, &r->msg);
     switch (rc) {
     case MSGPACK_UNPACK_SUCCESS:
     case MSGPACK_UNPACK_EXTRA_BYTES:
+        if (before + (r->up.off - off) > r->max) {
+            sdk_error_set(err, SDK_E_TOO_LARGE,
+                          "message of %zu bytes is larger than the limit of %zu bytes",
+                          before + (r->up.off - off), r->max);
+            return -1;
+        }
         *obj = &r->msg.data;
         return 1;
     case MSGPACK_UNPACK_CONTINUE:

@@ -125,6 +125,36 @@ static void test_too_large(void **state)
     assert_string_equal(err.code, SDK_E_TOO_LARGE);
     assert_non_null(strstr(err.msg, "100 bytes"));
     sdk_wire_reader_free(&r);
+
+    /* the same message arriving in one piece */
+    assert_true(sdk_wire_reader_init(&r, 100));
+    assert_true(sdk_wire_reader_feed(&r, p.buf.data, p.buf.size));
+    assert_int_equal(sdk_wire_reader_next(&r, &o, &err), -1);
+    assert_string_equal(err.code, SDK_E_TOO_LARGE);
+    sdk_wire_reader_free(&r);
+
+    /* a message of exactly the limit passes, in pieces or not */
+    for (size_t step = 1; step <= p.buf.size; step += p.buf.size - 1) {
+        assert_true(sdk_wire_reader_init(&r, p.buf.size));
+        rc = 0;
+        for (size_t i = 0; i < p.buf.size && rc == 0; i += step) {
+            size_t n = p.buf.size - i < step ? p.buf.size - i : step;
+            assert_true(sdk_wire_reader_feed(&r, p.buf.data + i, n));
+            rc = sdk_wire_reader_next(&r, &o, &err);
+        }
+        assert_int_equal(rc, 1);
+        sdk_wire_reader_free(&r);
+    }
+    /* one byte over the limit, fed byte by byte: caught when it completes */
+    assert_true(sdk_wire_reader_init(&r, p.buf.size - 1));
+    rc = 0;
+    for (size_t i = 0; i < p.buf.size && rc == 0; i++) {
+        assert_true(sdk_wire_reader_feed(&r, p.buf.data + i, 1));
+        rc = sdk_wire_reader_next(&r, &o, &err);
+    }
+    assert_int_equal(rc, -1);
+    assert_string_equal(err.code, SDK_E_TOO_LARGE);
+    sdk_wire_reader_free(&r);
     msgpack_sbuffer_destroy(&p.buf);
 }
 
