@@ -1,0 +1,88 @@
+/* sudoku/fish.h - enumerate fish (basic, Franken, Mutant; finless or finned).
+ *
+ * A fish for digit d: n base houses and n cover houses (no house in both).
+ * Every candidate of d in the base houses is either covered by a cover house
+ * or is a fin. Base candidates that lie in two base houses are endo fins (they
+ * count as fins too). Without fins, d is true exactly once in every base house
+ * and so at most once in every cover house: the cover candidates outside the
+ * base ("potential" eliminations) are false, and so is a candidate lying in two
+ * cover houses (cannibalism). With fins, either the fish holds or some fin is
+ * true, so only the potential eliminations that see every fin go.
+ *
+ * Definitions and naming follow HoDoKu (which follows the Ultimate Fish Guide):
+ *   - basic: base and cover are rows and columns (one of each kind);
+ *   - Franken: base rows (+boxes) and cover columns (+boxes), or the transpose;
+ *   - Mutant: anything else;
+ *   - a finned basic fish is "sashimi" when some base house, fins removed, holds
+ *     at most one candidate;
+ *   - max_fins bounds exo + endo fins together; max_endo_fins the endo fins.
+ *
+ * The enumerator walks base house combinations, then finds every cover set by
+ * covering the base candidates one at a time (each candidate: a fin, or one of
+ * its up-to-three houses), so the work is bounded by the fin budget rather
+ * than by all cover combinations. Every (base, cover) pair is reported once.
+ * Pure and reentrant: usable by the fish plugin and by kraken fish (which
+ * wants finned fish and their fins even when they eliminate nothing).
+ */
+#ifndef SUDOKU_FISH_H
+#define SUDOKU_FISH_H
+
+#include "sudoku/grid.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#define SDK_FISH_MAX_SIZE 7
+
+/* Fish kinds: as a search space (which houses may be base/cover) and as the
+ * classification of a found fish (which houses it actually uses). */
+enum { SDK_FISH_BASIC = 0, SDK_FISH_FRANKEN = 1, SDK_FISH_MUTANT = 2 };
+
+typedef struct sdk_fish {
+    int digit;                        /* 1..9 */
+    int size;                         /* number of base (= cover) houses */
+    int kind;                         /* SDK_FISH_BASIC / FRANKEN / MUTANT, by the houses used */
+    bool sashimi;                     /* basic finned fish only: see above */
+    uint8_t base[SDK_FISH_MAX_SIZE];  /* base houses, ascending */
+    uint8_t cover[SDK_FISH_MAX_SIZE]; /* cover houses, ascending */
+    sdk_bb base_cells;                /* candidates of digit in the base houses */
+    sdk_bb cover_cells;               /* candidates of digit in the cover houses */
+    sdk_bb fins;                      /* exo fins: base candidates in no cover house */
+    sdk_bb endo_fins;                 /* base candidates in two or more base houses */
+    sdk_bb cannibal;                  /* candidates in two or more cover houses */
+    sdk_bb potential;                 /* (cover_cells - base_cells) | cannibal */
+    sdk_bb elims;                     /* potential cells that see every fin and endo fin */
+} sdk_fish;
+
+typedef struct sdk_fish_search {
+    int min_size, max_size; /* 2..7 */
+    int kind;          /* search space: SDK_FISH_BASIC, _FRANKEN (includes basic), _MUTANT (all) */
+    bool finless;      /* report fish without any fin */
+    bool finned;       /* report fish with 1..max_fins fins (exo + endo) */
+    int max_fins;      /* HoDoKu default 5 */
+    int max_endo_fins; /* HoDoKu default 2 */
+    bool need_elims;   /* report only fish with elims (false: every fish, e.g. kraken) */
+} sdk_fish_search;
+
+/* Defaults: sizes 2..4, basic, finless and finned, 5 fins, 2 endo fins, need_elims. */
+void sdk_fish_search_init(sdk_fish_search *s);
+
+/* Called for every fish found; return SDK_STOP (1) to end the search. */
+typedef int (*sdk_fish_fn)(void *ctx, const sdk_fish *f);
+
+/* Enumerate the fish of one digit (1..9), or of every digit when digit is 0.
+ * Order: digit, size, then (for basic and Franken) row-based before
+ * column-based, then base houses lexicographically. Returns 1 when fn
+ * stopped the search, else 0. */
+int sdk_fish_find(const sdk_grid *g, int digit, const sdk_fish_search *s, sdk_fish_fn fn,
+                  void *ctx);
+
+/* HoDoKu-style house list of a fish part, e.g. "r158", "r348b1", "r36c15".
+ * houses ascending (rows, then columns, then boxes); buf >= 32. */
+char *sdk_fish_houses(const uint8_t *houses, int n, char *buf, size_t len);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

@@ -1,0 +1,304 @@
+/* fish.c - the fish enumerator shared by the fish plugin and kraken fish:
+ * every basic / Franken / Mutant fish of a digit, finless or finned, with its
+ * fins, endo fins, cannibalistic candidates and eliminations (see fish.h). */
+#include <stdio.h>
+#include <string.h>
+#include "sudoku/fish.h"
+
+enum { MASK_ROW = 1, MASK_COL = 2, MASK_BOX = 4 };
+
+typedef struct search {
+    const sdk_grid *g;
+    const sdk_fish_search *s;
+    int digit;
+    sdk_bb cand;           /* cells holding the digit */
+    sdk_bb house_cand[27]; /* candidates per house */
+    unsigned base_types;   /* MASK_* allowed for base houses in this pass */
+    unsigned cover_types;  /* MASK_* allowed for cover houses in this pass */
+    bool second_pass;      /* column-based pass of a basic/Franken search */
+    sdk_fish_fn fn;
+    void *ctx;
+    int stop;
+    /* current base */
+    int n; /* size being searched */
+    int nbase;
+    uint8_t base[SDK_FISH_MAX_SIZE];
+    uint32_t base_used; /* bit per house */
+    sdk_bb B, E;        /* base candidates, endo fins */
+    /* current cover */
+    int ncover;
+    uint8_t cover[SDK_FISH_MAX_SIZE];
+} search;
+
+static unsigned type_mask(int h)
+{
+    return 1u << sdk_house_type(h);
+}
+
+static unsigned houses_mask(const uint8_t *hs, int n)
+{
+    unsigned m = 0;
+    for (int i = 0; i < n; i++) m |= type_mask(hs[i]);
+    return m;
+}
+
+static int classify(unsigned bm, unsigned cm)
+{
+    if ((bm == MASK_ROW && cm == MASK_COL) || (bm == MASK_COL && cm == MASK_ROW))
+        return SDK_FISH_BASIC;
+    bool rb = bm == MASK_ROW || bm == (MASK_ROW | MASK_BOX);
+    bool cb = bm == MASK_COL || bm == (MASK_COL | MASK_BOX);
+    bool cc = cm == MASK_COL || cm == (MASK_COL | MASK_BOX);
+    bool cr = cm == MASK_ROW || cm == (MASK_ROW | MASK_BOX);
+    if ((rb && cc) || (cb && cr)) return SDK_FISH_FRANKEN;
+    return SDK_FISH_MUTANT;
+}
+
+static void sort_houses(uint8_t *h, int n)
+{
+    for (int i = 1; i < n; i++)
+        for (int j = i; j > 0 && h[j - 1] > h[j]; j--) {
+            uint8_t t = h[j];
+            h[j] = h[j - 1];
+            h[j - 1] = t;
+        }
+}
+
+/* A complete (base, cover, fins) candidate: check it and report it. */
+static void evaluate(search *st, sdk_bb F)
+{
+    const sdk_fish_search *s = st->s;
+    sdk_bb allF = sdk_bb_or(F, st->E);
+    int nf = sdk_bb_count(allF);
+    if (nf == 0 ? !s->finless : (!s->finned || nf > s->max_fins)) return;
+    if (st->second_pass) {
+        /* boxes-only base and cover were already seen in the row pass */
+        unsigned bm = houses_mask(st->base, st->nbase), cm = houses_mask(st->cover, st->ncover);
+        if (bm == MASK_BOX && cm == MASK_BOX) return;
+    }
+    sdk_fish f;
+    memset(&f, 0, sizeof f);
+    sdk_bb C = sdk_bb_none(), cannibal = sdk_bb_none();
+    for (int i = 0; i < st->ncover; i++) {
+        sdk_bb hc = st->house_cand[st->cover[i]];
+        cannibal = sdk_bb_or(cannibal, sdk_bb_and(C, hc));
+        C = sdk_bb_or(C, hc);
+    }
+    sdk_bb potential = sdk_bb_or(sdk_bb_andnot(C, st->B), cannibal);
+    sdk_bb elims = potential;
+    if (nf) elims = sdk_bb_and(elims, sdk_common_peers(allF));
+    if (s->need_elims && sdk_bb_empty(elims)) return;
+
+    f.digit = st->digit;
+    f.size = st->n;
+    memcpy(f.base, st->base, (size_t)st->nbase);
+    memcpy(f.cover, st->cover, (size_t)st->ncover);
+    sort_houses(f.base, st->nbase);
+    sort_houses(f.cover, st->ncover);
+    f.kind = classify(houses_mask(f.base, st->nbase), houses_mask(f.cover, st->ncover));
+    f.sashimi = false;
+    if (f.kind == SDK_FISH_BASIC)
+        for (int i = 0; i < st->nbase; i++)
+            if (sdk_bb_count(sdk_bb_andnot(st->house_cand[f.base[i]], allF)) <= 1) {
+                f.sashimi = true;
+                break;
+            }
+    f.base_cells = st->B;
+    f.cover_cells = C;
+    f.fins = F;
+    f.endo_fins = st->E;
+    f.cannibal = cannibal;
+    f.potential = potential;
+    f.elims = elims;
+    if (st->fn(st->ctx, &f)) st->stop = 1;
+}
+
+/* Can a fin set still lead to an elimination? (Fins must share a peer holding
+ * the digit.) */
+static bool fins_viable(const search *st, sdk_bb allF)
+{
+    if (!st->s->need_elims || sdk_bb_empty(allF)) return true;
+    return !sdk_bb_empty(sdk_bb_and(sdk_common_peers(allF), st->cand));
+}
+
+static bool cover_allowed(const search *st, int h, uint32_t excluded)
+{
+    if (!(type_mask(h) & st->cover_types)) return false;
+    if ((st->base_used | excluded) >> h & 1) return false;
+    for (int i = 0; i < st->ncover; i++)
+        if (st->cover[i] == h) return false;
+    return true;
+}
+
+/* All base cells are handled: fill the cover set up to n with houses that
+ * touch the base but cover nothing new (they only add cannibalism). */
+static void extras(search *st, sdk_bb F, uint32_t excluded, int from)
+{
+    if (st->stop) return;
+    if (st->ncover == st->n) {
+        evaluate(st, F);
+        return;
+    }
+    for (int h = from; h < 27 && !st->stop; h++) {
+        if (!cover_allowed(st, h, excluded)) continue;
+        if (sdk_bb_empty(sdk_bb_and(st->house_cand[h], st->B))) continue;
+        if (!sdk_bb_empty(sdk_bb_and(st->house_cand[h], F))) continue;
+        st->cover[st->ncover++] = (uint8_t)h;
+        extras(st, F, excluded, h + 1);
+        st->ncover--;
+    }
+}
+
+static uint32_t cell_houses_bits(int c)
+{
+    return (1u << sdk_cell_house[c][0]) | (1u << sdk_cell_house[c][1]) |
+           (1u << sdk_cell_house[c][2]);
+}
+
+/* Cover the base cells in `open` one at a time: the first open cell is either
+ * a fin (its houses may then never be cover houses) or is covered by one of
+ * its houses; choosing the i-th house excludes the earlier alternatives, so
+ * every cover set comes out once. */
+static void cover_rec(search *st, sdk_bb open, sdk_bb F, uint32_t excluded)
+{
+    if (st->stop) return;
+    int nfin = sdk_bb_count(F) + sdk_bb_count(st->E);
+    if (sdk_bb_empty(open)) {
+        extras(st, F, excluded, 0);
+        return;
+    }
+    if (st->ncover == st->n) {
+        /* no cover left: every open cell must be a fin */
+        if (!st->s->finned || nfin + sdk_bb_count(open) > st->s->max_fins) return;
+        sdk_bb F2 = sdk_bb_or(F, open);
+        if (!fins_viable(st, sdk_bb_or(F2, st->E))) return;
+        evaluate(st, F2);
+        return;
+    }
+    int c = sdk_bb_first(open);
+    /* c covered by one of its houses */
+    uint32_t ex = excluded;
+    for (int k = 0; k < 3 && !st->stop; k++) {
+        int h = sdk_cell_house[c][k];
+        if (!cover_allowed(st, h, ex)) continue;
+        st->cover[st->ncover++] = (uint8_t)h;
+        cover_rec(st, sdk_bb_andnot(open, st->house_cand[h]), F, ex);
+        st->ncover--;
+        ex |= 1u << h;
+    }
+    /* c a fin */
+    if (st->s->finned && nfin + 1 <= st->s->max_fins && !st->stop) {
+        sdk_bb F2 = F;
+        sdk_bb_add(&F2, c);
+        if (fins_viable(st, sdk_bb_or(F2, st->E))) {
+            sdk_bb_del(&open, c);
+            cover_rec(st, open, F2, excluded | cell_houses_bits(c));
+        }
+    }
+}
+
+/* Choose base houses (ascending, from index `from`), then search covers. */
+static void base_rec(search *st, int from)
+{
+    if (st->stop) return;
+    if (st->nbase == st->n) {
+        st->ncover = 0;
+        cover_rec(st, sdk_bb_andnot(st->B, st->E), sdk_bb_none(), 0);
+        return;
+    }
+    for (int h = from; h < 27 && !st->stop; h++) {
+        if (!(type_mask(h) & st->base_types)) continue;
+        sdk_bb hc = st->house_cand[h];
+        if (sdk_bb_empty(hc)) continue;
+        sdk_bb endo = sdk_bb_and(st->B, hc);
+        sdk_bb E2 = st->E;
+        if (!sdk_bb_empty(endo)) {
+            E2 = sdk_bb_or(E2, endo);
+            if (!st->s->finned || sdk_bb_count(E2) > st->s->max_endo_fins ||
+                sdk_bb_count(E2) > st->s->max_fins)
+                continue;
+            if (!fins_viable(st, E2)) continue;
+        }
+        sdk_bb B0 = st->B, E0 = st->E;
+        st->B = sdk_bb_or(st->B, hc);
+        st->E = E2;
+        st->base[st->nbase++] = (uint8_t)h;
+        st->base_used |= 1u << h;
+        base_rec(st, h + 1);
+        st->base_used &= ~(1u << h);
+        st->nbase--;
+        st->B = B0;
+        st->E = E0;
+    }
+}
+
+void sdk_fish_search_init(sdk_fish_search *s)
+{
+    s->min_size = 2;
+    s->max_size = 4;
+    s->kind = SDK_FISH_BASIC;
+    s->finless = true;
+    s->finned = true;
+    s->max_fins = 5;
+    s->max_endo_fins = 2;
+    s->need_elims = true;
+}
+
+static int find_digit(const sdk_grid *g, int d, const sdk_fish_search *s, sdk_fish_fn fn, void *ctx)
+{
+    search st;
+    memset(&st, 0, sizeof st);
+    st.g = g;
+    st.s = s;
+    st.digit = d;
+    st.cand = g->digit[d - 1];
+    st.fn = fn;
+    st.ctx = ctx;
+    for (int h = 0; h < 27; h++) st.house_cand[h] = sdk_bb_and(sdk_house_bb[h], st.cand);
+    int lo = s->min_size < 1 ? 1 : s->min_size;
+    int hi = s->max_size > SDK_FISH_MAX_SIZE ? SDK_FISH_MAX_SIZE : s->max_size;
+    for (int n = lo; n <= hi && !st.stop; n++) {
+        st.n = n;
+        int passes = s->kind == SDK_FISH_MUTANT ? 1 : 2;
+        for (int p = 0; p < passes && !st.stop; p++) {
+            st.second_pass = p == 1;
+            if (s->kind == SDK_FISH_MUTANT) {
+                st.base_types = st.cover_types = MASK_ROW | MASK_COL | MASK_BOX;
+            } else {
+                unsigned box = s->kind == SDK_FISH_FRANKEN ? MASK_BOX : 0;
+                st.base_types = (p == 0 ? MASK_ROW : MASK_COL) | box;
+                st.cover_types = (p == 0 ? MASK_COL : MASK_ROW) | box;
+            }
+            st.nbase = 0;
+            st.base_used = 0;
+            st.B = st.E = sdk_bb_none();
+            base_rec(&st, 0);
+        }
+    }
+    return st.stop;
+}
+
+int sdk_fish_find(const sdk_grid *g, int digit, const sdk_fish_search *s, sdk_fish_fn fn, void *ctx)
+{
+    for (int d = 1; d <= 9; d++) {
+        if (digit && d != digit) continue;
+        if (find_digit(g, d, s, fn, ctx)) return 1;
+    }
+    return 0;
+}
+
+char *sdk_fish_houses(const uint8_t *houses, int n, char *buf, size_t len)
+{
+    static const char letter[3] = {'r', 'c', 'b'};
+    size_t k = 0;
+    int last = -1;
+    buf[0] = 0;
+    for (int i = 0; i < n && k + 3 < len; i++) {
+        int t = sdk_house_type(houses[i]);
+        if (t != last) buf[k++] = letter[t];
+        buf[k++] = (char)('1' + houses[i] % 9);
+        last = t;
+    }
+    buf[k] = 0;
+    return buf;
+}

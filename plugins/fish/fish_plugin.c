@@ -1,0 +1,259 @@
+/* fish_plugin.c - the fish family as one plugin: basic fish (X-Wing ..
+ * Leviathan), finned and sashimi fish, Franken and Mutant fish (finless and
+ * finned), sizes 2..7. The search itself lives in lib/fish.c (sdk_fish_find);
+ * this file picks the fish of each technique, merges Siamese fish on request
+ * and writes the steps in HoDoKu's notation:
+ *     X-Wing: 7 r25 c28
+ *     Finned Swordfish: 3 r158 c249 fr5c7
+ *     Finned Franken Jellyfish: 7 r169b3 c2679 fr6c8 efr1c9
+ * Options: siamese=1 (also report two fish of one category with the same base
+ * houses and different eliminations as one step, as HoDoKu does), max-fins
+ * (default 5, exo + endo fins), max-endo-fins (default 2).
+ */
+#include <stdlib.h>
+#include <string.h>
+#include "sudoku/fish.h"
+#include "sudoku/technique.h"
+
+enum { CLS_FINLESS = 0, CLS_FINNED, CLS_SASHIMI };
+
+typedef struct fdef {
+    int kind, size, cls;
+    const sdk_technique *tech;
+} fdef;
+
+static int fish_run(const fdef *def, const sdk_ctx *ctx, const sdk_grid *g, sdk_sink *sink);
+
+#define FISH(var, id_, name_, kind_, size_, cls_, diff_, score_, level_)                           \
+    static int find_##var(const sdk_ctx *ctx, const sdk_grid *g, sdk_sink *sink);                  \
+    static const sdk_technique var = {                                                             \
+        .abi = SDK_ABI_VERSION,                                                                    \
+        .id = id_,                                                                                 \
+        .name = name_,                                                                             \
+        .difficulty = diff_,                                                                       \
+        .score = score_,                                                                           \
+        .level = level_,                                                                           \
+        .flags = 0,                                                                                \
+        .find = find_##var,                                                                        \
+        .summary =                                                                                 \
+            name_ ": " #size_ " base houses whose candidates lie in " #size_ " cover houses",      \
+    };                                                                                             \
+    static const fdef def_##var = {kind_, size_, cls_, &var};                                      \
+    static int find_##var(const sdk_ctx *ctx, const sdk_grid *g, sdk_sink *sink)                   \
+    {                                                                                              \
+        return fish_run(&def_##var, ctx, g, sink);                                                 \
+    }
+
+#define B SDK_FISH_BASIC
+#define F SDK_FISH_FRANKEN
+#define M SDK_FISH_MUTANT
+#define HARD SDK_LEVEL_HARD
+#define UNFAIR SDK_LEVEL_UNFAIR
+#define EXTREME SDK_LEVEL_EXTREME
+
+/* Difficulty (SE tenths): X-Wing 3.2, Swordfish 3.8, Jellyfish 5.2 as in Sudoku
+ * Explainer, sizes 5-7 extrapolated (5.8, 6.2, 6.6); finned +0.2 (SE), sashimi
+ * +0.3, Franken +0.4, finned Franken +0.6, Mutant +0.6, finned Mutant +0.8.
+ * Score and level: HoDoKu's defaults. */
+FISH(x_wing, "x-wing", "X-Wing", B, 2, CLS_FINLESS, 32, 140, HARD)
+FISH(swordfish, "swordfish", "Swordfish", B, 3, CLS_FINLESS, 38, 150, HARD)
+FISH(jellyfish, "jellyfish", "Jellyfish", B, 4, CLS_FINLESS, 52, 160, HARD)
+FISH(squirmbag, "squirmbag", "Squirmbag", B, 5, CLS_FINLESS, 58, 470, UNFAIR)
+FISH(whale, "whale", "Whale", B, 6, CLS_FINLESS, 62, 470, UNFAIR)
+FISH(leviathan, "leviathan", "Leviathan", B, 7, CLS_FINLESS, 66, 470, UNFAIR)
+
+FISH(f_x_wing, "finned-x-wing", "Finned X-Wing", B, 2, CLS_FINNED, 34, 130, HARD)
+FISH(f_swordfish, "finned-swordfish", "Finned Swordfish", B, 3, CLS_FINNED, 40, 200, UNFAIR)
+FISH(f_jellyfish, "finned-jellyfish", "Finned Jellyfish", B, 4, CLS_FINNED, 54, 250, UNFAIR)
+FISH(f_squirmbag, "finned-squirmbag", "Finned Squirmbag", B, 5, CLS_FINNED, 60, 470, UNFAIR)
+FISH(f_whale, "finned-whale", "Finned Whale", B, 6, CLS_FINNED, 64, 470, UNFAIR)
+FISH(f_leviathan, "finned-leviathan", "Finned Leviathan", B, 7, CLS_FINNED, 68, 470, UNFAIR)
+
+FISH(s_x_wing, "sashimi-x-wing", "Sashimi X-Wing", B, 2, CLS_SASHIMI, 35, 150, HARD)
+FISH(s_swordfish, "sashimi-swordfish", "Sashimi Swordfish", B, 3, CLS_SASHIMI, 41, 240, UNFAIR)
+FISH(s_jellyfish, "sashimi-jellyfish", "Sashimi Jellyfish", B, 4, CLS_SASHIMI, 55, 260, UNFAIR)
+FISH(s_squirmbag, "sashimi-squirmbag", "Sashimi Squirmbag", B, 5, CLS_SASHIMI, 61, 470, UNFAIR)
+FISH(s_whale, "sashimi-whale", "Sashimi Whale", B, 6, CLS_SASHIMI, 65, 470, UNFAIR)
+FISH(s_leviathan, "sashimi-leviathan", "Sashimi Leviathan", B, 7, CLS_SASHIMI, 69, 470, UNFAIR)
+
+FISH(fr_x_wing, "franken-x-wing", "Franken X-Wing", F, 2, CLS_FINLESS, 36, 300, UNFAIR)
+FISH(fr_swordfish, "franken-swordfish", "Franken Swordfish", F, 3, CLS_FINLESS, 42, 350, UNFAIR)
+FISH(fr_jellyfish, "franken-jellyfish", "Franken Jellyfish", F, 4, CLS_FINLESS, 56, 370, UNFAIR)
+FISH(fr_squirmbag, "franken-squirmbag", "Franken Squirmbag", F, 5, CLS_FINLESS, 62, 470, EXTREME)
+FISH(fr_whale, "franken-whale", "Franken Whale", F, 6, CLS_FINLESS, 66, 470, EXTREME)
+FISH(fr_leviathan, "franken-leviathan", "Franken Leviathan", F, 7, CLS_FINLESS, 70, 470, EXTREME)
+
+FISH(ffr_x_wing, "finned-franken-x-wing", "Finned Franken X-Wing", F, 2, CLS_FINNED, 38, 390,
+     UNFAIR)
+FISH(ffr_swordfish, "finned-franken-swordfish", "Finned Franken Swordfish", F, 3, CLS_FINNED, 44,
+     410, UNFAIR)
+FISH(ffr_jellyfish, "finned-franken-jellyfish", "Finned Franken Jellyfish", F, 4, CLS_FINNED, 58,
+     430, UNFAIR)
+FISH(ffr_squirmbag, "finned-franken-squirmbag", "Finned Franken Squirmbag", F, 5, CLS_FINNED, 64,
+     470, EXTREME)
+FISH(ffr_whale, "finned-franken-whale", "Finned Franken Whale", F, 6, CLS_FINNED, 68, 470, EXTREME)
+FISH(ffr_leviathan, "finned-franken-leviathan", "Finned Franken Leviathan", F, 7, CLS_FINNED, 72,
+     470, EXTREME)
+
+FISH(mu_x_wing, "mutant-x-wing", "Mutant X-Wing", M, 2, CLS_FINLESS, 38, 450, EXTREME)
+FISH(mu_swordfish, "mutant-swordfish", "Mutant Swordfish", M, 3, CLS_FINLESS, 44, 450, EXTREME)
+FISH(mu_jellyfish, "mutant-jellyfish", "Mutant Jellyfish", M, 4, CLS_FINLESS, 58, 450, EXTREME)
+FISH(mu_squirmbag, "mutant-squirmbag", "Mutant Squirmbag", M, 5, CLS_FINLESS, 64, 470, EXTREME)
+FISH(mu_whale, "mutant-whale", "Mutant Whale", M, 6, CLS_FINLESS, 68, 470, EXTREME)
+FISH(mu_leviathan, "mutant-leviathan", "Mutant Leviathan", M, 7, CLS_FINLESS, 72, 470, EXTREME)
+
+FISH(fmu_x_wing, "finned-mutant-x-wing", "Finned Mutant X-Wing", M, 2, CLS_FINNED, 40, 470, EXTREME)
+FISH(fmu_swordfish, "finned-mutant-swordfish", "Finned Mutant Swordfish", M, 3, CLS_FINNED, 46, 470,
+     EXTREME)
+FISH(fmu_jellyfish, "finned-mutant-jellyfish", "Finned Mutant Jellyfish", M, 4, CLS_FINNED, 60, 470,
+     EXTREME)
+FISH(fmu_squirmbag, "finned-mutant-squirmbag", "Finned Mutant Squirmbag", M, 5, CLS_FINNED, 66, 470,
+     EXTREME)
+FISH(fmu_whale, "finned-mutant-whale", "Finned Mutant Whale", M, 6, CLS_FINNED, 70, 470, EXTREME)
+FISH(fmu_leviathan, "finned-mutant-leviathan", "Finned Mutant Leviathan", M, 7, CLS_FINNED, 74, 470,
+     EXTREME)
+
+SDK_PLUGIN(&x_wing, &swordfish, &jellyfish, &squirmbag, &whale, &leviathan, &f_x_wing, &f_swordfish,
+           &f_jellyfish, &f_squirmbag, &f_whale, &f_leviathan, &s_x_wing, &s_swordfish,
+           &s_jellyfish, &s_squirmbag, &s_whale, &s_leviathan, &fr_x_wing, &fr_swordfish,
+           &fr_jellyfish, &fr_squirmbag, &fr_whale, &fr_leviathan, &ffr_x_wing, &ffr_swordfish,
+           &ffr_jellyfish, &ffr_squirmbag, &ffr_whale, &ffr_leviathan, &mu_x_wing, &mu_swordfish,
+           &mu_jellyfish, &mu_squirmbag, &mu_whale, &mu_leviathan, &fmu_x_wing, &fmu_swordfish,
+           &fmu_jellyfish, &fmu_squirmbag, &fmu_whale, &fmu_leviathan)
+
+/* ---- the search --------------------------------------------------------- */
+
+static int fish_class(const sdk_fish *f)
+{
+    if (sdk_bb_empty(f->fins) && sdk_bb_empty(f->endo_fins)) return CLS_FINLESS;
+    return f->sashimi ? CLS_SASHIMI : CLS_FINNED;
+}
+
+typedef struct run {
+    const fdef *def;
+    const sdk_grid *g;
+    sdk_sink *sink;
+    int stopped;
+    bool collect;
+    sdk_fish *list;
+    int n, cap;
+} run;
+
+/* One step for one fish, or for a Siamese pair (b != NULL). */
+static int emit_fish(run *r, const sdk_fish *a, const sdk_fish *b)
+{
+    sdk_step st;
+    sdk_step_init(&st, r->def->tech);
+    int d = a->digit;
+    char bs[40], cs[40], cs2[40], name[8];
+    sdk_step_printf(&st, "%s%s: %d %s %s", b ? "Siamese " : "", r->def->tech->name, d,
+                    sdk_fish_houses(a->base, a->size, bs, sizeof bs),
+                    sdk_fish_houses(a->cover, a->size, cs, sizeof cs));
+    if (b) sdk_step_printf(&st, "/%s", sdk_fish_houses(b->cover, b->size, cs2, sizeof cs2));
+    sdk_bb fins = a->fins, endo = a->endo_fins, elims = a->elims;
+    if (b) {
+        fins = sdk_bb_or(fins, b->fins);
+        endo = sdk_bb_or(endo, b->endo_fins);
+        elims = sdk_bb_or(elims, b->elims);
+    }
+    SDK_BB_FOREACH(c, fins) sdk_step_printf(&st, " f%s", sdk_cell_name(c, name));
+    SDK_BB_FOREACH(c, endo) sdk_step_printf(&st, " ef%s", sdk_cell_name(c, name));
+
+    for (int i = 0; i < a->size; i++) sdk_step_house(&st, a->base[i], SDK_ROLE_BASE);
+    for (int i = 0; i < a->size; i++) sdk_step_house(&st, a->cover[i], SDK_ROLE_COVER);
+    if (b)
+        for (int i = 0; i < b->size; i++) {
+            bool dup = false;
+            for (int k = 0; k < a->size; k++) dup |= a->cover[k] == b->cover[i];
+            if (!dup) sdk_step_house(&st, b->cover[i], SDK_ROLE_COVER);
+        }
+    sdk_bb plain = sdk_bb_andnot(sdk_bb_andnot(a->base_cells, fins), endo);
+    sdk_step_mark_bb(&st, plain, d, SDK_ROLE_BASE);
+    sdk_step_mark_bb(&st, fins, d, SDK_ROLE_FIN);
+    sdk_step_mark_bb(&st, endo, d, SDK_ROLE_ENDOFIN);
+    SDK_BB_FOREACH(c, elims) sdk_step_elim(&st, c, d);
+    if (sdk_emit(r->sink, &st) == SDK_STOP) {
+        r->stopped = 1;
+        return SDK_STOP;
+    }
+    return SDK_CONTINUE;
+}
+
+/* Does the fish belong to this technique's category (Siamese partners may be
+ * finned or sashimi for a finned basic fish)? */
+static bool same_category(const fdef *def, const sdk_fish *f)
+{
+    if (f->kind != def->kind) return false;
+    return (fish_class(f) == CLS_FINLESS) == (def->cls == CLS_FINLESS);
+}
+
+static int on_fish(void *ctx, const sdk_fish *f)
+{
+    run *r = ctx;
+    if (!r->collect) {
+        if (f->kind != r->def->kind || fish_class(f) != r->def->cls) return 0;
+        return emit_fish(r, f, NULL) == SDK_STOP;
+    }
+    if (!same_category(r->def, f)) return 0;
+    if (r->n == r->cap) {
+        int cap = r->cap ? r->cap * 2 : 64;
+        sdk_fish *p = realloc(r->list, sizeof *p * (size_t)cap);
+        if (!p) return 0; /* out of memory: report what we have */
+        r->list = p;
+        r->cap = cap;
+    }
+    r->list[r->n++] = *f;
+    return 0;
+}
+
+/* HoDoKu's order among fish with the same base: cover houses lexicographic. */
+static int cmp_fish(const void *x, const void *y)
+{
+    const sdk_fish *a = x, *b = y;
+    int c = memcmp(a->base, b->base, SDK_FISH_MAX_SIZE);
+    if (c) return c;
+    return memcmp(a->cover, b->cover, SDK_FISH_MAX_SIZE);
+}
+
+/* The first elimination HoDoKu lists: the plain ones first, then cannibalism. */
+static int first_elim(const sdk_fish *f)
+{
+    sdk_bb plain = sdk_bb_and(f->elims, sdk_bb_andnot(f->cover_cells, f->base_cells));
+    return sdk_bb_empty(plain) ? sdk_bb_first(f->elims) : sdk_bb_first(plain);
+}
+
+static int fish_run(const fdef *def, const sdk_ctx *ctx, const sdk_grid *g, sdk_sink *sink)
+{
+    sdk_fish_search s;
+    sdk_fish_search_init(&s);
+    s.min_size = s.max_size = def->size;
+    s.kind = def->kind;
+    s.finless = def->cls == CLS_FINLESS;
+    s.finned = def->cls != CLS_FINLESS;
+    s.max_fins = sdk_opt_int(ctx, "max-fins", 5);
+    s.max_endo_fins = sdk_opt_int(ctx, "max-endo-fins", 2);
+    if (s.max_fins < 0) s.max_fins = 0;
+    if (s.max_endo_fins < 0) s.max_endo_fins = 0;
+    bool siamese = sdk_opt_bool(ctx, "siamese", false);
+
+    run r = {.def = def, .g = g, .sink = sink, .collect = siamese};
+    for (int d = 1; d <= 9 && !r.stopped; d++) {
+        r.n = 0;
+        sdk_fish_find(g, d, &s, on_fish, &r);
+        if (!siamese || r.stopped) continue;
+        /* memcmp over the whole arrays: unused slots are zero */
+        qsort(r.list, (size_t)r.n, sizeof *r.list, cmp_fish);
+        for (int i = 0; i < r.n && !r.stopped; i++) {
+            if (fish_class(&r.list[i]) != def->cls) continue;
+            for (int j = i + 1; j < r.n && !r.stopped; j++) {
+                if (memcmp(r.list[i].base, r.list[j].base, SDK_FISH_MAX_SIZE)) break;
+                if (first_elim(&r.list[i]) == first_elim(&r.list[j])) continue;
+                emit_fish(&r, &r.list[i], &r.list[j]);
+            }
+        }
+        for (int i = 0; i < r.n && !r.stopped; i++)
+            if (fish_class(&r.list[i]) == def->cls) emit_fish(&r, &r.list[i], NULL);
+    }
+    free(r.list);
+    return r.stopped ? SDK_STOP : SDK_CONTINUE;
+}
