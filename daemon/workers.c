@@ -209,8 +209,14 @@ static void job_finish(job *j)
 
 void jobs_forget_conn(conn *c)
 {
-    for (job *j = D.jobs; j; j = j->all_next)
-        if (j->c == c) j->c = NULL;
+    /* Nobody will read the answers: drop the jobs. Parts already on workers
+     * finish there and are thrown away. */
+    for (job *j = D.jobs, *next; j; j = next) {
+        next = j->all_next;
+        if (j->c != c) continue;
+        j->c = NULL;
+        job_finish(j);
+    }
 }
 
 static void job_reply_error(job *j, const char *code, const char *msg)
