@@ -73,8 +73,9 @@ job *job_new(conn *c, uint32_t msgid, const char *method, const msgpack_object *
 
     const msgpack_object *pz = sdk_wire_get(params, "puzzles");
     const msgpack_object *p1 = sdk_wire_get(params, "puzzle");
-    bool batch = pz && pz->type == MSGPACK_OBJECT_ARRAY && pz->via.array.size > 0 &&
-                 pz->via.array.size < (1u << 30) && (!p1 || p1->type == MSGPACK_OBJECT_NIL);
+    bool batch = strcmp(method, "techniques") != 0 && pz && pz->type == MSGPACK_OBJECT_ARRAY &&
+                 pz->via.array.size > 0 && pz->via.array.size < (1u << 30) &&
+                 (!p1 || p1->type == MSGPACK_OBJECT_NIL);
     for (uint32_t i = 0; batch && i < pz->via.array.size; i++)
         batch = pz->via.array.ptr[i].type == MSGPACK_OBJECT_STR;
     msgpack_packer pk;
