@@ -1,0 +1,101 @@
+/* sudoku/links_se.h - Sudoku Explainer's implication search (the smallest
+ * addition to links.h that SE-exact ratings need).
+ *
+ * links.h gives every consequence one reason (one literal it came from). SE
+ * rates a chain by the number of distinct potentials among all the ancestors
+ * of its conclusion, and in dynamic mode a potential that becomes true through
+ * a cell or house with two candidates left also has, as parents, every
+ * earlier false potential that narrowed that cell or house ("hidden parents").
+ * This file keeps potentials with several parents in an arena, propagates in
+ * SE's order (all pending true potentials first, then one false one), and
+ * counts ancestors. Chains it finds are turned into sdk_link records of
+ * step.h; the length increment is sdk_chain_length_tenths() of links.h.
+ */
+#ifndef SUDOKU_LINKS_SE_H
+#define SUDOKU_LINKS_SE_H
+
+#include "sudoku/grid.h"
+#include "sudoku/step.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* Causes (why a potential holds), as SE names them. */
+enum { SDK_SE_ASSUMED = 0, SDK_SE_CELL, SDK_SE_BLOCK, SDK_SE_ROW, SDK_SE_COL, SDK_SE_ADVANCED };
+
+typedef struct sdk_se_pot {
+    int16_t cand; /* cell*9 + digit-1 */
+    uint8_t on, cause;
+    int np, par; /* parents: par[0..np) in the arena's parent pool */
+    int nested;  /* id of the nested chain that produced it (advanced), or -1 */
+    int ncplx;   /* that nested chain's complexity */
+} sdk_se_pot;
+
+typedef struct sdk_se_arena {
+    sdk_se_pot *p;
+    int n, cap;
+    int *par;
+    int npar, parcap;
+} sdk_se_arena;
+
+void sdk_se_arena_free(sdk_se_arena *a);
+/* New potential; parents copied. Returns its index. */
+int sdk_se_new(sdk_se_arena *a, int cand, int on, int cause, const int *parents, int np);
+
+/* The sets of one propagation: idx[cand*2+on] = arena index or -1, plus the
+ * insertion order of each kind. */
+typedef struct sdk_se_set {
+    int idx[2 * 729];
+    int16_t on_ord[729], off_ord[729];
+    int non, noff;
+} sdk_se_set;
+
+void sdk_se_set_init(sdk_se_set *s);
+void sdk_se_set_add(sdk_se_set *s, const sdk_se_arena *a, int node);
+
+#define SDK_SE_DYNAMIC 0x1u /* false potentials leave the working grid */
+#define SDK_SE_NISHIO 0x2u  /* house links only (no cell links) */
+
+/* Called when nothing is pending (nested levels): may add false potentials
+ * with sdk_se_push_off and returns how many it added. cur is the working
+ * grid, src the grid at the start. */
+typedef int (*sdk_se_more_fn)(void *ctx, sdk_se_arena *a, sdk_se_set *s, const sdk_grid *cur,
+                              const sdk_grid *src);
+
+typedef struct sdk_se_run {
+    sdk_se_arena *a;
+    sdk_se_set *s;
+    unsigned flags;
+    sdk_se_more_fn more;
+    void *more_ctx;
+    int16_t qon[1458], qoff[1458 * 4];
+    int hon, ton, hoff, toff;
+    int absurd_on, absurd_off; /* the clash found (arena indices), -1 when none */
+} sdk_se_run;
+
+/* Propagate from the potentials already in s (SE's doChaining). Returns true
+ * on a contradiction (absurd_on / absurd_off set). */
+bool sdk_se_chain(sdk_se_run *r, const sdk_grid *g);
+/* Queue a false potential from a `more` callback (false when already known). */
+bool sdk_se_push_off(sdk_se_run *r, int node);
+
+/* Unary chains (SE's cycles and forcing X/Y-chains) from cand being true:
+ * every cycle end and every forcing-chain target found is appended to out
+ * (arena indices). y: cell links; x: house links. */
+int sdk_se_cycles(sdk_se_arena *a, const sdk_grid *g, int cand, bool y, bool x, int *out, int max);
+int sdk_se_forcing(sdk_se_arena *a, const sdk_grid *g, int cand, bool on, bool y, int *out,
+                   int max);
+
+/* Number of distinct potentials among node and its ancestors; *nested gets
+ * the summed complexity of the distinct nested chains met (may be NULL). */
+int sdk_se_ancestors(const sdk_se_arena *a, int node, int *nested);
+/* Append the chain to node as links and ON/OFF marks. */
+void sdk_se_to_step(const sdk_se_arena *a, int node, sdk_step *s);
+/* "r1c2+5 -> r1c3-5 -> ..." along first parents, root first. */
+char *sdk_se_path_text(const sdk_se_arena *a, int node, char *buf, size_t n);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

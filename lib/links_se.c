@@ -1,0 +1,439 @@
+/* links_se.c - Sudoku Explainer's implication search: potentials with
+ * several parents, SE's propagation order, cycles and unary forcing chains,
+ * ancestor counts (see sudoku/links_se.h). */
+#include "sudoku/links_se.h"
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+void sdk_se_arena_free(sdk_se_arena *a)
+{
+    free(a->p);
+    free(a->par);
+    memset(a, 0, sizeof *a);
+}
+
+int sdk_se_new(sdk_se_arena *a, int cand, int on, int cause, const int *parents, int np)
+{
+    if (a->n == a->cap) {
+        a->cap = a->cap ? a->cap * 2 : 4096;
+        a->p = realloc(a->p, sizeof *a->p * (size_t)a->cap);
+        if (!a->p) abort();
+    }
+    if (a->npar + np > a->parcap) {
+        while (a->npar + np > a->parcap) a->parcap = a->parcap ? a->parcap * 2 : 8192;
+        a->par = realloc(a->par, sizeof *a->par * (size_t)a->parcap);
+        if (!a->par) abort();
+    }
+    sdk_se_pot *p = &a->p[a->n];
+    p->cand = (int16_t)cand;
+    p->on = (uint8_t)on;
+    p->cause = (uint8_t)cause;
+    p->np = np;
+    p->par = a->npar;
+    p->nested = -1;
+    p->ncplx = 0;
+    for (int i = 0; i < np; i++) a->par[a->npar++] = parents[i];
+    return a->n++;
+}
+
+void sdk_se_set_init(sdk_se_set *s)
+{
+    memset(s->idx, 0xff, sizeof s->idx);
+    s->non = s->noff = 0;
+}
+
+void sdk_se_set_add(sdk_se_set *s, const sdk_se_arena *a, int node)
+{
+    const sdk_se_pot *p = &a->p[node];
+    int lit = p->cand * 2 + p->on;
+    if (s->idx[lit] >= 0) return;
+    s->idx[lit] = node;
+    if (p->on)
+        s->on_ord[s->non++] = p->cand;
+    else
+        s->off_ord[s->noff++] = p->cand;
+}
+
+static const int house_order[3] = {SDK_BOX, SDK_ROW, SDK_COL};
+
+/* Other cells of the houses of cell (block, row, column order, no repeats)
+ * where g has digit d. */
+static int peers_with(const sdk_grid *g, int cell, int d, int *out)
+{
+    int n = 0;
+    sdk_bb seen = sdk_bb_none();
+    for (int k = 0; k < 3; k++) {
+        int h = sdk_cell_house[cell][house_order[k]];
+        for (int i = 0; i < 9; i++) {
+            int c = sdk_house_cell[h][i];
+            if (c == cell || sdk_bb_has(seen, c) || !sdk_grid_has(g, c, d)) continue;
+            sdk_bb_add(&seen, c);
+            out[n++] = c;
+        }
+    }
+    return n;
+}
+
+static int cause_of(int k)
+{
+    return k == 0 ? SDK_SE_BLOCK : k == 1 ? SDK_SE_ROW : SDK_SE_COL;
+}
+
+/* SE's getOffToOn for the false potential p: new true potentials (arena
+ * indices) with their hidden parents taken from s (src: the grid at start). */
+static int off_to_on(sdk_se_arena *a, const sdk_grid *g, const sdk_grid *src, const sdk_se_set *s,
+                     int p, bool y, bool x, int *out)
+{
+    int cand = a->p[p].cand, cell = cand / 9, d = cand % 9 + 1, n = 0;
+    int par[10];
+    if (y && sdk_mask_count(g->cand[cell]) == 2) {
+        int other = sdk_mask_first(g->cand[cell] & ~sdk_digit_bit(d));
+        int np = 0;
+        par[np++] = p;
+        if (src) {
+            unsigned gone = src->cand[cell] & ~g->cand[cell];
+            SDK_MASK_FOREACH(v, gone)
+            {
+                int q = s->idx[(cell * 9 + v - 1) * 2];
+                if (q >= 0 && np < 10) par[np++] = q;
+            }
+        }
+        out[n++] = sdk_se_new(a, cell * 9 + other - 1, 1, SDK_SE_CELL, par, np);
+    }
+    if (x) {
+        for (int k = 0; k < 3; k++) {
+            int h = sdk_cell_house[cell][house_order[k]];
+            sdk_bb pos = sdk_house_digit(g, h, d);
+            if (sdk_bb_count(pos) != 2) continue;
+            sdk_bb_del(&pos, cell);
+            int oc = sdk_bb_first(pos);
+            if (oc < 0) continue;
+            int ocand = oc * 9 + d - 1;
+            bool dup = false;
+            for (int i = 0; i < n; i++)
+                if (a->p[out[i]].cand == ocand) dup = true;
+            if (dup) continue;
+            int np = 0;
+            par[np++] = p;
+            if (src) {
+                sdk_bb gone = sdk_bb_andnot(sdk_house_digit(src, h, d), sdk_house_digit(g, h, d));
+                SDK_BB_FOREACH(c, gone)
+                {
+                    int q = s->idx[(c * 9 + d - 1) * 2];
+                    if (q >= 0 && np < 10) par[np++] = q;
+                }
+            }
+            out[n++] = sdk_se_new(a, ocand, 1, cause_of(k), par, np);
+        }
+    }
+    return n;
+}
+
+bool sdk_se_push_off(sdk_se_run *r, int node)
+{
+    int lit = r->a->p[node].cand * 2;
+    if (r->s->idx[lit] >= 0) return false;
+    sdk_se_set_add(r->s, r->a, node);
+    if (r->toff < (int)(sizeof r->qoff / sizeof r->qoff[0])) r->qoff[r->toff++] = (int16_t)lit;
+    return true;
+}
+
+bool sdk_se_chain(sdk_se_run *r, const sdk_grid *g0)
+{
+    sdk_se_arena *a = r->a;
+    sdk_se_set *s = r->s;
+    bool dyn = r->flags & SDK_SE_DYNAMIC, y = !(r->flags & SDK_SE_NISHIO);
+    sdk_grid *g = malloc(sizeof *g);
+    if (!g) return false;
+    *g = *g0;
+    r->hon = r->ton = r->hoff = r->toff = 0;
+    r->absurd_on = r->absurd_off = -1;
+    for (int i = 0; i < s->non; i++) r->qon[r->ton++] = (int16_t)(s->on_ord[i] * 2 + 1);
+    for (int i = 0; i < s->noff; i++) r->qoff[r->toff++] = (int16_t)(s->off_ord[i] * 2);
+    bool bad = false;
+    int peers[24], ons[4];
+    while (!bad && (r->hon < r->ton || r->hoff < r->toff)) {
+        if (r->hon < r->ton) {
+            int p = s->idx[r->qon[r->hon++]];
+            int cand = a->p[p].cand, cell = cand / 9, d = cand % 9 + 1;
+            int offs[32], n = 0;
+            if (y) {
+                SDK_MASK_FOREACH(v, g->cand[cell])
+                {
+                    if (v != d) offs[n++] = cell * 9 + v - 1;
+                }
+            }
+            int np = peers_with(g, cell, d, peers);
+            for (int i = 0; i < np; i++) offs[n++] = peers[i] * 9 + d - 1;
+            for (int i = 0; i < n && !bad; i++) {
+                int k = offs[i];
+                int cause = i < n - np ? SDK_SE_CELL : SDK_SE_BLOCK;
+                if (s->idx[k * 2 + 1] >= 0) {
+                    r->absurd_on = s->idx[k * 2 + 1];
+                    r->absurd_off = sdk_se_new(a, k, 0, cause, &p, 1);
+                    bad = true;
+                } else if (s->idx[k * 2] < 0) {
+                    int q = sdk_se_new(a, k, 0, cause, &p, 1);
+                    sdk_se_set_add(s, a, q);
+                    r->qoff[r->toff++] = (int16_t)(k * 2);
+                }
+            }
+        } else {
+            int p = s->idx[r->qoff[r->hoff++]];
+            int n = off_to_on(a, g, dyn ? g0 : NULL, s, p, y, true, ons);
+            if (dyn) sdk_grid_eliminate(g, a->p[p].cand / 9, a->p[p].cand % 9 + 1);
+            for (int i = 0; i < n && !bad; i++) {
+                int k = a->p[ons[i]].cand;
+                if (s->idx[k * 2] >= 0) {
+                    r->absurd_on = ons[i];
+                    r->absurd_off = s->idx[k * 2];
+                    bad = true;
+                } else if (s->idx[k * 2 + 1] < 0) {
+                    sdk_se_set_add(s, a, ons[i]);
+                    r->qon[r->ton++] = (int16_t)(k * 2 + 1);
+                }
+            }
+        }
+        if (!bad && r->hon == r->ton && r->hoff == r->toff && r->more)
+            r->more(r->more_ctx, a, s, g, g0);
+    }
+    free(g);
+    return bad;
+}
+
+/* Whether `anc` (a candidate literal) is on the first-parent line of node. */
+static bool is_parent(const sdk_se_arena *a, int node, int cand, int on)
+{
+    while (a->p[node].np) {
+        node = a->par[a->p[node].par];
+        if (a->p[node].cand == cand && a->p[node].on == on) return true;
+    }
+    return false;
+}
+
+typedef struct vec {
+    int *v;
+    int n, cap, head;
+} vec;
+static void vpush(vec *q, int x)
+{
+    if (q->n == q->cap) {
+        q->cap = q->cap ? q->cap * 2 : 1024;
+        q->v = realloc(q->v, sizeof *q->v * (size_t)q->cap);
+        if (!q->v) abort();
+    }
+    q->v[q->n++] = x;
+}
+
+/* Static on -> off: new false potentials from p (arena indices). */
+static int on_to_off(sdk_se_arena *a, const sdk_grid *g, int p, bool y, int *out)
+{
+    int cand = a->p[p].cand, cell = cand / 9, d = cand % 9 + 1, n = 0;
+    int peers[24];
+    if (y) {
+        SDK_MASK_FOREACH(v, g->cand[cell])
+        {
+            if (v != d) out[n++] = sdk_se_new(a, cell * 9 + v - 1, 0, SDK_SE_CELL, &p, 1);
+        }
+    }
+    int np = peers_with(g, cell, d, peers);
+    for (int i = 0; i < np; i++)
+        out[n++] = sdk_se_new(a, peers[i] * 9 + d - 1, 0, SDK_SE_BLOCK, &p, 1);
+    return n;
+}
+
+int sdk_se_cycles(sdk_se_arena *a, const sdk_grid *g, int cand, bool y, bool x, int *out, int max)
+{
+    char *on_seen = calloc(729, 1), *off_seen = calloc(729, 1);
+    vec pon = {0}, poff = {0};
+    int nout = 0;
+    int src = sdk_se_new(a, cand, 1, SDK_SE_ASSUMED, NULL, 0);
+    on_seen[cand] = 1;
+    vpush(&pon, src);
+    int length = 0, tmp[40];
+    while (pon.head < pon.n || poff.head < poff.n) {
+        length++;
+        while (pon.head < pon.n) {
+            int p = pon.v[pon.head++];
+            int n = on_to_off(a, g, p, y, tmp);
+            for (int i = 0; i < n; i++) {
+                int k = a->p[tmp[i]].cand;
+                if (!is_parent(a, p, k, 0)) {
+                    vpush(&poff, tmp[i]);
+                    off_seen[k] = 1;
+                }
+            }
+        }
+        length++;
+        while (poff.head < poff.n) {
+            int p = poff.v[poff.head++];
+            int n = off_to_on(a, g, NULL, NULL, p, y, x, tmp);
+            for (int i = 0; i < n; i++) {
+                int k = a->p[tmp[i]].cand;
+                if (length >= 4 && k == cand && nout < max) out[nout++] = tmp[i];
+                if (!on_seen[k]) {
+                    on_seen[k] = 1;
+                    vpush(&pon, tmp[i]);
+                }
+            }
+        }
+    }
+    free(pon.v);
+    free(poff.v);
+    free(on_seen);
+    free(off_seen);
+    return nout;
+}
+
+int sdk_se_forcing(sdk_se_arena *a, const sdk_grid *g, int cand, bool on, bool y, int *out, int max)
+{
+    char *on_seen = calloc(729, 1), *off_seen = calloc(729, 1);
+    char *got_on = calloc(729, 1), *got_off = calloc(729, 1);
+    vec pon = {0}, poff = {0};
+    int nout = 0, tmp[40];
+    int src = sdk_se_new(a, cand, on, SDK_SE_ASSUMED, NULL, 0);
+    if (on) {
+        on_seen[cand] = 1;
+        vpush(&pon, src);
+    } else {
+        off_seen[cand] = 1;
+        vpush(&poff, src);
+    }
+    while (pon.head < pon.n || poff.head < poff.n) {
+        while (pon.head < pon.n) {
+            int p = pon.v[pon.head++];
+            int n = on_to_off(a, g, p, y, tmp);
+            for (int i = 0; i < n; i++) {
+                int k = a->p[tmp[i]].cand;
+                if (on && k == cand && !got_off[k] && nout < max) {
+                    got_off[k] = 1;
+                    out[nout++] = tmp[i];
+                }
+                if (!is_parent(a, p, k, 0) && !off_seen[k]) {
+                    off_seen[k] = 1;
+                    vpush(&poff, tmp[i]);
+                }
+            }
+        }
+        while (poff.head < poff.n) {
+            int p = poff.v[poff.head++];
+            int n = off_to_on(a, g, NULL, NULL, p, y, true, tmp);
+            for (int i = 0; i < n; i++) {
+                int k = a->p[tmp[i]].cand;
+                if (!on && k == cand && !got_on[k] && nout < max) {
+                    got_on[k] = 1;
+                    out[nout++] = tmp[i];
+                }
+                if (!on_seen[k]) {
+                    on_seen[k] = 1;
+                    vpush(&pon, tmp[i]);
+                }
+            }
+        }
+    }
+    free(pon.v);
+    free(poff.v);
+    free(on_seen);
+    free(off_seen);
+    free(got_on);
+    free(got_off);
+    return nout;
+}
+
+int sdk_se_ancestors(const sdk_se_arena *a, int node, int *nested)
+{
+    char seen[1458];
+    memset(seen, 0, sizeof seen);
+    int cap = 256, n = 0, count = 0, nn = 0;
+    int *stack = malloc(sizeof *stack * (size_t)cap);
+    int ids[64];
+    if (nested) *nested = 0;
+    stack[n++] = node;
+    while (n) {
+        int x = stack[--n];
+        const sdk_se_pot *p = &a->p[x];
+        int lit = p->cand * 2 + p->on;
+        if (seen[lit]) continue;
+        seen[lit] = 1;
+        count++;
+        if (nested && p->nested >= 0) {
+            bool dup = false;
+            for (int i = 0; i < nn; i++)
+                if (ids[i] == p->nested) dup = true;
+            if (!dup && nn < 64) {
+                ids[nn++] = p->nested;
+                *nested += p->ncplx;
+            }
+        }
+        for (int i = 0; i < p->np; i++) {
+            if (n == cap) {
+                cap *= 2;
+                stack = realloc(stack, sizeof *stack * (size_t)cap);
+                if (!stack) abort();
+            }
+            stack[n++] = a->par[p->par + i];
+        }
+    }
+    free(stack);
+    return count;
+}
+
+static sdk_node node_of(const sdk_se_pot *p)
+{
+    sdk_node nd;
+    memset(&nd, 0, sizeof nd);
+    nd.digit = (uint8_t)(p->cand % 9 + 1);
+    nd.on = p->on;
+    nd.ncell = 1;
+    nd.cell[0] = (uint8_t)(p->cand / 9);
+    return nd;
+}
+
+void sdk_se_to_step(const sdk_se_arena *a, int node, sdk_step *s)
+{
+    char seen[1458];
+    memset(seen, 0, sizeof seen);
+    int stack[2048], n = 0;
+    stack[n++] = node;
+    while (n) {
+        int x = stack[--n];
+        const sdk_se_pot *p = &a->p[x];
+        int lit = p->cand * 2 + p->on;
+        if (seen[lit]) continue;
+        seen[lit] = 1;
+        sdk_step_mark(s, p->cand / 9, p->cand % 9 + 1, p->on ? SDK_ROLE_ON : SDK_ROLE_OFF);
+        for (int i = 0; i < p->np; i++) {
+            const sdk_se_pot *q = &a->p[a->par[p->par + i]];
+            sdk_link l;
+            memset(&l, 0, sizeof l);
+            l.from = node_of(q);
+            l.to = node_of(p);
+            l.strong = p->on;
+            l.kind = (p->cause == SDK_SE_CELL) ? SDK_LINK_CELL : SDK_LINK_HOUSE;
+            if (s->nlink < SDK_STEP_MAX_LINK)
+                sdk_step_link(s, &l);
+            else
+                s->truncated = 1;
+            if (n < 2048) stack[n++] = a->par[p->par + i];
+        }
+    }
+}
+
+char *sdk_se_path_text(const sdk_se_arena *a, int node, char *buf, size_t n)
+{
+    int path[256], m = 0;
+    for (int x = node; m < 256; x = a->par[a->p[x].par]) {
+        path[m++] = x;
+        if (!a->p[x].np) break;
+    }
+    size_t k = 0;
+    buf[0] = 0;
+    for (int i = m - 1; i >= 0 && k + 16 < n; i--) {
+        const sdk_se_pot *p = &a->p[path[i]];
+        char c[8];
+        k += (size_t)snprintf(buf + k, n - k, "%s%s%c%d", i == m - 1 ? "" : " -> ",
+                              sdk_cell_name(p->cand / 9, c), p->on ? '+' : '-', p->cand % 9 + 1);
+    }
+    return buf;
+}

@@ -1,0 +1,974 @@
+/* se_chain.c - Sudoku Explainer's chaining family with SE's rules and
+ * difficulties (SE 1.2.1 Chaining): bidirectional X/Y/XY cycles (6.5/7.0),
+ * forcing X-chains (6.6) and forcing chains (7.0), Nishio (7.5), cell and
+ * region forcing chains (8.0), dynamic contradiction/double/cell/region
+ * forcing chains (8.5), dynamic (+) with locking, hidden/naked pairs and
+ * X-Wing inside the chains (9.0) and nested forcing chains (9.5, 10.0, ...),
+ * each plus SE's length increment on (complexity - 2), complexity being the
+ * distinct potentials among the ancestors of every chain end (plus nested
+ * chains). Like SE, a search collects every hint, sorts by difficulty,
+ * complexity and kind, drops hints with the same eliminations, and emits in
+ * that order. The propagation itself is lib/links_se.c. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "se.h"
+#include "sudoku/links.h"
+
+enum {
+    K_XCYCLE,
+    K_YCYCLE,
+    K_XYCYCLE,
+    K_XCHAIN,
+    K_XYCHAIN, /* unary */
+    K_CONTRA,
+    K_DOUBLE,
+    K_NISHIO,
+    K_CELL,
+    K_REGION, /* multiple */
+};
+
+typedef struct hint {
+    int diff, cplx, sortkey, seq, kind;
+    int ntar, tar[9];
+    int nrem;
+    int16_t rem[9];
+    int place; /* cand placed or -1 */
+    int src;   /* binary: source literal; cell: cell; region: house */
+    int value;
+} hint;
+
+typedef struct hlist {
+    hint *h;
+    int n, cap;
+} hlist;
+
+typedef struct chainer {
+    const sdk_grid *g;
+    sdk_se_arena A;
+    hlist H;
+    bool multiple, dynamic, nishio;
+    int level;
+    int *nid; /* nested chain ids */
+    sdk_se_run *run;
+} chainer;
+
+static const int unit_order[3] = {SDK_BOX, SDK_ROW, SDK_COL};
+
+static hint *hadd(hlist *l)
+{
+    if (l->n == l->cap) {
+        l->cap = l->cap ? l->cap * 2 : 64;
+        l->h = realloc(l->h, sizeof *l->h * (size_t)l->cap);
+        if (!l->h) abort();
+    }
+    hint *h = &l->h[l->n];
+    memset(h, 0, sizeof *h);
+    h->seq = l->n++;
+    h->place = -1;
+    return h;
+}
+
+static int cmp_i16(const void *a, const void *b)
+{
+    return *(const int16_t *)a - *(const int16_t *)b;
+}
+
+/* Removables: cand off, or (place) every other candidate of its cell. */
+static void set_result(hint *h, const sdk_grid *g, int cand, bool on)
+{
+    if (!on) {
+        h->rem[h->nrem++] = (int16_t)cand;
+        return;
+    }
+    int cell = cand / 9;
+    h->place = cand;
+    SDK_MASK_FOREACH(v, g->cand[cell])
+    {
+        if (v != cand % 9 + 1) h->rem[h->nrem++] = (int16_t)(cell * 9 + v - 1);
+    }
+}
+
+static int rule_base(const chainer *c)
+{
+    if (c->level >= 2) return 95 + 5 * (c->level - 2);
+    if (c->level > 0) return 90;
+    if (c->nishio) return 75;
+    if (c->dynamic) return 85;
+    return 80;
+}
+
+static void finish(chainer *c, hint *h, int base)
+{
+    int flat = 0, nested = 0;
+    for (int i = 0; i < h->ntar; i++) {
+        int ns;
+        flat += sdk_se_ancestors(&c->A, h->tar[i], &ns);
+        nested += ns;
+    }
+    h->cplx = flat + nested;
+    h->diff = base + sdk_chain_length_tenths(h->cplx - 2);
+}
+
+/* ---- unary: cycles and forcing X/Y-chains -------------------------------- */
+
+static void cycle_hint(chainer *c, int dst, bool y, bool x)
+{
+    const sdk_se_arena *a = &c->A;
+    const sdk_grid *g = c->g;
+    sdk_bb cells = sdk_bb_none();
+    for (int p = dst; a->p[p].np; p = a->par[a->p[p].par]) sdk_bb_add(&cells, a->p[p].cand / 9);
+    sdk_bb forw[9], back[9];
+    memset(forw, 0, sizeof forw);
+    memset(back, 0, sizeof back);
+    for (int p = dst; a->p[p].np; p = a->par[a->p[p].par]) {
+        int cl = a->p[p].cand / 9, d = a->p[p].cand % 9 + 1;
+        sdk_bb t = sdk_bb_andnot(sdk_bb_and(sdk_peer_bb[cl], g->digit[d - 1]), cells);
+        if (a->p[p].on)
+            forw[d - 1] = sdk_bb_or(forw[d - 1], t);
+        else
+            back[d - 1] = sdk_bb_or(back[d - 1], t);
+    }
+    int16_t rem[9];
+    int nrem = 0;
+    for (int d = 1; d <= 9; d++) {
+        sdk_bb r = sdk_bb_and(forw[d - 1], back[d - 1]);
+        SDK_BB_FOREACH(x2, r)
+        {
+            if (nrem < 9) rem[nrem++] = (int16_t)(x2 * 9 + d - 1);
+        }
+    }
+    if (!nrem) return;
+    hint *h = hadd(&c->H);
+    h->kind = (x && y) ? K_XYCYCLE : y ? K_YCYCLE : K_XCYCLE;
+    h->sortkey = (x && y) ? 4 : y ? 3 : 2;
+    h->ntar = 1;
+    h->tar[0] = dst;
+    h->nrem = nrem;
+    memcpy(h->rem, rem, sizeof rem);
+    h->src = a->p[dst].cand;
+    finish(c, h, (x && y) ? 70 : 65);
+}
+
+static void chain_hint(chainer *c, int target, bool y)
+{
+    hint *h = hadd(&c->H);
+    h->kind = y ? K_XYCHAIN : K_XCHAIN;
+    h->sortkey = y ? 4 : 2;
+    h->ntar = 1;
+    h->tar[0] = target;
+    set_result(h, c->g, c->A.p[target].cand, c->A.p[target].on);
+    if (!h->nrem) {
+        c->H.n--;
+        return;
+    }
+    finish(c, h, y ? 70 : 66);
+}
+
+static void unary(chainer *c, bool y, bool x)
+{
+    const sdk_grid *g = c->g;
+    int out[512];
+    for (int cell = 0; cell < 81; cell++) {
+        if (g->value[cell] || sdk_mask_count(g->cand[cell]) < 2) continue;
+        if (sdk_mask_count(g->cand[cell]) > 2 && !x) continue;
+        SDK_MASK_FOREACH(d, g->cand[cell])
+        {
+            int cand = cell * 9 + d - 1;
+            int n = sdk_se_cycles(&c->A, g, cand, y, x, out, 512);
+            int m = 0, chains[64];
+            if (x) {
+                m = sdk_se_forcing(&c->A, g, cand, true, y, chains, 32);
+                m += sdk_se_forcing(&c->A, g, cand, false, y, chains + m, 32);
+            }
+            for (int i = 0; i < n; i++) cycle_hint(c, out[i], y, x);
+            for (int i = 0; i < m; i++) chain_hint(c, chains[i], y);
+        }
+    }
+}
+
+/* ---- multiple and dynamic ---------------------------------------------- */
+
+static int advanced(void *ctx, sdk_se_arena *a, sdk_se_set *s, const sdk_grid *cur,
+                    const sdk_grid *src);
+
+/* Propagate from one assumption into set s; true on a contradiction. */
+static bool run_from(chainer *c, sdk_se_set *s, int cand, bool on)
+{
+    sdk_se_set_init(s);
+    int p = sdk_se_new(&c->A, cand, on, SDK_SE_ASSUMED, NULL, 0);
+    sdk_se_set_add(s, &c->A, p);
+    sdk_se_run *r = c->run;
+    r->a = &c->A;
+    r->s = s;
+    r->flags = (c->dynamic ? SDK_SE_DYNAMIC : 0) | (c->nishio ? SDK_SE_NISHIO : 0);
+    r->more = c->level > 0 ? advanced : NULL;
+    r->more_ctx = c;
+    return sdk_se_chain(r, c->g);
+}
+
+static void binary_hint(chainer *c, int kind, int src_lit, int don, int doff, int result_lit)
+{
+    hint *h = hadd(&c->H);
+    h->kind = kind;
+    h->sortkey = kind == K_DOUBLE ? 1 : 7;
+    h->ntar = 2;
+    h->tar[0] = don;
+    h->tar[1] = doff;
+    h->src = src_lit;
+    set_result(h, c->g, result_lit >> 1, result_lit & 1);
+    if (!h->nrem) {
+        c->H.n--;
+        return;
+    }
+    finish(c, h, rule_base(c));
+}
+
+/* Cell (kind K_CELL, src = cell) or region (K_REGION, src = house) hint on
+ * the potential lit implied by every set of sets[0..n). */
+static void multi_hint(chainer *c, int kind, int src, int value, sdk_se_set **sets, int n, int lit)
+{
+    hint *h = hadd(&c->H);
+    h->kind = kind;
+    h->sortkey = kind == K_CELL ? 5 : 6;
+    h->src = src;
+    h->value = value;
+    for (int i = 0; i < n && i < 9; i++) h->tar[h->ntar++] = sets[i]->idx[lit];
+    set_result(h, c->g, lit >> 1, lit & 1);
+    if (!h->nrem) {
+        c->H.n--;
+        return;
+    }
+    finish(c, h, rule_base(c));
+}
+
+/* Literals of a set in insertion order: trues then falses. */
+static int set_lits(const sdk_se_set *s, bool on, int *out)
+{
+    int n = 0;
+    if (on)
+        for (int i = 0; i < s->non; i++) out[n++] = s->on_ord[i] * 2 + 1;
+    else
+        for (int i = 0; i < s->noff; i++) out[n++] = s->off_ord[i] * 2;
+    return n;
+}
+
+static void intersect_hints(chainer *c, int kind, int src, int value, sdk_se_set **sets, int n)
+{
+    int lits[729];
+    for (int on = 1; on >= 0; on--) {
+        int m = set_lits(sets[0], on, lits);
+        for (int i = 0; i < m; i++) {
+            bool all = true;
+            for (int j = 1; j < n && all; j++)
+                if (sets[j]->idx[lits[i]] < 0) all = false;
+            if (all) multi_hint(c, kind, src, value, sets, n, lits[i]);
+        }
+    }
+}
+
+static void region_chains(chainer *c, int cell, int d, sdk_se_set *on_set)
+{
+    const sdk_grid *g = c->g;
+    for (int k = 0; k < 3; k++) {
+        int h = sdk_cell_house[cell][unit_order[k]];
+        sdk_bb pos = sdk_house_digit(g, h, d);
+        int n = sdk_bb_count(pos);
+        if (!(n == 2 || (c->multiple && n > 2))) continue;
+        /* first position in the house's own cell order */
+        int first = -1;
+        for (int i = 0; i < 9 && first < 0; i++)
+            if (sdk_bb_has(pos, sdk_house_cell[h][i])) first = sdk_house_cell[h][i];
+        if (first != cell) continue;
+        sdk_se_set *sets[9];
+        int ns = 0;
+        for (int i = 0; i < 9; i++) {
+            int oc = sdk_house_cell[h][i];
+            if (!sdk_bb_has(pos, oc)) continue;
+            if (oc == cell) {
+                sets[ns++] = on_set;
+            } else {
+                sdk_se_set *s = malloc(sizeof *s);
+                if (!s) abort();
+                run_from(c, s, oc * 9 + d - 1, true);
+                sets[ns++] = s;
+            }
+        }
+        intersect_hints(c, K_REGION, h, d, sets, ns);
+        for (int i = 0; i < ns; i++)
+            if (sets[i] != on_set) free(sets[i]);
+    }
+}
+
+static void multiple_cell(chainer *c, int cell)
+{
+    const sdk_grid *g = c->g;
+    int card = sdk_mask_count(g->cand[cell]);
+    sdk_se_set *on_sets[9], *off_set = malloc(sizeof *off_set);
+    int nv = 0;
+    if (!off_set) abort();
+    SDK_MASK_FOREACH(d, g->cand[cell])
+    {
+        int cand = cell * 9 + d - 1;
+        sdk_se_set *on_set = malloc(sizeof *on_set);
+        if (!on_set) abort();
+        bool dbl = card >= 3 && !c->nishio && c->dynamic;
+        bool contra = c->dynamic || c->nishio;
+        int kind = c->nishio ? K_NISHIO : K_CONTRA;
+        if (run_from(c, on_set, cand, true) && contra)
+            binary_hint(c, kind, cand * 2 + 1, c->run->absurd_on, c->run->absurd_off, cand * 2);
+        if (run_from(c, off_set, cand, false) && contra)
+            binary_hint(c, kind, cand * 2, c->run->absurd_on, c->run->absurd_off, cand * 2 + 1);
+        if (dbl) {
+            int lits[729];
+            for (int on = 1; on >= 0; on--) {
+                int m = set_lits(on_set, on, lits);
+                for (int i = 0; i < m; i++)
+                    if (off_set->idx[lits[i]] >= 0)
+                        binary_hint(c, K_DOUBLE, cand * 2, on_set->idx[lits[i]],
+                                    off_set->idx[lits[i]], lits[i]);
+            }
+        }
+        if (!c->nishio) region_chains(c, cell, d, on_set);
+        on_sets[nv++] = on_set;
+    }
+    if (!c->nishio && (card == 2 || (c->multiple && card > 2)))
+        intersect_hints(c, K_CELL, cell, 0, on_sets, nv);
+    for (int i = 0; i < nv; i++) free(on_sets[i]);
+    free(off_set);
+}
+
+static void multiple(chainer *c)
+{
+    for (int cell = 0; cell < 81; cell++) {
+        if (c->g->value[cell]) continue;
+        int card = sdk_mask_count(c->g->cand[cell]);
+        if (card > 2 || (card > 1 && c->dynamic)) multiple_cell(c, cell);
+    }
+}
+
+/* ---- sorting, names, steps ----------------------------------------------- */
+
+static int cmp_hint(const void *x, const void *y)
+{
+    const hint *a = x, *b = y;
+    if (a->diff != b->diff) return a->diff - b->diff;
+    if (a->cplx != b->cplx) return a->cplx - b->cplx;
+    if (a->sortkey != b->sortkey) return a->sortkey - b->sortkey;
+    return a->seq - b->seq;
+}
+
+static bool same_effect(const hint *a, const hint *b)
+{
+    return a->nrem == b->nrem && memcmp(a->rem, b->rem, sizeof a->rem[0] * (size_t)a->nrem) == 0;
+}
+
+/* Sort (stable) and drop hints whose eliminations an easier one has. */
+static void sort_dedup(hlist *l)
+{
+    for (int i = 0; i < l->n; i++)
+        qsort(l->h[i].rem, (size_t)l->h[i].nrem, sizeof(int16_t), cmp_i16);
+    qsort(l->h, (size_t)l->n, sizeof *l->h, cmp_hint);
+    int k = 0;
+    for (int i = 0; i < l->n; i++) {
+        bool dup = false;
+        for (int j = 0; j < k && !dup; j++)
+            if (same_effect(&l->h[j], &l->h[i])) dup = true;
+        if (!dup) l->h[k++] = l->h[i];
+    }
+    l->n = k;
+}
+
+static const char *nested_suffix(int level, char *buf, size_t n)
+{
+    char inner[96];
+    switch (level) {
+    case 0:
+        snprintf(buf, n, "%s", "");
+        break;
+    case 1:
+        snprintf(buf, n, " (+)");
+        break;
+    case 2:
+        snprintf(buf, n, " (+ Forcing Chains)");
+        break;
+    case 3:
+        snprintf(buf, n, " (+ Multiple Forcing Chains)");
+        break;
+    case 4:
+        snprintf(buf, n, " (+ Dynamic Forcing Chains)");
+        break;
+    default:
+        snprintf(buf, n, " (+ Dynamic Forcing Chains%s)",
+                 nested_suffix(level - 3, inner, sizeof inner));
+    }
+    return buf;
+}
+
+static void hint_name(const chainer *c, const hint *h, char *buf, size_t n)
+{
+    char suf[128];
+    const char *pre = (c->level > 0 || (c->dynamic && !c->nishio)) ? "Dynamic "
+                      : c->nishio                                  ? "Nishio "
+                                                                   : "";
+    nested_suffix(c->level, suf, sizeof suf);
+    switch (h->kind) {
+    case K_XCYCLE: {
+        int cells = 0;
+        for (int p = h->tar[0]; c->A.p[p].np; p = c->A.par[c->A.p[p].par]) cells++;
+        snprintf(buf, n, "%s", cells == 4 ? "Generalized X-Wing" : "Bidirectional X-Cycle");
+        break;
+    }
+    case K_YCYCLE:
+        snprintf(buf, n, "Bidirectional Y-Cycle");
+        break;
+    case K_XYCYCLE:
+        snprintf(buf, n, "Bidirectional Cycle");
+        break;
+    case K_XCHAIN:
+        snprintf(buf, n, "%s",
+                 sdk_se_ancestors(&c->A, h->tar[0], NULL) == 6 ? "Turbot Fish" : "Forcing X-Chain");
+        break;
+    case K_XYCHAIN:
+        snprintf(buf, n, "Forcing Chain");
+        break;
+    case K_NISHIO:
+        snprintf(buf, n, "Nishio Forcing Chains");
+        break;
+    case K_CONTRA:
+        snprintf(buf, n, "%sContradiction Forcing Chains%s", pre, suf);
+        break;
+    case K_DOUBLE:
+        snprintf(buf, n, "%sDouble Forcing Chains%s", pre, suf);
+        break;
+    case K_CELL:
+        snprintf(buf, n, "%sCell Forcing Chains%s", pre, suf);
+        break;
+    default:
+        snprintf(buf, n, "%sRegion Forcing Chains%s", pre, suf);
+        break;
+    }
+}
+
+static const char *pot_text(int cand, bool on, char *buf)
+{
+    char cn[8];
+    sprintf(buf, "%s.%d %s", sdk_cell_name(cand / 9, cn), cand % 9 + 1, on ? "on" : "off");
+    return buf;
+}
+
+static int emit_hint(const chainer *c, const hint *h, const sdk_technique *t, sdk_sink *sink,
+                     sdk_step *st)
+{
+    char name[160], a[32], b[32], hn[16];
+    sdk_step_init(st, t);
+    st->difficulty = h->diff;
+    hint_name(c, h, name, sizeof name);
+    const sdk_se_pot *t0 = &c->A.p[h->tar[0]];
+    switch (h->kind) {
+    case K_XCYCLE:
+    case K_YCYCLE:
+    case K_XYCYCLE:
+        sdk_step_printf(st, "%s: cycle through %s", name, pot_text(h->src, true, a));
+        break;
+    case K_XCHAIN:
+    case K_XYCHAIN:
+        sdk_step_printf(st, "%s: %s", name, pot_text(t0->cand, t0->on, a));
+        break;
+    case K_CONTRA:
+    case K_NISHIO:
+        sdk_step_printf(st, "%s: %s ==> %s both on & off", name,
+                        pot_text(h->src >> 1, h->src & 1, a), pot_text(t0->cand, true, b));
+        break;
+    case K_DOUBLE:
+        sdk_step_printf(st, "%s: %s on & off ==> %s", name, pot_text(h->src >> 1, true, a),
+                        pot_text(t0->cand, t0->on, b));
+        break;
+    case K_CELL:
+        sdk_step_printf(st, "%s: %s ==> %s", name, sdk_cell_name(h->src, hn),
+                        pot_text(t0->cand, t0->on, b));
+        break;
+    default:
+        sdk_step_printf(st, "%s: %d in %s ==> %s", name, h->value, sdk_house_name(h->src, hn),
+                        pot_text(t0->cand, t0->on, b));
+    }
+    sdk_step_printf(st, " (%d nodes)", h->cplx - 2);
+    for (int i = 0; i < h->ntar; i++) {
+        char path[600];
+        sdk_se_path_text(&c->A, h->tar[i], path, sizeof path);
+        if (strlen(st->text) + strlen(path) + 64 < SDK_STEP_TEXT)
+            sdk_step_printf(st, " [%s]", path);
+        sdk_se_to_step(&c->A, h->tar[i], st);
+    }
+    if (h->place >= 0) sdk_step_place(st, h->place / 9, h->place % 9 + 1);
+    for (int i = 0; i < h->nrem; i++) sdk_step_elim(st, h->rem[i] / 9, h->rem[i] % 9 + 1);
+    return sdk_emit(sink, st);
+}
+
+/* ---- a search --------------------------------------------------------------- */
+
+enum { M_UNARY_X = 1, M_UNARY_Y = 2, M_UNARY_XY = 4 };
+
+static void chainer_init(chainer *c, const sdk_grid *g, bool multi, bool dyn, bool nishio,
+                         int level, int *nid)
+{
+    memset(c, 0, sizeof *c);
+    c->g = g;
+    c->multiple = multi;
+    c->dynamic = dyn;
+    c->nishio = nishio;
+    c->level = level;
+    c->nid = nid;
+    c->run = malloc(sizeof *c->run);
+    if (!c->run) abort();
+}
+
+static void chainer_free(chainer *c)
+{
+    free(c->run);
+    free(c->H.h);
+    sdk_se_arena_free(&c->A);
+}
+
+static void collect(chainer *c, unsigned unary_modes)
+{
+    if (c->multiple || c->dynamic) {
+        multiple(c);
+    } else {
+        if (unary_modes & M_UNARY_X) unary(c, false, true);
+        if (unary_modes & M_UNARY_Y) unary(c, true, false);
+        if (unary_modes & M_UNARY_XY) unary(c, true, true);
+    }
+    sort_dedup(&c->H);
+}
+
+/* ---- nested levels: SE's getAdvancedPotentials ------------------------------- */
+
+typedef struct rule_hint {
+    int16_t rem[32];
+    int nrem;
+    int16_t par[40];
+    int npar;
+} rule_hint;
+
+static void rh_parent(rule_hint *r, int cand)
+{
+    for (int i = 0; i < r->npar; i++)
+        if (r->par[i] == cand) return;
+    if (r->npar < 40) r->par[r->npar++] = (int16_t)cand;
+}
+
+/* Candidates d of cells removed between src and cur. */
+static void removed_in(rule_hint *r, const sdk_grid *src, const sdk_grid *cur, sdk_bb cells, int d)
+{
+    sdk_bb gone = sdk_bb_andnot(sdk_bb_and(cells, src->digit[d - 1]), cur->digit[d - 1]);
+    SDK_BB_FOREACH(x, gone) rh_parent(r, x * 9 + d - 1);
+}
+
+static int rules_locking(const sdk_grid *g, const sdk_grid *src, rule_hint *out, int max)
+{
+    int n = 0;
+    static const int pairs[4][2] = {{2, 1}, {2, 0}, {1, 2}, {0, 2}};
+    for (int pr = 0; pr < 4; pr++)
+        for (int i1 = 0; i1 < 9; i1++)
+            for (int i2 = 0; i2 < 9; i2++) {
+                int h1 = pairs[pr][0] * 9 + i1, h2 = pairs[pr][1] * 9 + i2;
+                if (sdk_bb_empty(sdk_bb_and(sdk_house_bb[h1], sdk_house_bb[h2]))) continue;
+                for (int d = 1; d <= 9 && n < max; d++) {
+                    sdk_bb p = sdk_house_digit(g, h1, d);
+                    if (sdk_bb_count(p) < 2 || !sdk_bb_subset(p, sdk_house_bb[h2])) continue;
+                    sdk_bb rm = sdk_bb_andnot(sdk_house_digit(g, h2, d), sdk_house_bb[h1]);
+                    if (sdk_bb_empty(rm)) continue;
+                    rule_hint *r = &out[n];
+                    r->nrem = r->npar = 0;
+                    SDK_BB_FOREACH(x, rm)
+                    if (r->nrem < 32) r->rem[r->nrem++] = (int16_t)(x * 9 + d - 1);
+                    removed_in(r, src, g, sdk_house_bb[h1], d);
+                    n++;
+                }
+            }
+    return n;
+}
+
+static const int set_order[3] = {18, 9, 0};
+
+static int rules_hidden_pair(const sdk_grid *g, const sdk_grid *src, rule_hint *out, int max)
+{
+    int n = 0;
+    for (int o = 0; o < 3; o++)
+        for (int k = 0; k < 9; k++) {
+            int h = set_order[o] + k;
+            if (sdk_bb_count(sdk_bb_andnot(sdk_house_bb[h], g->solved)) <= 4) continue;
+            for (int a = 1; a <= 9; a++)
+                for (int b = a + 1; b <= 9 && n < max; b++) {
+                    sdk_bb pa = sdk_house_digit(g, h, a), pb = sdk_house_digit(g, h, b);
+                    if (sdk_bb_empty(pa) || sdk_bb_empty(pb)) continue;
+                    sdk_bb cells = sdk_bb_or(pa, pb);
+                    if (sdk_bb_count(cells) != 2) continue;
+                    rule_hint *r = &out[n];
+                    r->nrem = r->npar = 0;
+                    unsigned keep = sdk_digit_bit(a) | sdk_digit_bit(b);
+                    SDK_BB_FOREACH(x, cells)
+                    {
+                        SDK_MASK_FOREACH(v, g->cand[x] & ~keep)
+                        {
+                            if (r->nrem < 32) r->rem[r->nrem++] = (int16_t)(x * 9 + v - 1);
+                        }
+                    }
+                    if (!r->nrem) continue;
+                    removed_in(r, src, g, sdk_house_bb[h], a);
+                    removed_in(r, src, g, sdk_house_bb[h], b);
+                    n++;
+                }
+        }
+    return n;
+}
+
+static int rules_naked_pair(const sdk_grid *g, const sdk_grid *src, rule_hint *out, int max)
+{
+    int n = 0;
+    for (int o = 0; o < 3; o++)
+        for (int k = 0; k < 9; k++) {
+            int h = set_order[o] + k;
+            if (sdk_bb_count(sdk_bb_andnot(sdk_house_bb[h], g->solved)) <= 4) continue;
+            for (int i = 0; i < 9; i++)
+                for (int j = i + 1; j < 9 && n < max; j++) {
+                    int ci = sdk_house_cell[h][i], cj = sdk_house_cell[h][j];
+                    if (g->value[ci] || g->value[cj]) continue;
+                    unsigned m = g->cand[ci] | g->cand[cj];
+                    if (sdk_mask_count(m) != 2) continue;
+                    rule_hint *r = &out[n];
+                    r->nrem = r->npar = 0;
+                    SDK_MASK_FOREACH(v, m)
+                    {
+                        sdk_bb rm = sdk_house_digit(g, h, v);
+                        sdk_bb_del(&rm, ci);
+                        sdk_bb_del(&rm, cj);
+                        SDK_BB_FOREACH(x, rm)
+                        if (r->nrem < 32) r->rem[r->nrem++] = (int16_t)(x * 9 + v - 1);
+                    }
+                    if (!r->nrem) continue;
+                    int cs[2] = {ci, cj};
+                    for (int q = 0; q < 2; q++) {
+                        unsigned gone = src->cand[cs[q]] & ~g->cand[cs[q]] & ~m;
+                        SDK_MASK_FOREACH(v, gone) rh_parent(r, cs[q] * 9 + v - 1);
+                    }
+                    n++;
+                }
+        }
+    return n;
+}
+
+static int rules_xwing(const sdk_grid *g, const sdk_grid *src, rule_hint *out, int max)
+{
+    int n = 0;
+    for (int t = 0; t < 2; t++)
+        for (int d = 1; d <= 9; d++)
+            for (int i = 0; i < 9; i++)
+                for (int j = i + 1; j < 9 && n < max; j++) {
+                    int h1 = t * 9 + i, h2 = t * 9 + j;
+                    sdk_bb p1 = sdk_house_digit(g, h1, d), p2 = sdk_house_digit(g, h2, d);
+                    int c1 = sdk_bb_count(p1), c2 = sdk_bb_count(p2);
+                    if (c1 < 2 || c2 < 2 || c1 > 2 || c2 > 2) continue;
+                    unsigned lines = 0;
+                    sdk_bb both = sdk_bb_or(p1, p2);
+                    SDK_BB_FOREACH(x, both) lines |= 1u << (t == 0 ? sdk_col(x) : sdk_row(x));
+                    if (sdk_mask_count(lines) != 2) continue;
+                    rule_hint *r = &out[n];
+                    r->nrem = r->npar = 0;
+                    for (int l = 0; l < 9; l++) {
+                        if (!(lines >> l & 1)) continue;
+                        sdk_bb rm = sdk_bb_andnot(sdk_house_digit(g, (1 - t) * 9 + l, d), both);
+                        SDK_BB_FOREACH(x, rm)
+                        if (r->nrem < 32) r->rem[r->nrem++] = (int16_t)(x * 9 + d - 1);
+                    }
+                    if (!r->nrem) continue;
+                    removed_in(r, src, g, sdk_house_bb[h1], d);
+                    removed_in(r, src, g, sdk_house_bb[h2], d);
+                    n++;
+                }
+    return n;
+}
+
+/* SE's collectRuleParents for a nested chain hint on the reduced grid. */
+static void chain_parents(const chainer *sub, const hint *h, const sdk_grid *src,
+                          const sdk_grid *cur, rule_hint *r)
+{
+    char seen[1458];
+    memset(seen, 0, sizeof seen);
+    for (int t = 0; t < h->ntar; t++) {
+        int stack[1024], n = 0;
+        stack[n++] = h->tar[t];
+        while (n) {
+            int x = stack[--n];
+            const sdk_se_pot *p = &sub->A.p[x];
+            int lit = p->cand * 2 + p->on;
+            if (seen[lit]) continue;
+            seen[lit] = 1;
+            int cause = p->cause;
+            if (cause == SDK_SE_ASSUMED)
+                cause = h->kind == K_CELL     ? SDK_SE_CELL
+                        : h->kind == K_REGION ? (h->src >= 18  ? SDK_SE_BLOCK
+                                                 : h->src >= 9 ? SDK_SE_COL
+                                                               : SDK_SE_ROW)
+                                              : SDK_SE_ASSUMED;
+            if (p->on && cause != SDK_SE_ASSUMED && cause != SDK_SE_ADVANCED) {
+                int cell = p->cand / 9, d = p->cand % 9 + 1;
+                if (cause == SDK_SE_CELL) {
+                    unsigned gone = src->cand[cell] & ~cur->cand[cell];
+                    SDK_MASK_FOREACH(v, gone) rh_parent(r, cell * 9 + v - 1);
+                } else {
+                    int type = cause == SDK_SE_BLOCK ? SDK_BOX
+                               : cause == SDK_SE_ROW ? SDK_ROW
+                                                     : SDK_COL;
+                    removed_in(r, src, cur, sdk_house_bb[sdk_cell_house[cell][type]], d);
+                }
+            }
+            for (int i = 0; i < p->np && n < 1024; i++) stack[n++] = sub->A.par[p->par + i];
+        }
+    }
+}
+
+static int advanced(void *ctx, sdk_se_arena *a, sdk_se_set *s, const sdk_grid *cur,
+                    const sdk_grid *src)
+{
+    chainer *c = ctx;
+    int added = 0;
+    rule_hint *rh = malloc(sizeof *rh * 512);
+    if (!rh) abort();
+    for (int rule = 0; rule < 6; rule++) {
+        int n = 0, ncplx = 0;
+        bool nested = false;
+        chainer sub;
+        hint *nh = NULL;
+        switch (rule) {
+        case 0:
+            n = rules_locking(cur, src, rh, 512);
+            break;
+        case 1:
+            n = rules_hidden_pair(cur, src, rh, 512);
+            break;
+        case 2:
+            n = rules_naked_pair(cur, src, rh, 512);
+            break;
+        case 3:
+            n = rules_xwing(cur, src, rh, 512);
+            break;
+        default: {
+            /* level 2: forcing chains; 3: + multiple; 4: dynamic; 5+: nested dynamic */
+            bool use;
+            bool multi = false, dyn = false;
+            int lvl = 0;
+            if (c->level < 4) {
+                use = (rule == 4 && c->level >= 2) || (rule == 5 && c->level >= 3);
+                multi = rule == 5;
+            } else {
+                use = (rule == 4) || (rule == 5 && c->level >= 5);
+                multi = dyn = true;
+                lvl = rule == 5 ? c->level - 3 : 0;
+            }
+            if (!use) continue;
+            chainer_init(&sub, cur, multi, dyn, false, lvl, c->nid);
+            collect(&sub, M_UNARY_X | M_UNARY_Y | M_UNARY_XY);
+            nested = true;
+            n = sub.H.n < 512 ? sub.H.n : 512;
+            nh = sub.H.h;
+            for (int i = 0; i < n; i++) {
+                rh[i].nrem = rh[i].npar = 0;
+                for (int k = 0; k < nh[i].nrem; k++) rh[i].rem[rh[i].nrem++] = nh[i].rem[k];
+                chain_parents(&sub, &nh[i], src, cur, &rh[i]);
+            }
+        }
+        }
+        int got = 0;
+        for (int i = 0; i < n; i++) {
+            if (!rh[i].npar) continue;
+            int par[40], np = 0;
+            for (int k = 0; k < rh[i].npar; k++) {
+                int q = s->idx[rh[i].par[k] * 2];
+                if (q >= 0) par[np++] = q;
+            }
+            int id = nested ? ++*c->nid : -1;
+            if (nested) ncplx = nh[i].cplx;
+            for (int k = 0; k < rh[i].nrem; k++) {
+                int node = sdk_se_new(a, rh[i].rem[k], 0, SDK_SE_ADVANCED, par, np);
+                a->p[node].nested = id;
+                a->p[node].ncplx = ncplx;
+                got++;
+                if (sdk_se_push_off(c->run, node)) added++;
+            }
+        }
+        if (nested) chainer_free(&sub);
+        if (got) break;
+    }
+    free(rh);
+    return added;
+}
+
+/* ---- techniques ---------------------------------------------------------------- */
+
+typedef struct spec {
+    bool multi, dyn, nishio;
+    int level;
+    unsigned unary;
+    int only_kind; /* -1: every kind */
+} spec;
+
+static const sdk_technique *kind_tech(int kind, const sdk_technique *def);
+
+static int run_spec(const sdk_ctx *ctx, const sdk_grid *g, sdk_sink *sink, const sdk_technique *t,
+                    spec sp)
+{
+    int nid = 0;
+    chainer c;
+    chainer_init(&c, g, sp.multi, sp.dyn, sp.nishio, sdk_opt_int(ctx, "level", sp.level), &nid);
+    collect(&c, sp.unary);
+    sdk_step *st = malloc(sizeof *st);
+    int ret = SDK_CONTINUE;
+    for (int i = 0; st && i < c.H.n && ret != SDK_STOP; i++) {
+        if (sp.only_kind >= 0 && c.H.h[i].kind != sp.only_kind) continue;
+        ret = emit_hint(&c, &c.H.h[i], kind_tech(c.H.h[i].kind, t), sink, st);
+    }
+    free(st);
+    chainer_free(&c);
+    return ret;
+}
+
+#define SPEC(...) ((spec){__VA_ARGS__})
+
+static int f_fcc(const sdk_ctx *x, const sdk_grid *g, sdk_sink *s);
+static int f_xcycle(const sdk_ctx *x, const sdk_grid *g, sdk_sink *s);
+static int f_ycycle(const sdk_ctx *x, const sdk_grid *g, sdk_sink *s);
+static int f_cycle(const sdk_ctx *x, const sdk_grid *g, sdk_sink *s);
+static int f_xchain(const sdk_ctx *x, const sdk_grid *g, sdk_sink *s);
+static int f_chain(const sdk_ctx *x, const sdk_grid *g, sdk_sink *s);
+static int f_nishio(const sdk_ctx *x, const sdk_grid *g, sdk_sink *s);
+static int f_multi(const sdk_ctx *x, const sdk_grid *g, sdk_sink *s);
+static int f_cellfc(const sdk_ctx *x, const sdk_grid *g, sdk_sink *s);
+static int f_regionfc(const sdk_ctx *x, const sdk_grid *g, sdk_sink *s);
+static int f_dyn(const sdk_ctx *x, const sdk_grid *g, sdk_sink *s);
+static int f_plus(const sdk_ctx *x, const sdk_grid *g, sdk_sink *s);
+static int f_nested(const sdk_ctx *x, const sdk_grid *g, sdk_sink *s);
+static int f_nested3(const sdk_ctx *x, const sdk_grid *g, sdk_sink *s);
+
+#define TECH(var, id_, name_, diff, score_, fn, sum)                                               \
+    static const sdk_technique var = {.abi = SDK_ABI_VERSION,                                      \
+                                      .id = id_,                                                   \
+                                      .name = name_,                                               \
+                                      .difficulty = diff,                                          \
+                                      .score = score_,                                             \
+                                      .level = SDK_LEVEL_EXTREME,                                  \
+                                      .find = fn,                                                  \
+                                      .summary = sum};
+
+TECH(t_fcc, "se-forcing-chains-cycles", "Forcing Chains & Cycles", 65, 500, f_fcc,
+     "SE's unary chains: X/Y/XY cycles, forcing X-chains and forcing chains, easiest first")
+TECH(t_xcycle, "se-bidirectional-x-cycle", "Bidirectional X-Cycle", 65, 500, f_xcycle,
+     "a loop of one digit whose two colourings both eliminate")
+TECH(t_ycycle, "se-bidirectional-y-cycle", "Bidirectional Y-Cycle", 65, 500, f_ycycle,
+     "a loop of bivalue cells whose two colourings both eliminate")
+TECH(t_cycle, "se-bidirectional-cycle", "Bidirectional Cycle", 70, 500, f_cycle,
+     "a loop of cell and house links whose two colourings both eliminate")
+TECH(t_xchain, "se-forcing-x-chain", "Forcing X-Chain", 66, 500, f_xchain,
+     "a one-digit chain from a candidate back to its own negation")
+TECH(t_chain, "se-forcing-chain", "Forcing Chain", 70, 500, f_chain,
+     "a chain of cell and house links from a candidate to its own negation")
+TECH(t_nishio, "se-nishio", "Nishio Forcing Chains", 75, 600, f_nishio,
+     "a digit placed (or removed) contradicts itself through house links")
+TECH(t_multi, "se-multiple-forcing-chain", "Multiple Forcing Chains", 80, 700, f_multi,
+     "SE's cell and region forcing chains, easiest first")
+TECH(t_cellfc, "se-cell-forcing-chain", "Cell Forcing Chains", 80, 700, f_cellfc,
+     "every candidate of a cell leads to the same conclusion")
+TECH(t_regionfc, "se-region-forcing-chain", "Region Forcing Chains", 80, 700, f_regionfc,
+     "every place of a digit in a house leads to the same conclusion")
+TECH(t_dyn, "se-dynamic-forcing-chain", "Dynamic Forcing Chains", 85, 800, f_dyn,
+     "dynamic contradiction, double, cell and region forcing chains")
+TECH(t_plus, "se-dynamic-forcing-chain-plus", "Dynamic Forcing Chains (+)", 90, 900, f_plus,
+     "dynamic forcing chains that also use locking, hidden/naked pairs and X-Wings")
+TECH(t_nested, "se-nested-forcing-chain", "Nested Forcing Chains", 95, 1000, f_nested,
+     "dynamic forcing chains with forcing chains nested inside (level=2..5)")
+TECH(t_nested3, "se-nested-forcing-chain-3", "Nested Forcing Chains (+ Multiple)", 100, 1000,
+     f_nested3, "dynamic forcing chains with multiple forcing chains nested inside")
+
+static const sdk_technique *kind_tech(int kind, const sdk_technique *def)
+{
+    switch (kind) {
+    case K_XCYCLE:
+        return &t_xcycle;
+    case K_YCYCLE:
+        return &t_ycycle;
+    case K_XYCYCLE:
+        return &t_cycle;
+    case K_XCHAIN:
+        return &t_xchain;
+    case K_XYCHAIN:
+        return &t_chain;
+    default:
+        return def;
+    }
+}
+
+#define ALLU (M_UNARY_X | M_UNARY_Y | M_UNARY_XY)
+static int f_fcc(const sdk_ctx *x, const sdk_grid *g, sdk_sink *s)
+{
+    return run_spec(x, g, s, &t_fcc, SPEC(.unary = ALLU, .only_kind = -1));
+}
+static int f_xcycle(const sdk_ctx *x, const sdk_grid *g, sdk_sink *s)
+{
+    return run_spec(x, g, s, &t_xcycle, SPEC(.unary = M_UNARY_X, .only_kind = K_XCYCLE));
+}
+static int f_ycycle(const sdk_ctx *x, const sdk_grid *g, sdk_sink *s)
+{
+    return run_spec(x, g, s, &t_ycycle, SPEC(.unary = M_UNARY_Y, .only_kind = K_YCYCLE));
+}
+static int f_cycle(const sdk_ctx *x, const sdk_grid *g, sdk_sink *s)
+{
+    return run_spec(x, g, s, &t_cycle, SPEC(.unary = M_UNARY_XY, .only_kind = K_XYCYCLE));
+}
+static int f_xchain(const sdk_ctx *x, const sdk_grid *g, sdk_sink *s)
+{
+    return run_spec(x, g, s, &t_xchain, SPEC(.unary = M_UNARY_X, .only_kind = K_XCHAIN));
+}
+static int f_chain(const sdk_ctx *x, const sdk_grid *g, sdk_sink *s)
+{
+    return run_spec(x, g, s, &t_chain, SPEC(.unary = M_UNARY_XY, .only_kind = K_XYCHAIN));
+}
+static int f_nishio(const sdk_ctx *x, const sdk_grid *g, sdk_sink *s)
+{
+    return run_spec(x, g, s, &t_nishio, SPEC(.dyn = true, .nishio = true, .only_kind = -1));
+}
+static int f_multi(const sdk_ctx *x, const sdk_grid *g, sdk_sink *s)
+{
+    return run_spec(x, g, s, &t_multi, SPEC(.multi = true, .only_kind = -1));
+}
+static int f_cellfc(const sdk_ctx *x, const sdk_grid *g, sdk_sink *s)
+{
+    return run_spec(x, g, s, &t_cellfc, SPEC(.multi = true, .only_kind = K_CELL));
+}
+static int f_regionfc(const sdk_ctx *x, const sdk_grid *g, sdk_sink *s)
+{
+    return run_spec(x, g, s, &t_regionfc, SPEC(.multi = true, .only_kind = K_REGION));
+}
+static int f_dyn(const sdk_ctx *x, const sdk_grid *g, sdk_sink *s)
+{
+    return run_spec(x, g, s, &t_dyn, SPEC(.multi = true, .dyn = true, .only_kind = -1));
+}
+static int f_plus(const sdk_ctx *x, const sdk_grid *g, sdk_sink *s)
+{
+    return run_spec(x, g, s, &t_plus,
+                    SPEC(.multi = true, .dyn = true, .level = 1, .only_kind = -1));
+}
+static int f_nested(const sdk_ctx *x, const sdk_grid *g, sdk_sink *s)
+{
+    return run_spec(x, g, s, &t_nested,
+                    SPEC(.multi = true, .dyn = true, .level = 2, .only_kind = -1));
+}
+static int f_nested3(const sdk_ctx *x, const sdk_grid *g, sdk_sink *s)
+{
+    return run_spec(x, g, s, &t_nested3,
+                    SPEC(.multi = true, .dyn = true, .level = 3, .only_kind = -1));
+}
+
+SDK_PLUGIN(&se_direct_pointing, &se_direct_claiming, &se_direct_hidden_pair,
+           &se_direct_hidden_triple, &t_fcc, &t_xcycle, &t_ycycle, &t_cycle, &t_xchain, &t_chain,
+           &t_nishio, &t_multi, &t_cellfc, &t_regionfc, &t_dyn, &t_plus, &t_nested, &t_nested3)

@@ -1,0 +1,187 @@
+/* se_direct.c - Sudoku Explainer's "direct" techniques: a pointing, claiming,
+ * hidden pair or hidden triple whose eliminations leave a hidden single. SE
+ * counts the placement as the step (1.7, 1.9, 2.0, 2.5), searched as SE does:
+ * pointing box->line with the single in another box on that line; claiming
+ * line->box with the single in a parallel line through the box; hidden sets
+ * with the single in the same house. */
+#include <stdio.h>
+#include "se.h"
+
+static int find_dp(const sdk_ctx *ctx, const sdk_grid *g, sdk_sink *sink);
+static int find_dc(const sdk_ctx *ctx, const sdk_grid *g, sdk_sink *sink);
+static int find_dhp(const sdk_ctx *ctx, const sdk_grid *g, sdk_sink *sink);
+static int find_dht(const sdk_ctx *ctx, const sdk_grid *g, sdk_sink *sink);
+
+const sdk_technique se_direct_pointing = {
+    .abi = SDK_ABI_VERSION,
+    .id = "se-direct-pointing",
+    .name = "Direct Pointing",
+    .difficulty = 17,
+    .score = 50,
+    .level = SDK_LEVEL_MEDIUM,
+    .find = find_dp,
+    .summary = "a pointing elimination that leaves a hidden single in another box"};
+const sdk_technique se_direct_claiming = {
+    .abi = SDK_ABI_VERSION,
+    .id = "se-direct-claiming",
+    .name = "Direct Claiming",
+    .difficulty = 19,
+    .score = 50,
+    .level = SDK_LEVEL_MEDIUM,
+    .find = find_dc,
+    .summary = "a claiming elimination that leaves a hidden single in a parallel line"};
+const sdk_technique se_direct_hidden_pair = {
+    .abi = SDK_ABI_VERSION,
+    .id = "se-direct-hidden-pair",
+    .name = "Direct Hidden Pair",
+    .difficulty = 20,
+    .score = 70,
+    .level = SDK_LEVEL_MEDIUM,
+    .find = find_dhp,
+    .summary = "a hidden pair whose eliminations leave a hidden single in its house"};
+const sdk_technique se_direct_hidden_triple = {
+    .abi = SDK_ABI_VERSION,
+    .id = "se-direct-hidden-triple",
+    .name = "Direct Hidden Triplet",
+    .difficulty = 25,
+    .score = 100,
+    .level = SDK_LEVEL_MEDIUM,
+    .find = find_dht,
+    .summary = "a hidden triple whose eliminations leave a hidden single in its house"};
+
+/* Locked candidates of d in base house b (all in cover c): look for a house
+ * of b's type crossing c whose d-positions outside c are one cell. */
+static int locking(const sdk_grid *g, sdk_sink *sink, const sdk_technique *t, int b, int c, int d)
+{
+    sdk_bb in_b = sdk_house_digit(g, b, d);
+    if (sdk_bb_count(in_b) < 2 || !sdk_bb_subset(in_b, sdk_house_bb[c])) return SDK_CONTINUE;
+    sdk_bb elims = sdk_bb_andnot(sdk_house_digit(g, c, d), sdk_house_bb[b]);
+    if (sdk_bb_empty(elims)) return SDK_CONTINUE;
+    int type = sdk_house_type(b);
+    for (int k = 0; k < 9; k++) {
+        int h3 = type * 9 + k;
+        if (h3 == b || sdk_bb_empty(sdk_bb_and(sdk_house_bb[h3], sdk_house_bb[c]))) continue;
+        sdk_bb p3 = sdk_house_digit(g, h3, d);
+        if (sdk_bb_count(p3) < 2) continue;
+        sdk_bb rest = sdk_bb_andnot(p3, sdk_house_bb[c]);
+        if (sdk_bb_count(rest) != 1) continue;
+        int cell = sdk_bb_first(rest);
+        sdk_step s;
+        char hb[12], hc[12], hn[12], cn[8];
+        sdk_step_init(&s, t);
+        sdk_step_house(&s, b, SDK_ROLE_BASE);
+        sdk_step_house(&s, c, SDK_ROLE_COVER);
+        sdk_step_house(&s, h3, SDK_ROLE_NONE);
+        sdk_step_mark_bb(&s, in_b, d, SDK_ROLE_BASE);
+        sdk_step_mark(&s, cell, d, SDK_ROLE_TARGET);
+        sdk_step_elim_bb(&s, g, elims, d);
+        sdk_step_place(&s, cell, d);
+        sdk_step_printf(&s, "%s: %d in %s locked in %s, hidden single in %s: %s=%d", t->name, d,
+                        sdk_house_short(b, hb), sdk_house_short(c, hc), sdk_house_short(h3, hn),
+                        sdk_cell_name(cell, cn), d);
+        if (sdk_emit(sink, &s) == SDK_STOP) return SDK_STOP;
+    }
+    return SDK_CONTINUE;
+}
+
+static int find_dp(const sdk_ctx *ctx, const sdk_grid *g, sdk_sink *sink)
+{
+    (void)ctx;
+    /* SE: box->column, then box->row */
+    for (int pass = 0; pass < 2; pass++)
+        for (int b = 18; b < 27; b++)
+            for (int k = 0; k < 9; k++) {
+                int c = pass == 0 ? 9 + k : k;
+                if (sdk_bb_empty(sdk_bb_and(sdk_house_bb[b], sdk_house_bb[c]))) continue;
+                for (int d = 1; d <= 9; d++)
+                    if (locking(g, sink, &se_direct_pointing, b, c, d) == SDK_STOP) return SDK_STOP;
+            }
+    return SDK_CONTINUE;
+}
+
+static int find_dc(const sdk_ctx *ctx, const sdk_grid *g, sdk_sink *sink)
+{
+    (void)ctx;
+    /* SE: column->box, then row->box */
+    for (int pass = 0; pass < 2; pass++)
+        for (int k = 0; k < 9; k++) {
+            int b = pass == 0 ? 9 + k : k;
+            for (int c = 18; c < 27; c++) {
+                if (sdk_bb_empty(sdk_bb_and(sdk_house_bb[b], sdk_house_bb[c]))) continue;
+                for (int d = 1; d <= 9; d++)
+                    if (locking(g, sink, &se_direct_claiming, b, c, d) == SDK_STOP) return SDK_STOP;
+            }
+        }
+    return SDK_CONTINUE;
+}
+
+/* Hidden set of `size` digits in house h whose eliminations leave a hidden
+ * single in h. Houses in SE's order: boxes, columns, rows. */
+static int direct_hidden(const sdk_grid *g, sdk_sink *sink, const sdk_technique *t, int size)
+{
+    static const int order[3] = {18, 9, 0};
+    for (int o = 0; o < 3; o++)
+        for (int hh = 0; hh < 9; hh++) {
+            int h = order[o] + hh;
+            int empty = sdk_bb_count(sdk_bb_andnot(sdk_house_bb[h], g->solved));
+            if (empty <= size) continue;
+            for (unsigned m = 0; m < 512; m++) {
+                if (sdk_mask_count(m) != size) continue;
+                sdk_bb cells = sdk_bb_none();
+                bool ok = true;
+                SDK_MASK_FOREACH(d, m)
+                {
+                    sdk_bb p = sdk_house_digit(g, h, d);
+                    if (sdk_bb_empty(p)) ok = false;
+                    cells = sdk_bb_or(cells, p);
+                }
+                if (!ok || sdk_bb_count(cells) != size) continue;
+                for (int v = 1; v <= 9; v++) {
+                    if (m & sdk_digit_bit(v)) continue;
+                    sdk_bb p = sdk_house_digit(g, h, v);
+                    if (sdk_bb_count(p) < 2) continue;
+                    sdk_bb rest = sdk_bb_andnot(p, cells);
+                    if (sdk_bb_count(rest) != 1) continue;
+                    int cell = sdk_bb_first(rest);
+                    sdk_step s;
+                    char hn[12], cn[8], cl[64];
+                    sdk_step_init(&s, t);
+                    sdk_step_house(&s, h, SDK_ROLE_BASE);
+                    SDK_BB_FOREACH(c, cells)
+                    {
+                        SDK_MASK_FOREACH(e, g->cand[c])
+                        {
+                            if (m & sdk_digit_bit(e))
+                                sdk_step_mark(&s, c, e, SDK_ROLE_BASE);
+                            else
+                                sdk_step_elim(&s, c, e);
+                        }
+                    }
+                    sdk_step_mark(&s, cell, v, SDK_ROLE_TARGET);
+                    sdk_step_place(&s, cell, v);
+                    char ds[12];
+                    int k = 0;
+                    SDK_MASK_FOREACH(d, m) ds[k++] = (char)('0' + d);
+                    ds[k] = 0;
+                    sdk_step_printf(&s, "%s: %s in %s (%s), hidden single %s=%d", t->name, ds,
+                                    sdk_cells_compact(cells, cl, sizeof cl), sdk_house_short(h, hn),
+                                    sdk_cell_name(cell, cn), v);
+                    if (sdk_emit(sink, &s) == SDK_STOP) return SDK_STOP;
+                    break; /* SE: one hint per hidden set */
+                }
+            }
+        }
+    return SDK_CONTINUE;
+}
+
+static int find_dhp(const sdk_ctx *ctx, const sdk_grid *g, sdk_sink *sink)
+{
+    (void)ctx;
+    return direct_hidden(g, sink, &se_direct_hidden_pair, 2);
+}
+
+static int find_dht(const sdk_ctx *ctx, const sdk_grid *g, sdk_sink *sink)
+{
+    (void)ctx;
+    return direct_hidden(g, sink, &se_direct_hidden_triple, 3);
+}
