@@ -7,7 +7,7 @@
  *
  * Options: overlap=0|1 (ALSs may overlap, default 0); als-chain also takes
  * max-length=N (most ALSs in a chain, default 7 = HoDoKu's 6 links) and every
- * search is bounded by max-nodes=N (search nodes, default 2000000). */
+ * search is bounded by max-nodes=N (search nodes, default 100000000, about a second). */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -236,13 +236,12 @@ typedef struct chain_walk {
     int als[MAX_RECORD_ALS];      /* als[0..n] */
     uint16_t act[MAX_RECORD_ALS]; /* act[i]: actual RC(s) between als[i] and als[i+1] */
     bool *in_chain;
+    uint16_t *uz; /* uz[e]: digits z with cells seeing every z of the start and of set e */
 } chain_walk;
 
-static void chain_check(chain_walk *w)
+static void chain_check(chain_walk *w, unsigned zs)
 {
     const sdk_als *S = &w->l->als[w->als[0]], *E = &w->l->als[w->als[w->n]];
-    unsigned zs = S->digits & E->digits & ~w->act[0] & ~w->act[w->n - 1];
-    if (!zs) return;
     rec r;
     memset(&r, 0, sizeof r);
     SDK_MASK_FOREACH(z, zs)
@@ -264,11 +263,29 @@ static void chain_check(chain_walk *w)
 /* Extend the chain from its last set; prev is the actual RC of the last link. */
 static void chain_dfs(chain_walk *w, unsigned prev)
 {
-    if (w->n >= w->max_rc || w->R->oom) return;
     int k = w->als[w->n];
-    for (int i = w->gr->first[k]; i < w->gr->first[k + 1]; i++) {
-        if (++w->R->nodes > w->R->max_nodes) return;
-        const sdk_rcc *e = &w->gr->edge[i];
+    const sdk_rcc *e = &w->gr->edge[w->gr->first[k]], *end = &w->gr->edge[w->gr->first[k + 1]];
+    w->R->nodes += end - e;
+    if (w->R->nodes > w->R->max_nodes || w->R->oom) return;
+    /* the previous actual RC may not be used again (HoDoKu excludes only the
+     * lower digit when the previous link used two) */
+    unsigned excl = prev & (0u - prev);
+    if (w->n + 1 == w->max_rc) {
+        /* last link: only look for eliminations */
+        unsigned first = w->act[0];
+        for (; e < end; e++) {
+            unsigned act = e->digits & ~excl;
+            if (!act || w->in_chain[e->b]) continue;
+            unsigned zs = w->uz[e->b] & ~first & ~act;
+            if (!zs) continue;
+            w->act[w->n] = (uint16_t)act;
+            w->als[++w->n] = e->b;
+            chain_check(w, zs);
+            w->n--;
+        }
+        return;
+    }
+    for (; e < end; e++) {
         if (w->in_chain[e->b]) continue;
         unsigned tries[2];
         int ntry = 0;
@@ -279,16 +296,17 @@ static void chain_dfs(chain_walk *w, unsigned prev)
                 if (ntry < 2) tries[ntry++] = sdk_digit_bit(d);
             }
         } else {
-            /* the previous actual RC may not be used again (HoDoKu excludes
-             * only the lower digit when the previous link used two) */
-            unsigned act = e->digits & ~(prev & (0u - prev));
+            unsigned act = e->digits & ~excl;
             if (act) tries[ntry++] = act;
         }
         for (int t = 0; t < ntry; t++) {
             w->act[w->n] = (uint16_t)tries[t];
             w->als[++w->n] = e->b;
             w->in_chain[e->b] = true;
-            if (w->n >= 3) chain_check(w);
+            if (w->n >= 3) {
+                unsigned zs = w->uz[e->b] & ~w->act[0] & ~tries[t];
+                if (zs) chain_check(w, zs);
+            }
             chain_dfs(w, tries[t]);
             w->in_chain[e->b] = false;
             w->n--;
@@ -299,12 +317,26 @@ static void chain_dfs(chain_walk *w, unsigned prev)
 static void search_chain(const sdk_als_list *l, const sdk_rcc_graph *gr, int max_rc, recs *R)
 {
     bool *in_chain = calloc((size_t)l->n + 1, sizeof *in_chain);
-    if (!in_chain) {
+    uint16_t *uz = calloc((size_t)l->n + 1, sizeof *uz);
+    if (!in_chain || !uz) {
+        free(in_chain);
+        free(uz);
         R->oom = true;
         return;
     }
-    chain_walk w = {.l = l, .gr = gr, .R = R, .max_rc = max_rc, .in_chain = in_chain};
+    chain_walk w = {.l = l, .gr = gr, .R = R, .max_rc = max_rc, .in_chain = in_chain, .uz = uz};
     for (int s = 0; s < l->n && !R->oom && R->nodes <= R->max_nodes; s++) {
+        const sdk_als *S = &l->als[s];
+        if (gr->first[s] == gr->first[s + 1]) continue;
+        for (int e = 0; e < l->n; e++) {
+            uz[e] = 0;
+            const sdk_als *E = &l->als[e];
+            SDK_MASK_FOREACH(z, S->digits & E->digits)
+            {
+                if (!sdk_bb_empty(sdk_bb_and(S->peers[z - 1], E->peers[z - 1])))
+                    uz[e] |= (uint16_t)sdk_digit_bit(z);
+            }
+        }
         w.n = 0;
         w.als[0] = s;
         in_chain[s] = true;
@@ -312,6 +344,7 @@ static void search_chain(const sdk_als_list *l, const sdk_rcc_graph *gr, int max
         in_chain[s] = false;
     }
     free(in_chain);
+    free(uz);
 }
 
 typedef struct blossom {
@@ -354,8 +387,11 @@ static void blossom_leaf(blossom *b, sdk_bb used, unsigned common)
     recs_add(b->R, &r, b->l);
 }
 
-/* Choose an ALS for each stem digit from d up. */
-static void blossom_rec(blossom *b, int d, sdk_bb used, unsigned common)
+/* Choose an ALS for each stem digit from d up. common: digits held by every
+ * chosen set; live[z-1]: the cells z could still be eliminated from (they see
+ * every z of the chosen sets and lie outside them), which only shrinks, so a
+ * choice that leaves no live non-stem digit is cut. */
+static void blossom_rec(blossom *b, int d, sdk_bb used, unsigned common, const sdk_bb *live)
 {
     while (d <= 9 && !(b->stem_digits & sdk_digit_bit(d))) d++;
     if (d > 9) {
@@ -368,8 +404,17 @@ static void blossom_rec(blossom *b, int d, sdk_bb used, unsigned common)
         if (!b->overlap && !sdk_bb_empty(sdk_bb_and(a->cells, used))) continue;
         unsigned nc = common & a->digits;
         if (!nc) continue;
+        sdk_bb nlive[9];
+        unsigned alive = 0;
+        SDK_MASK_FOREACH(z, nc & ~b->stem_digits)
+        {
+            nlive[z - 1] = sdk_bb_andnot(sdk_bb_and(live[z - 1], a->peers[z - 1]), a->cells);
+            if (!sdk_bb_empty(nlive[z - 1])) alive |= sdk_digit_bit(z);
+        }
+        if (!alive) continue;
+        SDK_MASK_FOREACH(z, nc & ~b->stem_digits & ~alive) nlive[z - 1] = sdk_bb_none();
         b->chosen[d - 1] = b->list[d - 1][i];
-        blossom_rec(b, d + 1, sdk_bb_or(used, a->cells), nc);
+        blossom_rec(b, d + 1, sdk_bb_or(used, a->cells), nc & (alive | b->stem_digits), nlive);
         b->chosen[d - 1] = -1;
     }
 }
@@ -401,7 +446,13 @@ static void search_db(const sdk_grid *g, const sdk_als_list *l, bool overlap, re
                 break;
             }
         }
-        if (ok) blossom_rec(&b, 1, sdk_bb_none(), SDK_ALL_DIGITS);
+        if (!ok) continue;
+        sdk_bb live[9];
+        for (int z = 1; z <= 9; z++) {
+            live[z - 1] = g->digit[z - 1];
+            sdk_bb_del(&live[z - 1], stem);
+        }
+        blossom_rec(&b, 1, sdk_bb_none(), SDK_ALL_DIGITS, live);
     }
     free(store);
 }
@@ -545,7 +596,7 @@ static int run(const sdk_ctx *ctx, const sdk_grid *g, sdk_sink *sink, int kind,
     bool overlap = sdk_opt_bool(ctx, "overlap", false);
     recs R;
     memset(&R, 0, sizeof R);
-    R.max_nodes = sdk_opt_int(ctx, "max-nodes", 2000000);
+    R.max_nodes = sdk_opt_int(ctx, "max-nodes", 100000000);
     sdk_als_list l;
     if (sdk_als_collect(g, NULL, &l) < 0) return SDK_CONTINUE;
     if (kind == K_DB) {
