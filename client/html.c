@@ -385,9 +385,11 @@ void html_puzzle(const render_opts *o, const msgpack_object *r, const char *inpu
         char code[64], msg[512];
         puzzle_header(f, r, input, where);
         fputs("<p class=\"error\">", f);
-        html_escape(f, mp_str(mp_get(err, "code"), code, sizeof code), strlen(code));
+        mp_str(mp_get(err, "code"), code, sizeof code);
+        mp_str(mp_get(err, "message"), msg, sizeof msg);
+        html_escape(f, code, strlen(code));
         fputs(": ", f);
-        html_escape(f, mp_str(mp_get(err, "message"), msg, sizeof msg), strlen(msg));
+        html_escape(f, msg, strlen(msg));
         fputs("</p></section>\n", f);
         return;
     }
@@ -410,7 +412,6 @@ void html_puzzle(const render_opts *o, const msgpack_object *r, const char *inpu
             svg_grid(f, &s, NULL);
         }
     } else if (!strcmp(cmd, "rate")) {
-        char buf[64];
         fputs("<table class=\"rate\"><tr>", f);
         const char *keys[] = {"er", "ep", "ed", "level", "score", "hardest", "solved", "steps"};
         for (size_t i = 0; i < sizeof keys / sizeof *keys; i++) fprintf(f, "<th>%s</th>", keys[i]);
@@ -421,7 +422,7 @@ void html_puzzle(const render_opts *o, const msgpack_object *r, const char *inpu
             if (v && (v->type == MSGPACK_OBJECT_FLOAT32 || v->type == MSGPACK_OBJECT_FLOAT64))
                 fprintf(f, "%.1f", v->via.f64);
             else if (v && v->type == MSGPACK_OBJECT_STR)
-                html_escape(f, mp_str(v, buf, sizeof buf), strlen(buf));
+                esc_obj(f, v);
             else if (v)
                 json_write(f, v);
             fputs("</td>", f);

@@ -84,11 +84,26 @@ def cand(s):
 # ---- a temporary config ---------------------------------------------------
 
 
-def make_conf(path, sudokud=(), profiles=None, base=CONF, workers=2):
+# The techniques of the core plugins (singles, intersections, subsets, trial
+# and error): quick on every puzzle, so the tests stay fast whatever the full
+# ladder costs on hard puzzles.
+FAST = ["full-house", "hidden-single-box", "hidden-single-line", "naked-single", "pointing",
+        "claiming", "locked-pair", "naked-pair", "hidden-pair", "locked-triple", "naked-triple",
+        "hidden-triple", "naked-quad", "hidden-quad", "bifurcation"]
+
+
+def make_conf(path, sudokud=("default_profile = fast",), profiles=None, base=CONF, workers=2):
     """Write a config at path: the build tree's config with plugin_dir made
-    absolute, workers fixed, extra [sudokud] lines, extra profile sections
-    ({name: [ids or 'id = options']})."""
+    absolute, workers fixed, extra [sudokud] lines (replacing the same keys),
+    extra profile sections ({name: [ids or 'id = options']}) and a profile
+    `fast` (FAST), the default unless sudokud says otherwise."""
+    profiles = dict(profiles or {})
+    profiles.setdefault("fast", FAST)
+    if not any(ln.split("=", 1)[0].strip() == "default_profile" for ln in sudokud):
+        sudokud = list(sudokud) + ["default_profile = fast"]
     base_dir = os.path.dirname(os.path.abspath(base))
+    # keys given in `sudokud` replace the base's (plugin lines add up)
+    override = {ln.split("=", 1)[0].strip() for ln in sudokud if "=" in ln} - {"plugin"}
     out = []
     section = None
     with open(base) as f:
@@ -103,14 +118,14 @@ def make_conf(path, sudokud=(), profiles=None, base=CONF, workers=2):
                 continue
             if section == "[sudokud]":
                 key = s.split("=", 1)[0].strip()
-                if key == "workers":
+                if key == "workers" or key in override:
                     continue
                 if key == "plugin_dir":
                     val = s.split("=", 1)[1].split(";")[0].strip()
                     out.append("plugin_dir = " + os.path.normpath(os.path.join(base_dir, val)))
                     continue
             out.append(line.rstrip("\n"))
-    for name, ids in (profiles or {}).items():
+    for name, ids in profiles.items():
         out.append("")
         out.append(f"[profile {name}]")
         for t in ids:
