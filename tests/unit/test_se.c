@@ -1,0 +1,377 @@
+/* test_se.c - the Sudoku Explainer plugin: every technique on positions
+ * where it applies, with SE's own ratings as the reference (seed puzzles of
+ * se_ratings_public.tsv whose ER we match, with SE's hardest technique), and
+ * soundness: along the SE profile's solving path of a few hundred puzzles
+ * every step (and every step of every SE chaining technique on a sample of
+ * the grids reached) eliminates no solution digit and places only solution
+ * digits, and the end grid is the brute-force solution. SE_SOUND_N scales the
+ * number of puzzles. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "testutil.h"
+#include "sudoku/engine.h"
+#include "sudoku/solver.h"
+
+static const char *plugins[] = {"singles", "intersections", "subsets", "fish",
+                                "wings",   "uniqueness",    "misc",    "se"};
+#define NPLUG (int)(sizeof plugins / sizeof plugins[0])
+static sdk_plugin pl[NPLUG];
+
+/* The ladder of plugins/se/PROFILE.md (nested levels left out: slow). */
+static const char *ladder[] = {"hidden-single-box",
+                               "full-house",
+                               "hidden-single-line",
+                               "se-direct-pointing",
+                               "se-direct-claiming",
+                               "se-direct-hidden-pair",
+                               "naked-single",
+                               "se-direct-hidden-triple",
+                               "pointing",
+                               "claiming",
+                               "locked-pair",
+                               "naked-pair",
+                               "x-wing",
+                               "hidden-pair",
+                               "locked-triple",
+                               "naked-triple",
+                               "swordfish",
+                               "hidden-triple",
+                               "xy-wing",
+                               "xyz-wing",
+                               "unique-rectangle-1",
+                               "unique-rectangle-2",
+                               "unique-rectangle-3",
+                               "unique-rectangle-4",
+                               "naked-quad",
+                               "jellyfish",
+                               "hidden-quad",
+                               "bug-plus-1",
+                               "aligned-pair-exclusion",
+                               "se-forcing-chains-cycles",
+                               "se-nishio",
+                               "se-multiple-forcing-chain",
+                               "se-dynamic-forcing-chain",
+                               "se-dynamic-forcing-chain-plus",
+                               "se-nested-forcing-chain"};
+#define NLAD (int)(sizeof ladder / sizeof ladder[0])
+
+static const sdk_technique *tech(const char *id)
+{
+    for (int i = 0; i < NPLUG; i++)
+        for (int k = 0; pl[i].list[k]; k++)
+            if (!strcmp(pl[i].list[k]->id, id)) return pl[i].list[k];
+    fail_msg("technique %s not found", id);
+    return NULL;
+}
+
+static void profile(sdk_profile *p, int upto)
+{
+    memset(p, 0, sizeof *p);
+    for (int i = 0; i < NLAD && i < upto; i++) sdk_profile_add(p, tech(ladder[i]), NULL, -1, "");
+}
+
+static int setup(void **state)
+{
+    (void)state;
+    const char *b = getenv("SUDOKU_BUILD");
+    for (int i = 0; i < NPLUG; i++) {
+        char path[1024];
+        sdk_error err;
+        snprintf(path, sizeof path, "%s/lib/sudokud/plugins/%s.so", b ? b : "build", plugins[i]);
+        if (!sdk_plugin_open(path, &pl[i], &err)) fail_msg("%s: %s", path, err.msg);
+    }
+    return 0;
+}
+
+static void load(sdk_grid *g, const char *s, uint8_t sol[81])
+{
+    uint8_t v[81];
+    sdk_grid_init(g);
+    for (int i = 0; i < 81; i++) {
+        v[i] = (s[i] >= '1' && s[i] <= '9') ? (uint8_t)(s[i] - '0') : 0;
+        if (v[i]) sdk_grid_place(g, i, v[i], true);
+    }
+    uint8_t out[1][81];
+    assert_int_equal(sdk_solve(v, 2, out, NULL), 1);
+    memcpy(sol, out[0], 81);
+}
+
+/* ---- a walk that records and checks every step ---------------------------- */
+
+typedef struct walk {
+    const uint8_t *sol;
+    int wrong, steps;
+    int hardest;
+    char name[128];
+    int count_tech[64];
+    const sdk_profile *p;
+    int probe; /* run every SE chaining technique in all-steps mode every probe-th step */
+    int probed;
+    bool direct;   /* run the direct techniques on every grid reached */
+    int found[64]; /* steps they found there */
+} walk;
+
+static int check_step(void *ctx, const sdk_step *s)
+{
+    walk *w = ctx;
+    for (int i = 0; i < s->nelim; i++)
+        if (w->sol[s->elim[i].cell] == s->elim[i].digit) {
+            char c[8];
+            fprintf(stderr, "UNSOUND %s: %s (%s<>%d)\n", s->tech->id, s->text,
+                    sdk_cell_name(s->elim[i].cell, c), s->elim[i].digit);
+            w->wrong++;
+        }
+    for (int i = 0; i < s->nplace; i++)
+        if (w->sol[s->place[i].cell] != s->place[i].digit) {
+            fprintf(stderr, "UNSOUND %s: %s (bad placement)\n", s->tech->id, s->text);
+            w->wrong++;
+        }
+    return SDK_CONTINUE;
+}
+
+static int on_step(void *ctx, const sdk_step *s, const sdk_grid *before)
+{
+    walk *w = ctx;
+    check_step(w, s);
+    w->steps++;
+    for (int i = 0; i < w->p->n; i++)
+        if (w->p->entry[i].tech == s->tech) w->count_tech[i]++;
+    if (s->difficulty > w->hardest) {
+        w->hardest = s->difficulty;
+        size_t k = strcspn(s->text, ":");
+        if (k >= sizeof w->name) k = sizeof w->name - 1;
+        memcpy(w->name, s->text, k);
+        w->name[k] = 0;
+    }
+    if (w->direct) {
+        sdk_run_opts o = {.no_guess = true, .unique = true};
+        for (int i = 3; i < 8; i++) {
+            sdk_sink sink = {check_step, w};
+            w->found[i] += sdk_engine_find(w->p, i, before, &o, &sink);
+        }
+    }
+    if (w->probe && s->difficulty >= 65 && w->steps % w->probe == 0) {
+        /* every hint of every SE chaining technique on this grid */
+        sdk_sink sink = {check_step, w};
+        sdk_run_opts o = {.no_guess = true, .unique = true};
+        for (int i = 0; i < w->p->n; i++) {
+            const char *id = w->p->entry[i].tech->id;
+            if (!strncmp(id, "se-", 3) && strcmp(id, "se-nested-forcing-chain") &&
+                strcmp(id, "se-dynamic-forcing-chain-plus"))
+                sdk_engine_find(w->p, i, before, &o, &sink);
+        }
+        w->probed++;
+    }
+    return 0;
+}
+
+static sdk_run_status run(const sdk_profile *p, const char *puz, walk *w, sdk_rating *r)
+{
+    static uint8_t sol[81];
+    sdk_grid g;
+    load(&g, puz, sol);
+    bool direct = w->direct;
+    memset(w, 0, sizeof *w);
+    w->sol = sol;
+    w->p = p;
+    w->direct = direct;
+    sdk_run_opts o = {.no_guess = true, .unique = true};
+    sdk_run_status st = sdk_engine_run(p, &g, &o, on_step, w, r);
+    if (st == SDK_RUN_SOLVED)
+        for (int i = 0; i < 81; i++) assert_int_equal(g.value[i], sol[i]);
+    return st;
+}
+
+/* ---- seeds: SE's rating and hardest technique reproduced ------------------- */
+
+static const struct {
+    const char *puzzle;
+    int er;
+    const char *hardest;
+} seeds[] = {
+    {"..9..154..5..9.....6.5..92.8..3..1.41..4.6..95.4..8..2.42..9.6.....6..1..187..2..", 67,
+     "Forcing X-Chain"},
+    {".4...1.286..5....7..7.46...7.3..98..9.......2..12..3.9...95.1..1....2..559.1...7.", 77,
+     "Nishio Forcing Chains"},
+    {".9..4..6.4..15...2..6..91....4....7.36.....15.8....3....82..4..9...34..1.4..8..3.", 71,
+     "Bidirectional Cycle"},
+    {"..76.......3.45..2......59........4..41.2....3....9...5..7.49...8.9...7...4..2.8.", 28,
+     "Locked Candidates Type 2 (Claiming)"},
+};
+
+static void test_seeds(void **state)
+{
+    (void)state;
+    sdk_profile p;
+    profile(&p, NLAD - 1);
+    for (size_t i = 0; i < sizeof seeds / sizeof seeds[0]; i++) {
+        walk w;
+        sdk_rating r;
+        assert_int_equal(run(&p, seeds[i].puzzle, &w, &r), SDK_RUN_SOLVED);
+        assert_int_equal(w.wrong, 0);
+        printf("seed %zu: ER %d (SE %d) %s\n", i, r.er, seeds[i].er, w.name);
+        assert_int_equal(r.er, seeds[i].er);
+        assert_string_equal(w.name, seeds[i].hardest);
+    }
+    sdk_profile_free(&p);
+}
+
+/* The tsv: SE's ER and hardest technique; check the ones named in `want`. */
+static void test_tsv_kinds(void **state)
+{
+    (void)state;
+    static const char *want[] = {"Turbot Fish",
+                                 "Forcing Chain",
+                                 "Cell Forcing Chains",
+                                 "Region Forcing Chains",
+                                 "Dynamic Contradiction Forcing Chains",
+                                 "Dynamic Double Forcing Chains",
+                                 "Dynamic Cell Forcing Chains",
+                                 "Dynamic Region Forcing Chains",
+                                 "Direct Hidden Pair"};
+    int nwant = (int)(sizeof want / sizeof want[0]);
+    int seen[16] = {0}, matched[16] = {0};
+    sdk_profile p;
+    profile(&p, NLAD - 1);
+    FILE *f = fopen(tu_data_path("se_ratings_public.tsv"), "r");
+    assert_non_null(f);
+    char line[1024];
+    while (fgets(line, sizeof line, f)) {
+        if (line[0] == 'p' || strlen(line) < 81) continue;
+        char *fld[6];
+        int nf = 0;
+        for (char *s = strtok(line, "\t\n"); s && nf < 6; s = strtok(NULL, "\t\n")) fld[nf++] = s;
+        if (nf < 6) continue;
+        int k = -1;
+        for (int i = 0; i < nwant; i++)
+            if (!strcmp(fld[5], want[i])) k = i;
+        if (k < 0 || seen[k] >= 2) continue; /* two puzzles per kind */
+        seen[k]++;
+        walk w;
+        sdk_rating r;
+        fld[0][81] = 0;
+        assert_int_equal(run(&p, fld[0], &w, &r), SDK_RUN_SOLVED);
+        assert_int_equal(w.wrong, 0);
+        int se = (int)(atof(fld[1]) * 10 + 0.5);
+        printf("%-40s SE %4.1f ours %4.1f %s\n", want[k], se / 10.0, r.er / 10.0, w.name);
+        if (r.er == se && !strcmp(w.name, want[k])) matched[k]++;
+    }
+    fclose(f);
+    for (int i = 0; i < nwant; i++) {
+        assert_true(seen[i] > 0);
+        assert_true(matched[i] > 0); /* at least one puzzle of each kind rated exactly like SE */
+    }
+    sdk_profile_free(&p);
+}
+
+/* Direct techniques on every grid reached along the path of 300 puzzles:
+ * each finds its pattern, and soundly. */
+static void test_direct(void **state)
+{
+    (void)state;
+    sdk_profile p;
+    profile(&p, 12); /* singles, direct techniques, pointing, claiming, locked pair */
+    uint8_t(*puz)[81];
+    int n = tu_read_puzzles("unbiased_1k.txt", 300, 1, &puz);
+    int count[8] = {0};
+    for (int k = 0; k < n; k++) {
+        char s[82];
+        for (int i = 0; i < 81; i++) s[i] = puz[k][i] ? (char)('0' + puz[k][i]) : '.';
+        s[81] = 0;
+        walk w = {.direct = true};
+        sdk_rating r;
+        run(&p, s, &w, &r);
+        assert_int_equal(w.wrong, 0);
+        for (int i = 0; i < 8; i++) count[i] += w.found[i];
+    }
+    printf("direct pointing %d, claiming %d, hidden pair %d, hidden triple %d (in %d puzzles)\n",
+           count[3], count[4], count[5], count[7], n);
+    assert_true(count[3] > 0);
+    assert_true(count[4] > 0);
+    assert_true(count[5] > 0);
+    assert_true(count[7] > 0);
+    free(puz);
+    sdk_profile_free(&p);
+}
+
+/* Soundness along the SE path (nested levels excluded), plus every hint of the
+ * SE chaining techniques on every few grids. */
+static void sound_file(const char *file, int n, int stride, int probe)
+{
+    sdk_profile p;
+    profile(&p, NLAD - 1);
+    uint8_t(*puz)[81];
+    n = tu_read_puzzles(file, n, stride, &puz);
+    int steps = 0, probed = 0, solved = 0;
+    for (int k = 0; k < n; k++) {
+        char s[82];
+        for (int i = 0; i < 81; i++) s[i] = puz[k][i] ? (char)('0' + puz[k][i]) : '.';
+        s[81] = 0;
+        walk w;
+        sdk_rating r;
+        sdk_run_status st = run(&p, s, &w, &r);
+        w.probe = 0;
+        assert_int_equal(w.wrong, 0);
+        steps += w.steps;
+        solved += st == SDK_RUN_SOLVED;
+        (void)probe;
+    }
+    /* probe: all hints of the chaining techniques on a few puzzles */
+    for (int k = 0; k < n && k < 6; k++) {
+        char s[82];
+        for (int i = 0; i < 81; i++) s[i] = puz[k][i] ? (char)('0' + puz[k][i]) : '.';
+        s[81] = 0;
+        walk w;
+        sdk_rating r;
+        static uint8_t sol[81];
+        sdk_grid g;
+        load(&g, s, sol);
+        memset(&w, 0, sizeof w);
+        w.sol = sol;
+        w.p = &p;
+        w.probe = probe;
+        sdk_run_opts o = {.no_guess = true, .unique = true};
+        sdk_engine_run(&p, &g, &o, on_step, &w, &r);
+        assert_int_equal(w.wrong, 0);
+        probed += w.probed;
+    }
+    printf("%s: %d puzzles, %d solved, %d steps checked, %d grids probed\n", file, n, solved, steps,
+           probed);
+    free(puz);
+    sdk_profile_free(&p);
+}
+
+static int sound_n(int def)
+{
+    const char *v = getenv("SE_SOUND_N");
+    return v && *v ? atoi(v) : def;
+}
+
+static void test_sound_easy(void **state)
+{
+    (void)state;
+    sound_file("unbiased_1k.txt", sound_n(200), 5, 0);
+}
+
+static void test_sound_top(void **state)
+{
+    (void)state;
+    sound_file("top1465.txt", sound_n(200) / 2, 14, 4);
+}
+
+static void test_sound_hard(void **state)
+{
+    (void)state;
+    sound_file("forum_hardest_1106.txt", sound_n(200) / 20, 37, 8);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_seeds),     cmocka_unit_test(test_direct),
+        cmocka_unit_test(test_tsv_kinds), cmocka_unit_test(test_sound_easy),
+        cmocka_unit_test(test_sound_top), cmocka_unit_test(test_sound_hard),
+    };
+    return cmocka_run_group_tests(tests, setup, NULL);
+}
