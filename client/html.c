@@ -2,6 +2,7 @@
  * grid (SVG): candidates, pattern cells and candidates coloured by role, base
  * and cover houses tinted, placements ringed, eliminations struck out, chain
  * links as arrows (strong solid, weak dashed). */
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -291,6 +292,12 @@ static void svg_grid(FILE *f, const sdk_grid *g, const msgpack_object *step)
         if (!parse_node(mp_get(l, "from"), &x1, &y1) || !parse_node(mp_get(l, "to"), &x2, &y2))
             continue;
         bool strong = mp_bool(mp_get(l, "strong"), false);
+        /* stop short of the candidates so that their digits stay readable */
+        double len = sqrt((x2 - x1) * (x2 - x1) + (y2 - y1) * (y2 - y1));
+        if (len > 4 * SUB / 2.0) {
+            double ux = (x2 - x1) / len, uy = (y2 - y1) / len, cut = SUB / 2.0;
+            x1 += ux * cut, y1 += uy * cut, x2 -= ux * cut, y2 -= uy * cut;
+        }
         /* a gentle curve so that links along one line stay apart */
         double mx = (x1 + x2) / 2, my = (y1 + y2) / 2, dx = x2 - x1, dy = y2 - y1;
         double qx = mx - dy * 0.15, qy = my + dx * 0.15;

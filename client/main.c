@@ -466,7 +466,7 @@ static int run_batch(const opts *o, const char *cmd, char **args, int nargs)
 
     progress pg;
     bool show = o->progress > 0 || (o->progress < 0 && isatty(2) && !interactive && (nfiles > 0));
-    progress_init(&pg, show, nargs && !nfiles ? nargs : 0, in.total_bytes);
+    progress_init(&pg, show, o->progress > 0, nargs && !nfiles ? nargs : 0, in.total_bytes);
     render_begin(&ro);
 
     chunk *ring = calloc((size_t)window, sizeof *ring);

@@ -14,9 +14,10 @@ static double now(void)
     return ts.tv_sec + ts.tv_nsec * 1e-9;
 }
 
-void progress_init(progress *p, bool on, long total, double total_bytes)
+void progress_init(progress *p, bool on, bool forced, long total, double total_bytes)
 {
-    p->on = on;
+    p->on = on || forced;
+    p->forced = forced;
     p->start = p->last = now();
     p->done = 0;
     p->total = total;
@@ -81,7 +82,7 @@ void progress_update(progress *p, long done, double bytes)
 void progress_end(progress *p)
 {
     if (!p->on) return;
-    if (p->last > p->start) {
+    if (p->last > p->start || p->forced) {
         draw(p, 1.0, now());
         fputc('\n', stderr);
     }

@@ -6,6 +6,7 @@
 
 typedef struct progress {
     bool on;
+    bool forced; /* asked for: always show the final line */
     double start, last;
     long done;
     long total;         /* puzzles when known, else 0 */
@@ -14,7 +15,7 @@ typedef struct progress {
 } progress;
 
 /* on: draw at all (stderr is a terminal and the user did not turn it off). */
-void progress_init(progress *p, bool on, long total, double total_bytes);
+void progress_init(progress *p, bool on, bool forced, long total, double total_bytes);
 /* done puzzles so far; bytes: input consumed by those puzzles (for the ETA). */
 void progress_update(progress *p, long done, double bytes);
 void progress_end(progress *p);

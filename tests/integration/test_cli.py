@@ -158,6 +158,11 @@ def test_batch():
             for i, (o, pz) in enumerate(zip(out, puzzles)):
                 eq(o["puzzle"], pz, f"line {i + 1} in order")
                 check(valid_solution(pz, o["solution"]), f"solution {i + 1}")
+            # a progress bar when asked (by default only on a terminal)
+            p = d.sudoctl("--progress", "solve", "-f", os.path.join(DATA, "unbiased_1k.txt"))
+            check("100%" in p.stderr and "/s" in p.stderr and "ETA" in p.stderr, "progress: " + p.stderr[-200:])
+            p = d.sudoctl("solve", "-f", os.path.join(DATA, "unbiased_1k.txt"))
+            eq(p.stderr, "", "no progress bar when stderr is not a terminal")
             # the same through stdin, default chunks
             p = d.sudoctl("rate", input="\n".join(puzzles[:300]) + "\n", timeout=120)
             eq(p.returncode, 0, "rate stdin")

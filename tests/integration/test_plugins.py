@@ -90,6 +90,10 @@ def test_crashy():
                 eq(len(bad_codes), 1, f"one victim fails with {tid}: {p.stdout}")
                 check(bad_codes[0] in ("plugin-crashed", "deadline-exceeded"), bad_codes[0])
             eq(failures, len(ids), "each misbehaving technique caught once")
+            # sudoctl gives up by itself with --timeout (exit 3)
+            p = d.sudoctl("--timeout", "0.5", "--profile", "crash-hang-test", "rate", victims[1], timeout=30)
+            eq(p.returncode, 3, "--timeout exit status")
+            check("did not answer within 0.5 s" in p.stderr, p.stderr)
             eq(r.call("solve", {"puzzle": HARD})["status"], "unique", "serves after the crashes")
             deadline = time.time() + 10
             while r.call("status", {})["workers"] != 2 and time.time() < deadline:
