@@ -546,7 +546,7 @@ static int run_batch(const opts *o, const char *cmd, char **args, int nargs)
             char code[64], msg[512];
             mp_str(mp_get(&m.error, "code"), code, sizeof code);
             mp_str(mp_get(&m.error, "message"), msg, sizeof msg);
-            if (retryable(code) && c->retries < 200) {
+            if (retryable(code) && c->retries < 2000) { /* about 200 s of backing off */
                 rpc_msg_free(&m);
                 c->retries++;
                 struct timespec ts = {0, (long)(c->retries < 20 ? c->retries : 20) * 5000000L};

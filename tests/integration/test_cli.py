@@ -13,7 +13,7 @@ import tempfile
 import time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from harness import (DATA, EASY, HARD, SUDOCTL, Daemon, check, eq, main, read_puzzles, run,  # noqa: E402
+from harness import (DATA, EASY, HARD, SUDOCTL, Daemon, check, eq, main, make_conf, read_puzzles, run,  # noqa: E402
                      valid_solution)
 
 DUTCH = "..76.......3.45..2......59........4..41.2....3....9...5..7.49...8.9...7...4..2.8."
@@ -205,6 +205,26 @@ def test_batch():
         shutil.rmtree(tmp, ignore_errors=True)
 
 
+def test_busy():
+    """A daemon with a tiny queue answers `busy`; sudoctl retries and still
+    gives every result, in order."""
+    tmp = tempfile.mkdtemp(prefix="sudoctl-busy-")
+    try:
+        conf = make_conf(os.path.join(tmp, "busy.conf"), sudokud=["max_queue = 2"])
+        puzzles = read_puzzles("unbiased_1k.txt", 100)
+        with Daemon(conf=conf, tmp=tmp) as d:
+            r = d.rpc()
+            ids = [r.send("solve", {"puzzles": puzzles[:20]}) for _ in range(10)]
+            codes = [(r.response(i)[2] or {}).get("code") for i in ids]
+            check("busy" in codes, f"the queue limit answers busy: {codes}")
+            p = d.sudoctl("--json", "--chunk", "4", "--window", "32", "rate", input="\n".join(puzzles) + "\n",
+                          timeout=200)
+            eq(p.returncode, 0, "rc " + p.stderr[-300:])
+            eq([o["puzzle"] for o in jlines(p.stdout)], puzzles, "all results, in order")
+    finally:
+        shutil.rmtree(tmp, ignore_errors=True)
+
+
 def test_exit_codes():
     with Daemon() as d:
         eq(d.sudoctl("solve", EASY).returncode, 0, "good")
@@ -276,6 +296,7 @@ TESTS = {
     "html": test_html,
     "batch": test_batch,
     "exit_codes": test_exit_codes,
+    "busy": test_busy,
     "autostart": test_autostart,
 }
 
