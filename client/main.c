@@ -721,7 +721,9 @@ int main(int argc, char **argv)
         {"version", no_argument, NULL, OPT_VERSION},
         {NULL, 0, NULL, 0},
     };
-    signal(SIGPIPE, SIG_IGN);
+    /* SIGPIPE stays default: `sudoctl rate -f big | head` ends like any filter
+     * (the socket writes use MSG_NOSIGNAL). */
+    signal(SIGPIPE, SIG_DFL);
     opts o = {.progress = -1};
     o.files = calloc((size_t)argc, sizeof *o.files);
     char *tech_buf = NULL;

@@ -8,6 +8,7 @@ import json
 import os
 import shutil
 import signal
+import subprocess
 import sys
 import tempfile
 import time
@@ -205,6 +206,30 @@ def test_batch():
         shutil.rmtree(tmp, ignore_errors=True)
 
 
+def test_interactive():
+    """stdin a terminal: each puzzle is answered as soon as its line is typed."""
+    import pty
+    import select
+    with Daemon() as d:
+        master, slave = pty.openpty()
+        proc = subprocess.Popen([SUDOCTL, "--socket", d.sock, "--no-autostart", "solve"], stdin=slave,
+                                stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+        os.close(slave)
+        try:
+            for pz in (EASY, HARD):
+                os.write(master, (pz + "\n").encode())
+                ready, _, _ = select.select([proc.stdout], [], [], 20)
+                check(ready, f"an answer before the next line is typed ({pz[:10]}...)")
+                line = proc.stdout.readline().decode()
+                check(valid_solution(pz, line.split()[0]) and line.split()[1] == "unique", line)
+            os.write(master, b"\x04")  # end of input
+            eq(proc.wait(20), 0, "exit status")
+        finally:
+            if proc.poll() is None:
+                proc.kill()
+            os.close(master)
+
+
 def test_busy():
     """A daemon with a tiny queue answers `busy`; sudoctl retries and still
     gives every result, in order."""
@@ -297,6 +322,7 @@ TESTS = {
     "batch": test_batch,
     "exit_codes": test_exit_codes,
     "busy": test_busy,
+    "interactive": test_interactive,
     "autostart": test_autostart,
 }
 
