@@ -7,7 +7,8 @@
 #include <unistd.h>
 #include "daemon.h"
 
-static const char *const worker_methods[] = {"solve", "rate", "explain", "hint", "techniques"};
+static const char *const worker_methods[] = {"solve", "rate",       "explain",
+                                             "hint",  "techniques", "trace"};
 
 static void send_packed(conn *c, msgpack_sbuffer *sb)
 {
@@ -92,10 +93,11 @@ void rpc_handle(conn *c, const msgpack_object *o)
     for (size_t i = 0; i < sizeof worker_methods / sizeof *worker_methods; i++)
         if (sdk_rpc_method_is(&m, worker_methods[i])) method = worker_methods[i];
     if (!method) {
-        conn_send_error(c, m.msgid, SDK_E_METHOD,
-                        "unknown method '%.*s' (solve, rate, explain, hint, techniques, status, "
-                        "reload)",
-                        (int)(m.method_len > 64 ? 64 : m.method_len), m.method);
+        conn_send_error(
+            c, m.msgid, SDK_E_METHOD,
+            "unknown method '%.*s' (solve, rate, explain, hint, techniques, trace, status, "
+            "reload)",
+            (int)(m.method_len > 64 ? 64 : m.method_len), m.method);
         return;
     }
     if (D.draining) {

@@ -1,11 +1,12 @@
 /* service.c - executing one request in-process: params map in, result map out
- * (solve, rate, explain, hint, techniques), as docs/PROTOCOL.md says. Also the
- * probe that tells a watching daemon which technique is running. */
+ * (solve, rate, explain, hint, techniques, trace), as docs/PROTOCOL.md says.
+ * Also the probe that tells a watching daemon which technique is running. */
 #include "sudoku/service.h"
 
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include "sudoku/links.h"
 #include "sudoku/solver.h"
 
 #define MAX_PUZZLE_TEXT 65536
@@ -124,8 +125,9 @@ void sdk_service_free(sdk_service *sv)
 
 /* ---- requests ------------------------------------------------------------ */
 
-enum method { M_SOLVE, M_RATE, M_EXPLAIN, M_HINT, M_TECHNIQUES };
-static const char *const method_names[] = {"solve", "rate", "explain", "hint", "techniques"};
+enum method { M_SOLVE, M_RATE, M_EXPLAIN, M_HINT, M_TECHNIQUES, M_TRACE };
+static const char *const method_names[] = {"solve", "rate",       "explain",
+                                           "hint",  "techniques", "trace"};
 
 struct sdk_request {
     enum method m;
@@ -138,6 +140,10 @@ struct sdk_request {
     int nonly;
     const char **only;
     char *only_buf;
+    /* trace: the assumption cell=digit (on) or cell<>digit, ALS links */
+    int a_cell, a_digit;
+    bool a_on, als;
+    char a_text[16]; /* normalised: "r2c2=1" / "r2c2<>1" */
 };
 
 static bool method_from(const char *s, size_t n, enum method *m)
@@ -150,13 +156,83 @@ static bool method_from(const char *s, size_t n, enum method *m)
     return false;
 }
 
-static bool known_key(const msgpack_object *k)
+static bool known_key(enum method m, const msgpack_object *k)
 {
     static const char *const keys[] = {"puzzle", "puzzles", "profile", "no_guess",  "techniques",
                                        "all",    "logic",   "trace",   "max_trace", "progress"};
     for (size_t i = 0; i < sizeof keys / sizeof *keys; i++)
         if (sdk_wire_str_is(k, keys[i])) return true;
+    if (m == M_TRACE && (sdk_wire_str_is(k, "assumption") || sdk_wire_str_is(k, "als")))
+        return true;
     return false;
+}
+
+/* "r2c2=1" or "r2c2<>1" (case and blanks around the operator ignored) into
+ * rq->a_*. False with a bad-request error saying what, where and why. */
+static bool parse_assumption(sdk_request *rq, const char *s, uint32_t n, sdk_error *err)
+{
+    char text[40];
+    if (n == 0) {
+        sdk_error_set(err, SDK_E_REQUEST,
+                      "'assumption' is empty: give a candidate like \"r2c2=1\" or \"r2c2<>1\"");
+        return false;
+    }
+    if (n >= sizeof text) {
+        sdk_error_set(err, SDK_E_REQUEST,
+                      "'assumption' of %u bytes is too long: give a candidate like \"r2c2=1\" or "
+                      "\"r2c2<>1\"",
+                      n);
+        return false;
+    }
+    memcpy(text, s, n);
+    text[n] = 0;
+    if (strlen(text) != n) {
+        sdk_error_set(err, SDK_E_REQUEST, "'assumption' holds a NUL byte");
+        return false;
+    }
+    uint32_t i = 0;
+#define BAD(...)                                                                                   \
+    do {                                                                                           \
+        char why_[128];                                                                            \
+        snprintf(why_, sizeof why_, __VA_ARGS__);                                                  \
+        sdk_error_set(err, SDK_E_REQUEST, "bad assumption '%s' at character %u: %s", text, i + 1,  \
+                      why_);                                                                       \
+        return false;                                                                              \
+    } while (0)
+    while (i < n && text[i] == ' ') i++;
+    if (i >= n || (text[i] != 'r' && text[i] != 'R')) BAD("expected 'r' (like \"r2c2=1\")");
+    i++;
+    if (i >= n || text[i] < '1' || text[i] > '9') BAD("expected a row 1..9 after 'r'");
+    int row = text[i++] - '1';
+    if (i >= n || (text[i] != 'c' && text[i] != 'C')) BAD("expected 'c' after the row");
+    i++;
+    if (i >= n || text[i] < '1' || text[i] > '9') BAD("expected a column 1..9 after 'c'");
+    int col = text[i++] - '1';
+    while (i < n && text[i] == ' ') i++;
+    bool on;
+    if (i < n && text[i] == '=') {
+        on = true;
+        i++;
+    } else if (i + 1 < n && text[i] == '<' && text[i + 1] == '>') {
+        on = false;
+        i += 2;
+    } else if (i + 1 < n && text[i] == '!' && text[i + 1] == '=') {
+        on = false;
+        i += 2;
+    } else {
+        BAD("expected '=' (the candidate is true) or '<>' (it is false) after the cell");
+    }
+    while (i < n && text[i] == ' ') i++;
+    if (i >= n || text[i] < '1' || text[i] > '9') BAD("expected a digit 1..9");
+    int digit = text[i++] - '0';
+    while (i < n && text[i] == ' ') i++;
+    if (i < n) BAD("unexpected '%c' after the digit", text[i]);
+#undef BAD
+    rq->a_cell = row * 9 + col;
+    rq->a_digit = digit;
+    rq->a_on = on;
+    snprintf(rq->a_text, sizeof rq->a_text, "r%dc%d%s%d", row + 1, col + 1, on ? "=" : "<>", digit);
+    return true;
 }
 
 void sdk_request_free(sdk_request *rq)
@@ -235,7 +311,7 @@ sdk_request *sdk_service_prepare(sdk_service *sv, const char *method, size_t met
     if (params)
         for (uint32_t i = 0; i < params->via.map.size; i++) {
             const msgpack_object *k = &params->via.map.ptr[i].key;
-            if (!known_key(k)) {
+            if (!known_key(m, k)) {
                 if (k->type == MSGPACK_OBJECT_STR)
                     sdk_error_set(err, SDK_E_REQUEST, "unknown parameter '%.*s'",
                                   (int)(k->via.str.size > 64 ? 64 : k->via.str.size),
@@ -283,6 +359,21 @@ sdk_request *sdk_service_prepare(sdk_service *sv, const char *method, size_t met
     bool progress = false;
     if (!sdk_wire_get_bool(params, "progress", &progress, err)) goto fail;
     if (!get_only(sv->cfg, rq, params, err)) goto fail;
+    if (m == M_TRACE) {
+        const msgpack_object *a = sdk_wire_get(params, "assumption");
+        if (!a || a->type == MSGPACK_OBJECT_NIL) {
+            sdk_error_set(err, SDK_E_REQUEST,
+                          "missing 'assumption' (a candidate like \"r2c2=1\" or \"r2c2<>1\")");
+            goto fail;
+        }
+        if (a->type != MSGPACK_OBJECT_STR) {
+            sdk_error_set(err, SDK_E_REQUEST,
+                          "'assumption' must be a string like \"r2c2=1\" or \"r2c2<>1\"");
+            goto fail;
+        }
+        if (!parse_assumption(rq, a->via.str.ptr, a->via.str.size, err)) goto fail;
+        if (!sdk_wire_get_bool(params, "als", &rq->als, err)) goto fail;
+    }
 
     if (m == M_TECHNIQUES) return rq;
     const msgpack_object *p1 = sdk_wire_get(params, "puzzle");
@@ -623,6 +714,71 @@ static void pack_hint(const sdk_request *rq, puzzle *pz, msgpack_packer *pk)
     list_free(&l);
 }
 
+/* trace: the assumption must name a candidate of an empty cell. */
+static bool check_assumption(const sdk_request *rq, const puzzle *pz, sdk_error *err)
+{
+    const sdk_grid *g = &pz->g;
+    int c = rq->a_cell, d = rq->a_digit;
+    char cn[8];
+    sdk_cell_name(c, cn);
+    if (g->value[c]) {
+        sdk_error_set(err, SDK_E_REQUEST,
+                      "assumption '%s': %s is already solved (it holds %s %d); assume a "
+                      "candidate of an empty cell",
+                      rq->a_text, cn, g->given[c] ? "the given" : "the placed digit", g->value[c]);
+        return false;
+    }
+    if (!sdk_grid_has(g, c, d)) {
+        char list[32];
+        size_t k = 0;
+        list[0] = 0;
+        SDK_MASK_FOREACH(x, g->cand[c])
+        k += (size_t)snprintf(list + k, k < sizeof list ? sizeof list - k : 0, "%s%d", k ? "," : "",
+                              x);
+        sdk_error_set(err, SDK_E_REQUEST,
+                      "assumption '%s': %d is not a candidate of %s (its candidates: %s)",
+                      rq->a_text, d, cn, list);
+        return false;
+    }
+    return true;
+}
+
+typedef struct trace_out {
+    list l;
+    char *summary;
+} trace_out;
+
+static void trace_line(void *ctx, int lit, const char *line)
+{
+    trace_out *t = ctx;
+    if (lit < 0) {
+        size_t n = strlen(line) + 1;
+        free(t->summary);
+        t->summary = malloc(n);
+        if (t->summary) memcpy(t->summary, line, n);
+        return;
+    }
+    sdk_wire_str(&t->l.pk, line);
+    t->l.n++;
+}
+
+static void pack_trace(const sdk_request *rq, puzzle *pz, msgpack_packer *pk)
+{
+    trace_out t = {.summary = NULL};
+    list_init(&t.l);
+    unsigned flags = rq->als ? SDK_DYN_ALS : 0;
+    bool bad =
+        sdk_trace_assumption(&pz->g, rq->a_cell, rq->a_digit, rq->a_on, flags, trace_line, &t);
+    msgpack_pack_map(pk, 5);
+    pack_puzzle_echo(pk, pz->text);
+    sdk_wire_kv_str(pk, "assumption", rq->a_text);
+    list_pack(&t.l, "lines", pk);
+    sdk_wire_kv_bool(pk, "contradiction", bad);
+    sdk_wire_kv_str(pk, "summary", t.summary ? t.summary : "");
+    list_free(&t.l);
+    free(t.summary);
+}
+
 /* Packs the result, or (when the puzzle fails) nothing and sets err. */
 static bool run_puzzle(sdk_request *rq, const msgpack_object *text, msgpack_packer *pk,
                        sdk_error *err)
@@ -633,6 +789,7 @@ static bool run_puzzle(sdk_request *rq, const msgpack_object *text, msgpack_pack
         return false;
     }
     bool ok = load_puzzle(rq, text, pz, err);
+    if (ok && rq->m == M_TRACE) ok = check_assumption(rq, pz, err);
     if (ok) switch (rq->m) {
         case M_SOLVE:
             pack_solve(rq, pz, pk);
@@ -645,6 +802,9 @@ static bool run_puzzle(sdk_request *rq, const msgpack_object *text, msgpack_pack
             break;
         case M_HINT:
             pack_hint(rq, pz, pk);
+            break;
+        case M_TRACE:
+            pack_trace(rq, pz, pk);
             break;
         case M_TECHNIQUES:
             break;

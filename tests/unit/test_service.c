@@ -452,6 +452,122 @@ static void test_techniques(void **state)
     call_free(&c);
 }
 
+/* The third puzzle of the GNPX "super links" seed: r1c6=8 is false, shown by
+ * a contradiction (see test_links.c). */
+static const char *SEED3 =
+    ".9..4..6.4..15...2..6..91....4....7.36.....15.8....3....82..4..9...34..1.4..8..3.";
+
+static void test_trace(void **state)
+{
+    (void)state;
+    call c;
+    char buf[8192];
+    do_call(&c, "trace", "puzzle", 's', SEED3, "assumption", 's', "r1c6=8", "als", 'b', 1, NULL);
+    assert_true(c.ok);
+    str_of(get(c.res, "puzzle"), buf, sizeof buf);
+    assert_string_equal(buf, SEED3);
+    str_of(get(c.res, "assumption"), buf, sizeof buf);
+    assert_string_equal(buf, "r1c6=8");
+    assert_true(get(c.res, "contradiction")->via.boolean);
+    str_of(get(c.res, "summary"), buf, sizeof buf);
+    assert_non_null(strstr(buf, "r1c6/#8 is false"));
+    const msgpack_object *lines = get(c.res, "lines");
+    assert_int_equal(lines->type, MSGPACK_OBJECT_ARRAY);
+    assert_true(lines->via.array.size > 0);
+    int prev = -1;
+    for (uint32_t i = 0; i < lines->via.array.size; i++) {
+        /* "r1c5/-8 [W r1c6/+8 -> r1c5/-8]", sorted by cell then digit */
+        str_of(&lines->via.array.ptr[i], buf, sizeof buf);
+        int r, col, d;
+        char sign;
+        if (sscanf(buf, "r%dc%d/%c%d", &r, &col, &sign, &d) != 4)
+            fail_msg("line %u: '%s' does not start with a literal", i, buf);
+        assert_true(sign == '+' || sign == '-');
+        int key = ((r - 1) * 9 + col - 1) * 9 + d - 1;
+        assert_true(key >= prev);
+        prev = key;
+        assert_true(strstr(buf, "[W ") || strstr(buf, "[S "));
+    }
+    call_free(&c);
+
+    /* the same without ALS links still breaks; a true candidate never does */
+    do_call(&c, "trace", "puzzle", 's', SEED3, "assumption", 's', "R1C6 = 8", NULL);
+    assert_true(c.ok);
+    assert_true(get(c.res, "contradiction")->via.boolean);
+    call_free(&c);
+    char sol[82];
+    solution_of(SEED3, sol);
+    char a[16];
+    snprintf(a, sizeof a, "r1c6=%c", sol[5]);
+    do_call(&c, "trace", "puzzle", 's', SEED3, "assumption", 's', a, "als", 'b', 1, NULL);
+    assert_true(c.ok);
+    assert_false(get(c.res, "contradiction")->via.boolean);
+    str_of(get(c.res, "summary"), buf, sizeof buf);
+    char want[64];
+    snprintf(want, sizeof want, "no contradiction, %u consequences",
+             get(c.res, "lines")->via.array.size);
+    assert_non_null(strstr(buf, want));
+    call_free(&c);
+    /* assuming the true digit false is refuted */
+    snprintf(a, sizeof a, "r1c6<>%c", sol[5]);
+    do_call(&c, "trace", "puzzle", 's', SEED3, "assumption", 's', a, NULL);
+    assert_true(c.ok);
+    str_of(get(c.res, "assumption"), buf, sizeof buf);
+    assert_string_equal(buf, a);
+    call_free(&c);
+
+    /* precise errors */
+    do_call(&c, "trace", "puzzle", 's', SEED3, NULL);
+    expect_error(&c, SDK_E_REQUEST, "missing 'assumption'");
+    call_free(&c);
+    do_call(&c, "trace", "puzzle", 's', SEED3, "assumption", 'x', 5, NULL);
+    expect_error(&c, SDK_E_REQUEST, "'assumption' must be a string");
+    call_free(&c);
+    do_call(&c, "trace", "puzzle", 's', SEED3, "assumption", 's', "x2c2=1", NULL);
+    expect_error(&c, SDK_E_REQUEST, "bad assumption 'x2c2=1' at character 1");
+    call_free(&c);
+    do_call(&c, "trace", "puzzle", 's', SEED3, "assumption", 's', "r2c0=1", NULL);
+    expect_error(&c, SDK_E_REQUEST, "at character 4: expected a column 1..9");
+    call_free(&c);
+    do_call(&c, "trace", "puzzle", 's', SEED3, "assumption", 's', "r2c2>1", NULL);
+    expect_error(&c, SDK_E_REQUEST, "at character 5: expected '=' (the candidate is true)");
+    call_free(&c);
+    do_call(&c, "trace", "puzzle", 's', SEED3, "assumption", 's', "r2c2=0", NULL);
+    expect_error(&c, SDK_E_REQUEST, "at character 6: expected a digit 1..9");
+    call_free(&c);
+    do_call(&c, "trace", "puzzle", 's', SEED3, "assumption", 's', "r2c2=12", NULL);
+    expect_error(&c, SDK_E_REQUEST, "unexpected '2' after the digit");
+    call_free(&c);
+    do_call(&c, "trace", "puzzle", 's', SEED3, "assumption", 's', "r1c2=1", NULL);
+    expect_error(&c, SDK_E_REQUEST, "r1c2 is already solved (it holds the given 9)");
+    call_free(&c);
+    do_call(&c, "trace", "puzzle", 's', SEED3, "assumption", 's', "r1c1=9", NULL);
+    expect_error(&c, SDK_E_REQUEST, "assumption 'r1c1=9': 9 is not a candidate of r1c1");
+    call_free(&c);
+    do_call(&c, "trace", "puzzle", 's', SEED3, "assumption", 's', "r1c1=1", "als", 's', "yes",
+            NULL);
+    expect_error(&c, SDK_E_REQUEST, "'als' must be a boolean");
+    call_free(&c);
+    do_call(&c, "rate", "puzzle", 's', SEED3, "assumption", 's', "r1c1=1", NULL);
+    expect_error(&c, SDK_E_REQUEST, "unknown parameter 'assumption'");
+    call_free(&c);
+    do_call(&c, "trace", "puzzle", 's', MANY, "assumption", 's', "r1c2=2", NULL);
+    expect_error(&c, SDK_E_MULTIPLE, NULL);
+    call_free(&c);
+    /* a batch: one result per puzzle, a puzzle where the cell is solved gets its error */
+    const char *two[] = {SEED3, EASY};
+    snprintf(a, sizeof a, "r1c4=%c", sol[3]);
+    do_call(&c, "trace", "puzzles", 'a', 2, two, "assumption", 's', a, NULL);
+    assert_true(c.ok);
+    const msgpack_object *res = get(c.res, "results");
+    assert_int_equal(res->via.array.size, 2);
+    assert_false(get(&res->via.array.ptr[0], "contradiction")->via.boolean);
+    const msgpack_object *e = get(&res->via.array.ptr[1], "error");
+    str_of(get(e, "message"), buf, sizeof buf);
+    assert_non_null(strstr(buf, "r1c4 is already solved (it holds the given 1)"));
+    call_free(&c);
+}
+
 static void test_probe(void **state)
 {
     (void)state;
@@ -500,7 +616,7 @@ int main(void)
         cmocka_unit_test(test_puzzle_errors), cmocka_unit_test(test_request_errors),
         cmocka_unit_test(test_batch),         cmocka_unit_test(test_explain),
         cmocka_unit_test(test_hint),          cmocka_unit_test(test_techniques),
-        cmocka_unit_test(test_probe),
+        cmocka_unit_test(test_probe),         cmocka_unit_test(test_trace),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
 }
