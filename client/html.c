@@ -448,17 +448,16 @@ void html_puzzle(const render_opts *o, const msgpack_object *r, const char *inpu
             fputs("<p>no step found</p>\n", f);
     }
     if (!strcmp(cmd, "trace") || o->trace) {
-        /* the trace as text */
-        render_opts t = *o;
+        /* the super-link lines, or the backtracking trace, as text */
         char *buf = NULL;
         size_t len = 0;
-        t.mode = OUT_TEXT;
-        t.cmd = "trace";
-        t.headers = false;
-        t.out = open_memstream(&buf, &len);
-        if (t.out) {
-            render_puzzle(&t, r, input, where);
-            fclose(t.out);
+        FILE *m = open_memstream(&buf, &len);
+        if (m) {
+            if (!strcmp(cmd, "trace"))
+                render_link_trace(m, r);
+            else
+                render_backtrack_trace(m, r);
+            fclose(m);
             fputs("<pre>", f);
             html_escape(f, buf, len);
             fputs("</pre>\n", f);

@@ -34,8 +34,9 @@ typedef struct opts {
     double timeout; /* seconds, 0: none */
     int mode;
     const char *profile;
-    bool no_guess, all, grid, trace, logic, no_autostart;
-    char *techniques; /* "a,b" */
+    bool no_guess, all, grid, trace, logic, no_autostart, als;
+    const char *assume; /* trace: "r2c2=1" / "r2c2<>1" */
+    char *techniques;   /* "a,b" */
     const char **files;
     int nfiles;
     int chunk, window;
@@ -55,7 +56,7 @@ static void usage(FILE *f)
             "  rate        ER/EP/ED difficulty, level, hardest technique\n"
             "  explain     every step, one numbered line each (--grid, --trace)\n"
             "  hint        the next step (--technique a,b  --all)\n"
-            "  trace       the naive backtracking trace\n"
+            "  trace       what follows from an assumption (r2c2=1, r2c2<>1), in super links\n"
             "  techniques  the techniques of a profile, in order\n"
             "  status      the daemon's status\n"
             "  reload      make the daemon re-read its config\n"
@@ -75,7 +76,8 @@ static void usage(FILE *f)
             "  --technique a,b    hint: only these techniques\n"
             "  --all              hint: every step of the position\n"
             "  --grid             explain: the candidate grid before each step\n"
-            "  --trace            explain: also the backtracking trace\n"
+            "  --trace            explain: also the backtracking trace (--max-trace N)\n"
+            "  --assume A, --als  trace: the assumption (or the first argument), ALS links\n"
             "  --logic            solve: by techniques, with the steps\n"
             "  -f FILE            read puzzles from FILE\n"
             "  --no-autostart     do not start a per-user sudokud when none answers\n"
@@ -230,11 +232,11 @@ static void pack_params(msgpack_sbuffer *sb, const opts *o, const char *cmd, cha
 {
     msgpack_packer pk;
     msgpack_packer_init(&pk, sb, msgpack_sbuffer_write);
-    bool explain = !strcmp(cmd, "explain") || !strcmp(cmd, "trace");
+    bool explain = !strcmp(cmd, "explain"), trace = !strcmp(cmd, "trace");
     int nt = count_techniques(o->techniques);
     int keys = 1 + (o->profile ? 1 : 0) + (o->no_guess ? 1 : 0) + (nt ? 1 : 0) + (o->all ? 1 : 0) +
-               (o->logic ? 1 : 0) + (explain && (o->trace || !strcmp(cmd, "trace")) ? 1 : 0) +
-               (explain && o->max_trace > 0 ? 1 : 0);
+               (o->logic ? 1 : 0) + (explain && o->trace ? 1 : 0) +
+               (explain && o->max_trace > 0 ? 1 : 0) + (trace ? 1 : 0) + (trace && o->als ? 1 : 0);
     msgpack_pack_map(&pk, (size_t)keys);
     pack_str(&pk, "puzzles");
     msgpack_pack_array(&pk, (size_t)n);
@@ -268,7 +270,7 @@ static void pack_params(msgpack_sbuffer *sb, const opts *o, const char *cmd, cha
         pack_str(&pk, "logic");
         msgpack_pack_true(&pk);
     }
-    if (explain && (o->trace || !strcmp(cmd, "trace"))) {
+    if (explain && o->trace) {
         pack_str(&pk, "trace");
         msgpack_pack_true(&pk);
     }
@@ -276,6 +278,23 @@ static void pack_params(msgpack_sbuffer *sb, const opts *o, const char *cmd, cha
         pack_str(&pk, "max_trace");
         msgpack_pack_int64(&pk, o->max_trace);
     }
+    if (trace) {
+        pack_str(&pk, "assumption");
+        pack_str(&pk, o->assume);
+        if (o->als) {
+            pack_str(&pk, "als");
+            msgpack_pack_true(&pk);
+        }
+    }
+}
+
+/* "r2c2=1" / "r2c2<>1" (the daemon checks it precisely; this only tells an
+ * assumption from a puzzle on the command line). */
+static bool looks_like_assumption(const char *s)
+{
+    return (s[0] == 'r' || s[0] == 'R') && s[1] >= '1' && s[1] <= '9' &&
+           (s[2] == 'c' || s[2] == 'C') && s[3] >= '1' && s[3] <= '9' &&
+           (s[4] == '=' || (s[4] == '<' && s[5] == '>'));
 }
 
 /* ---- input ---------------------------------------------------------------- */
@@ -502,8 +521,7 @@ static int run_batch(const opts *o, const char *cmd, char **args, int nargs)
             }
             msgpack_sbuffer_init(&c->req);
             pack_params(&c->req, o, cmd, c->text, c->n);
-            c->msgid =
-                rpc_send(conn, !strcmp(cmd, "trace") ? "explain" : cmd, c->req.data, c->req.size);
+            c->msgid = rpc_send(conn, cmd, c->req.data, c->req.size);
             count++;
         }
         if (!count) break;
@@ -551,8 +569,7 @@ static int run_batch(const opts *o, const char *cmd, char **args, int nargs)
                 c->retries++;
                 struct timespec ts = {0, (long)(c->retries < 20 ? c->retries : 20) * 5000000L};
                 nanosleep(&ts, NULL);
-                c->msgid = rpc_send(conn, !strcmp(cmd, "trace") ? "explain" : cmd, c->req.data,
-                                    c->req.size);
+                c->msgid = rpc_send(conn, cmd, c->req.data, c->req.size);
                 continue;
             }
             if (!per_puzzle(code)) {
@@ -682,6 +699,8 @@ enum {
     OPT_PROGRESS,
     OPT_NO_PROGRESS,
     OPT_MAX_TRACE,
+    OPT_ASSUME,
+    OPT_ALS,
     OPT_VERSION,
 };
 
@@ -716,6 +735,8 @@ int main(int argc, char **argv)
         {"progress", no_argument, NULL, OPT_PROGRESS},
         {"no-progress", no_argument, NULL, OPT_NO_PROGRESS},
         {"max-trace", required_argument, NULL, OPT_MAX_TRACE},
+        {"assume", required_argument, NULL, OPT_ASSUME},
+        {"als", no_argument, NULL, OPT_ALS},
         {"file", required_argument, NULL, 'f'},
         {"help", no_argument, NULL, 'h'},
         {"version", no_argument, NULL, OPT_VERSION},
@@ -804,6 +825,12 @@ int main(int argc, char **argv)
             }
             o.max_trace = v;
             break;
+        case OPT_ASSUME:
+            o.assume = optarg;
+            break;
+        case OPT_ALS:
+            o.als = true;
+            break;
         case OPT_PROGRESS:
             o.progress = 1;
             break;
@@ -820,7 +847,7 @@ int main(int argc, char **argv)
             printf("sudoctl %s\n", SUDOCTL_VERSION);
             return 0;
         default:
-            usage(stderr);
+            fprintf(stderr, "%s: try '%s --help'\n", prog, prog);
             return EXIT_USAGE;
         }
     }
@@ -845,8 +872,7 @@ int main(int argc, char **argv)
     for (size_t i = 0; i < sizeof simple_cmds / sizeof *simple_cmds; i++)
         if (!strcmp(cmd, simple_cmds[i])) simple = true;
     if (!batch && !simple) {
-        fprintf(stderr, "%s: unknown command '%s'\n", prog, cmd);
-        usage(stderr);
+        fprintf(stderr, "%s: unknown command '%s' (try '%s --help')\n", prog, cmd, prog);
         return EXIT_USAGE;
     }
     /* options that only make sense for some commands */
@@ -856,13 +882,29 @@ int main(int argc, char **argv)
     } only[] = {
         {o.all, "--all", "hint"},      {o.techniques != NULL, "--technique", "hint"},
         {o.grid, "--grid", "explain"}, {o.trace, "--trace", "explain"},
-        {o.logic, "--logic", "solve"},
+        {o.logic, "--logic", "solve"}, {o.max_trace > 0, "--max-trace", "explain"},
+        {o.als, "--als", "trace"},     {o.assume != NULL, "--assume", "trace"},
     };
     for (size_t i = 0; i < sizeof only / sizeof *only; i++)
         if (only[i].set && strcmp(cmd, only[i].cmd)) {
             fprintf(stderr, "%s: %s goes with %s only\n", prog, only[i].name, only[i].cmd);
             return EXIT_USAGE;
         }
+    if (!strcmp(cmd, "trace")) {
+        if (!o.assume && nargs && looks_like_assumption(args[0])) {
+            o.assume = args[0];
+            args++;
+            nargs--;
+        }
+        if (!o.assume) {
+            fprintf(stderr,
+                    "%s: trace wants an assumption: sudoctl trace r2c2=1 PUZZLE (or --assume "
+                    "r2c2<>1);\n"
+                    "%s: the backtracking trace is `sudoctl explain --trace PUZZLE`\n",
+                    prog, prog);
+            return EXIT_USAGE;
+        }
+    }
     if (simple && (nargs || o.nfiles)) {
         fprintf(stderr, "%s: %s takes no puzzles\n", prog, cmd);
         return EXIT_USAGE;

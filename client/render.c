@@ -231,9 +231,15 @@ static void json_puzzle(const render_opts *o, const msgpack_object *r, const cha
         if (!strcmp(o->cmd, "explain")) json_field(f, &first, r, "solved");
         json_key(f, &first, "steps");
         json_steps(f, mp_get(r, "steps"));
-        if (o->trace) json_field(f, &first, r, "trace");
+        if (o->trace) {
+            json_field(f, &first, r, "trace");
+            json_field(f, &first, r, "trace_status");
+        }
     } else if (!strcmp(o->cmd, "trace")) {
-        json_field(f, &first, r, "trace");
+        json_field(f, &first, r, "assumption");
+        json_field(f, &first, r, "lines");
+        json_field(f, &first, r, "contradiction");
+        json_field(f, &first, r, "summary");
     }
     fputs("}\n", f);
 }
@@ -400,9 +406,8 @@ static const char *const trace_texts[] = {"valid digit found", "already in this 
                                           "already in this column", "already in this box",
                                           "no valid digit, back to the previous cell"};
 
-static void print_trace(const render_opts *o, const msgpack_object *r)
+void render_backtrack_trace(FILE *f, const msgpack_object *r)
 {
-    FILE *f = o->out;
     const msgpack_object *t = mp_get(r, "trace");
     if (!t) {
         fputs("(no trace in the answer)\n", f);
@@ -448,7 +453,28 @@ static void print_trace(const render_opts *o, const msgpack_object *r)
         putc('\n', f);
     }
     const msgpack_object *more = mp_get(r, "trace_truncated");
-    if (mp_bool(more, false)) fputs("(trace cut off)\n", f);
+    const msgpack_object *ts = mp_get(r, "trace_status");
+    if (mp_bool(more, false))
+        fputs("(trace cut off)\n", f);
+    else if (ts && ts->type == MSGPACK_OBJECT_STR) {
+        fputs("trace: ", f);
+        print_str(f, ts);
+        putc('\n', f);
+    }
+}
+
+void render_link_trace(FILE *f, const msgpack_object *r)
+{
+    const msgpack_object *lines = mp_get(r, "lines");
+    for (size_t i = 0; i < mp_len(lines) && lines->type == MSGPACK_OBJECT_ARRAY; i++) {
+        print_str(f, &lines->via.array.ptr[i]);
+        putc('\n', f);
+    }
+    const msgpack_object *sum = mp_get(r, "summary");
+    if (sum && sum->type == MSGPACK_OBJECT_STR) {
+        print_str(f, sum);
+        if (sum->via.str.size && sum->via.str.ptr[sum->via.str.size - 1] != '\n') putc('\n', f);
+    }
 }
 
 static void text_failure(FILE *f, const char *puzzle_line, const char *where, const char *code,
@@ -553,7 +579,7 @@ static bool text_puzzle(const render_opts *o, const msgpack_object *r, const cha
             putc('\n', f);
         }
         if (!strcmp(cmd, "trace")) {
-            print_trace(o, r);
+            render_link_trace(f, r);
             return true;
         }
         const msgpack_object *steps = mp_get(r, "steps");
@@ -580,7 +606,7 @@ static bool text_puzzle(const render_opts *o, const msgpack_object *r, const cha
         }
         if (o->trace) {
             fputs("backtracking trace:\n", f);
-            print_trace(o, r);
+            render_backtrack_trace(f, r);
         }
         return true;
     }

@@ -36,6 +36,11 @@ void render_techniques(const render_opts *o, const msgpack_object *r);
 void render_status(const render_opts *o, const msgpack_object *r);
 void render_reload(const render_opts *o, const msgpack_object *r);
 
+/* The backtracking trace of an explain result, and the super-link lines of a
+ * trace result, as text. */
+void render_backtrack_trace(FILE *f, const msgpack_object *r);
+void render_link_trace(FILE *f, const msgpack_object *r);
+
 /* JSON of any msgpack object. */
 void json_write(FILE *f, const msgpack_object *o);
 void json_string(FILE *f, const char *s, size_t n);

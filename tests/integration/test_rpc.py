@@ -106,6 +106,16 @@ def test_methods():
         if not g["solved"]:
             res = r.call("hint", {"puzzle": g["stuck_grid"], "all": True})
             check_steps(g["stuck_grid"], res["steps"], sol_hard)
+        # trace: an assumption's consequences in super links
+        res = r.call("trace", {"puzzle": EASY, "assumption": "r1c2=1"})
+        check({"puzzle", "assumption", "lines", "contradiction", "summary"} <= set(res), f"trace {res}")
+        check(res["contradiction"] is True and res["summary"].startswith("r1c2/#1 is false"), res["summary"])
+        res = r.call("trace", {"puzzle": HARD, "assumption": "r1c2<>1", "als": True})
+        check(res["contradiction"] in (True, False) and isinstance(res["lines"], list), "trace als")
+        eq(r.call_error("trace", {"puzzle": EASY, "assumption": "r1c3=1"})["code"], "bad-request", "given")
+        eq(r.call_error("trace", {"puzzle": EASY, "assumption": "x"})["code"], "bad-request", "malformed")
+        eq(r.call_error("rate", {"puzzle": EASY, "assumption": "r1c2=1"})["code"], "bad-request",
+           "assumption only for trace")
         # techniques
         res = r.call("techniques", {})
         check(res["profile"] and len(res["techniques"]) >= 4, "techniques")
