@@ -594,3 +594,208 @@ int sdk_chain_length_tenths(int length)
     }
     return added;
 }
+
+/* ---- a step's links as consequence lines ------------------------------ */
+
+char *sdk_node_text(const sdk_node *nd, char *buf, size_t n)
+{
+    char cells[40];
+    int nc = nd->ncell > 3 ? 3 : nd->ncell;
+    size_t k = 0;
+#define PUT(...)                                                                                   \
+    (k += (size_t)snprintf(cells + k, k < sizeof cells ? sizeof cells - k : 0, __VA_ARGS__))
+    if (nc <= 1) {
+        int c = nc ? nd->cell[0] % 81 : 0;
+        PUT("r%dc%d", c / 9 + 1, c % 9 + 1);
+    } else {
+        bool same_row = true, same_col = true;
+        for (int i = 1; i < nc; i++) {
+            same_row &= nd->cell[i] / 9 == nd->cell[0] / 9;
+            same_col &= nd->cell[i] % 9 == nd->cell[0] % 9;
+        }
+        if (same_row) {
+            PUT("r%dc", nd->cell[0] / 9 + 1);
+            for (int i = 0; i < nc; i++) PUT("%d", nd->cell[i] % 9 + 1);
+        } else if (same_col) {
+            PUT("r");
+            for (int i = 0; i < nc; i++) PUT("%d", nd->cell[i] / 9 + 1);
+            PUT("c%d", nd->cell[0] % 9 + 1);
+        } else {
+            for (int i = 0; i < nc; i++)
+                PUT("%sr%dc%d", i ? "," : "", nd->cell[i] / 9 + 1, nd->cell[i] % 9 + 1);
+        }
+    }
+#undef PUT
+    snprintf(buf, n, "%s/%c%d", cells, nd->on ? '+' : '-', nd->digit);
+    return buf;
+}
+
+static bool parse_digits(const char **p, int *out, int *n, int max)
+{
+    *n = 0;
+    while (**p >= '1' && **p <= '9') {
+        if (*n == max) return false;
+        out[(*n)++] = **p - '1';
+        (*p)++;
+    }
+    return *n > 0;
+}
+
+bool sdk_node_parse(const char *text, sdk_node *out)
+{
+    memset(out, 0, sizeof *out);
+    if (!text) return false;
+    const char *p = text;
+    for (;;) {
+        int rows[3], cols[3], nr, nc;
+        if (*p != 'r') return false;
+        p++;
+        if (!parse_digits(&p, rows, &nr, 3)) return false;
+        if (*p != 'c') return false;
+        p++;
+        if (!parse_digits(&p, cols, &nc, 3)) return false;
+        if (nr > 1 && nc > 1) return false;
+        for (int i = 0; i < nr; i++)
+            for (int j = 0; j < nc; j++) {
+                if (out->ncell == 3) return false;
+                out->cell[out->ncell++] = (uint8_t)(rows[i] * 9 + cols[j]);
+            }
+        if (*p == ',') {
+            p++;
+            continue;
+        }
+        break;
+    }
+    if (*p++ != '/') return false;
+    if (*p != '+' && *p != '-') return false;
+    out->on = *p++ == '+';
+    if (*p < '1' || *p > '9') return false;
+    out->digit = (uint8_t)(*p++ - '0');
+    return *p == 0;
+}
+
+int sdk_link_kind_parse(const char *name)
+{
+    static const char *const names[] = {"cell", "house", "group", "als"};
+    for (int i = 0; i < 4; i++)
+        if (name && !strcmp(name, names[i])) return i;
+    return -1;
+}
+
+static bool node_eq(const sdk_node *a, const sdk_node *b)
+{
+    if (a->digit != b->digit || a->on != b->on || a->ncell != b->ncell) return false;
+    for (int i = 0; i < a->ncell && i < 3; i++)
+        if (a->cell[i] != b->cell[i]) return false;
+    return true;
+}
+
+static sdk_bb link_cells(const sdk_link *l)
+{
+    sdk_bb b = sdk_bb_none();
+    for (int i = 0; i < l->nals && i < 9; i++)
+        if (l->als[i] < 81) sdk_bb_add(&b, l->als[i]);
+    return b;
+}
+
+/* "(ALS:r2c68)" / "(GROUP:r2c46)" for a link through a set, else "". */
+static size_t link_label(const sdk_link *l, char *buf, size_t n)
+{
+    buf[0] = 0;
+    if (!l->nals || (l->kind != SDK_LINK_ALS && l->kind != SDK_LINK_GROUP)) return 0;
+    char cl[64];
+    cells_text(link_cells(l), cl, sizeof cl);
+    int k = snprintf(buf, n, "(%s:%s)", l->kind == SDK_LINK_ALS ? "ALS" : "GROUP", cl);
+    return k < 0 ? 0 : (size_t)k;
+}
+
+/* A static ALS node entered by this link: an ALS link to a false node inside
+ * the set (the set then lacks that digit). */
+static bool als_entry(const sdk_link *l)
+{
+    if (l->kind != SDK_LINK_ALS || !l->nals || l->to.on) return false;
+    sdk_bb in = link_cells(l);
+    for (int i = 0; i < l->to.ncell && i < 3; i++)
+        if (!sdk_bb_has(in, l->to.cell[i])) return false;
+    return true;
+}
+
+static size_t link_text3(const sdk_node *from, const sdk_node *to, bool strong, const char *label,
+                         char *buf, size_t n)
+{
+    char a[48], b[48];
+    int k = snprintf(buf, n, "[%c %s%s%s -> %s]", strong ? 'S' : 'W', label, label[0] ? " " : "",
+                     sdk_node_text(from, a, sizeof a), sdk_node_text(to, b, sizeof b));
+    return k < 0 ? 0 : (size_t)k;
+}
+
+char *sdk_link_text(const sdk_link *l, char *buf, size_t n)
+{
+    char label[80];
+    link_label(l, label, sizeof label);
+    link_text3(&l->from, &l->to, l->strong, label, buf, n);
+    return buf;
+}
+
+int sdk_links_trace_lines(const sdk_link *links, int n, sdk_link_line_fn fn, void *ctx)
+{
+    enum { LINE = 16384 };
+    char *line = malloc(LINE);
+    if (!line) return 0;
+    int lines = 0;
+    for (int i = 0; i < n;) {
+        int j = i + 1;
+        while (j < n && node_eq(&links[j].from, &links[j - 1].to)) j++;
+        /* links[i..j) is one chain; the folded ALS links come out as one */
+        const sdk_node *derived = &links[j - 1].to;
+        size_t k = 0;
+        char a[48];
+        k += (size_t)snprintf(line, LINE, "%s", sdk_node_text(derived, a, sizeof a));
+        for (int e = i; e < j && k < LINE;) {
+            const sdk_node *from = &links[e].from;
+            char label[256];
+            size_t kl = link_label(&links[e], label, sizeof label);
+            while (als_entry(&links[e]) && e + 1 < j && links[e + 1].kind == SDK_LINK_ALS) {
+                e++;
+                char more[80];
+                link_label(&links[e], more, sizeof more);
+                if (more[0] && !strstr(label, more) && kl < sizeof label)
+                    kl += (size_t)snprintf(label + kl, sizeof label - kl, "%s", more);
+            }
+            k += (size_t)snprintf(line + k, LINE - k, " ");
+            if (k < LINE)
+                k += link_text3(from, &links[e].to, links[e].strong, label, line + k, LINE - k);
+            if (++e < j && k < LINE) k += (size_t)snprintf(line + k, LINE - k, " =>");
+        }
+        if (k >= LINE) memcpy(line + LINE - 4, "...", 4);
+        fn(ctx, derived, line);
+        lines++;
+        i = j;
+    }
+    free(line);
+    return lines;
+}
+
+typedef struct joined {
+    char *buf;
+    size_t n, k;
+} joined;
+
+static void join_line(void *ctx, const sdk_node *derived, const char *line)
+{
+    (void)derived;
+    joined *j = ctx;
+    if (j->k >= j->n) return;
+    int w = snprintf(j->buf + j->k, j->n - j->k, "%s%s", j->k ? "\n" : "", line);
+    if (w > 0) j->k += (size_t)w;
+}
+
+char *sdk_step_trace_text(const sdk_step *s, char *buf, size_t n)
+{
+    if (!n) return buf;
+    buf[0] = 0;
+    joined j = {buf, n, 0};
+    int nl = s->nlink > SDK_STEP_MAX_LINK ? SDK_STEP_MAX_LINK : s->nlink;
+    sdk_links_trace_lines(s->link, nl, join_line, &j);
+    return buf;
+}

@@ -166,6 +166,38 @@ typedef void (*sdk_trace_fn)(void *ctx, int lit, const char *line);
 bool sdk_trace_assumption(const sdk_grid *g, int cell, int digit, bool on, unsigned flags,
                           sdk_trace_fn fn, void *ctx);
 
+/* ---- a step's links as consequence lines ------------------------------ */
+
+/* A step's links (sdk_step.link, or links decoded from the wire) hold one or
+ * more chains one after the other: a link whose `from` is not the previous
+ * link's `to` starts a new chain. Each chain is written as one line, the
+ * candidate it derives first, then its links from the premise on:
+ *
+ *     r2c6/+8 [W r2c2/+1 -> r2c8/-1] => [S (ALS:r2c68) r2c8/-1 -> r2c6/+8]
+ *
+ * W: a weak link (true -> false), S: a strong one (false -> true). An ALS
+ * link carries "(ALS:cells)"; a dynamic group link (a digit confined to a box
+ * segment) with cells carries "(GROUP:cells)". A static ALS node (entered by a
+ * weak link, left by an elimination) is folded into one link from the
+ * candidate that enters the set to the candidate it eliminates. */
+
+/* "r2c2/+1", "r2c46/-1", "r46c2/+1", "r1c1,r2c3/-1" (sdk_wire_node_text's
+ * form) into a node. False when malformed. */
+bool sdk_node_parse(const char *text, sdk_node *out);
+/* "cell", "house", "group", "als" -> sdk_link_kind; -1 when unknown. */
+int sdk_link_kind_parse(const char *name);
+/* "r2c2/+1" for a node (group: "r2c46/-1"). Returns buf. */
+char *sdk_node_text(const sdk_node *nd, char *buf, size_t n);
+/* "[W r2c2/+1 -> r2c8/-1]" for one link. Returns buf. */
+char *sdk_link_text(const sdk_link *l, char *buf, size_t n);
+
+typedef void (*sdk_link_line_fn)(void *ctx, const sdk_node *derived, const char *line);
+/* Call fn once per chain of links[0..n) with its line. Returns the line count. */
+int sdk_links_trace_lines(const sdk_link *links, int n, sdk_link_line_fn fn, void *ctx);
+/* The lines of a step's links joined by '\n' (no newline after the last).
+ * Returns buf ("" when the step has no links). */
+char *sdk_step_trace_text(const sdk_step *s, char *buf, size_t n);
+
 #ifdef __cplusplus
 }
 #endif

@@ -347,6 +347,26 @@ out:
 
 /* ---- dynamic ------------------------------------------------------------ */
 
+/* The link from literal `from` to literal `to` with the reason r. */
+static void dyn_link(int from, int to, const sdk_dyn_reason *r, sdk_step *st)
+{
+    sdk_link l;
+    memset(&l, 0, sizeof l);
+    int f = from >> 1, k = to >> 1;
+    l.from = (sdk_node){(uint8_t)(f % 9 + 1), (uint8_t)(from & 1), 1, {(uint8_t)(f / 9), 0, 0}};
+    l.to = (sdk_node){(uint8_t)(k % 9 + 1), (uint8_t)(to & 1), 1, {(uint8_t)(k / 9), 0, 0}};
+    l.strong = r->strong;
+    l.kind = r->kind;
+    if (r->kind == SDK_LINK_ALS || r->kind == SDK_LINK_GROUP) {
+        SDK_BB_FOREACH(c, r->als)
+        {
+            if (l.nals == 9) break;
+            l.als[l.nals++] = (uint8_t)c;
+        }
+    }
+    sdk_step_link(st, &l);
+}
+
 /* Append the dynamic chain to lit as step links; returns its node count. */
 static int dyn_links(const sdk_dyn *d, int lit, sdk_step *st)
 {
@@ -355,35 +375,23 @@ static int dyn_links(const sdk_dyn *d, int lit, sdk_step *st)
     for (int i = 0; i < m; i++) {
         int k = ch[i] >> 1;
         sdk_step_mark(st, k / 9, k % 9 + 1, (ch[i] & 1) ? SDK_ROLE_ON : SDK_ROLE_OFF);
-        if (i == 0) continue;
-        sdk_link l;
-        memset(&l, 0, sizeof l);
-        int f = ch[i - 1] >> 1;
-        l.from =
-            (sdk_node){(uint8_t)(f % 9 + 1), (uint8_t)(ch[i - 1] & 1), 1, {(uint8_t)(f / 9), 0, 0}};
-        l.to = (sdk_node){(uint8_t)(k % 9 + 1), (uint8_t)(ch[i] & 1), 1, {(uint8_t)(k / 9), 0, 0}};
-        const sdk_dyn_reason *r = &d->why[k];
-        l.strong = r->strong;
-        l.kind = r->kind;
-        if (r->kind == SDK_LINK_ALS || r->kind == SDK_LINK_GROUP) {
-            SDK_BB_FOREACH(c, r->als)
-            {
-                if (l.nals == 9) break;
-                l.als[l.nals++] = (uint8_t)c;
-            }
-        }
-        sdk_step_link(st, &l);
+        if (i > 0) dyn_link(ch[i - 1], ch[i], &d->why[k], st);
     }
     return m;
 }
 
-/* Chains of a dynamic contradiction; returns the total length. */
+/* Chains of a dynamic contradiction; returns the total length. A literal
+ * derived both ways gives two chains: one to it, one to its negation (the
+ * second ends with the link that clashed). */
 static int dyn_contra_links(const sdk_dyn *d, sdk_step *st)
 {
     int len = 0;
     if (d->bad_lit >= 0) {
         len += dyn_links(d, d->bad_lit, st);
-        if (d->bad_reason.from >= 0) len += dyn_links(d, d->bad_reason.from, st) + 1;
+        if (d->bad_reason.from >= 0) {
+            len += dyn_links(d, d->bad_reason.from, st) + 1;
+            dyn_link(d->bad_reason.from, d->bad_lit ^ 1, &d->bad_reason, st);
+        }
     } else if (d->bad_cell >= 0) {
         SDK_MASK_FOREACH(x, d->g.cand[d->bad_cell])
         len += dyn_links(d, SDK_LIT(SDK_CAND_NODE(d->bad_cell, x), 0), st);
@@ -635,6 +643,19 @@ static int find_nfc(const sdk_ctx *ctx, const sdk_grid *g, sdk_sink *sink)
             for (int i = 0; i < d->n; i++)
                 if (d->depth[d->order[i] >> 1] > m) m = d->depth[d->order[i] >> 1];
             sdk_step_mark(st, c, dg, SDK_ROLE_ON);
+            /* the chains to the digits the assumption places (the grid the
+             * nested search starts from; without any, to its eliminations),
+             * shortest first, while they fit */
+            for (int want = 1; want >= 0 && !st->nlink; want--)
+                for (int i = 1; i < d->n; i++) {
+                    int l = d->order[i];
+                    if ((l & 1) != want) continue;
+                    if (st->nlink + d->depth[l >> 1] + 1 > SDK_STEP_MAX_LINK) {
+                        st->truncated = 1;
+                        break;
+                    }
+                    dyn_links(d, l, st);
+                }
             sdk_step_elim(st, c, dg);
             st->difficulty = diff_len(nfc.difficulty, m + 1);
             ret = sdk_emit(sink, st);

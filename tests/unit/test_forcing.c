@@ -10,6 +10,7 @@
 #include <string.h>
 #include <time.h>
 #include "testutil.h"
+#include "sudoku/links.h"
 #include "sudoku/solver.h"
 #include "sudoku/technique.h"
 
@@ -51,7 +52,7 @@ static const struct {
 
 typedef struct chk {
     const uint8_t *sol;
-    int steps, wrong;
+    int steps, wrong, nolinks;
     sdk_step first;
     bool have;
 } chk;
@@ -64,6 +65,18 @@ static int check(void *ctx, const sdk_step *s)
         if (c->sol[s->elim[i].cell] == s->elim[i].digit) c->wrong++;
     for (int i = 0; i < s->nplace; i++)
         if (c->sol[s->place[i].cell] != s->place[i].digit) c->wrong++;
+    /* every step shows its chains: links, and one trace line per chain */
+    static char text[SDK_STEP_MAX_LINK * 128];
+    if (!s->nlink || !sdk_step_trace_text(s, text, sizeof text)[0]) {
+        if (!c->nolinks) fprintf(stderr, "NO LINKS: %s\n", s->text);
+        c->nolinks++;
+    }
+    for (int i = 0; i < s->nlink && i < SDK_STEP_MAX_LINK; i++) {
+        const sdk_link *l = &s->link[i];
+        if (l->from.digit < 1 || l->from.digit > 9 || l->to.digit < 1 || l->to.digit > 9 ||
+            !l->from.ncell || !l->to.ncell || l->from.cell[0] > 80 || l->to.cell[0] > 80)
+            c->nolinks++;
+    }
     if (!c->have) {
         c->first = *s;
         c->have = true;
@@ -107,6 +120,8 @@ static double now(void)
     return (double)t.tv_sec + (double)t.tv_nsec * 1e-9;
 }
 
+static int nolinks;
+
 static void walk(const char *file, int npuz, int *steps, int *wrong, int found[NT], double ms[NT],
                  int calls[NT])
 {
@@ -149,6 +164,7 @@ static void walk(const char *file, int npuz, int *steps, int *wrong, int found[N
                 calls[k]++;
                 *steps += c.steps;
                 *wrong += c.wrong;
+                nolinks += c.nolinks;
                 if (c.wrong)
                     fprintf(stderr, "WRONG %s on %s #%d: %s\n", techs[k].id, file, i, c.first.text);
                 found[k] += c.steps > 0;
@@ -179,6 +195,7 @@ static void test_soundness_walk(void **state)
     fprintf(stderr, "soundness walk: %d puzzles per file, %d steps, %d wrong\n", npuz, steps,
             wrong);
     assert_int_equal(wrong, 0);
+    assert_int_equal(nolinks, 0);
     assert_true(steps > 0);
     /* the dynamic techniques always find something on the hardest puzzles */
     assert_true(found[12] > 0);

@@ -47,9 +47,8 @@ static bool subsets(sdk_grid *g)
                 }
                 if (!ok || __builtin_popcount((unsigned)where) != k) continue;
                 for (int i = 0; i < n; i++)
-                    if (where >> i & 1)
-                        SDK_MASK_FOREACH(dd, g->cand[cells[i]] & ~(unsigned)dm)
-                        ch |= sdk_grid_eliminate(g, cells[i], dd);
+                    if (where >> i & 1) SDK_MASK_FOREACH(dd, g->cand[cells[i]] & ~(unsigned)dm)
+                ch |= sdk_grid_eliminate(g, cells[i], dd);
             }
         }
     }
@@ -236,13 +235,140 @@ static void test_static_graph(void **state)
     sdk_links_free(&L);
 }
 
+/* A step holding the dynamic chain to lit (as the forcing plugin builds it). */
+static void dyn_step(const sdk_dyn *d, int lit, sdk_step *st)
+{
+    int ch[SDK_NCAND];
+    int m = sdk_dyn_chain(d, lit, ch, SDK_NCAND);
+    assert_true(m > 1);
+    for (int i = 1; i < m; i++) {
+        sdk_link l;
+        memset(&l, 0, sizeof l);
+        int f = ch[i - 1] >> 1, k = ch[i] >> 1;
+        l.from =
+            (sdk_node){(uint8_t)(f % 9 + 1), (uint8_t)(ch[i - 1] & 1), 1, {(uint8_t)(f / 9), 0, 0}};
+        l.to = (sdk_node){(uint8_t)(k % 9 + 1), (uint8_t)(ch[i] & 1), 1, {(uint8_t)(k / 9), 0, 0}};
+        l.strong = d->why[k].strong;
+        l.kind = d->why[k].kind;
+        if (l.kind == SDK_LINK_ALS || l.kind == SDK_LINK_GROUP) SDK_BB_FOREACH(c, d->why[k].als)
+            {
+                if (l.nals < 9) l.als[l.nals++] = (uint8_t)c;
+            }
+        sdk_step_link(st, &l);
+    }
+}
+
+/* sdk_step_trace_text writes a step's chains as the trace does. */
+static void test_step_trace_text(void **state)
+{
+    (void)state;
+    sdk_grid g;
+    parse(P1, &g, true);
+    static sdk_dyn d;
+    sdk_als_list als = {0};
+    sdk_als_opts o = {2, 8};
+    assert_true(sdk_als_collect(&g, &o, &als) >= 0);
+    assert_false(sdk_dyn_run(&g, 1 * 9 + 1, 1, true, SDK_DYN_ALS, &als, &d));
+    static sdk_step st;
+    char want[8192], got[8192];
+    int checked = 0;
+    for (int i = 1; i < d.n; i++) {
+        sdk_step_init(&st, NULL);
+        dyn_step(&d, d.order[i], &st);
+        sdk_dyn_explain(&d, d.order[i], want, sizeof want);
+        sdk_step_trace_text(&st, got, sizeof got);
+        assert_string_equal(got, want);
+        checked++;
+    }
+    assert_true(checked >= 27);
+    /* the seed's line for r2c6=8, through the ALS r2c68 */
+    sdk_step_init(&st, NULL);
+    sdk_link l1 = {{1, 1, 1, {1 * 9 + 1}}, {1, 0, 1, {1 * 9 + 7}}, 0, SDK_LINK_HOUSE, 0, {0}};
+    sdk_link l2 = {{1, 0, 1, {1 * 9 + 7}}, {8, 1, 1, {1 * 9 + 5}}, 1, SDK_LINK_ALS, 2, {14, 16}};
+    sdk_step_link(&st, &l1);
+    sdk_step_link(&st, &l2);
+    assert_string_equal(sdk_step_trace_text(&st, got, sizeof got),
+                        "r2c6/+8 [W r2c2/+1 -> r2c8/-1] => [S (ALS:r2c68) r2c8/-1 -> r2c6/+8]");
+    /* two chains in one step: two lines */
+    sdk_step_link(&st, &l1);
+    sdk_step_trace_text(&st, got, sizeof got);
+    assert_non_null(strstr(got, "\nr2c8/-1 [W r2c2/+1 -> r2c8/-1]"));
+    char small[16];
+    sdk_step_trace_text(&st, small, sizeof small); /* truncation stays a string */
+    assert_int_equal(strlen(small), 15);
+
+    /* a static chain, and one through an ALS node (folded into one link) */
+    sdk_links L;
+    assert_true(sdk_links_build(&g, SDK_LINKS_GROUPS | SDK_LINKS_ALS, &L));
+    sdk_lsearch S;
+    assert_true(sdk_lsearch_init(&S, &L));
+    int start = SDK_LIT(SDK_CAND_NODE(1 * 9 + 1, 1), 1);
+    sdk_links_search(&L, start, &S);
+    int ch[64];
+    int n = sdk_links_path(&S, SDK_LIT(SDK_CAND_NODE(1 * 9 + 7, 3), 1), ch, 64);
+    sdk_step_init(&st, NULL);
+    sdk_links_to_step(&L, ch, n, &st);
+    assert_string_equal(sdk_step_trace_text(&st, got, sizeof got),
+                        "r2c8/+3 [W r2c2/+1 -> r2c8/-1] => [S r2c8/-1 -> r2c8/+3]");
+    int folded = 0;
+    for (int k = 0; k < SDK_NCAND && folded < 5; k++) {
+        for (int on = 0; on < 2; on++) {
+            int lit = SDK_LIT(k, on);
+            n = sdk_links_path(&S, lit, ch, 64);
+            if (n < 3) continue;
+            int nals = 0;
+            for (int i = 0; i < n; i++) nals += L.node[SDK_LIT_NODE(ch[i])].kind == SDK_LN_ALS;
+            if (!nals || L.node[SDK_LIT_NODE(ch[n - 1])].kind == SDK_LN_ALS) continue;
+            sdk_step_init(&st, NULL);
+            sdk_links_to_step(&L, ch, n, &st);
+            sdk_step_trace_text(&st, got, sizeof got);
+            int brackets = 0;
+            for (const char *q = got; *q; q++) brackets += *q == '[';
+            if (brackets != n - 1 - nals) fail_msg("%d links, %d ALS nodes: %s", n - 1, nals, got);
+            assert_non_null(strstr(got, "(ALS:"));
+            if (getenv("LINKS_VERBOSE")) printf("static: %s\n", got);
+            assert_null(strchr(got, '\n'));
+            folded++;
+        }
+    }
+    assert_true(folded > 0);
+    sdk_lsearch_free(&S);
+    sdk_links_free(&L);
+    sdk_als_list_free(&als);
+}
+
+static void test_node_parse(void **state)
+{
+    (void)state;
+    static const char *good[] = {"r2c2/+1", "r2c46/-1", "r46c2/+9", "r1c1,r2c3/-1", "r9c789/+5"};
+    for (size_t i = 0; i < sizeof good / sizeof *good; i++) {
+        sdk_node nd;
+        char buf[48];
+        if (!sdk_node_parse(good[i], &nd)) fail_msg("'%s' not parsed", good[i]);
+        assert_string_equal(sdk_node_text(&nd, buf, sizeof buf), good[i]);
+    }
+    sdk_node nd;
+    assert_true(sdk_node_parse("r46c2/+9", &nd));
+    assert_int_equal(nd.ncell, 2);
+    assert_int_equal(nd.cell[0], 3 * 9 + 1);
+    assert_int_equal(nd.cell[1], 5 * 9 + 1);
+    assert_int_equal(nd.on, 1);
+    assert_int_equal(nd.digit, 9);
+    static const char *bad[] = {"",         "r2c/+1",  "r2c2/1",   "r2c2/+0",    "r12c34/+1",
+                                "r2c2/+1x", "r0c1/+1", "r1c1,/+1", "r1c1234/+1", "c1r1/+1"};
+    for (size_t i = 0; i < sizeof bad / sizeof *bad; i++)
+        if (sdk_node_parse(bad[i], &nd)) fail_msg("'%s' parsed", bad[i]);
+    assert_int_equal(sdk_link_kind_parse("als"), SDK_LINK_ALS);
+    assert_int_equal(sdk_link_kind_parse("house"), SDK_LINK_HOUSE);
+    assert_int_equal(sdk_link_kind_parse("nope"), -1);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_static_graph),
-        cmocka_unit_test(test_seed_trace_1),
-        cmocka_unit_test(test_seed_trace_2),
-        cmocka_unit_test(test_seed_trace_3),
+        cmocka_unit_test(test_static_graph),    cmocka_unit_test(test_seed_trace_1),
+        cmocka_unit_test(test_seed_trace_2),    cmocka_unit_test(test_seed_trace_3),
+        cmocka_unit_test(test_step_trace_text), cmocka_unit_test(test_node_parse),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
