@@ -383,6 +383,79 @@ static void html_steps(FILE *f, const msgpack_object *steps, sdk_grid *g, bool h
     }
 }
 
+static void pack_s(msgpack_packer *pk, const char *s)
+{
+    size_t l = strlen(s);
+    msgpack_pack_str(pk, l);
+    msgpack_pack_str_body(pk, s, l);
+}
+
+/* A trace result drawn as a step: the assumption and every consequence
+ * marked on (+, ringed as a placement) or off (-, struck out). */
+static void html_link_trace(FILE *f, const sdk_grid *g, const msgpack_object *r)
+{
+    const msgpack_object *lines = mp_get(r, "lines");
+    const msgpack_object *as = mp_get(r, "assumption");
+    size_t n = lines && lines->type == MSGPACK_OBJECT_ARRAY ? lines->via.array.size : 0;
+    int *cell = malloc((n + 1) * sizeof *cell), *digit = malloc((n + 1) * sizeof *digit);
+    bool *on = malloc((n + 1) * sizeof *on);
+    if (!cell || !digit || !on) {
+        free(cell), free(digit), free(on);
+        return;
+    }
+    size_t k = 0;
+    char buf[64];
+    int r1, c1, d1;
+    char sign;
+    mp_str(as, buf, sizeof buf);
+    if (sscanf(buf, "r%1dc%1d=%1d", &r1, &c1, &d1) == 3 ||
+        sscanf(buf, "r%1dc%1d<>%1d", &r1, &c1, &d1) == 3) {
+        cell[k] = (r1 - 1) * 9 + c1 - 1, digit[k] = d1,
+        on[k] = strchr(buf, '=') && !strchr(buf, '<');
+        k++;
+    }
+    size_t nassume = k;
+    for (size_t i = 0; i < n; i++) {
+        mp_str(&lines->via.array.ptr[i], buf, sizeof buf);
+        if (sscanf(buf, "r%1dc%1d/%c%1d", &r1, &c1, &sign, &d1) == 4 && r1 >= 1 && c1 >= 1 &&
+            d1 >= 1)
+            cell[k] = (r1 - 1) * 9 + c1 - 1, digit[k] = d1, on[k] = sign == '+', k++;
+    }
+    msgpack_sbuffer sb;
+    msgpack_sbuffer_init(&sb);
+    msgpack_packer pk;
+    msgpack_packer_init(&pk, &sb, msgpack_sbuffer_write);
+    msgpack_pack_map(&pk, 3);
+    pack_s(&pk, "marks");
+    msgpack_pack_array(&pk, k);
+    for (size_t i = 0; i < k; i++) {
+        msgpack_pack_array(&pk, 3);
+        msgpack_pack_int(&pk, cell[i]);
+        msgpack_pack_int(&pk, digit[i]);
+        pack_s(&pk, i < nassume ? "target" : on[i] ? "on" : "off");
+    }
+    size_t np = 0, ne = 0;
+    for (size_t i = nassume; i < k; i++) np += on[i], ne += !on[i];
+    const char *key[2] = {"placements", "eliminations"};
+    for (int w = 0; w < 2; w++) {
+        pack_s(&pk, key[w]);
+        msgpack_pack_array(&pk, w ? ne : np);
+        for (size_t i = nassume; i < k; i++) {
+            if (on[i] != (w == 0)) continue;
+            snprintf(buf, sizeof buf, "r%dc%d%s%d", cell[i] / 9 + 1, cell[i] % 9 + 1,
+                     on[i] ? "=" : "<>", digit[i]);
+            pack_s(&pk, buf);
+        }
+    }
+    msgpack_unpacked up;
+    msgpack_unpacked_init(&up);
+    if (msgpack_unpack_next(&up, sb.data, sb.size, NULL) == MSGPACK_UNPACK_SUCCESS)
+        svg_grid(f, g, &up.data);
+    msgpack_unpacked_destroy(&up);
+    msgpack_sbuffer_destroy(&sb);
+    free(cell), free(digit), free(on);
+}
+
 void html_puzzle(const render_opts *o, const msgpack_object *r, const char *input,
                  const char *where)
 {
@@ -446,6 +519,14 @@ void html_puzzle(const render_opts *o, const msgpack_object *r, const char *inpu
             if (!solved && have) svg_grid(f, &g, NULL);
         } else if (!mp_len(steps))
             fputs("<p>no step found</p>\n", f);
+    }
+    if (!strcmp(cmd, "trace")) {
+        fputs("<p>", f);
+        esc_obj(f, mp_get(r, "assumption"));
+        fputs(mp_bool(mp_get(r, "contradiction"), false) ? ": <b>contradiction</b></p>\n"
+                                                         : "</p>\n",
+              f);
+        if (have) html_link_trace(f, &g, r);
     }
     if (!strcmp(cmd, "trace") || o->trace) {
         /* the super-link lines, or the backtracking trace, as text */

@@ -161,6 +161,9 @@ def test_html():
         eq(h.count("<svg"), nsteps, "one grid per step")
         check('stroke="#c00"' in h, "eliminations struck out")
         check('stroke="#1a8f3a"' in h, "placements ringed")
+        p = d.sudoctl("--html", "trace", "r1c2=1", EASY)
+        eq(p.returncode, 0, "trace --html")
+        check(p.stdout.count("<svg") == 1 and "contradiction" in p.stdout, "trace drawn")
         for cmd in ("solve", "rate", "hint"):
             p = d.sudoctl("--html", cmd, EASY)
             eq(p.returncode, 0, cmd)
