@@ -240,7 +240,7 @@ static int fish_run(const fdef *def, const sdk_ctx *ctx, const sdk_grid *g, sdk_
     for (int d = 1; d <= 9 && !r.stopped; d++) {
         r.n = 0;
         sdk_fish_find(g, d, &s, on_fish, &r);
-        if (!siamese || r.stopped) continue;
+        if (!siamese || r.stopped || r.n == 0) continue;
         /* memcmp over the whole arrays: unused slots are zero */
         qsort(r.list, (size_t)r.n, sizeof *r.list, cmp_fish);
         for (int i = 0; i < r.n && !r.stopped; i++) {
