@@ -331,6 +331,22 @@ static void print_puzzle_or_input(FILE *f, const msgpack_object *r, const char *
         print_input_line(f, input);
 }
 
+/* "# <puzzle>  (file:line)" before a puzzle's steps; a puzzle written on
+ * several lines (a printed grid) is named by where it was read only. */
+static void print_header(FILE *f, const msgpack_object *r, const char *input, const char *where)
+{
+    const char *t = input;
+    size_t n = strlen(input);
+    const msgpack_object *p = mp_get(r, "puzzle");
+    if (p && p->type == MSGPACK_OBJECT_STR) t = p->via.str.ptr, n = p->via.str.size;
+    while (n && (t[n - 1] == '\n' || t[n - 1] == '\r' || t[n - 1] == ' ')) n--;
+    bool multiline = memchr(t, '\n', n) != NULL;
+    fputs("# ", f);
+    if (!multiline) print_oneline(f, t, n);
+    if (where && *where) fprintf(f, multiline ? "%s" : "  (%s)", where);
+    putc('\n', f);
+}
+
 /* A 9-line grid of an 81-character string. */
 static void print_big_grid(FILE *f, const char *s, size_t n)
 {
@@ -511,9 +527,7 @@ static bool text_puzzle(const render_opts *o, const msgpack_object *r, const cha
         bool unique = mp_str_eq(st, "unique");
         if (o->logic) {
             if (o->headers) {
-                fputs("# ", f);
-                print_puzzle_or_input(f, r, input);
-                putc('\n', f);
+                print_header(f, r, input, where);
             }
             print_steps(o, mp_get(r, "steps"), input);
             const msgpack_object *solved = mp_get(r, "solved");
@@ -573,10 +587,7 @@ static bool text_puzzle(const render_opts *o, const msgpack_object *r, const cha
     }
     if (!strcmp(cmd, "explain") || !strcmp(cmd, "hint") || !strcmp(cmd, "trace")) {
         if (o->headers) {
-            fputs("# ", f);
-            print_puzzle_or_input(f, r, input);
-            if (where && *where) fprintf(f, "  (%s)", where);
-            putc('\n', f);
+            print_header(f, r, input, where);
         }
         if (!strcmp(cmd, "trace")) {
             render_link_trace(f, r);

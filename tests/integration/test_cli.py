@@ -122,6 +122,25 @@ def test_text():
         check(nsteps > 1 and sum(1 for ln in p.stdout.splitlines() if ln.startswith(".-")) == nsteps, "a pencilmark grid before each step")
         p = d.sudoctl("hint", EASY)
         eq(len(p.stdout.splitlines()), 1, "one hint line")
+        # a printed pencilmark grid (from explain --grid) read back: the hint
+        # there is the step explain took there
+        mid = read_puzzles("top1465.txt", 5)[4]
+        out = d.sudoctl("explain", "--grid", mid).stdout.splitlines()
+        grids, cur = [], None
+        for ln in out:
+            if ln.startswith(".-"):
+                cur = [ln]
+            elif cur is not None:
+                cur.append(ln)
+                if ln.startswith("'"):
+                    grids.append("\n".join(cur) + "\n")
+                    cur = None
+        steps = [ln.split(". ", 1)[1] for ln in out if ln[:1].isdigit()]
+        eq(len(grids), len(steps), "a grid per step")
+        k = min(2, len(steps) - 1)
+        p = d.sudoctl("hint", input=grids[k])
+        eq(p.returncode, 0, "hint from a pencilmark grid: " + p.stdout + p.stderr)
+        eq(p.stdout.splitlines()[-1].split(". ", 1)[1], steps[k], "same step as explain")
         p = d.sudoctl("explain", "--trace", DUTCH)
         eq(p.returncode, 0, "explain --trace rc")
         trace = p.stdout.split("backtracking trace:\n", 1)[1].splitlines()
