@@ -64,12 +64,31 @@ static void sort_houses(uint8_t *h, int n)
         }
 }
 
+/* The fins chosen so far: exo fins F, how many fins with the endo fins, and
+ * the cells that see all of them (every cell while there is none). */
+typedef struct fins_t {
+    sdk_bb F;
+    int n;
+    sdk_bb peers;
+} fins_t;
+
+static const sdk_bb all_cells = {~0ULL, (1ULL << 17) - 1};
+
+static fins_t fins_add(fins_t f, int c)
+{
+    sdk_bb_add(&f.F, c);
+    f.n++;
+    f.peers = sdk_bb_and(f.peers, sdk_peer_bb[c]);
+    return f;
+}
+
 /* A complete (base, cover, fins) candidate: check it and report it. */
-static void evaluate(search *st, sdk_bb F)
+static void evaluate(search *st, const fins_t *fs)
 {
     const sdk_fish_search *s = st->s;
+    sdk_bb F = fs->F;
     sdk_bb allF = sdk_bb_or(F, st->E);
-    int nf = sdk_bb_count(allF);
+    int nf = fs->n;
     if (nf == 0 ? !s->finless : (!s->finned || nf > s->max_fins)) return;
     if (st->second_pass) {
         /* boxes-only base and cover were already seen in the row pass */
@@ -85,8 +104,7 @@ static void evaluate(search *st, sdk_bb F)
         C = sdk_bb_or(C, hc);
     }
     sdk_bb potential = sdk_bb_or(sdk_bb_andnot(C, st->B), cannibal);
-    sdk_bb elims = potential;
-    if (nf) elims = sdk_bb_and(elims, sdk_common_peers(allF));
+    sdk_bb elims = sdk_bb_and(potential, fs->peers);
     if (s->need_elims && sdk_bb_empty(elims)) return;
 
     f.digit = st->digit;
@@ -115,10 +133,9 @@ static void evaluate(search *st, sdk_bb F)
 
 /* Can a fin set still lead to an elimination? (Fins must share a peer holding
  * the digit.) */
-static bool fins_viable(const search *st, sdk_bb allF)
+static bool fins_viable(const search *st, const fins_t *f)
 {
-    if (!st->s->need_elims || sdk_bb_empty(allF)) return true;
-    return !sdk_bb_empty(sdk_bb_and(sdk_common_peers(allF), st->cand));
+    return !st->s->need_elims || !sdk_bb_empty(sdk_bb_and(f->peers, st->cand));
 }
 
 static bool cover_allowed(const search *st, int h, uint32_t excluded)
@@ -132,19 +149,19 @@ static bool cover_allowed(const search *st, int h, uint32_t excluded)
 
 /* All base cells are handled: fill the cover set up to n with houses that
  * touch the base but cover nothing new (they only add cannibalism). */
-static void extras(search *st, sdk_bb F, uint32_t excluded, int from)
+static void extras(search *st, const fins_t *fs, uint32_t excluded, int from)
 {
     if (st->stop) return;
     if (st->ncover == st->n) {
-        evaluate(st, F);
+        evaluate(st, fs);
         return;
     }
     for (int h = from; h < 27 && !st->stop; h++) {
         if (!cover_allowed(st, h, excluded)) continue;
         if (sdk_bb_empty(sdk_bb_and(st->house_cand[h], st->B))) continue;
-        if (!sdk_bb_empty(sdk_bb_and(st->house_cand[h], F))) continue;
+        if (!sdk_bb_empty(sdk_bb_and(st->house_cand[h], fs->F))) continue;
         st->cover[st->ncover++] = (uint8_t)h;
-        extras(st, F, excluded, h + 1);
+        extras(st, fs, excluded, h + 1);
         st->ncover--;
     }
 }
@@ -159,20 +176,20 @@ static uint32_t cell_houses_bits(int c)
  * a fin (its houses may then never be cover houses) or is covered by one of
  * its houses; choosing the i-th house excludes the earlier alternatives, so
  * every cover set comes out once. */
-static void cover_rec(search *st, sdk_bb open, sdk_bb F, uint32_t excluded)
+static void cover_rec(search *st, sdk_bb open, const fins_t *fs, uint32_t excluded)
 {
     if (st->stop) return;
-    int nfin = sdk_bb_count(F) + sdk_bb_count(st->E);
     if (sdk_bb_empty(open)) {
-        extras(st, F, excluded, 0);
+        extras(st, fs, excluded, 0);
         return;
     }
     if (st->ncover == st->n) {
         /* no cover left: every open cell must be a fin */
-        if (!st->s->finned || nfin + sdk_bb_count(open) > st->s->max_fins) return;
-        sdk_bb F2 = sdk_bb_or(F, open);
-        if (!fins_viable(st, sdk_bb_or(F2, st->E))) return;
-        evaluate(st, F2);
+        if (!st->s->finned || fs->n + sdk_bb_count(open) > st->s->max_fins) return;
+        fins_t f2 = *fs;
+        SDK_BB_FOREACH(c, open) f2 = fins_add(f2, c);
+        if (!fins_viable(st, &f2)) return;
+        evaluate(st, &f2);
         return;
     }
     int c = sdk_bb_first(open);
@@ -182,17 +199,16 @@ static void cover_rec(search *st, sdk_bb open, sdk_bb F, uint32_t excluded)
         int h = sdk_cell_house[c][k];
         if (!cover_allowed(st, h, ex)) continue;
         st->cover[st->ncover++] = (uint8_t)h;
-        cover_rec(st, sdk_bb_andnot(open, st->house_cand[h]), F, ex);
+        cover_rec(st, sdk_bb_andnot(open, st->house_cand[h]), fs, ex);
         st->ncover--;
         ex |= 1u << h;
     }
     /* c a fin */
-    if (st->s->finned && nfin + 1 <= st->s->max_fins && !st->stop) {
-        sdk_bb F2 = F;
-        sdk_bb_add(&F2, c);
-        if (fins_viable(st, sdk_bb_or(F2, st->E))) {
+    if (st->s->finned && fs->n + 1 <= st->s->max_fins && !st->stop) {
+        fins_t f2 = fins_add(*fs, c);
+        if (fins_viable(st, &f2)) {
             sdk_bb_del(&open, c);
-            cover_rec(st, open, F2, excluded | cell_houses_bits(c));
+            cover_rec(st, open, &f2, excluded | cell_houses_bits(c));
         }
     }
 }
@@ -203,7 +219,9 @@ static void base_rec(search *st, int from)
     if (st->stop) return;
     if (st->nbase == st->n) {
         st->ncover = 0;
-        cover_rec(st, sdk_bb_andnot(st->B, st->E), sdk_bb_none(), 0);
+        fins_t f0 = {sdk_bb_none(), sdk_bb_count(st->E), all_cells};
+        if (f0.n) f0.peers = sdk_common_peers(st->E);
+        cover_rec(st, sdk_bb_andnot(st->B, st->E), &f0, 0);
         return;
     }
     for (int h = from; h < 27 && !st->stop; h++) {
@@ -217,7 +235,8 @@ static void base_rec(search *st, int from)
             if (!st->s->finned || sdk_bb_count(E2) > st->s->max_endo_fins ||
                 sdk_bb_count(E2) > st->s->max_fins)
                 continue;
-            if (!fins_viable(st, E2)) continue;
+            if (st->s->need_elims && sdk_bb_empty(sdk_bb_and(sdk_common_peers(E2), st->cand)))
+                continue;
         }
         sdk_bb B0 = st->B, E0 = st->E;
         st->B = sdk_bb_or(st->B, hc);
