@@ -363,7 +363,26 @@ typedef struct hent {
     int lit;
 } hent;
 
+static void search(const sdk_links *L, int start, const sdk_bb *avoid, int target, bool lifo,
+                   sdk_lsearch *s);
+
 void sdk_links_search(const sdk_links *L, int start, sdk_lsearch *s)
+{
+    search(L, start, NULL, -1, false, s);
+}
+
+void sdk_links_search_avoid(const sdk_links *L, int start, sdk_bb avoid, int target, sdk_lsearch *s)
+{
+    search(L, start, &avoid, target, false, s);
+}
+
+void sdk_links_search_lifo(const sdk_links *L, int start, sdk_lsearch *s)
+{
+    search(L, start, NULL, -1, true, s);
+}
+
+static void search(const sdk_links *L, int start, const sdk_bb *avoid, int target, bool lifo,
+                   sdk_lsearch *s)
 {
     int nlit = s->nlit;
     for (int i = 0; i < nlit; i++) {
@@ -375,8 +394,8 @@ void sdk_links_search(const sdk_links *L, int start, sdk_lsearch *s)
     hent *h = (hent *)s->heap;
     int hn = 0;
     long long seq = 0;
-    /* key = dist * 2^20 + seq: seq < 2^20 suffices for our graph sizes */
-#define HKEY(dd) ((long long)(dd) * (1LL << 32) + (seq++))
+    /* key = dist * 2^32 + seq (lifo: 2^28 - seq): seq < 2^28 suffices for our graphs */
+#define HKEY(dd) ((long long)(dd) * (1LL << 32) + (lifo ? 0xFFFFFFFLL - seq++ : seq++))
     s->dist[start] = 0;
     h[hn++] = (hent){HKEY(0), start};
     while (hn) {
@@ -397,6 +416,9 @@ void sdk_links_search(const sdk_links *L, int start, sdk_lsearch *s)
         if (du != s->dist[u]) continue;
         for (int e = L->first[u]; e < L->first[u + 1]; e++) {
             const sdk_ledge *ed = &L->edge[e];
+            if (avoid && ed->to != target &&
+                !sdk_bb_empty(sdk_bb_and(*avoid, L->node[SDK_LIT_NODE(ed->to)].cells)))
+                continue;
             int nd = du + ed->weight;
             if (nd < s->dist[ed->to]) {
                 s->dist[ed->to] = nd;

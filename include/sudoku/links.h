@@ -94,6 +94,14 @@ typedef struct sdk_lsearch {
 bool sdk_lsearch_init(sdk_lsearch *s, const sdk_links *L);
 void sdk_lsearch_free(sdk_lsearch *s);
 void sdk_links_search(const sdk_links *L, int start_lit, sdk_lsearch *s);
+/* The same, but literals whose node has a cell in `avoid` are not entered
+ * (except `target`): another shortest chain when the first one runs through
+ * a cell it must not visit (a lasso). */
+void sdk_links_search_avoid(const sdk_links *L, int start_lit, sdk_bb avoid, int target,
+                            sdk_lsearch *s);
+/* The same, but among chains of equal length the last links found win (the
+ * first ones with sdk_links_search): another set of shortest chains. */
+void sdk_links_search_lifo(const sdk_links *L, int start_lit, sdk_lsearch *s);
 /* The chain start..lit as literals (start first). Returns its node count or 0
  * when lit was not reached or the chain would be longer than max. */
 int sdk_links_path(const sdk_lsearch *s, int lit, int *out, int max);

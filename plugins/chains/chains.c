@@ -30,7 +30,7 @@ typedef struct found {
 typedef struct search {
     const sdk_grid *g;
     sdk_links L;
-    sdk_lsearch S;
+    sdk_lsearch S, S2; /* S2: searches that avoid the end cells (lassos) */
     bool only_grouped;
     int n, cap;
     found *f;
@@ -180,14 +180,32 @@ static void record(search *s, int type, const int *ch, int n, int len, const eli
     s->n++;
 }
 
+/* The shortest chain start..end was a lasso (it ran through the start or the
+ * end cell on the way): look for the shortest one that stays out of them. */
+static int retry_path(search *s, int start, int end, int *ch, int *len, bool nice)
+{
+    const sdk_links *L = &s->L;
+    sdk_bb avoid = L->node[SDK_LIT_NODE(start)].cells;
+    if (!nice) avoid = sdk_bb_or(avoid, L->node[SDK_LIT_NODE(end)].cells);
+    sdk_links_search_avoid(L, start, avoid, end, &s->S2);
+    if (s->S2.dist[end] == INT_MAX || s->S2.dist[end] <= 2) return 0;
+    int n = sdk_links_path(&s->S2, end, ch, MAXCH);
+    if (n < 2 || !lasso_ok(L, ch, n, nice, !nice)) return 0;
+    *len = s->S2.dist[end];
+    return n;
+}
+
 static void check_nice_loop(search *s, int start, int end)
 {
     const sdk_links *L = &s->L;
     const sdk_grid *g = s->g;
     if (s->S.dist[end] <= 2) return;
     int ch[MAXCH];
-    int n = sdk_links_path(&s->S, end, ch, MAXCH);
-    if (n < 2 || !lasso_ok(L, ch, n, true, false)) return;
+    int n = sdk_links_path(&s->S, end, ch, MAXCH), len = s->S.dist[end];
+    if (n < 2 || !lasso_ok(L, ch, n, true, false)) {
+        return;
+    }
+    end = ch[n - 1];
     bool fs = SDK_LIT_ON(ch[1]), ls = SDK_LIT_ON(end);
     int sc = L->node[SDK_LIT_NODE(start)].digit, ec = L->node[SDK_LIT_NODE(end)].digit;
     int si = L->node[SDK_LIT_NODE(start)].cell;
@@ -270,7 +288,7 @@ static void check_nice_loop(search *s, int start, int end)
         }
     }
     if (e.n == 0) return;
-    record(s, type, ch, n, s->S.dist[end], &e);
+    record(s, type, ch, n, len, &e);
 }
 
 static void check_aic(search *s, int start, int end)
@@ -290,12 +308,15 @@ static void check_aic(search *s, int start, int end)
     }
     if (e.n == 0) return;
     int ch[MAXCH];
-    int n = sdk_links_path(&s->S, end, ch, MAXCH);
-    if (n < 2 || !lasso_ok(L, ch, n, false, true)) return;
-    record(s, T_AIC, ch, n, s->S.dist[end], &e);
+    int n = sdk_links_path(&s->S, end, ch, MAXCH), len = s->S.dist[end];
+    if (n < 2 || !lasso_ok(L, ch, n, false, true)) {
+        n = retry_path(s, start, end, ch, &len, false);
+        if (!n) return;
+    }
+    record(s, T_AIC, ch, n, len, &e);
 }
 
-static void run_search(search *s)
+static void run_search(search *s, bool lifo)
 {
     const sdk_links *L = &s->L;
     const sdk_grid *g = s->g;
@@ -306,7 +327,10 @@ static void run_search(search *s)
             SDK_MASK_FOREACH(d, g->cand[c])
             {
                 int start = SDK_LIT(SDK_CAND_NODE(c, d), on);
-                sdk_links_search(L, start, &s->S);
+                if (lifo)
+                    sdk_links_search_lifo(L, start, &s->S);
+                else
+                    sdk_links_search(L, start, &s->S);
                 if (pass < 2) {
                     /* nice loops: back in the start cell */
                     SDK_MASK_FOREACH(x, g->cand[c])
@@ -381,7 +405,14 @@ static int find_common(const sdk_ctx *ctx, const sdk_grid *g, sdk_sink *sink,
     int ret = SDK_CONTINUE;
     if (!sdk_links_build(g, flags, &s->L)) goto out;
     if (!sdk_lsearch_init(&s->S, &s->L)) goto out_links;
-    run_search(s);
+    if (!sdk_lsearch_init(&s->S2, &s->L)) {
+        sdk_lsearch_free(&s->S);
+        goto out_links;
+    }
+    run_search(s, false);
+    /* grouped: also the other shortest chains (ties broken the other way),
+     * which may give other eliminations */
+    if (grouped) run_search(s, true);
     sdk_step *st = malloc(sizeof *st);
     if (!st) goto out_search;
     for (int i = 0; i < s->n && ret != SDK_STOP; i++) {
@@ -399,6 +430,7 @@ static int find_common(const sdk_ctx *ctx, const sdk_grid *g, sdk_sink *sink,
     free(st);
 out_search:
     sdk_lsearch_free(&s->S);
+    sdk_lsearch_free(&s->S2);
 out_links:
     sdk_links_free(&s->L);
 out:
