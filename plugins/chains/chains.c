@@ -180,13 +180,13 @@ static void record(search *s, int type, const int *ch, int n, int len, const eli
     s->n++;
 }
 
-/* The shortest chain start..end was a lasso (it ran through the start or the
- * end cell on the way): look for the shortest one that stays out of them. */
+/* The shortest chain start..end of an AIC was a lasso (it ran through the
+ * start or the end cell on the way): look for the shortest one that stays
+ * out of them. (Not for nice loops: HoDoKu does not find those either.) */
 static int retry_path(search *s, int start, int end, int *ch, int *len, bool nice)
 {
     const sdk_links *L = &s->L;
-    sdk_bb avoid = L->node[SDK_LIT_NODE(start)].cells;
-    if (!nice) avoid = sdk_bb_or(avoid, L->node[SDK_LIT_NODE(end)].cells);
+    sdk_bb avoid = sdk_bb_or(L->node[SDK_LIT_NODE(start)].cells, L->node[SDK_LIT_NODE(end)].cells);
     sdk_links_search_avoid(L, start, avoid, end, &s->S2);
     if (s->S2.dist[end] == INT_MAX || s->S2.dist[end] <= 2) return 0;
     int n = sdk_links_path(&s->S2, end, ch, MAXCH);
@@ -202,9 +202,7 @@ static void check_nice_loop(search *s, int start, int end)
     if (s->S.dist[end] <= 2) return;
     int ch[MAXCH];
     int n = sdk_links_path(&s->S, end, ch, MAXCH), len = s->S.dist[end];
-    if (n < 2 || !lasso_ok(L, ch, n, true, false)) {
-        return;
-    }
+    if (n < 2 || !lasso_ok(L, ch, n, true, false)) return;
     end = ch[n - 1];
     bool fs = SDK_LIT_ON(ch[1]), ls = SDK_LIT_ON(end);
     int sc = L->node[SDK_LIT_NODE(start)].digit, ec = L->node[SDK_LIT_NODE(end)].digit;
@@ -221,9 +219,15 @@ static void check_nice_loop(search *s, int start, int end)
     } else if ((!fs && !ls && sdk_mask_count(g->cand[si]) == 2 && sc != ec) ||
                (fs && ls && sc != ec) || (fs != ls && sc == ec)) {
         type = T_CNL;
+        /* The cells of the chain are not eliminated from, as in HoDoKu,
+         * except those of a group node just before the link back into the
+         * start cell (HoDoKu's chain set leaves that node out; reglib lines
+         * 1245, 1254 need it). Either way is sound: in a continuous loop
+         * every weak link has exactly one true end. */
         sdk_bb chaincells = sdk_bb_none();
         for (int i = 0; i < n; i++) {
             const sdk_lnode *nd = &L->node[SDK_LIT_NODE(ch[i])];
+            if (i == n - 2 && nd->kind == SDK_LN_GROUP) continue;
             if (nd->kind == SDK_LN_ALS)
                 sdk_bb_add(&chaincells, nd->cell);
             else
