@@ -12,14 +12,17 @@
  *  nested-forcing-chain  an assumption followed by the profile's earlier
  *      techniques (ctx->propagate) breaks the grid; without an engine, by
  *      dynamic chains nested inside dynamic chains (bivalue cells).
- *  kraken-fish     a finned X-Wing/Swordfish/Jellyfish whose fins each imply,
- *      by a chain, that the target candidate is false (type 1).
+ *  kraken-fish, kraken-fish-2  finned fish (basic, Franken or Mutant, from
+ *      the shared enumerator of fish.h) whose fins and, for type 2, the base
+ *      candidates of one cover house each imply by a chain that a candidate
+ *      is false (HoDoKu 0371, 0372).
  *
  * Ratings follow Sudoku Explainer: base plus its length increment. */
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include "sudoku/fish.h"
 #include "sudoku/links.h"
 #include "sudoku/technique.h"
 
@@ -52,7 +55,7 @@ typedef struct table {
     bool valid;
 } table;
 
-static const sdk_technique fcc, fcv, fnc, fnv, nishio, dfc, nfc, kraken;
+static const sdk_technique fcc, fcv, fnc, fnv, nishio, dfc, nfc, kraken, kraken2;
 
 /* Conclusions already emitted (one step per conclusion). */
 typedef struct seen {
@@ -671,102 +674,170 @@ out:
 
 /* ---- kraken fish ---------------------------------------------------------- */
 
-static int find_kraken(const sdk_ctx *ctx, const sdk_grid *g, sdk_sink *sink)
+/* Fish from the shared enumerator (fish.h), finned, up to max-size (default
+ * 4), basic by default, Franken with franken=1, Mutant with mutant=1. Fins
+ * are the exo and endo fins: either the fish holds or one fin is true.
+ *  type 1: a potential elimination of the fish (a cover candidate outside the
+ *          base, or a cannibal) that every fin implies false is false;
+ *  type 2: in every cover house, one of its base candidates or a fin is true:
+ *          any candidate (any digit) that each of them implies false is false.
+ * The implications are the static chains (group nodes) of the forcing
+ * chains. */
+typedef struct kctx {
+    sctx *s;
+    const sdk_grid *g;
+    int type;
+    const sdk_technique *t;
+    seen *sn;
+    sdk_step *st;
+    sdk_sink *sink;
+    int ret;
+} kctx;
+
+static const char *fish_name(const sdk_fish *f, char *buf, size_t n)
 {
-    int maxn = sdk_opt_int(ctx, "max-size", 4);
-    sctx s;
-    int ret = SDK_CONTINUE;
-    sdk_step *st = malloc(sizeof *st);
-    seen *sn = calloc(1, sizeof *sn);
-    if (!st || !sn || !static_init(&s, g, SDK_LINKS_GROUPS)) goto out;
-    for (int d = 1; d <= 9 && ret != SDK_STOP; d++) {
-        for (int orient = 0; orient < 2 && ret != SDK_STOP; orient++) {
-            int bh0 = orient ? 9 : 0, ch0 = orient ? 0 : 9;
-            int lines[9], nl = 0;
-            for (int i = 0; i < 9; i++) {
-                int n = sdk_bb_count(sdk_house_digit(g, bh0 + i, d));
-                if (n >= 1) lines[nl++] = bh0 + i;
-            }
-            for (int size = 2; size <= maxn && ret != SDK_STOP; size++) {
-                for (int bm = 0; bm < (1 << nl) && ret != SDK_STOP; bm++) {
-                    if (__builtin_popcount((unsigned)bm) != size) continue;
-                    sdk_bb base = sdk_bb_none(), baseh = sdk_bb_none();
-                    for (int i = 0; i < nl; i++)
-                        if (bm >> i & 1) {
-                            base = sdk_bb_or(base, sdk_house_digit(g, lines[i], d));
-                            baseh = sdk_bb_or(baseh, sdk_house_bb[lines[i]]);
-                        }
-                    for (int cm = 0; cm < 512 && ret != SDK_STOP; cm++) {
-                        if (__builtin_popcount((unsigned)cm) != size) continue;
-                        sdk_bb cover = sdk_bb_none();
-                        for (int j = 0; j < 9; j++)
-                            if (cm >> j & 1) cover = sdk_bb_or(cover, sdk_house_bb[ch0 + j]);
-                        sdk_bb fins = sdk_bb_andnot(base, cover);
-                        int nf = sdk_bb_count(fins);
-                        if (nf == 0 || nf > 5) continue;
-                        /* every cover line must meet the base (a real fish) */
-                        bool real = true;
-                        for (int j = 0; j < 9; j++)
-                            if ((cm >> j & 1) &&
-                                sdk_bb_empty(sdk_bb_and(base, sdk_house_bb[ch0 + j])))
-                                real = false;
-                        if (!real) continue;
-                        sdk_bb targets = sdk_bb_andnot(sdk_bb_and(cover, g->digit[d - 1]), baseh);
-                        SDK_BB_FOREACH(x, targets)
-                        {
-                            int tk = x * 9 + d - 1;
-                            bool all = true;
-                            bool plain = sdk_bb_subset(fins, sdk_peer_bb[x]);
-                            if (plain) continue; /* an ordinary finned fish */
-                            SDK_BB_FOREACH(f, fins)
-                            {
-                                if (!cs_has(&s.t[SDK_LIT(SDK_CAND_NODE(f, d), 1)].off, tk)) {
-                                    all = false;
-                                    break;
-                                }
-                            }
-                            if (!all || !seen_add(sn, 2 * tk)) continue;
-                            sdk_step_init(st, &kraken);
-                            char bb[64], cb[64];
-                            int kb = 0, kc = 0;
-                            for (int i = 0; i < nl; i++)
-                                if (bm >> i & 1)
-                                    kb += snprintf(bb + kb, sizeof bb - (size_t)kb, "%d",
-                                                   lines[i] % 9 + 1);
-                            for (int j = 0; j < 9; j++)
-                                if (cm >> j & 1)
-                                    kc += snprintf(cb + kc, sizeof cb - (size_t)kc, "%d", j + 1);
-                            sdk_step_printf(st, "Kraken Fish Type 1: %d %c%s %c%s fins", d,
-                                            orient ? 'c' : 'r', bb, orient ? 'r' : 'c', cb);
-                            for (int i = 0; i < nl; i++)
-                                if (bm >> i & 1) sdk_step_house(st, lines[i], SDK_ROLE_BASE);
-                            for (int j = 0; j < 9; j++)
-                                if (cm >> j & 1) sdk_step_house(st, ch0 + j, SDK_ROLE_COVER);
-                            sdk_step_mark_bb(st, sdk_bb_andnot(base, fins), d, SDK_ROLE_BASE);
-                            int len = 0;
-                            SDK_BB_FOREACH(f, fins)
-                            {
-                                char nm[8], txt[256];
-                                sdk_step_mark(st, f, d, SDK_ROLE_FIN);
-                                len += add_chain(&s, SDK_LIT(SDK_CAND_NODE(f, d), 1), 2 * tk, st,
-                                                 txt, sizeof txt);
-                                sdk_step_printf(st, " %s: %s;", sdk_cell_name(f, nm), txt);
-                            }
-                            sdk_step_elim(st, x, d);
-                            st->difficulty = diff_len(kraken.difficulty + (size - 2), len);
-                            ret = sdk_emit(sink, st);
-                            if (ret == SDK_STOP) break;
-                        }
-                    }
+    static const char *const names[] = {"X-Wing",    "Swordfish", "Jellyfish",
+                                        "Squirmbag", "Whale",     "Leviathan"};
+    const char *kind = f->kind == SDK_FISH_FRANKEN  ? "Franken "
+                       : f->kind == SDK_FISH_MUTANT ? "Mutant "
+                                                    : "";
+    snprintf(buf, n, "%s %s%s", f->sashimi ? "Sashimi" : "Finned", kind,
+             names[f->size >= 2 && f->size <= 7 ? f->size - 2 : 0]);
+    return buf;
+}
+
+/* Start a kraken step: fish text, houses and pattern marks. */
+static void kraken_head(kctx *k, const sdk_fish *f, sdk_bb fins)
+{
+    sdk_step *st = k->st;
+    sdk_step_init(st, k->t);
+    char nm[64], bh[32], ch[32];
+    sdk_fish_houses(f->base, f->size, bh, sizeof bh);
+    sdk_fish_houses(f->cover, f->size, ch, sizeof ch);
+    sdk_step_printf(st, "Kraken Fish Type %d: %s: %d %s %s", k->type, fish_name(f, nm, sizeof nm),
+                    f->digit, bh, ch);
+    SDK_BB_FOREACH(x, fins)
+    {
+        char a[8];
+        sdk_step_printf(st, " f%s", sdk_cell_name(x, a));
+    }
+    for (int i = 0; i < f->size; i++) {
+        sdk_step_house(st, f->base[i], SDK_ROLE_BASE);
+        sdk_step_house(st, f->cover[i], SDK_ROLE_COVER);
+    }
+    sdk_step_mark_bb(st, sdk_bb_andnot(f->base_cells, fins), f->digit, SDK_ROLE_BASE);
+    sdk_step_mark_bb(st, f->fins, f->digit, SDK_ROLE_FIN);
+    sdk_step_mark_bb(st, f->endo_fins, f->digit, SDK_ROLE_ENDOFIN);
+}
+
+/* Chains from every cell of `from` (digit d true) to lit; emit the step. */
+static int kraken_emit(kctx *k, const sdk_fish *f, sdk_bb from, int lit)
+{
+    sdk_step *st = k->st;
+    int len = 0;
+    const char *sep = ":";
+    SDK_BB_FOREACH(x, from)
+    {
+        char nm[8], txt[256];
+        len += add_chain(k->s, SDK_LIT(SDK_CAND_NODE(x, f->digit), 1), lit, st, txt, sizeof txt);
+        sdk_step_printf(st, "%s %s: %s", sep, sdk_cell_name(x, nm), txt);
+        sep = ";";
+    }
+    conclude(st, lit);
+    st->difficulty = diff_len(k->t->difficulty + (f->size - 2), len);
+    k->ret = sdk_emit(k->sink, st);
+    return k->ret == SDK_STOP;
+}
+
+static int kraken_fish(void *vk, const sdk_fish *f)
+{
+    kctx *k = vk;
+    const table *t = k->s->t;
+    int d = f->digit;
+    sdk_bb fins = sdk_bb_or(f->fins, f->endo_fins);
+    if (sdk_bb_empty(fins)) return 0;
+    if (k->type == 1) {
+        /* potential eliminations the finned fish itself cannot make */
+        sdk_bb targets = sdk_bb_andnot(sdk_bb_and(f->potential, k->g->digit[d - 1]), f->elims);
+        SDK_BB_FOREACH(x, targets)
+        {
+            int tk = x * 9 + d - 1;
+            bool all = true;
+            SDK_BB_FOREACH(fc, fins)
+            {
+                if (!cs_has(&t[SDK_LIT(SDK_CAND_NODE(fc, d), 1)].off, tk)) {
+                    all = false;
+                    break;
                 }
             }
+            if (!all || !seen_add(k->sn, 2 * tk)) continue;
+            kraken_head(k, f, fins);
+            sdk_step_mark(k->st, x, d, SDK_ROLE_TARGET);
+            if (kraken_emit(k, f, fins, 2 * tk)) return 1;
+        }
+        return 0;
+    }
+    for (int i = 0; i < f->size; i++) {
+        sdk_bb S = sdk_bb_or(sdk_bb_and(f->base_cells, sdk_house_bb[f->cover[i]]), fins);
+        cset off;
+        memset(&off, 0xff, sizeof off);
+        SDK_BB_FOREACH(x, S) cs_and(&off, &t[SDK_LIT(SDK_CAND_NODE(x, d), 1)].off);
+        if (cs_empty(&off)) continue;
+        for (int tk = 0; tk < SDK_NCAND; tk++) {
+            if (!cs_has(&off, tk)) continue;
+            int x = tk / 9, e = tk % 9 + 1;
+            if (k->g->value[x] || !sdk_grid_has(k->g, x, e)) continue;
+            /* what the finned fish eliminates by itself, or an element of S */
+            if (e == d && (sdk_bb_has(f->elims, x) || sdk_bb_has(S, x))) continue;
+            if (!seen_add(k->sn, 2 * tk)) continue;
+            kraken_head(k, f, fins);
+            char hn[16];
+            sdk_step_printf(k->st, " (%s)", sdk_house_short(f->cover[i], hn));
+            sdk_step_mark(k->st, x, e, SDK_ROLE_TARGET);
+            if (kraken_emit(k, f, S, 2 * tk)) return 1;
         }
     }
-    static_free(&s);
-out:
-    free(st);
-    free(sn);
-    return ret;
+    return 0;
+}
+
+static int kraken_common(const sdk_ctx *ctx, const sdk_grid *g, sdk_sink *sink,
+                         const sdk_technique *tech, int type)
+{
+    sdk_fish_search fs;
+    sdk_fish_search_init(&fs);
+    fs.min_size = 2;
+    fs.max_size = sdk_opt_int(ctx, "max-size", 4);
+    if (fs.max_size < 2) fs.max_size = 2;
+    if (fs.max_size > SDK_FISH_MAX_SIZE) fs.max_size = SDK_FISH_MAX_SIZE;
+    fs.kind = sdk_opt_bool(ctx, "mutant", false)    ? SDK_FISH_MUTANT
+              : sdk_opt_bool(ctx, "franken", false) ? SDK_FISH_FRANKEN
+                                                    : SDK_FISH_BASIC;
+    fs.finless = false;
+    fs.finned = true;
+    fs.max_fins = sdk_opt_int(ctx, "max-fins", 5);
+    fs.max_endo_fins = sdk_opt_int(ctx, "max-endo-fins", 2);
+    fs.need_elims = false;
+    sctx s;
+    kctx k = {.s = &s, .g = g, .type = type, .t = tech, .sink = sink, .ret = SDK_CONTINUE};
+    k.st = malloc(sizeof *k.st);
+    k.sn = calloc(1, sizeof *k.sn);
+    if (k.st && k.sn && static_init(&s, g, SDK_LINKS_GROUPS)) {
+        sdk_fish_find(g, 0, &fs, kraken_fish, &k);
+        static_free(&s);
+    }
+    free(k.st);
+    free(k.sn);
+    return k.ret;
+}
+
+static int find_kraken(const sdk_ctx *ctx, const sdk_grid *g, sdk_sink *sink)
+{
+    return kraken_common(ctx, g, sink, &kraken, 1);
+}
+
+static int find_kraken2(const sdk_ctx *ctx, const sdk_grid *g, sdk_sink *sink)
+{
+    return kraken_common(ctx, g, sink, &kraken2, 2);
 }
 
 static const sdk_technique fcc = {.abi = SDK_ABI_VERSION,
@@ -841,6 +912,17 @@ static const sdk_technique kraken = {
     .score = 500,
     .level = SDK_LEVEL_EXTREME,
     .find = find_kraken,
-    .summary = "a finned fish whose fins each lead by a chain to the elimination"};
+    .summary = "a finned fish whose fins each lead by a chain to the elimination "
+               "(type 1; franken=1, mutant=1 widen the fish)"};
+static const sdk_technique kraken2 = {
+    .abi = SDK_ABI_VERSION,
+    .id = "kraken-fish-2",
+    .name = "Kraken Fish Type 2",
+    .difficulty = 80,
+    .score = 500,
+    .level = SDK_LEVEL_EXTREME,
+    .find = find_kraken2,
+    .summary = "a finned fish: the base candidates of one cover house and the fins each imply "
+               "the elimination (franken=1, mutant=1 widen the fish)"};
 
-SDK_PLUGIN(&fcc, &fcv, &fnc, &fnv, &nishio, &dfc, &nfc, &kraken)
+SDK_PLUGIN(&fcc, &fcv, &fnc, &fnv, &nishio, &dfc, &nfc, &kraken, &kraken2)

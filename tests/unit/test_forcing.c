@@ -47,6 +47,9 @@ static const struct {
     {"forcing", "forcing-net-verity", ""},
     {"forcing", "dynamic-forcing-chain", ""},
     {"forcing", "nested-forcing-chain", ""},
+    {"forcing", "kraken-fish-2", ""},
+    {"forcing", "kraken-fish", "franken=1"},
+    {"forcing", "kraken-fish-2", "franken=1 max-size=3"},
 };
 #define NT (int)(sizeof techs / sizeof techs[0])
 
@@ -133,11 +136,8 @@ static void walk(const char *file, int npuz, int *steps, int *wrong, int found[N
     for (int k = 0; k < NT; k++) {
         t[k] = find_tech(techs[k].plugin, techs[k].id);
         memset(&o[k], 0, sizeof o[k]);
-        if (techs[k].opts[0]) {
-            o[k].n = 1;
-            snprintf(o[k].kv[0].key, sizeof o[k].kv[0].key, "als");
-            snprintf(o[k].kv[0].val, sizeof o[k].kv[0].val, "1");
-        }
+        char why[64];
+        assert_true(sdk_options_parse(techs[k].opts, &o[k], why, sizeof why));
     }
     for (int i = 0; i < n; i++) {
         uint8_t sol[2][81];
@@ -190,8 +190,8 @@ static void test_soundness_walk(void **state)
     walk("top1465.txt", npuz, &steps, &wrong, found, ms, calls);
     walk("forum_hardest_1905_11plus.txt", npuz, &steps, &wrong, found, ms, calls);
     for (int k = 0; k < NT; k++)
-        fprintf(stderr, "%-34s positions with steps %4d/%4d, mean %.1f ms\n", techs[k].id, found[k],
-                calls[k], calls[k] ? ms[k] / calls[k] : 0);
+        fprintf(stderr, "%-30s %-20s positions with steps %4d/%4d, mean %.1f ms\n", techs[k].id,
+                techs[k].opts, found[k], calls[k], calls[k] ? ms[k] / calls[k] : 0);
     fprintf(stderr, "soundness walk: %d puzzles per file, %d steps, %d wrong\n", npuz, steps,
             wrong);
     assert_int_equal(wrong, 0);
@@ -200,12 +200,87 @@ static void test_soundness_walk(void **state)
     /* the dynamic techniques always find something on the hardest puzzles */
     assert_true(found[12] > 0);
     assert_true(found[10] > 0);
+    /* kraken fish of both types, basic and Franken */
+    assert_true(found[7] > 0);
+    assert_true(found[14] > 0);
+    assert_true(found[15] >= found[7]);
+    assert_true(found[16] > 0);
+}
+
+typedef struct k2 {
+    const uint8_t *sol;
+    int steps, other_digit, wrong, short_trace;
+} k2;
+
+static void count_line(void *ctx, const sdk_node *derived, const char *line)
+{
+    (void)derived;
+    (void)line;
+    (*(int *)ctx)++;
+}
+
+static int on_k2(void *ctx, const sdk_step *s)
+{
+    k2 *k = ctx;
+    k->steps++;
+    int d = 0;
+    const char *p = strstr(s->text, "Kraken Fish Type 2: ");
+    assert_non_null(p);
+    p = strchr(p + 20, ':');
+    assert_non_null(p);
+    d = atoi(p + 1);
+    assert_true(d >= 1 && d <= 9);
+    for (int i = 0; i < s->nelim; i++) {
+        if (s->elim[i].digit != d) k->other_digit++;
+        if (k->sol[s->elim[i].cell] == s->elim[i].digit) k->wrong++;
+    }
+    /* one chain per base candidate of the cover house and per fin: >= 2 */
+    int lines = 0;
+    sdk_links_trace_lines(s->link, s->nlink, count_line, &lines);
+    if (lines < 2) k->short_trace++;
+    return SDK_CONTINUE;
+}
+
+/* Kraken type 2 makes eliminations of other digits than the fish's, which
+ * type 1 never does; every step shows a chain per premise. */
+static void test_kraken_type2(void **state)
+{
+    (void)state;
+    uint8_t(*p)[81];
+    int n = tu_read_puzzles("top1465.txt", 30, 1, &p);
+    assert_true(n > 0);
+    const sdk_technique *t = find_tech("forcing", "kraken-fish-2");
+    k2 k = {0};
+    for (int i = 0; i < n; i++) {
+        uint8_t sol[2][81];
+        if (sdk_solve(p[i], 2, sol, NULL) != 1) continue;
+        sdk_grid g;
+        sdk_grid_from_values(&g, p[i]);
+        basic(&g);
+        sdk_ctx ctx;
+        memset(&ctx, 0, sizeof ctx);
+        sdk_options o;
+        memset(&o, 0, sizeof o);
+        ctx.opts = &o;
+        ctx.unique = true;
+        k.sol = sol[0];
+        sdk_sink sink = {on_k2, &k};
+        t->find(&ctx, &g, &sink);
+    }
+    fprintf(stderr, "kraken type 2: %d steps on %d puzzles, %d eliminations of another digit\n",
+            k.steps, n, k.other_digit);
+    assert_int_equal(k.wrong, 0);
+    assert_int_equal(k.short_trace, 0);
+    assert_true(k.steps > 0);
+    assert_true(k.other_digit > 0);
+    free(p);
 }
 
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_soundness_walk),
+        cmocka_unit_test(test_kraken_type2),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
