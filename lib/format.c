@@ -68,33 +68,6 @@ void sdk_grid_from_values(sdk_grid *g, const uint8_t values[81])
         if (values[c]) sdk_grid_place(g, c, values[c], true);
 }
 
-/* 729 characters: 9 per cell, digits present are candidates. */
-static bool parse_cands729(const char *s, sdk_grid *g, sdk_error *err)
-{
-    sdk_grid_init(g);
-    char name[8];
-    for (int c = 0; c < 81; c++) {
-        unsigned m = 0;
-        for (int k = 0; k < 9; k++) {
-            int ch = s[c * 9 + k];
-            if (ch >= '1' && ch <= '9')
-                m |= sdk_digit_bit(ch - '0');
-            else if (ch != '.' && ch != '0') {
-                sdk_error_set(err, SDK_E_FORMAT, "%s: unexpected character '%c' in candidates",
-                              sdk_cell_name(c, name), ch);
-                return false;
-            }
-        }
-        if (!m) {
-            sdk_error_set(err, SDK_E_CONFLICT, "%s has no candidate", sdk_cell_name(c, name));
-            return false;
-        }
-        for (int d = 1; d <= 9; d++)
-            if (!(m & sdk_digit_bit(d))) sdk_grid_eliminate(g, c, d);
-    }
-    return true;
-}
-
 /* Build a grid from a pencilmark grid: masks per cell, single digits solved. */
 static bool grid_from_masks(sdk_grid *g, const uint16_t m[81], sdk_error *err)
 {
@@ -116,6 +89,33 @@ static bool grid_from_masks(sdk_grid *g, const uint16_t m[81], sdk_error *err)
         return false;
     }
     return true;
+}
+
+/* 729 characters: 9 per cell, digits present are candidates; a cell with one
+ * candidate is taken as solved (placed), as in a printed pencilmark grid. */
+static bool parse_cands729(const char *s, sdk_grid *g, sdk_error *err)
+{
+    uint16_t mask[81];
+    char name[8];
+    for (int c = 0; c < 81; c++) {
+        unsigned m = 0;
+        for (int k = 0; k < 9; k++) {
+            int ch = s[c * 9 + k];
+            if (ch >= '1' && ch <= '9')
+                m |= sdk_digit_bit(ch - '0');
+            else if (ch != '.' && ch != '0') {
+                sdk_error_set(err, SDK_E_FORMAT, "%s: unexpected character '%c' in candidates",
+                              sdk_cell_name(c, name), ch);
+                return false;
+            }
+        }
+        if (!m) {
+            sdk_error_set(err, SDK_E_CONFLICT, "%s has no candidate", sdk_cell_name(c, name));
+            return false;
+        }
+        mask[c] = (uint16_t)m;
+    }
+    return grid_from_masks(g, mask, err);
 }
 
 static bool parse_line81(const char *s, size_t tok, sdk_grid *g, sdk_error *err)
@@ -248,6 +248,30 @@ bool sdk_parse(const char *text, sdk_grid *g, sdk_error *err)
 
 /* ---- reader ------------------------------------------------------------- */
 
+/* A row of a printed grid: 9 candidate groups (digits only, split by spaces
+ * and '|'), or 9 cells once separators are dropped. */
+static bool is_grid_row(const char *s, size_t n)
+{
+    int groups = 0, cells = 0;
+    bool in_group = false, digits_only = true;
+    for (size_t i = 0; i < n; i++) {
+        int ch = (unsigned char)s[i];
+        bool sep = ch == ' ' || ch == '\t' || ch == '|' || ch == '\r';
+        if (sep) {
+            in_group = false;
+            continue;
+        }
+        if (!in_group) groups++;
+        in_group = true;
+        if (ch < '1' || ch > '9') digits_only = false;
+        if (is_cell_char(ch) || ch == '_' || ch == '*')
+            cells++;
+        else if (ch != '+' && ch != '-')
+            return false;
+    }
+    return (digits_only && groups == 9) || cells == 9;
+}
+
 void sdk_reader_init(sdk_reader *r, FILE *in)
 {
     memset(r, 0, sizeof *r);
@@ -297,18 +321,21 @@ int sdk_reader_next(sdk_reader *r, const char **text, long *first_line)
             buf_append(r, &len, "\n", 1);
             continue;
         }
-        const char *s = line;
-        while (*s == ' ' || *s == '\t') s++;
-        size_t tok = token_len(s);
-        if (rows == 0 && (tok >= 20 || is_blank(line, (size_t)n) == false) && tok >= 20) {
-            /* One puzzle on one line. */
+        bool row = is_grid_row(line, (size_t)n);
+        if (rows == 0 && !row) {
+            /* One puzzle on one line (or a bad line, reported alone). */
             *first_line = r->line;
             buf_append(r, &len, line, (size_t)n);
             *text = r->buf;
             return 1;
         }
+        if (!row) {
+            /* A short grid: hand it over; this line starts the next puzzle. */
+            r->has_pending = true;
+            *text = r->buf;
+            return 1;
+        }
         if (rows == 0) *first_line = r->line;
-        if (is_blank(line, (size_t)n)) break; /* a blank line ends a short grid */
         buf_append(r, &len, line, (size_t)n);
         buf_append(r, &len, "\n", 1);
         if (++rows == 9) {

@@ -39,7 +39,7 @@ void sdk_error_set(sdk_error *e, const char *code, const char *fmt, ...)
 
 /* Parse one puzzle in any supported form (the text may span lines). Givens
  * become clues with candidates computed from peers; a candidate grid keeps its
- * candidates (a cell with one candidate stays unsolved, as printed). The grid
+ * candidates, and a cell with a single candidate is taken as solved (placed). The grid
  * is checked for digits twice in a house. Returns true on success. */
 bool sdk_parse(const char *text, sdk_grid *g, sdk_error *err);
 

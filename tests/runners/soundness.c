@@ -6,7 +6,14 @@
  * plugins, not just the profile's) is asked for all its steps. A step that
  * eliminates a solution digit or places a wrong one is a violation: printed
  * with the position and the step, and the run fails.
- * Usage: soundness_runner [--puzzles N] [--files a.txt,b.txt] [--max-steps-per N] */
+ *
+ * Costly techniques (nested forcing chains take seconds a position) would make
+ * a run of thousands of puzzles take days, so by default a technique whose mean
+ * time per position exceeds --budget-ms is asked only at every k-th position,
+ * k = mean / budget; the table says at how many positions each was checked.
+ * --full asks every technique at every position.
+ * Usage: soundness_runner [--puzzles N] [--files a.txt,b.txt] [--max-steps-per N]
+ *                         [--walk PROFILE] [--budget-ms X] [--full] */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -52,10 +59,13 @@ static int on_step(void *c, const sdk_step *s)
 
 typedef struct walk {
     sdk_profile *all;
+    const sdk_profile *engine_profile; /* where engine-using techniques run */
     check *k;
     long positions;
     long *tech_steps;
     double *tech_time;
+    long *tech_checked; /* positions where the technique was asked */
+    double budget;      /* seconds per position before sampling kicks in (0: never) */
 } walk;
 
 static int at_position(void *c, const sdk_step *s, const sdk_grid *before)
@@ -68,9 +78,23 @@ static int at_position(void *c, const sdk_step *s, const sdk_grid *before)
     sdk_sink sink = {on_step, w->k};
     for (int i = 0; i < w->all->n; i++) {
         if (w->all->entry[i].tech->flags & SDK_TF_LAST_RESORT) continue;
+        if (w->budget > 0 && w->tech_checked[i] >= 4) {
+            double mean = w->tech_time[i] / (double)w->tech_checked[i];
+            long stride = (long)(mean / w->budget) + 1;
+            if (w->positions % stride) continue;
+        }
+        w->tech_checked[i]++;
         w->k->per_tech = 0;
         clock_t t0 = clock();
-        sdk_engine_find(w->all, i, before, &ro, &sink);
+        const sdk_technique *t = w->all->entry[i].tech;
+        if (t->flags & SDK_TF_USES_ENGINE) {
+            /* It propagates with the techniques before it: run it where it
+             * stands in the walk's profile (skipped when not there). */
+            int at = sdk_profile_find(w->engine_profile, t->id);
+            if (at >= 0) sdk_engine_find(w->engine_profile, at, before, &ro, &sink);
+        } else {
+            sdk_engine_find(w->all, i, before, &ro, &sink);
+        }
         w->tech_time[i] += (double)(clock() - t0) / CLOCKS_PER_SEC;
         w->tech_steps[i] += w->k->per_tech;
     }
@@ -80,6 +104,8 @@ static int at_position(void *c, const sdk_step *s, const sdk_grid *before)
 int main(int argc, char **argv)
 {
     int total = 2000, limit = 64;
+    double budget_ms = 0.005;
+    const char *walk_name = "fast";
     char files[512] = "top1465.txt,forum_hardest_1905_11plus.txt,17clue.txt,kaggle_10k.txt,"
                       "unbiased_1k.txt,forum_hardest_1106.txt";
     for (int i = 1; i < argc; i++) {
@@ -102,9 +128,14 @@ int main(int argc, char **argv)
     for (int p = 0; p < cfg.nplugin; p++)
         for (int i = 0; cfg.plugin[p].list[i]; i++)
             sdk_profile_add(&all, cfg.plugin[p].list[i], NULL, -1, cfg.plugin[p].path);
-    const sdk_profile *walk_profile = sdk_config_profile(&cfg, NULL);
+    const sdk_profile *walk_profile = sdk_config_profile(&cfg, walk_name);
+    if (!walk_profile) {
+        fprintf(stderr, "no profile '%s' in the config\n", walk_name);
+        return 2;
+    }
     long *tech_steps = calloc((size_t)all.n, sizeof *tech_steps);
     double *tech_time = calloc((size_t)all.n, sizeof *tech_time);
+    long *tech_checked = calloc((size_t)all.n, sizeof *tech_checked);
     int nfiles = 0;
     char *names[16];
     char buf[512];
@@ -132,13 +163,14 @@ int main(int argc, char **argv)
             uint8_t sol[2][81];
             if (sdk_solve(puz[i], 2, sol, NULL) != 1) continue;
             check k = {.solution = sol[0], .limit = limit};
-            walk w = {&all, &k, 0, tech_steps, tech_time};
+            walk w = {&all,       walk_profile, &k,           positions,
+                      tech_steps, tech_time,    tech_checked, budget_ms / 1000.0};
             sdk_grid g;
             sdk_grid_from_values(&g, puz[i]);
             sdk_run_opts ro = {.unique = true};
             sdk_engine_run(walk_profile, &g, &ro, at_position, &w, NULL);
             violations += k.violations;
-            positions += w.positions;
+            positions = w.positions;
             steps += k.steps;
             done++;
         }
@@ -146,14 +178,16 @@ int main(int argc, char **argv)
         printf("%-45s %5d puzzles checked\n", names[fi], n);
         fflush(stdout);
     }
-    printf("\n%-34s %10s %10s\n", "technique", "steps", "seconds");
+    printf("\n%-34s %10s %10s %10s\n", "technique", "positions", "steps", "seconds");
     for (int i = 0; i < all.n; i++)
-        printf("%-34s %10ld %10.2f\n", all.entry[i].tech->id, tech_steps[i], tech_time[i]);
+        printf("%-34s %10ld %10ld %10.2f\n", all.entry[i].tech->id, tech_checked[i], tech_steps[i],
+               tech_time[i]);
     printf("\nsoundness: %d puzzles, %ld positions, %d techniques, %ld steps checked, %ld "
            "violations\n",
            done, positions, all.n, steps, violations);
     free(tech_steps);
     free(tech_time);
+    free(tech_checked);
     sdk_profile_free(&all);
     sdk_config_free(&cfg);
     return violations ? 1 : 0;

@@ -136,12 +136,40 @@ static void reader_splits_streams(void **state)
     fclose(f);
 }
 
+static void reader_reports_a_bad_line_alone(void **state)
+{
+    (void)state;
+    char text[512];
+    snprintf(text, sizeof text, "12345\n%s\n%s\n", seed, seed);
+    FILE *f = fmemopen(text, strlen(text), "r");
+    sdk_reader r;
+    sdk_reader_init(&r, f);
+    const char *p;
+    long line;
+    sdk_grid g;
+    sdk_error e;
+    assert_int_equal(sdk_reader_next(&r, &p, &line), 1);
+    assert_false(sdk_parse(p, &g, &e));
+    assert_string_equal(e.msg, "5 cells, expected 81");
+    assert_int_equal(sdk_reader_next(&r, &p, &line), 1);
+    assert_int_equal(line, 2);
+    assert_true(sdk_parse(p, &g, &e));
+    assert_int_equal(sdk_reader_next(&r, &p, &line), 1);
+    assert_int_equal(line, 3);
+    assert_int_equal(sdk_reader_next(&r, &p, &line), 0);
+    sdk_reader_free(&r);
+    fclose(f);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(line81_and_trailing_text), cmocka_unit_test(errors_are_precise),
-        cmocka_unit_test(printed_grid_round_trip),  cmocka_unit_test(candidate_grids_round_trip),
+        cmocka_unit_test(line81_and_trailing_text),
+        cmocka_unit_test(errors_are_precise),
+        cmocka_unit_test(printed_grid_round_trip),
+        cmocka_unit_test(candidate_grids_round_trip),
         cmocka_unit_test(reader_splits_streams),
+        cmocka_unit_test(reader_reports_a_bad_line_alone),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
