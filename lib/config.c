@@ -318,6 +318,14 @@ bool sdk_config_load(const char *path, sdk_config *cfg, sdk_error *err)
             ok = parse_int(l, path, &cfg->max_queue, err);
         } else if (!strcmp(l->key, "max_message")) {
             ok = parse_int(l, path, &cfg->max_message, err);
+        } else if (!strcmp(l->key, "uniqueness")) {
+            if (!strcmp(l->value, "on") || !strcmp(l->value, "off")) {
+                cfg->no_uniqueness = !strcmp(l->value, "off");
+            } else {
+                sdk_error_set(err, "bad-config", "%s:%d: uniqueness must be on or off, got '%s'",
+                              path, l->line, l->value);
+                ok = false;
+            }
         } else if (strcmp(l->key, "plugin") != 0) {
             sdk_error_set(err, "bad-config", "%s:%d: unknown key '%s' in [sudokud]", path, l->line,
                           l->key);
@@ -352,6 +360,7 @@ bool sdk_config_load(const char *path, sdk_config *cfg, sdk_error *err)
             p = &cfg->profile[cfg->nprofile++];
             memset(p, 0, sizeof *p);
             snprintf(p->name, sizeof p->name, "%s", name);
+            p->no_uniqueness = cfg->no_uniqueness;
         }
         const char *src;
         const sdk_technique *t = sdk_config_technique(cfg, l->key, &src);

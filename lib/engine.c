@@ -72,9 +72,10 @@ bool sdk_opt_bool(const sdk_ctx *ctx, const char *key, bool def)
 
 static const sdk_options no_options;
 
-static bool allowed(const sdk_entry *e, const sdk_run_opts *o)
+static bool allowed(const sdk_profile *p, const sdk_entry *e, const sdk_run_opts *o)
 {
-    if ((e->tech->flags & SDK_TF_UNIQUENESS) && !(o && o->unique)) return false;
+    if ((e->tech->flags & SDK_TF_UNIQUENESS) && (p->no_uniqueness || !(o && o->unique)))
+        return false;
     if (o && o->only) {
         for (int i = 0; i < o->nonly; i++)
             if (strcmp(o->only[i], e->tech->id) == 0) return true;
@@ -164,7 +165,7 @@ static int next_step(const sdk_profile *p, const sdk_grid *g, const sdk_run_opts
         for (int i = 0; i < limit; i++) {
             const sdk_entry *e = &p->entry[i];
             bool last = e->tech->flags & SDK_TF_LAST_RESORT;
-            if (last != (pass == 1) || !allowed(e, o)) continue;
+            if (last != (pass == 1) || !allowed(p, e, o)) continue;
             if (depth > 0 && (e->tech->flags & (SDK_TF_USES_ENGINE | SDK_TF_LAST_RESORT))) continue;
             if (find_one(p, i, g, o, depth, out)) return i;
         }
@@ -269,7 +270,7 @@ int sdk_engine_hint(const sdk_profile *p, const sdk_grid *g, const sdk_run_opts 
     if (all) {
         int count = 0;
         for (int i = 0; i < p->n; i++) {
-            if (!allowed(&p->entry[i], o)) continue;
+            if (!allowed(p, &p->entry[i], o)) continue;
             if ((p->entry[i].tech->flags & SDK_TF_LAST_RESORT) && o && o->no_guess) continue;
             count += sdk_engine_find(p, i, g, o, sink);
         }

@@ -26,6 +26,7 @@ typedef struct sdk_profile {
     char name[48];
     int n, cap;
     sdk_entry *entry;
+    bool no_uniqueness; /* uniqueness techniques never act (config: uniqueness = off) */
 } sdk_profile;
 
 /* Append a technique (opts may be NULL; difficulty < 0 keeps the default). */

@@ -7,6 +7,7 @@
  *     plugin = /opt/extra/my-technique.so     ; further plugins (repeatable)
  *     workers = 0                             ; 0: one per core
  *     default_profile = default
+ *     uniqueness = on                         ; off: uniqueness techniques never act
  *
  *     [profile default]
  *     full-house =
@@ -44,6 +45,7 @@ typedef struct sdk_config {
     int max_connections;
     int max_queue;
     int max_message;           /* bytes */
+    bool no_uniqueness;        /* uniqueness = off */
     int nplugin;
     sdk_plugin *plugin;
     int nprofile;

@@ -77,6 +77,7 @@ static void refusals_are_precise(void **state)
     expect_error("[profile default\n", ":3: section header without closing ']'");
     expect_error("workers = many\n", ":3: workers must be a whole number");
     expect_error("colour = blue\n", ":3: unknown key 'colour' in [sudokud]");
+    expect_error("uniqueness = maybe\n", ":3: uniqueness must be on or off, got 'maybe'");
     expect_error("[profile other]\nfull-house =\n", "default profile 'default' is not defined");
     expect_error("[elsewhere]\nx = 1\n", ":4: unknown section [elsewhere]");
     snprintf(body, sizeof body,
@@ -97,6 +98,22 @@ static void refusals_are_precise(void **state)
     assert_string_equal(err.msg, "/nonexistent.conf: cannot read: No such file or directory");
 }
 
+static void uniqueness_switch(void **state)
+{
+    (void)state;
+    sdk_config cfg;
+    sdk_error err;
+    const char *p = write_conf("uniqueness = off\n[profile default]\nfull-house =\n");
+    assert_true(sdk_config_load(p, &cfg, &err));
+    assert_true(sdk_config_profile(&cfg, NULL)->no_uniqueness);
+    sdk_config_free(&cfg);
+    p = write_conf("[profile default]\nfull-house =\n");
+    assert_true(sdk_config_load(p, &cfg, &err));
+    assert_false(sdk_config_profile(&cfg, NULL)->no_uniqueness);
+    sdk_config_free(&cfg);
+    unlink(p);
+}
+
 static void shipped_config_loads(void **state)
 {
     (void)state;
@@ -113,6 +130,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(good_config_keeps_order_and_options),
         cmocka_unit_test(refusals_are_precise),
+        cmocka_unit_test(uniqueness_switch),
         cmocka_unit_test(shipped_config_loads),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

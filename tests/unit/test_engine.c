@@ -147,6 +147,32 @@ static void difficulty_override_applies(void **state)
     sdk_profile_free(&p);
 }
 
+/* A position of HoDoKu's reglib (0600-1) where a Unique Rectangle type 1
+ * removes 2 and 3 from r2c7. */
+static const char *ur_position = "47.3..1.885.4...9.39.86.4.713428.5.92851...34"
+                                 "967534..1628713945513942..6749658.1.";
+
+static void uniqueness_only_when_allowed(void **state)
+{
+    (void)state;
+    sdk_grid g;
+    sdk_error e;
+    assert_true(sdk_parse(ur_position, &g, &e));
+    const char *src;
+    const sdk_technique *t = sdk_config_technique(&cfg, "unique-rectangle-1", &src);
+    assert_non_null(t);
+    sdk_profile p = {0};
+    sdk_profile_add(&p, t, NULL, -1, src);
+    int n = 0;
+    sdk_sink sink = {keep, &n};
+    sdk_run_opts unique = {.unique = true}, unknown = {.unique = false};
+    assert_int_equal(sdk_engine_hint(&p, &g, &unique, true, &sink), 1);
+    assert_int_equal(sdk_engine_hint(&p, &g, &unknown, true, &sink), 0);
+    p.no_uniqueness = true; /* the config's `uniqueness = off` */
+    assert_int_equal(sdk_engine_hint(&p, &g, &unique, true, &sink), 0);
+    sdk_profile_free(&p);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -154,6 +180,7 @@ int main(void)
         cmocka_unit_test(hint_and_find_all),
         cmocka_unit_test(no_guess_gets_stuck_and_says_where),
         cmocka_unit_test(difficulty_override_applies),
+        cmocka_unit_test(uniqueness_only_when_allowed),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
 }
