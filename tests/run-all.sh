@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # run-all.sh - the one test command: install what is missing (Debian packages),
 # build from scratch, run every test; then the same under ASan+UBSan.
-# Usage: tests/run-all.sh            (root, or a user with sudo)
+# Usage: tests/run-all.sh            (root, or a user with sudo for apt)
 # Env:   SUDOKU_SKIP_SANITIZE=1 skips the sanitizer pass.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -28,10 +28,19 @@ cmake --build build-test -j"$jobs"
 echo "== tests (release)"
 (cd build-test && ctest --output-on-failure -j"$jobs")
 
+echo "== valgrind (memcheck) on the core unit tests"
+export SUDOKU_DATA="$root/../shared/data" SUDOKU_REGLIB="$root/../shared/reglib" \
+  SUDOKU_BUILD="$root/build-test" SUDOKU_CONF="$root/build-test/etc/sudokud/sudokud.conf"
+for t in test_format test_config test_engine test_wire; do
+  valgrind -q --error-exitcode=1 --leak-check=full --errors-for-leak-kinds=definite \
+    "build-test/bin/$t" >/dev/null
+  echo "valgrind $t: clean"
+done
+
 if [ "${SUDOKU_SKIP_SANITIZE:-0}" != 1 ]; then
   echo "== build (ASan+UBSan) in build-asan"
   rm -rf build-asan
-  cmake -S . -B build-asan -DCMAKE_BUILD_TYPE=Debug -DSUDOKU_SANITIZE=ON -DSUDOKU_BENCH=OFF \
+  cmake -S . -B build-asan -DCMAKE_BUILD_TYPE=RelWithDebInfo -DSUDOKU_SANITIZE=ON -DSUDOKU_BENCH=OFF \
     -DSUDOKU_SOUNDNESS_PUZZLES=150 >/dev/null
   cmake --build build-asan -j"$jobs"
   echo "== tests (ASan+UBSan)"
