@@ -95,8 +95,9 @@ FAST = ["full-house", "hidden-single-box", "hidden-single-line", "naked-single",
 def make_conf(path, sudokud=("default_profile = fast",), profiles=None, base=CONF, workers=2):
     """Write a config at path: the build tree's config with plugin_dir made
     absolute, workers fixed, extra [sudokud] lines (replacing the same keys),
-    extra profile sections ({name: [ids or 'id = options']}) and a profile
-    `fast` (FAST), the default unless sudokud says otherwise."""
+    extra profile sections ({name: [ids or 'id = options']}, replacing the
+    base's section of that name) and a profile `fast` (FAST), the default
+    unless sudokud says otherwise."""
     profiles = dict(profiles or {})
     profiles.setdefault("fast", FAST)
     if not any(ln.split("=", 1)[0].strip() == "default_profile" for ln in sudokud):
@@ -111,10 +112,16 @@ def make_conf(path, sudokud=("default_profile = fast",), profiles=None, base=CON
             s = line.strip()
             if s.startswith("["):
                 section = s
+                # a profile the test defines replaces the base's of that name
+                if s.startswith("[profile ") and s[9:-1].strip() in profiles:
+                    section = "skip"
+                    continue
                 out.append(line.rstrip("\n"))
                 if s == "[sudokud]":
                     out.append(f"workers = {workers}")
                     out.extend(sudokud)
+                continue
+            if section == "skip":
                 continue
             if section == "[sudokud]":
                 key = s.split("=", 1)[0].strip()
