@@ -1,6 +1,7 @@
 /* uniqueness.c - techniques that rely on the puzzle having one solution:
  * Unique Rectangles types 1-6, Hidden Rectangle, Avoidable Rectangles types
- * 1-2 and BUG+1. All flagged SDK_TF_UNIQUENESS.
+ * 1-2 and BUG+1 (BUG+n, SE's BUG types 2-4, lives in bugn.c). All flagged
+ * SDK_TF_UNIQUENESS.
  *
  * A unique rectangle is four unsolved cells in two rows, two columns and two
  * boxes that could all end up holding only the digits a/b; the solution
@@ -18,6 +19,8 @@
  */
 #include <string.h>
 #include "sudoku/technique.h"
+
+extern const sdk_technique sdk_uniq_bugn; /* bugn.c */
 
 static int find_ur1(const sdk_ctx *, const sdk_grid *, sdk_sink *);
 static int find_ur2(const sdk_ctx *, const sdk_grid *, sdk_sink *);
@@ -594,4 +597,4 @@ static int find_bug1(const sdk_ctx *ctx, const sdk_grid *g, sdk_sink *sink)
     return ur_emit(sink, &s);
 }
 
-SDK_PLUGIN(&ur1, &ur2, &ur3, &ur4, &ur5, &ur6, &hr, &ar1, &ar2, &bug1)
+SDK_PLUGIN(&ur1, &ur2, &ur3, &ur4, &ur5, &ur6, &hr, &ar1, &ar2, &bug1, &sdk_uniq_bugn)
