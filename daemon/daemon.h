@@ -43,6 +43,16 @@ enum {
 #define FRAME_HEAD 5
 #define PROBE_FD 3 /* where a worker finds its probe (shared memory) */
 
+/* The memory a worker shares with the daemon: the service's technique probe,
+ * and which puzzle of a batch chunk it is on. A worker sends the answers of a
+ * chunk in bursts (a few ms of work each), so after a crash the daemon tells
+ * the puzzle that crashed (item) from the ones that were answered but not yet
+ * sent (got..item-1: they go back to the queue). */
+typedef struct worker_shm {
+    sdk_service_probe probe; /* first: the service sees only this */
+    volatile int32_t item;   /* batch chunk: index of the puzzle being served */
+} worker_shm;
+
 int worker_main(const char *config_path); /* worker_main.c */
 
 /* ---- daemon state -------------------------------------------------------- */
@@ -140,7 +150,9 @@ struct job {
     uint32_t msgid;
     char method[16];
     bool progress;
-    bool answered; /* the response went out: nothing more goes to the client */
+    bool logic;     /* solve by techniques (costs like explain) */
+    double cost_us; /* measured cost per puzzle of this job's pieces (0: none yet) */
+    bool answered;  /* the response went out: nothing more goes to the client */
     /* single (n < 0): the whole frame for the worker */
     msgpack_sbuffer req;
     bool assigned;

@@ -29,10 +29,11 @@ struct worker {
     int open_handles;
     bool retiring;
     bool deadline_hit;
-    sdk_service_probe *probe;
+    worker_shm *shm; /* the probe and the chunk position (shared memory) */
     /* the task on this worker */
     job *job;
     int first, count, got; /* batch: puzzles first..first+count-1, got answered */
+    uint64_t t0;           /* when the task went out (ns) */
     /* frames coming in */
     char *buf;
     size_t len, cap;
@@ -67,6 +68,8 @@ job *job_new(conn *c, uint32_t msgid, const char *method, const msgpack_object *
     j->n = -1;
     const msgpack_object *pv = sdk_wire_get(params, "progress");
     j->progress = pv && pv->type == MSGPACK_OBJECT_BOOLEAN && pv->via.boolean;
+    const msgpack_object *lv = sdk_wire_get(params, "logic");
+    j->logic = lv && lv->type == MSGPACK_OBJECT_BOOLEAN && lv->via.boolean;
     msgpack_sbuffer_init(&j->req);
     msgpack_sbuffer_init(&j->common);
     msgpack_sbuffer_init(&j->pz);
@@ -358,10 +361,66 @@ static void arm_deadline(worker *w)
         uv_timer_start(&w->timer, on_deadline, (uint64_t)D.lim.deadline_ms, 0);
 }
 
+/* ---- piece sizes --------------------------------------------------------- *
+ * A batch goes to the workers in pieces. Each piece is one frame each way, so
+ * cheap puzzles (solve: ~15 us) want big pieces; but a worker holds a piece
+ * until it is done, so expensive ones (rate on the full ladder: ms to s) want
+ * small pieces, or one client's batch keeps every other request waiting.
+ * The size aims at PIECE_US of work, from an estimate of the cost per puzzle
+ * (a moving average per method, measured on the pieces that come back), and
+ * at most a 1/(2 x workers) share of what is left of the job (guided
+ * self-scheduling: big pieces first, smaller ones as the job drains, so the
+ * workers finish together). */
+#define PIECE_US 20000.0
+#define PIECE_MAX 1024
+
+typedef struct cost {
+    char key[24]; /* method, "/logic" for solve by techniques */
+    double us;    /* per puzzle, moving average */
+} cost;
+static cost costs[16];
+static int ncosts;
+
+static void cost_key(const job *j, char *key, size_t n)
+{
+    snprintf(key, n, "%s%s", j->method, j->logic ? "/logic" : "");
+}
+
+/* The estimate for j's kind of request (a prior when never measured). */
+static double cost_get(const job *j)
+{
+    char key[24];
+    cost_key(j, key, sizeof key);
+    for (int i = 0; i < ncosts; i++)
+        if (!strcmp(costs[i].key, key)) return costs[i].us;
+    /* solve: the brute-force solver, cheap; the rest: ~1 ms, a piece of 20 */
+    return !strcmp(key, "solve") ? 50.0 : 1000.0;
+}
+
+static void cost_update(const job *j, double us)
+{
+    char key[24];
+    cost_key(j, key, sizeof key);
+    for (int i = 0; i < ncosts; i++)
+        if (!strcmp(costs[i].key, key)) {
+            costs[i].us = 0.7 * costs[i].us + 0.3 * us;
+            return;
+        }
+    int i = ncosts < (int)(sizeof costs / sizeof *costs) ? ncosts++ : 0;
+    snprintf(costs[i].key, sizeof costs[i].key, "%s", key);
+    costs[i].us = us;
+}
+
 static int chunk_size(const job *j)
 {
-    int k = j->n / (2 * (D.lim.workers > 0 ? D.lim.workers : 1));
-    return k < 1 ? 1 : k > 32 ? 32 : k;
+    int left = 0;
+    for (int i = j->scan; i < j->n; i++) left += j->state[i] == 0;
+    int workers = D.lim.workers > 0 ? D.lim.workers : 1;
+    int share = (left + 2 * workers - 1) / (2 * workers);
+    double est = j->cost_us > 0 ? j->cost_us : cost_get(j);
+    double by_cost = PIECE_US / (est > 1.0 ? est : 1.0);
+    int k = by_cost < share ? (int)by_cost : share;
+    return k < 1 ? 1 : k > PIECE_MAX ? PIECE_MAX : k;
 }
 
 /* Give worker w the next piece of work in the queue. */
@@ -369,6 +428,7 @@ static bool assign(worker *w)
 {
     job *j = D.queue_head;
     if (!j) return false;
+    if (w->shm) w->shm->item = 0; /* before the worker can see the task */
     if (j->n < 0) {
         queue_remove(j);
         j->assigned = true;
@@ -405,6 +465,7 @@ static bool assign(worker *w)
         worker_send(w, sb.data, sb.size);
         msgpack_sbuffer_destroy(&sb);
     }
+    w->t0 = uv_hrtime();
     w->state = W_BUSY;
     arm_deadline(w);
     return true;
@@ -479,6 +540,11 @@ static void on_frame(worker *w, int kind, const char *body, size_t n)
     case FRAME_END:
         if (!j || j->n < 0) break;
         w->job = NULL;
+        if (w->got == w->count && w->count > 0) { /* learn the cost per puzzle */
+            double us = (double)(uv_hrtime() - w->t0) / 1000.0 / w->count;
+            cost_update(j, us);
+            j->cost_us = j->cost_us > 0 ? 0.5 * j->cost_us + 0.5 * us : us;
+        }
         if (j->answered) {
             job_release(j);
         } else {
@@ -550,7 +616,7 @@ static void worker_handle_closed(uv_handle_t *h)
 {
     worker *w = h->data;
     if (--w->open_handles > 0) return;
-    if (w->probe) munmap(w->probe, sizeof *w->probe);
+    if (w->shm) munmap(w->shm, sizeof *w->shm);
     free(w->buf);
     free(w);
 }
@@ -569,7 +635,7 @@ static void task_failed(worker *w, int64_t status, int sig)
 {
     job *j = w->job;
     w->job = NULL;
-    const char *tech = w->probe ? sdk_service_probe_current(w->probe) : NULL;
+    const char *tech = w->shm ? sdk_service_probe_current(&w->shm->probe) : NULL;
     char msg[256];
     const char *code;
     if (w->deadline_hit) {
@@ -601,11 +667,19 @@ static void task_failed(worker *w, int64_t status, int sig)
         job_reply_error(j, code, msg);
         return;
     }
-    int bad = w->first + w->got;
+    /* the worker was on puzzle `item`; the ones before it that did not reach
+     * us were answered but not sent: they go back to the queue with the rest */
+    int item = w->shm ? w->shm->item : w->got;
+    if (item < w->got || item >= w->count) item = w->got;
+    int bad = w->first + item, requeue = w->first + w->count;
     if (bad < w->first + w->count) job_item_error(j, bad, code, msg);
-    for (int i = bad + 1; i < w->first + w->count; i++) j->state[i] = 0; /* again, elsewhere */
-    if (bad + 1 < w->first + w->count) {
-        if (j->scan > bad + 1) j->scan = bad + 1;
+    for (int i = w->first + w->got; i < w->first + w->count; i++)
+        if (i != bad && j->state[i] == 1) {
+            j->state[i] = 0; /* again, elsewhere */
+            if (i < requeue) requeue = i;
+        }
+    if (requeue < w->first + w->count) {
+        if (j->scan > requeue) j->scan = requeue;
         queue_push(j);
     }
     if (j->done == j->n) job_reply_batch(j);
@@ -674,21 +748,21 @@ static worker *spawn_worker(void)
     w->gen = D.generation;
     w->state = W_STARTING;
     int fd = memfd_create("sudokud-probe", MFD_CLOEXEC);
-    if (fd < 0 || ftruncate(fd, sizeof *w->probe) != 0) {
+    if (fd < 0 || ftruncate(fd, sizeof *w->shm) != 0) {
         log_err("probe memory: %s", strerror(errno));
         if (fd >= 0) close(fd);
         free(w);
         return NULL;
     }
-    void *m = mmap(NULL, sizeof *w->probe, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
+    void *m = mmap(NULL, sizeof *w->shm, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
     if (m == MAP_FAILED) {
         log_err("probe memory: %s", strerror(errno));
         close(fd);
         free(w);
         return NULL;
     }
-    w->probe = m;
-    w->probe->current = -1;
+    w->shm = m;
+    w->shm->probe.current = -1;
     uv_pipe_init(D.loop, &w->pipe, 0);
     uv_timer_init(D.loop, &w->timer);
     w->pipe.data = w->timer.data = w->proc.data = w;

@@ -12,7 +12,12 @@
      total), and the peak while 100,000 puzzles stream through `sudoctl solve`
      from stdin (sudoctl's own peak too: it must stay flat).
 
+  4. With --baseline-sudokud EXE (another build of sudokud, e.g. of the commit
+     before a change): `sudoctl solve -f kaggle_10k.txt` against both daemons,
+     runs interleaved (A B A B ...), medians and their ratio.
+
 usage: /usr/bin/python3 tests/bench/bench_e2e.py [--build DIR] [--runs N] [--stream N]
+           [--baseline-sudokud EXE] [--only-ab]
 """
 
 import argparse
@@ -95,6 +100,8 @@ def main():
     ap.add_argument("--runs", type=int, default=5)
     ap.add_argument("--stream", type=int, default=100000, help="puzzles for the streaming RSS test")
     ap.add_argument("--requests", type=int, default=3000, help="small requests per connection")
+    ap.add_argument("--baseline-sudokud", help="another sudokud to compare against (A/B)")
+    ap.add_argument("--only-ab", action="store_true", help="only the A/B comparison")
     a = ap.parse_args()
     build = os.path.abspath(a.build)
     os.environ["SUDOKU_BUILD"] = build
@@ -118,6 +125,10 @@ def main():
     d = harness.Daemon(conf=conf, exe=harness.SUDOKUD, tmp=tmp)
     d.start()
     try:
+        if a.baseline_sudokud:
+            ab(a, harness, conf, d, kaggle, npuz)
+            if a.only_ab:
+                return
         time.sleep(0.5)
         rss, pss, n = tree_mem(d.proc.pid)
         print("\n== memory, idle")
@@ -204,6 +215,32 @@ def main():
         print(f"after: sudokud + workers RSS {rss / 1024:.1f} MiB, PSS {pss / 1024:.1f} MiB")
     finally:
         d.stop()
+        import shutil
+        shutil.rmtree(tmp, ignore_errors=True)
+
+
+def ab(a, harness, conf, d, kaggle, npuz):
+    """This sudokud (d) against a baseline binary, interleaved runs."""
+    tmp = tempfile.mkdtemp(prefix="bench-e2e-base-")
+    base_d = harness.Daemon(conf=conf, exe=os.path.abspath(a.baseline_sudokud), tmp=tmp)
+    base_d.start()
+    try:
+        def argv(dd, json=False):
+            return ([harness.SUDOCTL, "--socket", dd.sock, "--no-autostart", "--no-progress"]
+                    + (["--json"] if json else []) + ["solve", "-f", kaggle])
+        print(f"\n== A/B: sudoctl solve -f kaggle_10k, this sudokud vs {a.baseline_sudokud}")
+        for json in (False, True):
+            median_time(argv(d, json), 1)  # warm up both
+            median_time(argv(base_d, json), 1)
+            new, old = [], []
+            for _ in range(a.runs):
+                new.append(median_time(argv(d, json), 1)[0])
+                old.append(median_time(argv(base_d, json), 1)[0])
+            mn, mo = statistics.median(new), statistics.median(old)
+            print(f"{'--json ' if json else 'text   '} this {mn:.3f} s ({npuz / mn:.0f}/s)  "
+                  f"baseline {mo:.3f} s ({npuz / mo:.0f}/s)  speed-up x{mo / mn:.2f}")
+    finally:
+        base_d.stop()
         import shutil
         shutil.rmtree(tmp, ignore_errors=True)
 

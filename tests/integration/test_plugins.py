@@ -89,6 +89,20 @@ def test_crashy():
                 bad_codes = [o["error"]["code"] for o in out[1:3] if "error" in o]
                 eq(len(bad_codes), 1, f"one victim fails with {tid}: {p.stdout}")
                 check(bad_codes[0] in ("plugin-crashed", "deadline-exceeded"), bad_codes[0])
+                # a long batch with the victims inside pieces of many puzzles:
+                # the puzzles served before the failure in the same piece (sent
+                # in bursts by the worker) must still come back, once each
+                batch = [EASY] * 30 + [victims[0]] + [EASY] * 30 + [victims[1]] + [EASY] * 30
+                for _ in range(2):  # the second time with the cost of `rate` learnt
+                    res = r.call("rate", {"puzzles": batch, "profile": "crash-" + tid})["results"]
+                    eq(len(res), len(batch), "one result per puzzle")
+                    errs = [i for i, x in enumerate(res) if "error" in x]
+                    eq(len(errs), 1, f"{tid}: only one victim fails in a long batch: "
+                       f"{[(i, res[i]) for i in errs]}")
+                    check(errs[0] in (30, 61), f"the failing entry is a victim's: {errs}")
+                    check(all(x["puzzle"] == batch[i] for i, x in enumerate(res)), "in order")
+                    check(all("er" in x for i, x in enumerate(res) if i != errs[0]),
+                          "every other puzzle rated")
             eq(failures, len(ids), "each misbehaving technique caught once")
             # sudoctl gives up by itself with --timeout (exit 3)
             p = d.sudoctl("--timeout", "0.5", "--profile", "crash-hang-test", "rate", victims[1], timeout=30)
