@@ -1,5 +1,5 @@
 /* misc.c - techniques that fit no other family: Sue de Coq and Aligned Pair
- * Exclusion.
+ * Exclusion (Aligned Triplet Exclusion lives in ate.c).
  *
  * Sue de Coq (HoDoKu's definition and search, MiscellaneousSolver): take 2 or
  * 3 unsolved cells C where a line meets a box, holding digits V with
@@ -18,6 +18,8 @@
  */
 #include <string.h>
 #include "sudoku/technique.h"
+
+extern const sdk_technique sdk_misc_ate; /* ate.c */
 
 static int find_sdc(const sdk_ctx *, const sdk_grid *, sdk_sink *);
 static int find_ape(const sdk_ctx *, const sdk_grid *, sdk_sink *);
@@ -239,4 +241,4 @@ static int find_ape(const sdk_ctx *ctx, const sdk_grid *g, sdk_sink *sink)
     return SDK_CONTINUE;
 }
 
-SDK_PLUGIN(&sue_de_coq, &ape)
+SDK_PLUGIN(&sue_de_coq, &ape, &sdk_misc_ate)
