@@ -68,6 +68,7 @@ static void usage(FILE *f)
             "options:\n"
             "  --socket PATH      daemon socket (default $XDG_RUNTIME_DIR/sudokud.sock,\n"
             "                     else /run/sudokud/sudokud.sock)\n"
+            "  --system           the system-wide daemon (/run/sudokud/sudokud.sock)\n"
             "  --timeout SECONDS  give up when the daemon does not answer in time\n"
             "  --json             one JSON object per puzzle\n"
             "  --html             an HTML page drawing each step\n"
@@ -702,6 +703,7 @@ enum {
     OPT_ASSUME,
     OPT_ALS,
     OPT_VERSION,
+    OPT_SYSTEM,
 };
 
 static bool parse_int(const char *s, long lo, long hi, long *out)
@@ -718,6 +720,7 @@ int main(int argc, char **argv)
 {
     static const struct option longopts[] = {
         {"socket", required_argument, NULL, OPT_SOCKET},
+        {"system", no_argument, NULL, OPT_SYSTEM},
         {"timeout", required_argument, NULL, OPT_TIMEOUT},
         {"json", no_argument, NULL, OPT_JSON},
         {"html", no_argument, NULL, OPT_HTML},
@@ -756,6 +759,10 @@ int main(int argc, char **argv)
         switch (ch) {
         case OPT_SOCKET:
             o.socket = optarg;
+            o.socket_given = true;
+            break;
+        case OPT_SYSTEM: /* never autostarted: systemd runs it */
+            o.socket = "/run/sudokud/sudokud.sock";
             o.socket_given = true;
             break;
         case OPT_TIMEOUT: {

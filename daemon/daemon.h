@@ -77,6 +77,11 @@ typedef struct daemon_state {
     char pid_file[4096];
     int workers_opt; /* --workers, 0: from the config */
     bool foreground;
+    bool system_mode; /* --system: the system-wide daemon (socket 0660) */
+    char group[64];   /* --group: the socket's group ("" none) */
+    long sock_gid;    /* its gid (system mode: ours), -1: owner-only socket */
+    bool activated;   /* the listener came from systemd (LISTEN_FDS) */
+    int pid_fd;       /* the locked pid file, -1: none */
     limits lim;
     int nprofile;
     char (*profiles)[48];
@@ -109,8 +114,22 @@ extern daemon_state D;
  * Returns false with err when the config does not load. (main.c) */
 bool daemon_load_config(const char *path, sdk_error *err);
 void daemon_begin_drain(void);
+/* Reload the config and roll the workers (SIGHUP, the reload method), telling
+ * systemd. False with err when the new config does not load. */
+bool daemon_reload(sdk_error *err);
 void daemon_check_drained(void);
 uint64_t now_ms(void);
+
+/* ---- systemd (sd.c) ---------------------------------------------------------- */
+
+/* Read NOTIFY_SOCKET and LISTEN_FDS (then remove them from the environment). */
+void sd_init(void);
+bool sd_notifying(void);
+/* Send "READY=1", "RELOADING=1", "STOPPING=1", "STATUS=..." lines (one
+ * datagram) when there is a notify socket; nothing otherwise. */
+void sd_notifyf(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+/* The socket systemd passed (activation), -1 when none. */
+int sd_listen_fd(void);
 
 /* ---- connections (server.c) ------------------------------------------------ */
 

@@ -1,9 +1,12 @@
-/* main.c - sudokud: options, finding the config and the socket, detaching,
- * the pid file, signals (SIGHUP reloads, SIGTERM/SIGINT drain and exit), and
- * the worker mode switch (`--worker`). */
+/* main.c - sudokud: options, finding the config and the socket, user or
+ * system mode (--system, --group), detaching, the pid file (locked: a second
+ * daemon on it refuses to start), telling systemd (sd.c), signals (SIGHUP
+ * reloads, SIGTERM/SIGINT drain and exit), and the worker mode switch
+ * (`--worker`). */
 #include <errno.h>
 #include <fcntl.h>
 #include <getopt.h>
+#include <grp.h>
 #include <libgen.h>
 #include <limits.h>
 #include <signal.h>
@@ -26,6 +29,9 @@ static void usage(FILE *f)
     fprintf(f, "usage: sudokud [options]\n"
                "  --socket PATH     listen here (default $XDG_RUNTIME_DIR/sudokud.sock,\n"
                "                    else /run/sudokud/sudokud.sock)\n"
+               "  --system          the system-wide daemon: /run/sudokud/sudokud.sock, mode\n"
+               "                    0660; the socket's group may connect\n"
+               "  --group NAME      the socket's group (mode 0660; its members may connect)\n"
                "  --config FILE     config (default <bindir>/../etc/sudokud/sudokud.conf)\n"
                "  --foreground      do not detach (for systemd and terminals)\n"
                "  --log-level L     error, warning, info (default) or debug\n"
@@ -62,16 +68,29 @@ bool daemon_load_config(const char *path, sdk_error *err)
     return true;
 }
 
+bool daemon_reload(sdk_error *err)
+{
+    sd_notifyf("RELOADING=1\nMONOTONIC_USEC=%llu\nSTATUS=reloading %s",
+               (unsigned long long)(uv_hrtime() / 1000u), D.config_path);
+    bool ok = daemon_load_config(D.config_path, err);
+    if (ok) {
+        workers_roll();
+        sd_notifyf("READY=1\nSTATUS=reloaded %s (generation %u, %d workers)", D.config_path,
+                   D.generation, D.lim.workers);
+    } else {
+        log_err("reload failed, keeping the old config: %s", err->msg);
+        sd_notifyf("READY=1\nSTATUS=reload failed, the old config serves: %s", err->msg);
+    }
+    return ok;
+}
+
 static void on_signal(uv_signal_t *s, int signum)
 {
     (void)s;
     if (signum == SIGHUP) {
         sdk_error err;
         log_info("SIGHUP: reloading %s", D.config_path);
-        if (!daemon_load_config(D.config_path, &err))
-            log_err("reload failed, keeping the old config: %s", err.msg);
-        else
-            workers_roll();
+        daemon_reload(&err);
         return;
     }
     log_info("%s: draining and exiting", signum == SIGTERM ? "SIGTERM" : "SIGINT");
@@ -93,6 +112,7 @@ void daemon_begin_drain(void)
 {
     if (D.draining) return;
     D.draining = true;
+    sd_notifyf("STOPPING=1\nSTATUS=draining: %d requests to answer", D.njobs);
     server_stop_listening();
     daemon_check_drained();
 }
@@ -129,7 +149,7 @@ static bool default_config(char *out, size_t n)
 static void default_socket(char *out, size_t n)
 {
     const char *x = getenv("XDG_RUNTIME_DIR");
-    if (x && *x)
+    if (x && *x && !D.system_mode)
         snprintf(out, n, "%s/sudokud.sock", x);
     else
         snprintf(out, n, "/run/sudokud/sudokud.sock");
@@ -172,30 +192,121 @@ static void detach(void)
     }
 }
 
-static void write_pid_file(void)
+/* Is pid a live sudokud other than us? */
+static bool live_sudokud(long pid)
 {
-    if (!D.pid_file[0]) return;
-    FILE *f = fopen(D.pid_file, "w");
-    if (!f) {
-        log_warn("pid file %s: %s", D.pid_file, strerror(errno));
-        return;
-    }
-    fprintf(f, "%d\n", (int)getpid());
+    if (pid <= 0 || pid == (long)getpid() || (kill((pid_t)pid, 0) != 0 && errno == ESRCH))
+        return false;
+    char path[64], comm[64] = "";
+    snprintf(path, sizeof path, "/proc/%ld/comm", pid);
+    FILE *f = fopen(path, "r");
+    if (!f) return false;
+    bool ok = fgets(comm, sizeof comm, f) != NULL;
     fclose(f);
+    return ok && !strncmp(comm, "sudokud", 7);
+}
+
+/* The pid file: open and lock it (a write lock held as long as we run; locks
+ * are not inherited, so the workers do not hold it). A file locked by another
+ * process, or naming another live sudokud, means a daemon runs: refuse. With
+ * keep, write our pid and keep the file open (D.pid_fd); else only check. */
+static bool pid_file_take(bool keep, char *why, size_t n)
+{
+    if (!D.pid_file[0]) return true;
+    int fd = open(D.pid_file, O_RDWR | O_CREAT | O_CLOEXEC, 0644);
+    if (fd < 0) {
+        snprintf(why, n, "pid file %s: %s", D.pid_file, strerror(errno));
+        return false;
+    }
+    char buf[32] = "";
+    ssize_t r = pread(fd, buf, sizeof buf - 1, 0);
+    long pid = r > 0 ? strtol(buf, NULL, 10) : 0;
+    struct flock fl = {.l_type = F_WRLCK, .l_whence = SEEK_SET};
+    if (fcntl(fd, F_SETLK, &fl) != 0) {
+        struct flock q = {.l_type = F_WRLCK, .l_whence = SEEK_SET};
+        if (fcntl(fd, F_GETLK, &q) == 0 && q.l_type != F_UNLCK) pid = q.l_pid;
+        snprintf(why, n, "another sudokud (pid %ld) holds the pid file %s", pid, D.pid_file);
+        close(fd);
+        return false;
+    }
+    if (live_sudokud(pid)) {
+        snprintf(why, n, "the pid file %s names a running sudokud (pid %ld)", D.pid_file, pid);
+        close(fd);
+        return false;
+    }
+    if (!keep) {
+        close(fd); /* releases the lock */
+        return true;
+    }
+    int k = snprintf(buf, sizeof buf, "%d\n", (int)getpid());
+    if (ftruncate(fd, 0) != 0 || pwrite(fd, buf, (size_t)k, 0) != k) {
+        snprintf(why, n, "pid file %s: %s", D.pid_file, strerror(errno));
+        close(fd);
+        return false;
+    }
+    D.pid_fd = fd;
+    return true;
+}
+
+static void pid_file_release(void)
+{
+    if (D.pid_fd < 0) return;
+    unlink(D.pid_file); /* while we still hold the lock */
+    close(D.pid_fd);
+    D.pid_fd = -1;
+}
+
+/* --group: the group must exist. */
+static bool resolve_group(void)
+{
+    if (!D.group[0]) {
+        D.sock_gid = D.system_mode ? (long)getgid() : -1;
+        return true;
+    }
+    errno = 0;
+    struct group *g = getgrnam(D.group);
+    if (!g) {
+        char *end;
+        long id = strtol(D.group, &end, 10);
+        if (!*end && id >= 0 && (g = getgrgid((gid_t)id)) != NULL) {
+            D.sock_gid = (long)g->gr_gid;
+            return true;
+        }
+        fprintf(stderr, "sudokud: --group: there is no group named '%s'%s%s\n", D.group,
+                errno ? ": " : "", errno ? strerror(errno) : "");
+        return false;
+    }
+    D.sock_gid = (long)g->gr_gid;
+    return true;
 }
 
 int main(int argc, char **argv)
 {
-    enum { O_SOCKET = 1, O_CONFIG, O_FG, O_LOG, O_PID, O_WORKERS, O_WORKER, O_VERSION, O_HELP };
+    enum {
+        O_SOCKET = 1,
+        O_CONFIG,
+        O_FG,
+        O_LOG,
+        O_PID,
+        O_WORKERS,
+        O_WORKER,
+        O_VERSION,
+        O_HELP,
+        O_SYSTEM,
+        O_GROUP
+    };
     static const struct option opts[] = {
         {"socket", required_argument, 0, O_SOCKET}, {"config", required_argument, 0, O_CONFIG},
         {"foreground", no_argument, 0, O_FG},       {"log-level", required_argument, 0, O_LOG},
         {"pid-file", required_argument, 0, O_PID},  {"workers", required_argument, 0, O_WORKERS},
         {"worker", no_argument, 0, O_WORKER},       {"version", no_argument, 0, O_VERSION},
-        {"help", no_argument, 0, O_HELP},           {0, 0, 0, 0},
+        {"help", no_argument, 0, O_HELP},           {"system", no_argument, 0, O_SYSTEM},
+        {"group", required_argument, 0, O_GROUP},   {0, 0, 0, 0},
     };
     memset(&D, 0, sizeof D);
     D.ready_fd = -1;
+    D.pid_fd = -1;
+    D.sock_gid = -1;
     size_t exelen = sizeof D.exe;
     if (uv_exepath(D.exe, &exelen) != 0) snprintf(D.exe, sizeof D.exe, "%s", argv[0]);
     bool worker = false, use_syslog = false;
@@ -235,6 +346,16 @@ int main(int argc, char **argv)
         }
         case O_WORKER:
             worker = true;
+            break;
+        case O_SYSTEM:
+            D.system_mode = true;
+            break;
+        case O_GROUP:
+            if (!*optarg || strlen(optarg) >= sizeof D.group) {
+                fprintf(stderr, "sudokud: --group: '%s' is not a group name\n", optarg);
+                return 2;
+            }
+            snprintf(D.group, sizeof D.group, "%s", optarg);
             break;
         case O_VERSION:
             printf("sudokud %s\n", SUDOKUD_VERSION);
@@ -284,9 +405,16 @@ int main(int argc, char **argv)
         }
     }
     log_init(level, false, "sudokud");
+    if (!resolve_group()) return 2;
+    sd_init();
     sdk_error err;
     if (!daemon_load_config(D.config_path, &err)) {
         log_err("config: %s", err.msg);
+        return 1;
+    }
+    char why[PATH_MAX + 128];
+    if (!pid_file_take(false, why, sizeof why)) { /* before detaching: say it here */
+        log_err("%s", why);
         return 1;
     }
     if (!D.foreground) {
@@ -305,8 +433,12 @@ int main(int argc, char **argv)
     uv_signal_start(&D.sig_int, on_signal, SIGINT);
     uv_timer_init(D.loop, &D.respawn_timer);
 
-    if (!server_listen(&err)) {
-        log_err("%s", err.msg);
+    bool listening = server_listen(&err);
+    if (!listening) snprintf(why, sizeof why, "%s", err.msg);
+    if (!listening || !pid_file_take(true, why, sizeof why)) {
+        log_err("%s", why);
+        sd_notifyf("STATUS=%s", why);
+        server_stop_listening();
         uv_walk(D.loop, walk_close, NULL);
         uv_run(D.loop, UV_RUN_DEFAULT);
         uv_loop_close(D.loop);
@@ -315,11 +447,13 @@ int main(int argc, char **argv)
     }
     if (!workers_start()) {
         log_err("cannot start workers");
+        pid_file_release();
         return 1;
     }
-    write_pid_file();
-    log_info("sudokud %s listening on %s (config %s, %d workers)", SUDOKUD_VERSION, D.socket_path,
-             D.config_path, D.lim.workers);
+    log_info("sudokud %s listening on %s%s (config %s, %d workers)", SUDOKUD_VERSION, D.socket_path,
+             D.activated ? " (from systemd)" : "", D.config_path, D.lim.workers);
+    sd_notifyf("READY=1\nMAINPID=%d\nSTATUS=listening on %s (%d workers)", (int)getpid(),
+               D.socket_path, D.lim.workers);
     if (D.ready_fd >= 0) {
         if (write(D.ready_fd, "1", 1) != 1) log_warn("cannot tell the parent we are ready");
         close(D.ready_fd);
@@ -330,7 +464,7 @@ int main(int argc, char **argv)
     uv_run(D.loop, UV_RUN_DEFAULT);
     int rc = uv_loop_close(D.loop);
     if (rc) log_warn("event loop closed with handles open: %s", uv_strerror(rc));
-    if (D.pid_file[0]) unlink(D.pid_file);
+    pid_file_release();
     free(D.profiles);
     log_info("exiting");
     return 0;

@@ -49,12 +49,10 @@ static void do_reload(conn *c, uint32_t msgid)
 {
     sdk_error err;
     log_info("reload asked by connection %u", c->id);
-    if (!daemon_load_config(D.config_path, &err)) {
-        log_err("reload failed, keeping the old config: %s", err.msg);
+    if (!daemon_reload(&err)) {
         conn_send_error(c, msgid, err.code[0] ? err.code : "bad-config", "%s", err.msg);
         return;
     }
-    workers_roll();
     msgpack_sbuffer sb;
     msgpack_packer pk;
     msgpack_sbuffer_init(&sb);

@@ -1,9 +1,13 @@
-/* server.c - sudokud's Unix socket: listening (mode 0600, stale sockets
- * replaced, a live daemon left alone), accepting with peer credentials and the
+/* server.c - sudokud's Unix socket: listening (mode 0600; 0660 and the
+ * group's in system mode or with --group; stale sockets replaced, a live
+ * daemon left alone; or the socket systemd passes), accepting with peer
+ * credentials (our uid, root, or a member of the socket's group) and the
  * connection limit, reading messages through the wire reader, and writing
  * responses with back-pressure. */
 #include <errno.h>
+#include <grp.h>
 #include <libgen.h>
+#include <pwd.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -173,6 +177,29 @@ void conn_close(conn *c)
     if (c->jobs == 0 && !writes_pending(c)) conn_destroy(c);
 }
 
+/* Is the peer (uid, gid) a member of group gid? Its supplementary groups
+ * from the socket (SO_PEERGROUPS), else from the group database. */
+static bool peer_in_group(int fd, uid_t uid, gid_t pgid, gid_t gid)
+{
+    if (pgid == gid) return true;
+    gid_t groups[256];
+    socklen_t len = sizeof groups;
+#ifdef SO_PEERGROUPS
+    if (getsockopt(fd, SOL_SOCKET, SO_PEERGROUPS, groups, &len) == 0) {
+        for (size_t i = 0; i < len / sizeof *groups; i++)
+            if (groups[i] == gid) return true;
+        return false;
+    }
+#endif
+    (void)fd, (void)len;
+    struct passwd *pw = getpwuid(uid);
+    int n = (int)(sizeof groups / sizeof *groups);
+    if (!pw || getgrouplist(pw->pw_name, pgid, groups, &n) < 0) return false;
+    for (int i = 0; i < n; i++)
+        if (groups[i] == gid) return true;
+    return false;
+}
+
 static bool peer_allowed(conn *c)
 {
     uv_os_fd_t fd;
@@ -184,7 +211,10 @@ static bool peer_allowed(conn *c)
         return false;
     }
     if (cr.uid == getuid() || cr.uid == 0) return true;
-    log_warn("connection %u: refused peer uid %u (pid %d)", c->id, (unsigned)cr.uid, (int)cr.pid);
+    if (D.sock_gid >= 0 && peer_in_group(fd, cr.uid, cr.gid, (gid_t)D.sock_gid)) return true;
+    log_warn("connection %u: refused peer uid %u gid %u (pid %d)%s", c->id, (unsigned)cr.uid,
+             (unsigned)cr.gid, (int)cr.pid,
+             D.sock_gid >= 0 ? ": not our uid, root, or in the socket's group" : "");
     return false;
 }
 
@@ -227,8 +257,35 @@ static void on_connection(uv_stream_t *server, int status)
     uv_read_start((uv_stream_t *)&c->h, alloc_cb, read_cb);
 }
 
+/* The socket systemd passed us (socket activation). */
+static bool listen_activated(int fd, sdk_error *err)
+{
+    struct sockaddr_un sa;
+    socklen_t len = sizeof sa;
+    memset(&sa, 0, sizeof sa);
+    if (getsockname(fd, (struct sockaddr *)&sa, &len) != 0 || sa.sun_family != AF_UNIX) {
+        sdk_error_set(err, SDK_E_INTERNAL, "the socket systemd passed (fd %d) is not a Unix socket",
+                      fd);
+        return false;
+    }
+    if (sa.sun_path[0]) snprintf(D.socket_path, sizeof D.socket_path, "%s", sa.sun_path);
+    uv_pipe_init(D.loop, &D.listener, 0);
+    int rc = uv_pipe_open(&D.listener, fd);
+    if (rc == 0) rc = uv_listen((uv_stream_t *)&D.listener, 128, on_connection);
+    if (rc != 0) {
+        sdk_error_set(err, SDK_E_INTERNAL, "cannot listen on the socket systemd passed: %s",
+                      uv_strerror(rc));
+        uv_close((uv_handle_t *)&D.listener, NULL);
+        return false;
+    }
+    D.activated = true;
+    D.listening = true;
+    return true;
+}
+
 bool server_listen(sdk_error *err)
 {
+    if (sd_listen_fd() >= 0) return listen_activated(sd_listen_fd(), err);
     char dir[sizeof D.socket_path];
     if (strlen(D.socket_path) >= sizeof((struct sockaddr_un *)0)->sun_path) {
         sdk_error_set(err, SDK_E_INTERNAL, "socket path %s is longer than %zu bytes", D.socket_path,
@@ -236,7 +293,13 @@ bool server_listen(sdk_error *err)
         return false;
     }
     snprintf(dir, sizeof dir, "%s", D.socket_path);
-    mkdir(dirname(dir), 0700); /* the user's runtime dir usually exists */
+    /* the user's runtime dir usually exists; /run/sudokud is made by systemd
+     * (RuntimeDirectory=) or here, readable by all: the socket's mode guards */
+    bool shared = D.sock_gid >= 0;
+    if (mkdir(dirname(dir), shared ? 0755 : 0700) != 0 && errno != EEXIST) {
+        sdk_error_set(err, SDK_E_INTERNAL, "cannot create %s: %s", dir, strerror(errno));
+        return false;
+    }
     struct stat st;
     if (lstat(D.socket_path, &st) == 0) {
         if (!S_ISSOCK(st.st_mode)) {
@@ -251,10 +314,17 @@ bool server_listen(sdk_error *err)
         unlink(D.socket_path); /* stale */
     }
     uv_pipe_init(D.loop, &D.listener, 0);
-    mode_t old = umask(0177);
+    mode_t old = umask(shared ? 0117 : 0177);
     int rc = uv_pipe_bind(&D.listener, D.socket_path);
     umask(old);
-    if (rc == 0) chmod(D.socket_path, 0600);
+    if (rc == 0 && D.group[0] && chown(D.socket_path, (uid_t)-1, (gid_t)D.sock_gid) != 0) {
+        sdk_error_set(err, SDK_E_INTERNAL, "cannot give %s to group %s: %s", D.socket_path, D.group,
+                      strerror(errno));
+        uv_close((uv_handle_t *)&D.listener, NULL);
+        unlink(D.socket_path);
+        return false;
+    }
+    if (rc == 0) chmod(D.socket_path, shared ? 0660 : 0600);
     if (rc == 0) rc = uv_listen((uv_stream_t *)&D.listener, 128, on_connection);
     if (rc != 0) {
         sdk_error_set(err, SDK_E_INTERNAL, "cannot listen on %s: %s", D.socket_path,
@@ -271,7 +341,7 @@ void server_stop_listening(void)
     if (!D.listening) return;
     D.listening = false;
     uv_close((uv_handle_t *)&D.listener, NULL);
-    unlink(D.socket_path);
+    if (!D.activated) unlink(D.socket_path); /* systemd's socket stays */
 }
 
 void server_close_all(void)

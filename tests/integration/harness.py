@@ -149,10 +149,14 @@ class Daemon:
     """A sudokud on a socket in a fresh temporary folder; a context manager
     that always stops it (SIGTERM, then SIGKILL of its process group)."""
 
-    def __init__(self, conf=None, exe=SUDOKUD, env=None, tmp=None):
+    def __init__(self, conf=None, exe=SUDOKUD, env=None, tmp=None, args=(), sock=None, wrap=(),
+                 pass_fds=()):
         self.tmp = tmp or tempfile.mkdtemp(prefix="sudokud-it-")
         self.own_tmp = tmp is None
-        self.sock = os.path.join(self.tmp, "sudokud.sock")
+        self.sock = sock or os.path.join(self.tmp, "sudokud.sock")
+        self.args = list(args)  # more options for sudokud
+        self.wrap = list(wrap)  # a command that execs sudokud (argv follows)
+        self.pass_fds = tuple(pass_fds)
         self.conf = conf or make_conf(os.path.join(self.tmp, "sudokud.conf"))
         self.exe = exe
         self.env = env
@@ -162,9 +166,10 @@ class Daemon:
     def start(self, wait=15.0):
         logf = open(self.log, "ab")
         self.proc = subprocess.Popen(
-            [self.exe, "--foreground", "--socket", self.sock, "--config", self.conf],
+            self.wrap + [self.exe, "--foreground", "--socket", self.sock, "--config", self.conf]
+            + self.args,
             stdin=subprocess.DEVNULL, stdout=logf, stderr=logf,
-            start_new_session=True, env=self.env)
+            start_new_session=True, env=self.env, pass_fds=self.pass_fds)
         logf.close()
         deadline = time.time() + wait
         while time.time() < deadline:
