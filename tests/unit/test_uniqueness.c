@@ -12,351 +12,39 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include "sudoku/solver.h"
-#include "testutil.h"
+#include "reglib_harness.h"
+#include "walk.h"
 
-/* ---- the harness (same in test_wings.c, test_misc.c) ---------------------- */
+#define U "uniqueness"
 
-enum { DIG_PAIR, DIG_SINGLE, DIG_ELIM, DIG_NONE };
-
-typedef struct code_map {
-    const char *code; /* with variant, or plain */
-    const char *id;
-    const char *opts;
-    int digits; /* how HoDoKu's digits field is made */
-} code_map;
-
-typedef struct known_fail {
-    const char *code;
-    int line;
-    const char *why;
-} known_fail;
-
-typedef struct result {
-    char code[16];
-    int total, pass;
-} result;
-
-static sdk_plugin plugins[4];
-static int nplugins;
-
-static void open_plugin(const char *name)
-{
-    char path[1024];
-    const char *b = getenv("SUDOKU_BUILD");
-    snprintf(path, sizeof path, "%s/lib/sudokud/plugins/%s.so", b ? b : "build", name);
-    sdk_error err;
-    if (!sdk_plugin_open(path, &plugins[nplugins], &err)) fail_msg("%s: %s", path, err.msg);
-    nplugins++;
-}
-
-static const sdk_technique *tech(const char *id)
-{
-    for (int p = 0; p < nplugins; p++)
-        for (const sdk_technique *const *t = plugins[p].list; *t; t++)
-            if (!strcmp((*t)->id, id)) return *t;
-    fail_msg("technique %s not found", id);
-    return NULL;
-}
-
-typedef struct steps {
-    sdk_step *v;
-    int n, cap;
-} steps;
-
-static int collect(void *ctx, const sdk_step *s)
-{
-    steps *l = ctx;
-    if (l->n == l->cap) {
-        l->cap = l->cap ? l->cap * 2 : 16;
-        l->v = realloc(l->v, sizeof *l->v * (size_t)l->cap);
-    }
-    l->v[l->n++] = *s;
-    return l->n > 5000 ? SDK_STOP : SDK_CONTINUE;
-}
-
-static int run(const sdk_technique *t, const char *opts, const sdk_grid *g, steps *out)
-{
-    sdk_options o = {0};
-    char why[64];
-    if (opts && *opts) sdk_options_parse(opts, &o, why, sizeof why);
-    sdk_ctx ctx = {.opts = &o, .unique = true};
-    sdk_sink sink = {collect, out};
-    out->n = 0;
-    return t->find(&ctx, g, &sink);
-}
-
-/* HoDoKu's digits field of one of our steps. */
-static void step_digits(const sdk_step *s, int kind, char *out)
-{
-    int n = 0;
-    if (kind == DIG_ELIM) {
-        unsigned m = 0;
-        for (int i = 0; i < s->nelim; i++) m |= 1u << s->elim[i].digit;
-        for (int d = 1; d <= 9; d++)
-            if (m & (1u << d)) out[n++] = (char)('0' + d);
-    } else if (kind != DIG_NONE) {
-        /* the digits after ": ", "1/2/3 in" or "7 1- r1c2..." */
-        const char *p = strstr(s->text, ": ");
-        unsigned m = 0;
-        if (p) {
-            p += 2;
-            while (*p >= '1' && *p <= '9') {
-                m |= 1u << (*p - '0');
-                p++;
-                if (*p != '/' || kind == DIG_SINGLE) break;
-                p++;
-            }
-        }
-        for (int d = 1; d <= 9; d++)
-            if (m & (1u << d)) out[n++] = (char)('0' + d);
-    }
-    out[n] = 0;
-}
-
-typedef struct {
-    uint64_t w[12];
-} candset;
-static void cs_add(candset *s, int c, int d)
-{
-    int k = c * 9 + d - 1;
-    s->w[k / 64] |= 1ULL << (k % 64);
-}
-
-static bool parse_cands(const char *f, candset *s, sdk_grid *g)
-{
-    while (*f) {
-        while (*f == ' ') f++;
-        if (!*f) break;
-        if (f[0] < '1' || f[0] > '9' || f[1] < '1' || f[1] > '9' || f[2] < '1' || f[2] > '9')
-            return false;
-        int d = f[0] - '0', c = (f[1] - '1') * 9 + f[2] - '1';
-        if (s) cs_add(s, c, d);
-        if (g) sdk_grid_eliminate(g, c, d);
-        f += 3;
-    }
-    return true;
-}
-
-static bool build_grid(const char *grid, sdk_grid *g)
-{
-    sdk_grid_init(g);
-    int cell = 0;
-    for (const char *q = grid; *q && cell < 81; q++) {
-        bool placed = false;
-        if (*q == '+') {
-            placed = true;
-            q++;
-        }
-        if (*q >= '1' && *q <= '9') sdk_grid_place(g, cell, *q - '0', !placed);
-        cell++;
-    }
-    return cell == 81;
-}
-
-/* Run every reglib line of the mapped codes; returns unexpected failures. */
-static int reglib(const code_map *map, int nmap, const known_fail *known, int nknown)
-{
-    FILE *f = fopen(tu_reglib_path("reglib-1.4.txt"), "r");
-    assert_non_null(f);
-    result res[64];
-    int nres = 0, unexpected = 0, lineno = 0;
-    char line[2048];
-    steps st = {0};
-    while (fgets(line, sizeof line, f)) {
-        lineno++;
-        line[strcspn(line, "\r\n")] = 0;
-        if (line[0] != ':') continue;
-        char *fld[8] = {0};
-        int nf = 0;
-        for (char *p = line + 1; nf < 8;) {
-            fld[nf++] = p;
-            char *c = strchr(p, ':');
-            if (!c) break;
-            *c = 0;
-            p = c + 1;
-        }
-        for (int i = nf; i < 8; i++) fld[i] = "";
-        const char *code = fld[0];
-        bool fail_case = strstr(code, "-x") != NULL;
-        char base[16];
-        snprintf(base, sizeof base, "%.4s", code);
-        const code_map *m = NULL;
-        for (int i = 0; i < nmap && !m; i++)
-            if (!strcmp(map[i].code, code)) m = &map[i];
-        for (int i = 0; i < nmap && !m; i++)
-            if (!strcmp(map[i].code, base)) m = &map[i];
-        if (!m) continue;
-        result *r = NULL;
-        for (int i = 0; i < nres; i++)
-            if (!strcmp(res[i].code, code)) r = &res[i];
-        if (!r) {
-            r = &res[nres++];
-            memset(r, 0, sizeof *r);
-            snprintf(r->code, sizeof r->code, "%s", code);
-        }
-        r->total++;
-        sdk_grid g;
-        candset want = {{0}}, wantp = {{0}};
-        assert_true(build_grid(fld[2], &g));
-        assert_true(parse_cands(fld[3], NULL, &g));
-        assert_true(parse_cands(fld[4], &want, NULL));
-        assert_true(parse_cands(fld[5], &wantp, NULL));
-        for (int i = 0; i < 12; i++) want.w[i] |= wantp.w[i]; /* placements never occur here */
-        run(tech(m->id), m->opts, &g, &st);
-        int matching = 0, equal = 0;
-        char why[1200] = "no instance with these digits";
-        for (int i = 0; i < st.n; i++) {
-            char dg[12];
-            step_digits(&st.v[i], m->digits, dg);
-            if (strcmp(dg, fld[1])) continue;
-            matching++;
-            candset got = {{0}};
-            for (int k = 0; k < st.v[i].nelim; k++)
-                cs_add(&got, st.v[i].elim[k].cell, st.v[i].elim[k].digit);
-            if (!memcmp(&got, &want, sizeof got))
-                equal++;
-            else
-                snprintf(why, sizeof why, "different instance: %s", st.v[i].text);
-        }
-        bool pass = fail_case ? matching == 0 : matching > 0 && equal == matching;
-        if (fail_case && !pass) snprintf(why, sizeof why, "found %s", st.v[0].text);
-        if (pass) {
-            r->pass++;
-            continue;
-        }
-        bool listed = false;
-        for (int i = 0; i < nknown; i++) listed |= known[i].line == lineno;
-        printf("  %s line %d %s: %s\n", listed ? "known" : "FAIL", lineno, code, why);
-        if (!listed) unexpected++;
-    }
-    fclose(f);
-    free(st.v);
-    printf("  %-8s %5s %5s\n", "code", "pass", "total");
-    for (int i = 0; i < nres; i++)
-        printf("  %-8s %5d %5d\n", res[i].code, res[i].pass, res[i].total);
-    return unexpected;
-}
-
-/* Walk puzzles to the solution (singles first, then our techniques' first
- * step, else the solution digit of the emptiest cell) and ask every technique
- * for all its steps at every position. Returns violations. */
-static long per_id[16]; /* steps found per technique, over all soundness runs */
-
-static long soundness(const char *const *ids, int nids, const char *opts, const char *file,
-                      int npuz, long *nsteps, long *npos)
-{
-    static const char *advance_plugins[] = {"singles", "intersections", "subsets"};
-    sdk_plugin adv[3];
-    int nadv = 0;
-    for (int i = 0; i < 3; i++) {
-        char path[1024];
-        const char *b = getenv("SUDOKU_BUILD");
-        snprintf(path, sizeof path, "%s/lib/sudokud/plugins/%s.so", b ? b : "build",
-                 advance_plugins[i]);
-        sdk_error err;
-        if (sdk_plugin_open(path, &adv[nadv], &err)) nadv++;
-    }
-    uint8_t(*puz)[81];
-    int n = tu_read_puzzles(file, npuz, 1, &puz);
-    long bad = 0;
-    steps st = {0};
-    for (int p = 0; p < n; p++) {
-        uint8_t sol[2][81];
-        if (sdk_solve(puz[p], 2, sol, NULL) != 1) continue;
-        sdk_grid g;
-        sdk_grid_from_values(&g, puz[p]);
-        while (!sdk_grid_solved(&g)) {
-            (*npos)++;
-            sdk_step next;
-            bool have = false;
-            for (int i = 0; i < nids; i++) {
-                run(tech(ids[i]), opts, &g, &st);
-                *nsteps += st.n;
-                per_id[i] += st.n;
-                for (int k = 0; k < st.n; k++) {
-                    const sdk_step *s = &st.v[k];
-                    for (int e = 0; e < s->nelim; e++)
-                        if (sol[0][s->elim[e].cell] == s->elim[e].digit) {
-                            char line[82];
-                            printf("VIOLATION %s: %s\n  grid %s\n", ids[i], s->text,
-                                   sdk_format_line(&g, line));
-                            bad++;
-                            break;
-                        }
-                }
-                if (!have && st.n) {
-                    next = st.v[0];
-                    have = true;
-                }
-            }
-            /* prefer simple techniques to move on */
-            for (int a = 0; a < nadv; a++)
-                for (const sdk_technique *const *t = adv[a].list; *t; t++) {
-                    run(*t, "", &g, &st);
-                    if (st.n) {
-                        next = st.v[0];
-                        goto apply;
-                    }
-                }
-            if (have) goto apply;
-            {
-                int best = -1;
-                for (int c = 0; c < 81; c++)
-                    if (!g.value[c] &&
-                        (best < 0 || sdk_mask_count(g.cand[c]) < sdk_mask_count(g.cand[best])))
-                        best = c;
-                sdk_grid_place(&g, best, sol[0][best], false);
-                continue;
-            }
-        apply:
-            if (bad) break;
-            sdk_step_apply(&next, &g);
-        }
-        if (bad) break;
-    }
-    free(st.v);
-    free(puz);
-    for (int i = 0; i < nadv; i++) sdk_plugin_close(&adv[i]);
-    return bad;
-}
-
-/* ---- uniqueness ----------------------------------------------------------- */
-
-static const code_map map[] = {
-    {"0600-1", "unique-rectangle-1", "missing=0", DIG_PAIR},
-    {"0600-2", "unique-rectangle-1", "missing=1", DIG_PAIR},
-    {"0601-1", "unique-rectangle-2", "missing=0", DIG_PAIR},
-    {"0601-2", "unique-rectangle-2", "missing=1", DIG_PAIR},
-    {"0602-1", "unique-rectangle-3", "missing=0", DIG_PAIR},
-    {"0602-2", "unique-rectangle-3", "missing=1", DIG_PAIR},
-    {"0603-1", "unique-rectangle-4", "missing=0", DIG_PAIR},
-    {"0603-2", "unique-rectangle-4", "missing=1", DIG_PAIR},
-    {"0604-1", "unique-rectangle-5", "missing=0", DIG_PAIR},
-    {"0604-2", "unique-rectangle-5", "missing=1", DIG_PAIR},
-    {"0605-1", "unique-rectangle-6", "missing=0", DIG_PAIR},
-    {"0605-2", "unique-rectangle-6", "missing=1", DIG_PAIR},
-    {"0606-1", "hidden-rectangle", "missing=0", DIG_PAIR},
-    {"0606-2", "hidden-rectangle", "missing=1", DIG_PAIR},
-    {"0606", "hidden-rectangle", "missing=1", DIG_PAIR},
-    {"0607-1", "avoidable-rectangle-1", "missing=0", DIG_PAIR},
-    {"0608-1", "avoidable-rectangle-2", "missing=0", DIG_PAIR},
-    {"0610", "bug-plus-1", "", DIG_NONE},
+static const rh_code map[] = {
+    {"0600-1", U, "unique-rectangle-1", "missing=0", rh_digits_text},
+    {"0600-2", U, "unique-rectangle-1", "missing=1", rh_digits_text},
+    {"0601-1", U, "unique-rectangle-2", "missing=0", rh_digits_text},
+    {"0601-2", U, "unique-rectangle-2", "missing=1", rh_digits_text},
+    {"0602-1", U, "unique-rectangle-3", "missing=0", rh_digits_text},
+    {"0602-2", U, "unique-rectangle-3", "missing=1", rh_digits_text},
+    {"0603-1", U, "unique-rectangle-4", "missing=0", rh_digits_text},
+    {"0603-2", U, "unique-rectangle-4", "missing=1", rh_digits_text},
+    {"0604-1", U, "unique-rectangle-5", "missing=0", rh_digits_text},
+    {"0604-2", U, "unique-rectangle-5", "missing=1", rh_digits_text},
+    {"0605-1", U, "unique-rectangle-6", "missing=0", rh_digits_text},
+    {"0605-2", U, "unique-rectangle-6", "missing=1", rh_digits_text},
+    {"0606-1", U, "hidden-rectangle", "missing=0", rh_digits_text},
+    {"0606-2", U, "hidden-rectangle", "missing=1", rh_digits_text},
+    {"0606", U, "hidden-rectangle", "missing=1", rh_digits_text},
+    {"0607-1", U, "avoidable-rectangle-1", "missing=0", rh_digits_text},
+    {"0608-1", U, "avoidable-rectangle-2", "missing=0", rh_digits_text},
+    {"0610", U, "bug-plus-1", NULL, rh_digits_none},
 };
-
-static const known_fail known[] = {{NULL, 0, NULL}};
-
-static int setup(void **state)
-{
-    (void)state;
-    if (!nplugins) open_plugin("uniqueness");
-    return 0;
-}
 
 static void test_reglib(void **state)
 {
     (void)state;
-    int bad = reglib(map, (int)(sizeof map / sizeof *map), known, 0);
+    rh_spec spec = {.map = map, .nmap = (int)(sizeof map / sizeof *map)};
+    rh_result res;
+    int bad = rh_run(&spec, &res);
+    rh_print(&res);
     assert_int_equal(bad, 0);
 }
 
@@ -365,40 +53,39 @@ static void test_ur1_text(void **state)
 {
     (void)state;
     sdk_grid g;
-    build_grid("+5+2+3+9+7+8+1466+1+832+4...+4+7+9+5+6+1+38+29+5+1+6+32.+7.+86+2+49+7+5..+7+34+"
-               "18526+9+38+7+21....295+8+4....+14+67+5..+2.",
-               &g);
-    steps st = {0};
-    run(tech("unique-rectangle-1"), "missing=0", &g, &st);
+    rh_position("+5+2+3+9+7+8+1466+1+832+4...+4+7+9+5+6+1+38+29+5+1+6+32.+7.+86+2+49+7+5..+7+34+"
+                "18526+9+38+7+21....295+8+4....+14+67+5..+2.",
+                "", &g);
+    tu_steps st = {0};
+    tu_find_all(tu_tech(U, "unique-rectangle-1"), "missing=0", &g, &st);
     assert_int_equal(st.n, 1);
-    assert_string_equal(st.v[0].text, "Uniqueness Test 1: 1/3 in r5c89,r8c89 => r8c9<>1, r8c9<>3");
-    free(st.v);
+    assert_string_equal(st.s[0].text, "Uniqueness Test 1: 1/3 in r5c89,r8c89 => r8c9<>1, r8c9<>3");
+    tu_steps_free(&st);
 }
 
 static void test_soundness(void **state)
 {
     (void)state;
-    const char *ids[] = {"unique-rectangle-1", "unique-rectangle-2",    "unique-rectangle-3",
-                         "unique-rectangle-4", "unique-rectangle-5",    "unique-rectangle-6",
-                         "hidden-rectangle",   "avoidable-rectangle-1", "avoidable-rectangle-2",
-                         "bug-plus-1"};
-    long nsteps = 0, npos = 0;
-    long bad = soundness(ids, 10, "missing=1", "top1465.txt", 300, &nsteps, &npos);
-    bad += soundness(ids, 10, "missing=0", "unbiased_1k.txt", 300, &nsteps, &npos);
-    bad += soundness(ids, 10, "missing=1", "forum_hardest_1106.txt", 100, &nsteps, &npos);
-    printf("  soundness: %ld positions, %ld steps checked, %ld violations\n", npos, nsteps, bad);
-    for (int i = 0; i < (int)(sizeof ids / sizeof *ids); i++)
-        printf("    %-24s %ld\n", ids[i], per_id[i]);
-    assert_int_equal(bad, 0);
-    assert_true(nsteps > 0);
+    walk_tech t[] = {
+        WALK_TECH(U, "unique-rectangle-1", NULL),    WALK_TECH(U, "unique-rectangle-2", NULL),
+        WALK_TECH(U, "unique-rectangle-3", NULL),    WALK_TECH(U, "unique-rectangle-4", NULL),
+        WALK_TECH(U, "unique-rectangle-5", NULL),    WALK_TECH(U, "unique-rectangle-6", NULL),
+        WALK_TECH(U, "hidden-rectangle", NULL),      WALK_TECH(U, "avoidable-rectangle-1", NULL),
+        WALK_TECH(U, "avoidable-rectangle-2", NULL), WALK_TECH(U, "bug-plus-1", NULL)};
+    /* missing candidates allowed, not allowed, allowed */
+    static const char *const file_opts[] = {"missing=1", "missing=0", "missing=1"};
+    walk_result r = {0};
+    walk_standard(t, (int)(sizeof t / sizeof *t), file_opts, &r);
+    assert_int_equal(r.wrong, 0);
+    assert_true(r.steps > 0);
 }
 
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test_setup(test_ur1_text, setup),
-        cmocka_unit_test_setup(test_reglib, setup),
-        cmocka_unit_test_setup(test_soundness, setup),
+        cmocka_unit_test(test_ur1_text),
+        cmocka_unit_test(test_reglib),
+        cmocka_unit_test(test_soundness),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

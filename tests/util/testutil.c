@@ -50,3 +50,71 @@ void tu_load_config(sdk_config *cfg)
     const char *path = env_or("SUDOKU_CONF", "build/etc/sudokud/sudokud.conf");
     if (!sdk_config_load(path, cfg, &err)) fail_msg("config %s: %s", path, err.msg);
 }
+
+/* ---- plugins ------------------------------------------------------------ */
+
+#define TU_MAX_PLUGINS 16
+static sdk_plugin tu_plugins[TU_MAX_PLUGINS];
+static char tu_plugin_names[TU_MAX_PLUGINS][64];
+static int tu_nplugins;
+
+const sdk_technique *const *tu_plugin(const char *name)
+{
+    for (int i = 0; i < tu_nplugins; i++)
+        if (!strcmp(tu_plugin_names[i], name)) return tu_plugins[i].list;
+    if (tu_nplugins == TU_MAX_PLUGINS) fail_msg("too many plugins open");
+    char path[1024];
+    snprintf(path, sizeof path, "%s/lib/sudokud/plugins/%s.so", env_or("SUDOKU_BUILD", "build"),
+             name);
+    sdk_error err;
+    if (!sdk_plugin_open(path, &tu_plugins[tu_nplugins], &err)) return NULL;
+    snprintf(tu_plugin_names[tu_nplugins], sizeof tu_plugin_names[0], "%s", name);
+    return tu_plugins[tu_nplugins++].list;
+}
+
+const sdk_technique *tu_tech(const char *plugin, const char *id)
+{
+    const sdk_technique *const *l = tu_plugin(plugin);
+    if (!l) fail_msg("cannot load plugin %s from $SUDOKU_BUILD", plugin);
+    for (int i = 0; l[i]; i++)
+        if (!strcmp(l[i]->id, id)) return l[i];
+    fail_msg("technique %s not in plugin %s", id, plugin);
+    return NULL;
+}
+
+/* ---- collecting steps --------------------------------------------------- */
+
+static int tu_collect(void *ctx, const sdk_step *s)
+{
+    tu_steps *st = ctx;
+    if (st->n == st->cap) {
+        st->cap = st->cap ? st->cap * 2 : 16;
+        st->s = realloc(st->s, sizeof *st->s * (size_t)st->cap);
+        assert_non_null(st->s);
+    }
+    st->s[st->n++] = *s;
+    return st->limit && st->n >= st->limit ? SDK_STOP : SDK_CONTINUE;
+}
+
+int tu_find_all(const sdk_technique *t, const char *opts, const sdk_grid *g, tu_steps *out)
+{
+    sdk_options o;
+    memset(&o, 0, sizeof o);
+    char why[128];
+    if (opts && *opts && !sdk_options_parse(opts, &o, why, sizeof why))
+        fail_msg("options '%s' of %s: %s", opts, t->id, why);
+    sdk_ctx ctx;
+    memset(&ctx, 0, sizeof ctx);
+    ctx.opts = &o;
+    ctx.unique = true;
+    sdk_sink sink = {tu_collect, out};
+    out->n = 0;
+    return t->find(&ctx, g, &sink);
+}
+
+void tu_steps_free(tu_steps *st)
+{
+    free(st->s);
+    st->s = NULL;
+    st->n = st->cap = 0;
+}
