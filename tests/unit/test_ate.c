@@ -212,6 +212,8 @@ static void build_row(sdk_grid *g)
 static void test_built(void **state)
 {
     (void)state;
+    assert_int_equal(tech("aligned-triple-exclusion")->flags, 0);
+    assert_int_equal(tech("aligned-triple-exclusion")->difficulty, 75);
     sdk_grid g;
     build_row(&g);
     steps st = {0};

@@ -191,6 +191,8 @@ static void test_fixed(void **state)
 {
     (void)state;
     const sdk_technique *t = tech("bug-plus-n");
+    assert_true(t->flags & SDK_TF_UNIQUENESS);
+    assert_int_equal(t->difficulty, 57);
     steps st = {0};
     for (int i = 0; i < (int)(sizeof fixed_cases / sizeof *fixed_cases); i++) {
         const fixed *f = &fixed_cases[i];
