@@ -1,37 +1,53 @@
 /* test_coloring.c - Simple Colors (trap, wrap) and Multi-Colors 1/2: strict
  * reglib entries (0500-0503) and soundness against brute-force solutions. */
-#define SDP_HARNESS_ONLY
-#include "test_single_digit.c"
+#include <stdio.h>
+#include "reglib_harness.h"
+#include "walk.h"
 
-#define CO "coloring.so"
+#define CO "coloring"
 
 static void test_reglib(void **state)
 {
     (void)state;
-    sdp_code codes[] = {
-        {"0500", CO, "simple-colors-trap", NULL, 0, 0},
-        {"0501", CO, "simple-colors-wrap", NULL, 0, 0},
-        {"0502", CO, "multi-colors-1", NULL, 0, 0},
-        {"0503", CO, "multi-colors-2", NULL, 0, 0},
+    static const rh_code codes[] = {
+        {"0500", CO, "simple-colors-trap", NULL, rh_digits_effect},
+        {"0501", CO, "simple-colors-wrap", NULL, rh_digits_effect},
+        {"0502", CO, "multi-colors-1", NULL, rh_digits_effect},
+        {"0503", CO, "multi-colors-2", NULL, rh_digits_effect},
     };
-    assert_int_equal(sdp_reglib(codes, (int)(sizeof codes / sizeof *codes), NULL, true), 0);
-    for (size_t i = 0; i < sizeof codes / sizeof *codes; i++) assert_true(codes[i].total > 0);
+    rh_spec spec = {.map = codes, .nmap = (int)(sizeof codes / sizeof *codes)};
+    rh_result res;
+    int fails = rh_run(&spec, &res);
+    rh_print_map(&spec, &res);
+    assert_int_equal(fails, 0);
+    for (int i = 0; i < spec.nmap; i++) assert_non_null(rh_row_of(&res, codes[i].code));
 }
 
 static void test_soundness(void **state)
 {
     (void)state;
-    sdp_tech_opt t[] = {
-        {CO, "simple-colors-trap", NULL, 0},
-        {CO, "simple-colors-wrap", NULL, 0},
-        {CO, "multi-colors-1", NULL, 0},
-        {CO, "multi-colors-2", NULL, 0},
+    walk_tech t[] = {
+        WALK_TECH(CO, "simple-colors-trap", NULL),
+        WALK_TECH(CO, "simple-colors-wrap", NULL),
+        WALK_TECH(CO, "multi-colors-1", NULL),
+        WALK_TECH(CO, "multi-colors-2", NULL),
     };
     int nt = (int)(sizeof t / sizeof *t);
-    long pos = sdp_soundness("top1465.txt", 300, 4, t, nt);
-    printf("soundness: %ld positions\n", pos);
+    walk_spec w = {.file = "top1465.txt",
+                   .npuz = 300,
+                   .stride = 4,
+                   .max_iter = 400,
+                   .prefer = WALK_PREFER_SINGLE,
+                   .at_once = true,
+                   .stuck = WALK_STUCK_PLACE_FIRST,
+                   .tech = t,
+                   .ntech = nt};
+    walk_result r = {0};
+    walk_run(&w, &r);
+    printf("soundness: %ld positions\n", r.positions);
     for (int i = 0; i < nt; i++) printf("  %-22s %7ld steps checked\n", t[i].id, t[i].steps);
-    assert_true(pos > 1000);
+    assert_int_equal(r.wrong, 0);
+    assert_true(r.positions > 1000);
     assert_true(t[0].steps > 0 && t[1].steps > 0 && t[2].steps > 0);
 }
 

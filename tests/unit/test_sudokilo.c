@@ -3,10 +3,13 @@
  * diagrams as candidate grids: the digits shown are placed, the "forced" and
  * "placeable only at" statements become candidate eliminations), and no
  * step ever contradicts the brute-force solution. */
-#define SDP_HARNESS_ONLY
-#include "test_single_digit.c"
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "reglib_harness.h"
+#include "walk.h"
 
-#define SK "sudokilo.so"
+#define SK "sudokilo"
 
 /* Place "r c d" triples: "115 129" puts 5 in r1c1 and 9 in r1c2. */
 static void put(sdk_grid *g, const char *list)
@@ -57,19 +60,24 @@ static bool has_elim(const sdk_step *s, int r, int c, int d)
     return false;
 }
 
-/* The step of technique id whose eliminations are exactly `elims`, or fail. */
+/* The step of technique id whose eliminations are exactly `elims` (and that
+ * places nothing), or fail. */
 static void expect_step(const char *id, const sdk_grid *g, const char *elims)
 {
-    sdp_steps st = {0};
-    sdp_find_all(sdp_tech(SK, id), NULL, g, &st);
-    for (int i = 0; i < st.n; i++)
-        if (sdp_elims_are(&st.s[i], elims)) {
+    tu_steps st = {0};
+    tu_find_all(tu_tech(SK, id), NULL, g, &st);
+    rh_cands want, got;
+    assert_true(rh_cands_parse(elims, &want));
+    for (int i = 0; i < st.n; i++) {
+        rh_step_elims(&st.s[i], &got);
+        if (rh_cands_eq(&got, &want) && !st.s[i].nplace) {
             printf("  %s\n", st.s[i].text);
-            free(st.s);
+            tu_steps_free(&st);
             return;
         }
+    }
     for (int i = 0; i < st.n; i++) printf("  got: %s\n", st.s[i].text);
-    free(st.s);
+    tu_steps_free(&st);
     fail_msg("%s: no step eliminating exactly %s", id, elims);
 }
 
@@ -80,8 +88,8 @@ static void test_rule1(void **state)
     sdk_grid g;
     sdk_grid_init(&g);
     put(&g, "114 274 341 362");
-    sdp_steps st = {0};
-    sdp_find_all(sdp_tech(SK, "band-hatching"), NULL, &g, &st);
+    tu_steps st = {0};
+    tu_find_all(tu_tech(SK, "band-hatching"), NULL, &g, &st);
     bool found = false;
     for (int i = 0; i < st.n; i++)
         found |= st.s[i].nplace == 1 && st.s[i].place[0].cell == 2 * 9 + 4 &&
@@ -90,9 +98,9 @@ static void test_rule1(void **state)
     /* with r3c4 empty there are two free cells: no placement of 4 in b2 */
     sdk_grid_init(&g);
     put(&g, "114 274 362");
-    sdp_find_all(sdp_tech(SK, "band-hatching"), NULL, &g, &st);
+    tu_find_all(tu_tech(SK, "band-hatching"), NULL, &g, &st);
     for (int i = 0; i < st.n; i++) assert_false(st.s[i].place[0].digit == 4);
-    free(st.s);
+    tu_steps_free(&st);
 }
 
 /* Step 2: 2,3,4 forced on r1c789, 7 forced on r2c123: 7 goes to r3c789 (and
@@ -129,8 +137,8 @@ static void test_step7(void **state)
     put(&g, "115 129 198 316 337 354 373 392");
     for (int d = 1; d <= 3; d++) drop(&g, d, "13 32");
     for (int d = 4; d <= 6; d++) drop(&g, d, "17 18 38");
-    sdp_steps st = {0};
-    sdp_find_all(sdp_tech(SK, "segment-lock-line"), NULL, &g, &st);
+    tu_steps st = {0};
+    tu_find_all(tu_tech(SK, "segment-lock-line"), NULL, &g, &st);
     bool found = false;
     for (int i = 0; i < st.n; i++) {
         const sdk_step *s = &st.s[i];
@@ -143,7 +151,7 @@ static void test_step7(void **state)
         assert_false(has_elim(s, 2, 4, 7) || has_elim(s, 2, 5, 8) || has_elim(s, 2, 6, 9));
     }
     assert_true(found);
-    free(st.s);
+    tu_steps_free(&st);
 }
 
 /* Step 8: b3 holds 5,3 / 6,1 on its first lines, r3 holds 4 and 2: r3c789
@@ -154,8 +162,8 @@ static void test_step8(void **state)
     sdk_grid g;
     sdk_grid_init(&g);
     put(&g, "185 193 276 291 314 332");
-    sdp_steps st = {0};
-    sdp_find_all(sdp_tech(SK, "segment-lock-exclusion"), NULL, &g, &st);
+    tu_steps st = {0};
+    tu_find_all(tu_tech(SK, "segment-lock-exclusion"), NULL, &g, &st);
     bool found = false;
     for (int i = 0; i < st.n; i++) {
         const sdk_step *s = &st.s[i];
@@ -167,7 +175,7 @@ static void test_step8(void **state)
         assert_false(has_elim(s, 3, 7, 7) || has_elim(s, 3, 8, 8) || has_elim(s, 3, 9, 9));
     }
     assert_true(found);
-    free(st.s);
+    tu_steps_free(&st);
 }
 
 /* Step 9: 7 forced on r2c123, 7 placed in r1c5: 7 is on r3 in b3. */
@@ -209,18 +217,32 @@ static void test_step22(void **state)
 static void test_soundness(void **state)
 {
     (void)state;
-    sdp_tech_opt t[] = {
-        {SK, "band-hatching", NULL, 0},          {SK, "segment-lock-filled", NULL, 0},
-        {SK, "segment-lock-band", NULL, 0},      {SK, "segment-lock-line", NULL, 0},
-        {SK, "segment-lock-exclusion", NULL, 0}, {SK, "segment-lock-hatching", NULL, 0},
-        {SK, "bracket-vertical", NULL, 0},       {SK, "bracket-horizontal", NULL, 0},
+    walk_tech t[] = {
+        WALK_TECH(SK, "band-hatching", NULL),          WALK_TECH(SK, "segment-lock-filled", NULL),
+        WALK_TECH(SK, "segment-lock-band", NULL),      WALK_TECH(SK, "segment-lock-line", NULL),
+        WALK_TECH(SK, "segment-lock-exclusion", NULL), WALK_TECH(SK, "segment-lock-hatching", NULL),
+        WALK_TECH(SK, "bracket-vertical", NULL),       WALK_TECH(SK, "bracket-horizontal", NULL),
     };
     int nt = (int)(sizeof t / sizeof *t);
-    long pos = sdp_soundness("top1465.txt", 300, 4, t, nt);
-    long pos2 = sdp_soundness("kaggle_10k.txt", 200, 50, t, nt);
-    printf("soundness: %ld + %ld positions\n", pos, pos2);
+    walk_spec w = {.file = "top1465.txt",
+                   .npuz = 300,
+                   .stride = 4,
+                   .max_iter = 400,
+                   .prefer = WALK_PREFER_SINGLE,
+                   .at_once = true,
+                   .stuck = WALK_STUCK_PLACE_FIRST,
+                   .tech = t,
+                   .ntech = nt};
+    walk_result r = {0}, r2 = {0};
+    walk_run(&w, &r);
+    w.file = "kaggle_10k.txt";
+    w.npuz = 200;
+    w.stride = 50;
+    walk_run(&w, &r2);
+    printf("soundness: %ld + %ld positions\n", r.positions, r2.positions);
     for (int i = 0; i < nt; i++) printf("  %-24s %7ld steps checked\n", t[i].id, t[i].steps);
-    assert_true(pos > 1000);
+    assert_int_equal(r.wrong + r2.wrong, 0);
+    assert_true(r.positions > 1000);
     for (int i = 0; i < nt; i++) assert_true(t[i].steps > 0);
 }
 

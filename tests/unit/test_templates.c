@@ -1,20 +1,25 @@
 /* test_templates.c - Template Set / Template Delete: strict reglib entries
  * (1201, 1202) and soundness against brute-force solutions. */
-#define SDP_HARNESS_ONLY
-#include "test_single_digit.c"
+#include <stdio.h>
+#include "reglib_harness.h"
+#include "walk.h"
 
-#define TP "templates.so"
+#define TP "templates"
 
 static void test_reglib(void **state)
 {
     (void)state;
-    sdp_code codes[] = {
-        {"1201", TP, "template-set", NULL, 0, 0},
-        {"1202", TP, "template-delete", NULL, 0, 0},
+    static const rh_code codes[] = {
+        {"1201", TP, "template-set", NULL, rh_digits_effect},
+        {"1202", TP, "template-delete", NULL, rh_digits_effect},
     };
-    assert_int_equal(sdp_reglib(codes, 2, NULL, true), 0);
-    assert_int_equal(codes[0].total, 9);
-    assert_int_equal(codes[1].total, 9);
+    rh_spec spec = {.map = codes, .nmap = 2};
+    rh_result res;
+    int fails = rh_run(&spec, &res);
+    rh_print_map(&spec, &res);
+    assert_int_equal(fails, 0);
+    assert_int_equal(rh_sum(&res, "1201").total, 9);
+    assert_int_equal(rh_sum(&res, "1202").total, 9);
 }
 
 /* On an empty grid every template survives: nothing to set or delete. */
@@ -23,24 +28,36 @@ static void test_empty_grid(void **state)
     (void)state;
     sdk_grid g;
     sdk_grid_init(&g);
-    sdp_steps st = {0};
-    sdp_find_all(sdp_tech(TP, "template-set"), NULL, &g, &st);
+    tu_steps st = {0};
+    tu_find_all(tu_tech(TP, "template-set"), NULL, &g, &st);
     assert_int_equal(st.n, 0);
-    sdp_find_all(sdp_tech(TP, "template-delete"), NULL, &g, &st);
+    tu_find_all(tu_tech(TP, "template-delete"), NULL, &g, &st);
     assert_int_equal(st.n, 0);
-    free(st.s);
+    tu_steps_free(&st);
 }
 
 static void test_soundness(void **state)
 {
     (void)state;
-    sdp_tech_opt t[] = {
-        {TP, "template-set", NULL, 0},
-        {TP, "template-delete", NULL, 0},
+    walk_tech t[] = {
+        WALK_TECH(TP, "template-set", NULL),
+        WALK_TECH(TP, "template-delete", NULL),
     };
-    long pos = sdp_soundness("top1465.txt", 100, 14, t, 2);
-    printf("soundness: %ld positions, %ld + %ld steps checked\n", pos, t[0].steps, t[1].steps);
-    assert_true(pos > 300);
+    walk_spec w = {.file = "top1465.txt",
+                   .npuz = 100,
+                   .stride = 14,
+                   .max_iter = 400,
+                   .prefer = WALK_PREFER_SINGLE,
+                   .at_once = true,
+                   .stuck = WALK_STUCK_PLACE_FIRST,
+                   .tech = t,
+                   .ntech = 2};
+    walk_result r = {0};
+    walk_run(&w, &r);
+    printf("soundness: %ld positions, %ld + %ld steps checked\n", r.positions, t[0].steps,
+           t[1].steps);
+    assert_int_equal(r.wrong, 0);
+    assert_true(r.positions > 300);
     assert_true(t[0].steps > 0 && t[1].steps > 0);
 }
 

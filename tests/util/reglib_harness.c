@@ -282,6 +282,15 @@ void rh_print(const rh_result *res)
         printf("  %-8s %5d %5d\n", res->row[i].code, res->row[i].pass, res->row[i].total);
 }
 
+void rh_print_map(const rh_spec *spec, const rh_result *res)
+{
+    for (int i = 0; i < spec->nmap; i++) {
+        const rh_row *r = rh_row_of(res, spec->map[i].code);
+        printf("reglib %-7s %-24s %3d/%3d pass\n", spec->map[i].code, spec->map[i].id,
+               r ? r->pass : 0, r ? r->total : 0);
+    }
+}
+
 const rh_row *rh_row_of(const rh_result *res, const char *code)
 {
     for (int i = 0; i < res->nrow; i++)

@@ -117,6 +117,9 @@ int rh_run(const rh_spec *spec, rh_result *res);
 /* Print the rows: "  code pass total", one line a code. */
 void rh_print(const rh_result *res);
 
+/* Print one line a map entry: "reglib code id pass/total pass". */
+void rh_print_map(const rh_spec *spec, const rh_result *res);
+
 /* The row of a code, or NULL. Sums of the rows whose code starts with prefix. */
 const rh_row *rh_row_of(const rh_result *res, const char *code);
 rh_row rh_sum(const rh_result *res, const char *prefix);
