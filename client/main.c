@@ -34,7 +34,7 @@ typedef struct opts {
     double timeout; /* seconds, 0: none */
     int mode;
     const char *profile;
-    bool no_guess, all, grid, trace, logic, no_autostart, als;
+    bool no_guess, all, grid, trace, logic, no_autostart, als, trace_links;
     const char *assume; /* trace: "r2c2=1" / "r2c2<>1" */
     char *techniques;   /* "a,b" */
     const char **files;
@@ -78,6 +78,8 @@ static void usage(FILE *f)
             "  --all              hint: every step of the position\n"
             "  --grid             explain: the candidate grid before each step\n"
             "  --trace            explain: also the backtracking trace (--max-trace N)\n"
+            "  --trace-links      explain, hint, solve --logic: each step's chains as\n"
+            "                     consequence lines (r2c6/+8 [W r2c2/+1 -> r2c8/-1] => ...)\n"
             "  --assume A, --als  trace: the assumption (or the first argument), ALS links\n"
             "  --logic            solve: by techniques, with the steps\n"
             "  -f FILE            read puzzles from FILE\n"
@@ -477,6 +479,7 @@ static int run_batch(const opts *o, const char *cmd, char **args, int nargs)
         .grid = o->grid,
         .trace = o->trace,
         .logic = o->logic,
+        .trace_links = o->trace_links,
         .big = nargs > 0 && !nfiles,
         .headers =
             nargs + nfiles > 1 || (nfiles > 0 && strcmp(cmd, "solve") && strcmp(cmd, "rate")),
@@ -704,6 +707,7 @@ enum {
     OPT_ALS,
     OPT_VERSION,
     OPT_SYSTEM,
+    OPT_TRACE_LINKS,
 };
 
 static bool parse_int(const char *s, long lo, long hi, long *out)
@@ -731,6 +735,7 @@ int main(int argc, char **argv)
         {"all", no_argument, NULL, OPT_ALL},
         {"grid", no_argument, NULL, OPT_GRID},
         {"trace", no_argument, NULL, OPT_TRACE},
+        {"trace-links", no_argument, NULL, OPT_TRACE_LINKS},
         {"logic", no_argument, NULL, OPT_LOGIC},
         {"no-autostart", no_argument, NULL, OPT_NO_AUTOSTART},
         {"chunk", required_argument, NULL, OPT_CHUNK},
@@ -804,6 +809,9 @@ int main(int argc, char **argv)
             break;
         case OPT_TRACE:
             o.trace = true;
+            break;
+        case OPT_TRACE_LINKS:
+            o.trace_links = true;
             break;
         case OPT_LOGIC:
             o.logic = true;
@@ -897,6 +905,11 @@ int main(int argc, char **argv)
             fprintf(stderr, "%s: %s goes with %s only\n", prog, only[i].name, only[i].cmd);
             return EXIT_USAGE;
         }
+    if (o.trace_links && strcmp(cmd, "explain") && strcmp(cmd, "hint") &&
+        (strcmp(cmd, "solve") || !o.logic)) {
+        fprintf(stderr, "%s: --trace-links goes with explain, hint or solve --logic only\n", prog);
+        return EXIT_USAGE;
+    }
     if (!strcmp(cmd, "trace")) {
         if (!o.assume && nargs && looks_like_assumption(args[0])) {
             o.assume = args[0];

@@ -9,6 +9,7 @@
 #include "rpc.h"
 #include "sudoku/format.h"
 #include "sudoku/grid.h"
+#include "sudoku/links.h"
 
 /* ---- JSON ------------------------------------------------------------------ */
 
@@ -163,7 +164,69 @@ static void json_diff_field(FILE *f, bool *first, const msgpack_object *r, const
     json_double(f, diff_value(v), "%.1f");
 }
 
-static void json_steps(FILE *f, const msgpack_object *steps)
+/* ---- a step's links as consequence lines ----------------------------------- */
+
+/* A wire step's links back into sdk_links (nodes "r2c46/-1", the set of an
+ * ALS or group link from "als" / "cells"). Returns the count. */
+static int wire_step_links(const msgpack_object *s, sdk_link *out, int max)
+{
+    const msgpack_object *links = mp_get(s, "links");
+    int n = 0;
+    for (size_t i = 0; i < mp_len(links) && links->type == MSGPACK_OBJECT_ARRAY && n < max; i++) {
+        const msgpack_object *l = &links->via.array.ptr[i];
+        char from[64], to[64], kind[16];
+        sdk_link lk;
+        memset(&lk, 0, sizeof lk);
+        if (!sdk_node_parse(mp_str(mp_get(l, "from"), from, sizeof from), &lk.from) ||
+            !sdk_node_parse(mp_str(mp_get(l, "to"), to, sizeof to), &lk.to))
+            continue;
+        int k = sdk_link_kind_parse(mp_str(mp_get(l, "kind"), kind, sizeof kind));
+        lk.kind = (uint8_t)(k < 0 ? SDK_LINK_CELL : k);
+        lk.strong = mp_bool(mp_get(l, "strong"), false);
+        const msgpack_object *set = mp_get(l, "als");
+        if (!set) set = mp_get(l, "cells");
+        for (size_t c = 0; c < mp_len(set) && set->type == MSGPACK_OBJECT_ARRAY && lk.nals < 9;
+             c++) {
+            int cell = wire_cell(&set->via.array.ptr[c]);
+            if (cell >= 0) lk.als[lk.nals++] = (uint8_t)cell;
+        }
+        out[n++] = lk;
+    }
+    return n;
+}
+
+typedef struct line_out {
+    FILE *f;
+    const char *indent;
+    bool json;
+    int n;
+} line_out;
+
+static void put_line(void *ctx, const sdk_node *derived, const char *line)
+{
+    (void)derived;
+    line_out *lo = ctx;
+    if (lo->json) {
+        if (lo->n) putc(',', lo->f);
+        json_string(lo->f, line, strlen(line));
+    } else {
+        fprintf(lo->f, "%s%s\n", lo->indent, line);
+    }
+    lo->n++;
+}
+
+/* The step's chains, one line each (sdk_links_trace_lines); JSON: an array. */
+static void step_trace_lines(FILE *f, const msgpack_object *s, bool json, const char *indent)
+{
+    static sdk_link links[SDK_STEP_MAX_LINK];
+    int n = wire_step_links(s, links, SDK_STEP_MAX_LINK);
+    line_out lo = {f, indent, json, 0};
+    if (json) putc('[', f);
+    sdk_links_trace_lines(links, n, put_line, &lo);
+    if (json) putc(']', f);
+}
+
+static void json_steps(FILE *f, const msgpack_object *steps, bool trace_links)
 {
     putc('[', f);
     for (size_t i = 0; i < mp_len(steps) && steps->type == MSGPACK_OBJECT_ARRAY; i++) {
@@ -179,6 +242,10 @@ static void json_steps(FILE *f, const msgpack_object *steps)
         json_field(f, &first, s, "text");
         const msgpack_object *links = mp_get(s, "links");
         if (mp_len(links)) json_field(f, &first, s, "links");
+        if (trace_links && mp_len(links)) {
+            json_key(f, &first, "trace_links");
+            step_trace_lines(f, s, true, "");
+        }
         putc('}', f);
     }
     putc(']', f);
@@ -216,7 +283,7 @@ static void json_puzzle(const render_opts *o, const msgpack_object *r, const cha
             json_field(f, &first, r, "solved");
             if (mp_get(r, "steps")) {
                 json_key(f, &first, "steps");
-                json_steps(f, mp_get(r, "steps"));
+                json_steps(f, mp_get(r, "steps"), o->trace_links);
             }
         }
     } else if (!strcmp(o->cmd, "rate")) {
@@ -230,7 +297,7 @@ static void json_puzzle(const render_opts *o, const msgpack_object *r, const cha
     } else if (!strcmp(o->cmd, "explain") || !strcmp(o->cmd, "hint")) {
         if (!strcmp(o->cmd, "explain")) json_field(f, &first, r, "solved");
         json_key(f, &first, "steps");
-        json_steps(f, mp_get(r, "steps"));
+        json_steps(f, mp_get(r, "steps"), o->trace_links);
         if (o->trace) {
             json_field(f, &first, r, "trace");
             json_field(f, &first, r, "trace_status");
@@ -414,6 +481,7 @@ static void print_steps(const render_opts *o, const msgpack_object *steps, const
         else
             print_str(f, mp_get(s, "technique"));
         putc('\n', f);
+        if (o->trace_links) step_trace_lines(f, s, false, "    ");
         if (have) apply_wire_step(&g, s);
     }
 }

@@ -10,13 +10,14 @@ enum { OUT_TEXT = 0, OUT_JSON, OUT_HTML };
 
 typedef struct render_opts {
     FILE *out;
-    int mode;        /* OUT_* */
-    const char *cmd; /* solve, rate, explain, hint, trace */
-    bool grid;       /* explain: candidate grid before each step */
-    bool trace;      /* explain: the backtracking trace */
-    bool logic;      /* solve: by techniques */
-    bool big;        /* print grids rather than lines (puzzles from arguments) */
-    bool headers;    /* several puzzles: a header line before each (explain, hint) */
+    int mode;         /* OUT_* */
+    const char *cmd;  /* solve, rate, explain, hint, trace */
+    bool grid;        /* explain: candidate grid before each step */
+    bool trace;       /* explain: the backtracking trace */
+    bool logic;       /* solve: by techniques */
+    bool trace_links; /* each step's chains as consequence lines */
+    bool big;         /* print grids rather than lines (puzzles from arguments) */
+    bool headers;     /* several puzzles: a header line before each (explain, hint) */
 } render_opts;
 
 void render_begin(const render_opts *o);

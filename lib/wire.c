@@ -448,15 +448,18 @@ void sdk_wire_pack_step(msgpack_packer *pk, const sdk_step *s)
     msgpack_pack_array(pk, (size_t)nl);
     for (int i = 0; i < nl; i++) {
         const sdk_link *l = &s->link[i];
+        /* the set a link runs through: an ALS ("als"), or the box segment a
+         * digit is locked in for a dynamic group link ("cells") */
         bool als = l->kind == SDK_LINK_ALS && l->nals > 0;
-        msgpack_pack_map(pk, 4 + (als ? 1 : 0));
+        bool group = l->kind == SDK_LINK_GROUP && l->nals > 0;
+        msgpack_pack_map(pk, 4 + (als || group ? 1 : 0));
         sdk_wire_kv_str(pk, "from", sdk_wire_node_text(&l->from, buf, sizeof buf));
         sdk_wire_kv_str(pk, "to", sdk_wire_node_text(&l->to, buf, sizeof buf));
         sdk_wire_kv_bool(pk, "strong", l->strong != 0);
         sdk_wire_kv_str(pk, "kind", link_kind_name(l->kind));
-        if (als) {
+        if (als || group) {
             int na = l->nals > 9 ? 9 : l->nals;
-            sdk_wire_str(pk, "als");
+            sdk_wire_str(pk, als ? "als" : "cells");
             msgpack_pack_array(pk, (size_t)na);
             for (int k = 0; k < na; k++) msgpack_pack_uint8(pk, l->als[k]);
         }

@@ -360,7 +360,85 @@ def test_autostart():
         shutil.rmtree(tmp, ignore_errors=True)
 
 
+# top1465 #24: the standard profile takes it through ALS-XZ, grouped nice
+# loops (group nodes r2c56, r3c46, r79c8) and an ALS chain.
+CHAINY = "3.7..4.2....1..8..9............3..9..5.8......4.6...........5.12...7..........6.."
+
+
+def chains_of(links):
+    """Split a step's wire links into chains (a link whose `from` is not the
+    previous `to` starts a new one)."""
+    out = []
+    for lk in links:
+        if out and out[-1][-1]["to"] == lk["from"]:
+            out[-1].append(lk)
+        else:
+            out.append([lk])
+    return out
+
+
+def test_trace_links():
+    """explain --trace-links: each step's chains as the seed's consequence
+    lines (sdk_links_trace_lines on the links decoded from the wire)."""
+    with Daemon() as d:
+        p = d.sudoctl("--json", "--profile", "standard", "--trace-links", "explain", CHAINY,
+                      timeout=120)
+        eq(p.returncode, 0, "explain --trace-links rc " + p.stderr)
+        (o,) = jlines(p.stdout)
+        check(o["solved"], "solved")
+        kinds = set()
+        for s in o["steps"]:
+            links = s.get("links", [])
+            if not links:
+                check("trace_links" not in s, f"no lines without links: {s['technique']}")
+                continue
+            lines = s["trace_links"]
+            chains = chains_of(links)
+            check(1 <= len(lines) <= len(chains), f"{s['technique']}: {len(lines)} lines for "
+                  f"{len(chains)} chains")
+            text = "\n".join(lines)
+            for line in lines:
+                head = line.split(" ", 1)[0]
+                check(any(c[-1]["to"] == head for c in chains),
+                      f"a line starts with the candidate its chain derives: {line}")
+            for lk in links:
+                kinds.add(lk["kind"])
+                if lk["kind"] != "als":  # ALS links are folded, the rest appear as they are
+                    want = f"[{'S' if lk['strong'] else 'W'} {lk['from']} -> {lk['to']}]"
+                    check(want in text, f"{s['technique']}: {want} in {text}")
+                else:
+                    check("(ALS:" in text, f"ALS links carry their set: {text}")
+            if any(lk["kind"] == "group" for lk in links):
+                group_nodes = [x for lk in links for x in (lk["from"], lk["to"])
+                               if len(x.split("/")[0]) > 4]
+                check(group_nodes and all(g in text for g in group_nodes),
+                      f"group labels in the lines: {group_nodes} {text}")
+        check({"group", "als", "house", "cell"} <= kinds, f"the puzzle has every link kind: {kinds}")
+        # text: the lines indented under their step
+        p = d.sudoctl("--profile", "standard", "--trace-links", "explain", CHAINY, timeout=120)
+        eq(p.returncode, 0, "text rc")
+        out = p.stdout.splitlines()
+        loop = [i for i, ln in enumerate(out) if "Grouped Discontinuous Nice Loop" in ln]
+        check(loop, "a grouped nice loop step")
+        nxt = out[loop[0] + 1]
+        check(nxt.startswith("    r") and " => [" in nxt and "[S " in nxt and "[W " in nxt,
+              f"its chain under it: {nxt}")
+        check(any(ln.startswith("    ") and "(ALS:" in ln for ln in out), "an ALS line")
+        # without the option: no such lines; with hint and solve --logic too
+        p = d.sudoctl("--profile", "standard", "explain", CHAINY, timeout=120)
+        check(not any(ln.startswith("    ") for ln in p.stdout.splitlines()), "off by default")
+        p = d.sudoctl("--json", "--profile", "standard", "--trace-links", "solve", "--logic", CHAINY,
+                      timeout=120)
+        eq(p.returncode, 0, "solve --logic --trace-links")
+        check(any("trace_links" in s for s in jlines(p.stdout)[0]["steps"]), "solve --logic lines")
+        for bad in (["rate"], ["solve"], ["trace", "r1c2=1"]):
+            p = d.sudoctl("--trace-links", *bad, CHAINY)
+            eq(p.returncode, 2, f"--trace-links with {bad[0]}")
+            check("--trace-links goes with" in p.stderr, p.stderr)
+
+
 TESTS = {
+    "trace_links": test_trace_links,
     "json": test_json,
     "text": test_text,
     "html": test_html,
