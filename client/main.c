@@ -231,7 +231,8 @@ static int count_techniques(const char *list)
 }
 
 /* Pack the params map of a puzzle request (puzzles: the batch). */
-static void pack_params(msgpack_sbuffer *sb, const opts *o, const char *cmd, char **puzzles, int n)
+static void pack_params(msgpack_sbuffer *sb, const opts *o, const char *cmd, char **puzzles, int n,
+                        bool progress)
 {
     msgpack_packer pk;
     msgpack_packer_init(&pk, sb, msgpack_sbuffer_write);
@@ -239,7 +240,8 @@ static void pack_params(msgpack_sbuffer *sb, const opts *o, const char *cmd, cha
     int nt = count_techniques(o->techniques);
     int keys = 1 + (o->profile ? 1 : 0) + (o->no_guess ? 1 : 0) + (nt ? 1 : 0) + (o->all ? 1 : 0) +
                (o->logic ? 1 : 0) + (explain && o->trace ? 1 : 0) +
-               (explain && o->max_trace > 0 ? 1 : 0) + (trace ? 1 : 0) + (trace && o->als ? 1 : 0);
+               (explain && o->max_trace > 0 ? 1 : 0) + (trace ? 1 : 0) + (trace && o->als ? 1 : 0) +
+               (progress ? 1 : 0);
     msgpack_pack_map(&pk, (size_t)keys);
     pack_str(&pk, "puzzles");
     msgpack_pack_array(&pk, (size_t)n);
@@ -250,6 +252,10 @@ static void pack_params(msgpack_sbuffer *sb, const opts *o, const char *cmd, cha
     }
     if (o->no_guess) {
         pack_str(&pk, "no_guess");
+        msgpack_pack_true(&pk);
+    }
+    if (progress) { /* the daemon then tells how far a request got */
+        pack_str(&pk, "progress");
         msgpack_pack_true(&pk);
     }
     if (nt) {
@@ -412,6 +418,7 @@ typedef struct chunk {
     bool done;
     rpc_msg msg;
     int retries;
+    int partial; /* puzzles answered so far (the daemon's progress notifications) */
 } chunk;
 
 static void chunk_clear(chunk *c)
@@ -497,6 +504,7 @@ static int run_batch(const opts *o, const char *cmd, char **args, int nargs)
     bool eof = false, bad = false;
     int status = 0;
     long done = 0;
+    double last_bytes = 0;
     int timeout_ms = o->timeout > 0 ? (int)(o->timeout * 1000) : -1;
 
     for (;;) {
@@ -524,7 +532,8 @@ static int run_batch(const opts *o, const char *cmd, char **args, int nargs)
                 break;
             }
             msgpack_sbuffer_init(&c->req);
-            pack_params(&c->req, o, cmd, c->text, c->n);
+            /* the daemon's progress: the bar moves within a request too */
+            pack_params(&c->req, o, cmd, c->text, c->n, pg.on && c->n > 1);
             c->msgid = rpc_send(conn, cmd, c->req.data, c->req.size);
             count++;
         }
@@ -542,7 +551,20 @@ static int run_batch(const opts *o, const char *cmd, char **args, int nargs)
             status = EXIT_DAEMON;
             break;
         }
-        if (m.kind != 1) { /* progress notifications: not used */
+        if (m.kind != 1) { /* a progress notification: [{msgid, done, total}] */
+            const msgpack_object *pa = &m.result;
+            if (pg.on && pa->type == MSGPACK_OBJECT_ARRAY && pa->via.array.size == 1) {
+                const msgpack_object *pm = &pa->via.array.ptr[0];
+                long long id = mp_int(mp_get(pm, "msgid"), -1), got = mp_int(mp_get(pm, "done"), 0);
+                long partial = 0;
+                for (int i = 0; i < count; i++) {
+                    chunk *k = &ring[(head + i) % window];
+                    if (!k->done && (long long)k->msgid == id && got >= 0 && got <= k->n)
+                        k->partial = (int)got;
+                    if (!k->done) partial += k->partial;
+                }
+                progress_update(&pg, done + partial, last_bytes);
+            }
             rpc_msg_free(&m);
             continue;
         }
@@ -611,6 +633,7 @@ static int run_batch(const opts *o, const char *cmd, char **args, int nargs)
                 }
             }
             done += h->n;
+            last_bytes = h->bytes;
             progress_update(&pg, done, h->bytes);
             chunk_clear(h);
             head = (head + 1) % window;

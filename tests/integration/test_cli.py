@@ -437,8 +437,65 @@ def test_trace_links():
             check("--trace-links goes with" in p.stderr, p.stderr)
 
 
+def test_progress_notifications():
+    """sudoctl --progress asks for the daemon's progress notifications and
+    moves its bar with them while a request runs (a stand-in daemon answers
+    slowly, notifying between puzzles)."""
+    import socket
+    import threading
+    import msgpack
+    tmp = tempfile.mkdtemp(prefix="sudoctl-progress-")
+    path = os.path.join(tmp, "fake.sock")
+    ls = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+    ls.bind(path)
+    ls.listen(1)
+    seen = {}
+
+    def serve():
+        c, _ = ls.accept()
+        u = msgpack.Unpacker(raw=False)
+        while True:
+            data = c.recv(65536)
+            if not data:
+                return
+            u.feed(data)
+            for m in u:
+                params = m[3][0]
+                seen.update(params)
+                n = len(params["puzzles"])
+                for k in range(1, n):
+                    time.sleep(0.3)
+                    c.sendall(msgpack.packb([2, "progress", [{"msgid": m[1], "done": k, "total": n}]]))
+                time.sleep(0.3)
+                res = [{"puzzle": q, "status": "unique", "solution": "1" * 81, "solutions": 1}
+                       for q in params["puzzles"]]
+                c.sendall(msgpack.packb([1, m[1], None, {"results": res}]))
+                c.close()
+                return
+
+    th = threading.Thread(target=serve, daemon=True)
+    th.start()
+    try:
+        p = run([SUDOCTL, "--socket", path, "--no-autostart", "--progress", "solve", EASY, HARD,
+                 EASY, HARD], timeout=30)
+        th.join(10)
+        eq(p.returncode, 0, "exit status: " + p.stderr)
+        eq(seen.get("progress"), True, "sudoctl asks for progress when it shows a bar")
+        for pct in (" 25%  1 ", " 50%  2 ", " 75%  3 ", "100%  4 "):
+            check(pct in p.stderr, f"the bar shows {pct.strip()!r}: {p.stderr!r}")
+    finally:
+        ls.close()
+        shutil.rmtree(tmp, ignore_errors=True)
+    # a real daemon: the bar ends at 100% with the notifications on
+    with Daemon() as d:
+        p = d.sudoctl("--progress", "--chunk", "7", "rate", *read_puzzles("top1465.txt", 20))
+        eq(p.returncode, 0, p.stderr)
+        check("100%  20 " in p.stderr, p.stderr[-300:])
+
+
 TESTS = {
     "trace_links": test_trace_links,
+    "progress_notifications": test_progress_notifications,
     "json": test_json,
     "text": test_text,
     "html": test_html,
