@@ -59,7 +59,8 @@ static int on_step(void *c, const sdk_step *s)
 
 typedef struct walk {
     sdk_profile *all;
-    const sdk_profile *engine_profile; /* where engine-using techniques run */
+    const sdk_config *cfg;             /* its profiles, for engine-using techniques */
+    const sdk_profile *engine_profile; /* the walk's profile, tried first */
     check *k;
     long positions;
     long *tech_steps;
@@ -77,24 +78,30 @@ static int at_position(void *c, const sdk_step *s, const sdk_grid *before)
     w->positions++;
     sdk_sink sink = {on_step, w->k};
     for (int i = 0; i < w->all->n; i++) {
-        if (w->all->entry[i].tech->flags & SDK_TF_LAST_RESORT) continue;
         if (w->budget > 0 && w->tech_checked[i] >= 4) {
             double mean = w->tech_time[i] / (double)w->tech_checked[i];
             long stride = (long)(mean / w->budget) + 1;
             if (w->positions % stride) continue;
         }
+        const sdk_technique *t = w->all->entry[i].tech;
+        const sdk_profile *where = w->all;
+        int at = i;
+        if (t->flags & SDK_TF_USES_ENGINE) {
+            /* It propagates with the techniques before it: run it where it
+             * stands in the walk's profile, else in the first profile that
+             * has it (not checked when none has it). */
+            where = w->engine_profile;
+            at = sdk_profile_find(where, t->id);
+            for (int p = 0; at < 0 && p < w->cfg->nprofile; p++) {
+                where = &w->cfg->profile[p];
+                at = sdk_profile_find(where, t->id);
+            }
+            if (at < 0) continue;
+        }
         w->tech_checked[i]++;
         w->k->per_tech = 0;
         clock_t t0 = clock();
-        const sdk_technique *t = w->all->entry[i].tech;
-        if (t->flags & SDK_TF_USES_ENGINE) {
-            /* It propagates with the techniques before it: run it where it
-             * stands in the walk's profile (skipped when not there). */
-            int at = sdk_profile_find(w->engine_profile, t->id);
-            if (at >= 0) sdk_engine_find(w->engine_profile, at, before, &ro, &sink);
-        } else {
-            sdk_engine_find(w->all, i, before, &ro, &sink);
-        }
+        sdk_engine_find(where, at, before, &ro, &sink);
         w->tech_time[i] += (double)(clock() - t0) / CLOCKS_PER_SEC;
         w->tech_steps[i] += w->k->per_tech;
     }
@@ -163,8 +170,15 @@ int main(int argc, char **argv)
             uint8_t sol[2][81];
             if (sdk_solve(puz[i], 2, sol, NULL) != 1) continue;
             check k = {.solution = sol[0], .limit = limit};
-            walk w = {&all,       walk_profile, &k,           positions,
-                      tech_steps, tech_time,    tech_checked, budget_ms / 1000.0};
+            walk w = {.all = &all,
+                      .cfg = &cfg,
+                      .engine_profile = walk_profile,
+                      .k = &k,
+                      .positions = positions,
+                      .tech_steps = tech_steps,
+                      .tech_time = tech_time,
+                      .tech_checked = tech_checked,
+                      .budget = budget_ms / 1000.0};
             sdk_grid g;
             sdk_grid_from_values(&g, puz[i]);
             sdk_run_opts ro = {.unique = true};
