@@ -138,10 +138,12 @@ struct conn {
     sdk_wire_reader rd;
     conn *next, *prev;
     unsigned id;
-    int jobs;     /* unanswered requests of this connection */
-    bool closing; /* no more reading; close when writes are done */
-    bool paused;  /* reading stopped while writes back up */
-    bool dead;    /* handle closed */
+    int jobs;             /* unanswered requests of this connection */
+    uint64_t last_served; /* when a worker last took a piece of its work */
+    unsigned pass;        /* workers.c's pick(): seen in this pass */
+    bool closing;         /* no more reading; close when writes are done */
+    bool paused;          /* reading stopped while writes back up */
+    bool dead;            /* handle closed */
 };
 
 bool server_listen(sdk_error *err);
@@ -169,9 +171,9 @@ struct job {
     uint32_t msgid;
     char method[16];
     bool progress;
-    bool logic;     /* solve by techniques (costs like explain) */
-    double cost_us; /* measured cost per puzzle of this job's pieces (0: none yet) */
-    bool answered;  /* the response went out: nothing more goes to the client */
+    char cost_key[64]; /* what its cost per puzzle depends on (workers.c) */
+    double cost_us;    /* measured cost per puzzle of this job's pieces (0: none yet) */
+    bool answered;     /* the response went out: nothing more goes to the client */
     /* single (n < 0): the whole frame for the worker */
     msgpack_sbuffer req;
     bool assigned;

@@ -68,8 +68,14 @@ job *job_new(conn *c, uint32_t msgid, const char *method, const msgpack_object *
     j->n = -1;
     const msgpack_object *pv = sdk_wire_get(params, "progress");
     j->progress = pv && pv->type == MSGPACK_OBJECT_BOOLEAN && pv->via.boolean;
+    /* what the cost of a puzzle depends on: method, profile, solve by logic */
     const msgpack_object *lv = sdk_wire_get(params, "logic");
-    j->logic = lv && lv->type == MSGPACK_OBJECT_BOOLEAN && lv->via.boolean;
+    const msgpack_object *pf = sdk_wire_get(params, "profile");
+    bool logic = lv && lv->type == MSGPACK_OBJECT_BOOLEAN && lv->via.boolean;
+    int pl =
+        pf && pf->type == MSGPACK_OBJECT_STR && pf->via.str.size < 40 ? (int)pf->via.str.size : 0;
+    snprintf(j->cost_key, sizeof j->cost_key, "%s%s/%.*s", method, logic ? "+logic" : "", pl,
+             pl ? pf->via.str.ptr : "");
     msgpack_sbuffer_init(&j->req);
     msgpack_sbuffer_init(&j->common);
     msgpack_sbuffer_init(&j->pz);
@@ -375,39 +381,32 @@ static void arm_deadline(worker *w)
 #define PIECE_MAX 1024
 
 typedef struct cost {
-    char key[24]; /* method, "/logic" for solve by techniques */
+    char key[64]; /* job->cost_key: method, +logic, /profile */
     double us;    /* per puzzle, moving average */
 } cost;
-static cost costs[16];
-static int ncosts;
-
-static void cost_key(const job *j, char *key, size_t n)
-{
-    snprintf(key, n, "%s%s", j->method, j->logic ? "/logic" : "");
-}
+static cost costs[32];
+static int ncosts, next_evict;
 
 /* The estimate for j's kind of request (a prior when never measured). */
 static double cost_get(const job *j)
 {
-    char key[24];
-    cost_key(j, key, sizeof key);
     for (int i = 0; i < ncosts; i++)
-        if (!strcmp(costs[i].key, key)) return costs[i].us;
-    /* solve: the brute-force solver, cheap; the rest: ~1 ms, a piece of 20 */
-    return !strcmp(key, "solve") ? 50.0 : 1000.0;
+        if (!strcmp(costs[i].key, j->cost_key)) return costs[i].us;
+    /* solve: the brute-force solver, cheap; the rest: ~1 ms, a piece of 20
+     * (never more than the 32 of a fixed size) */
+    return !strncmp(j->cost_key, "solve/", 6) ? 50.0 : 1000.0;
 }
 
 static void cost_update(const job *j, double us)
 {
-    char key[24];
-    cost_key(j, key, sizeof key);
     for (int i = 0; i < ncosts; i++)
-        if (!strcmp(costs[i].key, key)) {
+        if (!strcmp(costs[i].key, j->cost_key)) {
             costs[i].us = 0.7 * costs[i].us + 0.3 * us;
             return;
         }
-    int i = ncosts < (int)(sizeof costs / sizeof *costs) ? ncosts++ : 0;
-    snprintf(costs[i].key, sizeof costs[i].key, "%s", key);
+    int n = (int)(sizeof costs / sizeof *costs);
+    int i = ncosts < n ? ncosts++ : next_evict++ % n;
+    snprintf(costs[i].key, sizeof costs[i].key, "%s", j->cost_key);
     costs[i].us = us;
 }
 
@@ -423,11 +422,34 @@ static int chunk_size(const job *j)
     return k < 1 ? 1 : k > PIECE_MAX ? PIECE_MAX : k;
 }
 
+/* The job the next piece comes from: the connections take turns (the one
+ * served longest ago first), and each connection's requests go in order. So a
+ * client's small request waits for at most one piece of another client's
+ * batch, not for the whole batch to be handed out. */
+static job *pick(void)
+{
+    static unsigned pass;
+    pass++;
+    job *best = NULL;
+    for (job *j = D.queue_head; j; j = j->qnext) {
+        if (!j->c) {
+            if (!best) best = j;
+            continue;
+        }
+        if (j->c->pass == pass) continue; /* a later request of a connection seen */
+        j->c->pass = pass;
+        if (!best || (best->c && j->c->last_served < best->c->last_served)) best = j;
+    }
+    return best;
+}
+
 /* Give worker w the next piece of work in the queue. */
 static bool assign(worker *w)
 {
-    job *j = D.queue_head;
+    static uint64_t served;
+    job *j = pick();
     if (!j) return false;
+    if (j->c) j->c->last_served = ++served;
     if (w->shm) w->shm->item = 0; /* before the worker can see the task */
     if (j->n < 0) {
         queue_remove(j);

@@ -239,6 +239,36 @@ def ab(a, harness, conf, d, kaggle, npuz):
             mn, mo = statistics.median(new), statistics.median(old)
             print(f"{'--json ' if json else 'text   '} this {mn:.3f} s ({npuz / mn:.0f}/s)  "
                   f"baseline {mo:.3f} s ({npuz / mo:.0f}/s)  speed-up x{mo / mn:.2f}")
+        # fairness: a small request's latency while an expensive batch runs
+        hard = harness.read_puzzles("top1465.txt", 48)
+        print("\n== A/B fairness: `solve` of one easy puzzle every 50 ms while `rate` of 48 "
+              "top1465 puzzles (default profile) runs in one request")
+        for name, dd in (("this", d), ("baseline", base_d)):
+            for _ in range(2):  # the second time with the cost learnt
+                big, small = dd.rpc(), dd.rpc()
+                t0 = time.monotonic()
+                bid = big.send("rate", {"puzzles": hard, "profile": "default"})
+                lat = []
+                done = threading.Event()
+
+                def wait_big():
+                    big.response(bid)
+                    done.set()
+
+                th = threading.Thread(target=wait_big)
+                th.start()
+                while not done.is_set():
+                    t = time.monotonic()
+                    small.call("solve", {"puzzle": harness.EASY})
+                    lat.append(time.monotonic() - t)
+                    time.sleep(0.05)
+                th.join()
+                el = time.monotonic() - t0
+                big.close(), small.close()
+            lat.sort()
+            print(f"{name:9s} batch {el:.2f} s; small requests {len(lat)}: median "
+                  f"{statistics.median(lat) * 1000:.1f} ms, p90 {lat[int(len(lat) * 0.9)] * 1000:.1f} ms, "
+                  f"max {lat[-1] * 1000:.1f} ms")
     finally:
         base_d.stop()
         import shutil
