@@ -4,8 +4,10 @@ errors, pipelined requests answered out of order and matched by msgid, several
 connections, malformed messages and the message size limit."""
 
 import os
+import shutil
 import socket
 import sys
+import tempfile
 import threading
 import time
 
@@ -293,7 +295,43 @@ def test_half_messages():
         eq(d.rpc().call("solve", {"puzzle": EASY})["status"], "unique", "still serving")
 
 
+def test_turns():
+    """Connections take turns for the workers: with one worker, a request
+    from a second connection is answered before a long batch sent just
+    before it on the first connection (which keeps the worker busy piece by
+    piece), and each connection's own requests are served in order."""
+    tmp = tempfile.mkdtemp(prefix="sudokud-turns-")
+    try:
+        conf = make_conf(os.path.join(tmp, "sudokud.conf"), workers=1)
+        hard = read_puzzles("top1465.txt", 8)
+        with Daemon(conf=conf, tmp=tmp) as d:
+            a, b = d.rpc(), d.rpc()
+            big = a.send("rate", {"puzzles": hard, "profile": "default"})
+            time.sleep(0.05)  # the batch is on the worker
+            small = b.send("solve", {"puzzle": EASY})
+            order = []
+            done = {}
+
+            def wait(conn, msgid, name):
+                done[name] = conn.response(msgid)
+                order.append(name)
+
+            ts = [threading.Thread(target=wait, args=(a, big, "batch")),
+                  threading.Thread(target=wait, args=(b, small, "small"))]
+            for t in ts:
+                t.start()
+            for t in ts:
+                t.join(120)
+            eq(order, ["small", "batch"], "the other connection's request goes between pieces")
+            eq(len(done["batch"][3]["results"]), len(hard), "the batch is whole")
+            check(all("er" in r for r in done["batch"][3]["results"]), "every puzzle rated")
+            a.close(), b.close()
+    finally:
+        shutil.rmtree(tmp, ignore_errors=True)
+
+
 TESTS = {
+    "turns": test_turns,
     "methods": test_methods,
     "pipeline": test_pipeline,
     "connections": test_connections,
