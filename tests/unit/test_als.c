@@ -3,58 +3,28 @@
  * regression library entries 0901-0904 (all instances with the entry's
  * digits must eliminate exactly the listed candidates), and soundness on hard
  * puzzles (no step ever eliminates a solution digit). The plugin source is
- * compiled into this test so its techniques are called directly. */
-#include "sudoku/als.h"
-#include "sudoku/solver.h"
-#include "sudoku/technique.h"
-#include "testutil.h"
+ * compiled into this test so its techniques are called directly (registered
+ * as plugin "als" for the shared harness). */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include "reglib_harness.h"
+#include "walk.h"
+#include "sudoku/als.h"
 
 #include "../../plugins/als/als_plugin.c"
 
-/* ---- helpers ------------------------------------------------------------ */
-
 static const sdk_technique *tech(const char *id)
 {
-    for (const sdk_technique *const *t = sudoku_techniques(); *t; t++)
-        if (!strcmp((*t)->id, id)) return *t;
-    fail_msg("no technique %s", id);
-    return NULL;
+    return tu_tech("als", id);
 }
 
-typedef struct collect {
-    int n, cap;
-    sdk_step *s;
-} collect;
-
-static int collect_emit(void *ctx, const sdk_step *s)
+/* The plugin's techniques come from the source compiled in above. */
+static int setup(void **state)
 {
-    collect *c = ctx;
-    if (c->n == c->cap) {
-        c->cap = c->cap ? c->cap * 2 : 16;
-        c->s = realloc(c->s, sizeof *c->s * (size_t)c->cap);
-        assert_non_null(c->s);
-    }
-    c->s[c->n++] = *s;
-    return SDK_CONTINUE;
-}
-
-/* Run technique t on g with options text; every step goes to out. */
-static void run_all(const sdk_technique *t, const char *opts, const sdk_grid *g, collect *out)
-{
-    sdk_options o;
-    memset(&o, 0, sizeof o);
-    char why[128];
-    assert_true(sdk_options_parse(opts ? opts : "", &o, why, sizeof why));
-    sdk_ctx ctx;
-    memset(&ctx, 0, sizeof ctx);
-    ctx.opts = &o;
-    ctx.unique = true;
-    sdk_sink sink = {collect_emit, out};
-    out->n = 0;
-    t->find(&ctx, g, &sink);
+    (void)state;
+    tu_plugin_register("als", sudoku_techniques());
+    return 0;
 }
 
 /* ---- enumeration against brute force ------------------------------------ */
@@ -188,150 +158,22 @@ static void test_graph_and_text(void **state)
 
 /* ---- the regression library ---------------------------------------------- */
 
-typedef struct mapping {
-    char code[16], id[48], opts[96];
-} mapping;
-
-static int load_map(mapping *m, int max)
-{
-    const char *src = getenv("SUDOKU_SOURCE");
-    char path[1024];
-    snprintf(path, sizeof path, "%s/tests/reglib/map.tsv", src ? src : ".");
-    FILE *f = fopen(path, "r");
-    if (!f) fail_msg("cannot open %s", path);
-    char line[256];
-    int n = 0;
-    while (n < max && fgets(line, sizeof line, f)) {
-        if (line[0] == '#' || strncmp(line, "09", 2)) continue;
-        line[strcspn(line, "\r\n")] = 0;
-        char *code = strtok(line, "\t"), *id = strtok(NULL, "\t"), *opts = strtok(NULL, "\t");
-        if (!code || !id) continue;
-        snprintf(m[n].code, sizeof m[n].code, "%s", code);
-        snprintf(m[n].id, sizeof m[n].id, "%s", id);
-        snprintf(m[n].opts, sizeof m[n].opts, "%s", opts ? opts : "");
-        n++;
-    }
-    fclose(f);
-    return n;
-}
-
-/* Parse "436 524" into per-digit bitboards; returns the count. */
-static int parse_cands(const char *s, sdk_bb out[9])
-{
-    int n = 0;
-    for (int d = 0; d < 9; d++) out[d] = sdk_bb_none();
-    while (*s) {
-        while (*s == ' ') s++;
-        if (!*s) break;
-        int d = s[0] - '0', r = s[1] - '0', c = s[2] - '0';
-        sdk_bb_add(&out[d - 1], (r - 1) * 9 + c - 1);
-        n++;
-        s += 3;
-    }
-    return n;
-}
-
-/* Split at ':' keeping empty fields. */
-static int split(char *s, char **f, int max)
-{
-    int n = 0;
-    f[n++] = s;
-    for (; *s && n < max; s++)
-        if (*s == ':') {
-            *s = 0;
-            f[n++] = s + 1;
-        }
-    return n;
-}
-
-static bool build_grid(const char *text, const char *removed, sdk_grid *g)
-{
-    sdk_grid_init(g);
-    int cell = 0;
-    for (const char *p = text; *p && cell < 81; p++) {
-        bool placed = false;
-        if (*p == '+') {
-            placed = true;
-            p++;
-        }
-        if (*p >= '1' && *p <= '9') sdk_grid_place(g, cell, *p - '0', !placed);
-        cell++;
-    }
-    if (cell != 81) return false;
-    sdk_bb rm[9];
-    parse_cands(removed, rm);
-    for (int d = 1; d <= 9; d++) SDK_BB_FOREACH(c, rm[d - 1]) sdk_grid_eliminate(g, c, d);
-    return true;
-}
-
 static void test_reglib(void **state)
 {
     (void)state;
-    mapping map[32];
-    int nmap = load_map(map, 32);
+    rh_code map[32];
+    int nmap = rh_map_tsv("09", "als", rh_digits_elim, map, 32);
     assert_true(nmap >= 4);
-    FILE *f = fopen(tu_reglib_path("reglib-1.4.txt"), "r");
-    if (!f) fail_msg("cannot open %s", tu_reglib_path("reglib-1.4.txt"));
-    static const char *codes[] = {"0901", "0902", "0903", "0904"};
-    int pass[4] = {0}, total[4] = {0};
-    char line[2048];
-    collect got = {0};
-    while (fgets(line, sizeof line, f)) {
-        line[strcspn(line, "\r\n")] = 0;
-        if (line[0] != ':' || strncmp(line + 1, "09", 2)) continue;
-        char copy[2048];
-        snprintf(copy, sizeof copy, "%s", line);
-        char *fld[10] = {0};
-        int nf = split(copy, fld, 9);
-        assert_true(nf >= 7);
-        const char *code = fld[1];
-        int fam = -1;
-        for (int k = 0; k < 4; k++)
-            if (!strncmp(code, codes[k], 4)) fam = k;
-        if (fam < 0) continue;
-        const mapping *m = NULL;
-        for (int k = 0; k < nmap; k++)
-            if (!strcmp(map[k].code, code)) m = &map[k];
-        if (!m) fail_msg("%s not in map.tsv", code);
-        total[fam]++;
-        sdk_grid g;
-        assert_true(build_grid(fld[3], fld[4], &g));
-        sdk_bb want[9];
-        parse_cands(fld[5], want);
-        unsigned digits = 0;
-        for (const char *p = fld[2]; *p; p++) digits |= sdk_digit_bit(*p - '0');
-        run_all(tech(m->id), m->opts, &g, &got);
-        int matches = 0, bad = 0;
-        for (int i = 0; i < got.n; i++) {
-            const sdk_step *s = &got.s[i];
-            sdk_bb e[9];
-            unsigned dm = 0;
-            for (int d = 0; d < 9; d++) e[d] = sdk_bb_none();
-            for (int k = 0; k < s->nelim; k++) {
-                sdk_bb_add(&e[s->elim[k].digit - 1], s->elim[k].cell);
-                dm |= sdk_digit_bit(s->elim[k].digit);
-            }
-            if (dm != digits) continue;
-            matches++;
-            bool same = true;
-            for (int d = 0; d < 9; d++) same = same && sdk_bb_eq(e[d], want[d]);
-            if (!same) {
-                if (!bad) print_message("  %s differs: %s\n", code, s->text);
-                bad++;
-            }
-        }
-        if (matches && !bad)
-            pass[fam]++;
-        else
-            print_message("FAIL %s (%d matching, %d differ): %s\n", code, matches, bad, line);
-    }
-    fclose(f);
-    free(got.s);
+    static const char *const codes[] = {"0901", "0902", "0903", "0904", NULL};
+    rh_spec spec = {.map = map, .nmap = nmap, .require = codes};
+    rh_result res;
+    rh_run(&spec, &res);
     int all = 0, allp = 0;
     for (int k = 0; k < 4; k++) {
-        print_message("reglib %s: %d/%d pass\n", codes[k], pass[k], total[k]);
-        all += total[k];
-        allp += pass[k];
+        rh_row r = rh_sum(&res, codes[k]);
+        print_message("reglib %s: %d/%d pass\n", codes[k], r.pass, r.total);
+        all += r.total;
+        allp += r.pass;
     }
     assert_true(all >= 60);
     assert_int_equal(allp, all);
@@ -342,20 +184,17 @@ static void test_reglib(void **state)
 /* The first step of technique id on a reglib position whose eliminations are
  * exactly elim (a reglib candidate list); fails when there is none. */
 static sdk_step *step_for(const char *id, const char *grid, const char *removed, const char *elim,
-                          collect *got)
+                          tu_steps *got)
 {
     sdk_grid g;
-    assert_true(build_grid(grid, removed, &g));
-    sdk_bb want[9];
-    int n = parse_cands(elim, want);
-    run_all(tech(id), "", &g, got);
+    rh_position(grid, removed, &g);
+    rh_cands want, have;
+    assert_true(rh_cands_parse(elim, &want));
+    tu_find_all(tech(id), NULL, &g, got);
     for (int i = 0; i < got->n; i++) {
         sdk_step *s = &got->s[i];
-        if (s->nelim != n) continue;
-        bool same = true;
-        for (int k = 0; k < s->nelim; k++)
-            same = same && sdk_bb_has(want[s->elim[k].digit - 1], s->elim[k].cell);
-        if (same) return s;
+        rh_step_elims(s, &have);
+        if (rh_cands_eq(&have, &want)) return s;
     }
     fail_msg("%s: no step eliminating %s", id, elim);
     return NULL;
@@ -371,7 +210,7 @@ static int role_of(const sdk_step *s, int cell, int digit)
 static void test_structure(void **state)
 {
     (void)state;
-    collect got = {0};
+    tu_steps got = {0};
     /* singly linked ALS-XZ (reglib 0901-1, first entry) */
     sdk_step *s = step_for(
         "als-xz",
@@ -429,110 +268,60 @@ static void test_structure(void **state)
     assert_non_null(strstr(s->text, " -7 => r6c3<>7"));
     assert_true(s->nlink >= 3);
     assert_true(s->difficulty >= 74);
-    free(got.s);
+    tu_steps_free(&got);
 }
 
 /* ---- soundness ----------------------------------------------------------- */
-
-/* Naked and hidden singles until none are left. */
-static void singles(sdk_grid *g)
-{
-    bool again = true;
-    while (again) {
-        again = false;
-        for (int c = 0; c < 81; c++) {
-            if (!g->value[c] && sdk_mask_count(g->cand[c]) == 1) {
-                sdk_grid_place(g, c, sdk_mask_first(g->cand[c]), false);
-                again = true;
-            }
-        }
-        for (int h = 0; h < 27; h++) {
-            for (int d = 1; d <= 9; d++) {
-                sdk_bb b = sdk_house_digit(g, h, d);
-                if (sdk_bb_count(b) == 1) {
-                    sdk_grid_place(g, sdk_bb_first(b), d, false);
-                    again = true;
-                }
-            }
-        }
-    }
-}
 
 static void test_soundness(void **state)
 {
     (void)state;
     const char *env = getenv("SUDOKU_ALS_PUZZLES");
     int max = env ? atoi(env) : 40;
-    uint8_t(*p)[81];
-    int n = tu_read_puzzles("top1465.txt", max, 1465 / max > 0 ? 1465 / max : 1, &p);
     static const char *ids[] = {"als-xz", "als-xy-wing", "als-chain", "death-blossom"};
     /* the chain search is bounded lower than its default here: the point is
      * to check many steps, not to find every last chain */
-    static const char *opts[2] = {"overlap=0 max-nodes=5000000", "overlap=1 max-nodes=5000000"};
-    long steps[4] = {0}, elims[4] = {0}, states = 0;
-    collect got = {0};
-    for (int i = 0; i < n; i++) {
-        uint8_t sol[2][81];
-        assert_int_equal(sdk_solve(p[i], 2, sol, NULL), 1);
-        sdk_grid g;
-        sdk_grid_from_values(&g, p[i]);
-        unsigned seed = (unsigned)i * 2654435761u + 1;
-        for (int round = 0; round < 200; round++) {
-            singles(&g);
-            if (sdk_grid_solved(&g)) break;
-            states++;
-            bool applied = false;
-            for (int k = 0; k < 4; k++) {
-                for (int ov = 0; ov < 2; ov++) {
-                    if (ov && k == 0) continue;
-                    run_all(tech(ids[k]), opts[ov], &g, &got);
-                    for (int s = 0; s < got.n; s++) {
-                        for (int e = 0; e < got.s[s].nelim; e++) {
-                            const sdk_cand *c = &got.s[s].elim[e];
-                            if (sol[0][c->cell] == c->digit)
-                                fail_msg("puzzle %d: %s eliminates the solution: %s", i + 1, ids[k],
-                                         got.s[s].text);
-                        }
-                        steps[k]++;
-                        elims[k] += got.s[s].nelim;
-                    }
-                    if (!applied && got.n) {
-                        sdk_step_apply(&got.s[0], &g);
-                        applied = true;
-                    }
-                }
+#define OV0 "overlap=0 max-nodes=5000000"
+#define OV1 "overlap=1 max-nodes=5000000"
+    walk_tech t[] = {WALK_TECH("als", "als-xz", OV0),       WALK_TECH("als", "als-xy-wing", OV0),
+                     WALK_TECH("als", "als-xy-wing", OV1),  WALK_TECH("als", "als-chain", OV0),
+                     WALK_TECH("als", "als-chain", OV1),    WALK_TECH("als", "death-blossom", OV0),
+                     WALK_TECH("als", "death-blossom", OV1)};
+    /* singles, then the first step found applied at once; when none is found,
+     * one false candidate removed at random */
+    walk_spec w = {.file = "top1465.txt",
+                   .npuz = max,
+                   .stride = 1465 / max > 0 ? 1465 / max : 1,
+                   .max_iter = 200,
+                   .reduce = WALK_REDUCE_SINGLES,
+                   .at_once = true,
+                   .stuck = WALK_STUCK_ELIM_RANDOM,
+                   .tech = t,
+                   .ntech = (int)(sizeof t / sizeof *t)};
+    walk_result r = {0};
+    walk_run(&w, &r);
+    assert_int_equal(r.unique, r.puzzles);
+    assert_int_equal(r.wrong, 0);
+    print_message("soundness: %ld puzzles, %ld states\n", r.puzzles, r.positions);
+    long steps[4] = {0}, elims[4] = {0};
+    for (int k = 0; k < 4; k++) {
+        for (int i = 0; i < w.ntech; i++)
+            if (!strcmp(t[i].id, ids[k])) {
+                steps[k] += t[i].steps;
+                elims[k] += t[i].elims;
             }
-            if (!applied) {
-                /* move on: remove one false candidate at random */
-                int cands[729], nc = 0;
-                for (int c = 0; c < 81; c++) SDK_MASK_FOREACH(d, g.cand[c])
-                    {
-                        if (d != sol[0][c]) cands[nc++] = c * 9 + d - 1;
-                    }
-                if (!nc) break;
-                seed = seed * 1103515245u + 12345u;
-                int x = cands[(seed >> 8) % (unsigned)nc];
-                sdk_grid_eliminate(&g, x / 9, x % 9 + 1);
-            }
-        }
-    }
-    free(got.s);
-    free(p);
-    print_message("soundness: %d puzzles, %ld states\n", n, states);
-    for (int k = 0; k < 4; k++)
         print_message("  %-14s %ld steps, %ld eliminations, none wrong\n", ids[k], steps[k],
                       elims[k]);
+    }
     assert_true(steps[0] > 0);
 }
 
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_enumeration),
-        cmocka_unit_test(test_graph_and_text),
-        cmocka_unit_test(test_reglib),
-        cmocka_unit_test(test_structure),
+        cmocka_unit_test(test_enumeration), cmocka_unit_test(test_graph_and_text),
+        cmocka_unit_test(test_reglib),      cmocka_unit_test(test_structure),
         cmocka_unit_test(test_soundness),
     };
-    return cmocka_run_group_tests(tests, NULL, NULL);
+    return cmocka_run_group_tests(tests, setup, NULL);
 }

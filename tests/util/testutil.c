@@ -58,6 +58,13 @@ static sdk_plugin tu_plugins[TU_MAX_PLUGINS];
 static char tu_plugin_names[TU_MAX_PLUGINS][64];
 static int tu_nplugins;
 
+void tu_plugin_register(const char *name, const sdk_technique *const *list)
+{
+    if (tu_nplugins == TU_MAX_PLUGINS) fail_msg("too many plugins open");
+    snprintf(tu_plugin_names[tu_nplugins], sizeof tu_plugin_names[0], "%s", name);
+    tu_plugins[tu_nplugins++].list = list;
+}
+
 const sdk_technique *const *tu_plugin(const char *name)
 {
     for (int i = 0; i < tu_nplugins; i++)

@@ -24,6 +24,9 @@ void tu_load_config(sdk_config *cfg);
  * wings.so), NULL-terminated; the plugin stays open. NULL when it cannot be
  * loaded. */
 const sdk_technique *const *tu_plugin(const char *name);
+/* Serve `name` from a technique list compiled into the test instead of the
+ * plugin file (for tests that build a plugin's source in). */
+void tu_plugin_register(const char *name, const sdk_technique *const *list);
 /* Technique `id` of plugin `name`; fails the test when there is none. */
 const sdk_technique *tu_tech(const char *plugin, const char *id);
 
