@@ -6,7 +6,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include "testutil.h"
+#include "walk.h"
 #include "sudoku/format.h"
 #include "sudoku/links.h"
 #include "sudoku/solver.h"
@@ -55,42 +55,15 @@ static bool subsets(sdk_grid *g)
     return ch;
 }
 
-static bool basic_step(sdk_grid *g)
-{
-    for (int c = 0; c < 81; c++)
-        if (!g->value[c] && sdk_mask_count(g->cand[c]) == 1) {
-            sdk_grid_place(g, c, sdk_mask_first(g->cand[c]), false);
-            return true;
-        }
-    for (int h = 0; h < 27; h++)
-        for (int d = 1; d <= 9; d++) {
-            sdk_bb b = sdk_house_digit(g, h, d);
-            if (sdk_bb_count(b) == 1) {
-                sdk_grid_place(g, sdk_bb_first(b), d, false);
-                return true;
-            }
-        }
-    bool ch = false;
-    for (int h = 0; h < 27; h++)
-        for (int d = 1; d <= 9; d++) {
-            sdk_bb b = sdk_house_digit(g, h, d);
-            if (sdk_bb_empty(b)) continue;
-            for (int o = 0; o < 27; o++) {
-                if (o == h || !sdk_bb_subset(b, sdk_house_bb[o])) continue;
-                sdk_bb rest = sdk_bb_andnot(sdk_house_digit(g, o, d), b);
-                SDK_BB_FOREACH(x, rest) ch |= sdk_grid_eliminate(g, x, d);
-            }
-        }
-    return ch || subsets(g);
-}
-
+/* Singles and locked candidates (walk_basic) and subsets until none applies. */
 static void parse(const char *p, sdk_grid *g, bool basic)
 {
     sdk_error e;
     assert_true(sdk_parse(p, g, &e));
-    if (basic)
-        while (basic_step(g)) {
-        }
+    if (!basic) return;
+    do {
+        walk_basic(g);
+    } while (subsets(g));
 }
 
 typedef struct lines {
