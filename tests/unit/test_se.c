@@ -9,7 +9,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include "testutil.h"
+#include "walk.h"
 #include "sudoku/engine.h"
 #include "sudoku/solver.h"
 
@@ -106,8 +106,6 @@ typedef struct walk {
     char name[128];
     int count_tech[64];
     const sdk_profile *p;
-    int probe; /* run every SE chaining technique in all-steps mode every probe-th step */
-    int probed;
     bool direct;   /* run the direct techniques on every grid reached */
     int found[64]; /* steps they found there */
 } walk;
@@ -115,18 +113,7 @@ typedef struct walk {
 static int check_step(void *ctx, const sdk_step *s)
 {
     walk *w = ctx;
-    for (int i = 0; i < s->nelim; i++)
-        if (w->sol[s->elim[i].cell] == s->elim[i].digit) {
-            char c[8];
-            fprintf(stderr, "UNSOUND %s: %s (%s<>%d)\n", s->tech->id, s->text,
-                    sdk_cell_name(s->elim[i].cell, c), s->elim[i].digit);
-            w->wrong++;
-        }
-    for (int i = 0; i < s->nplace; i++)
-        if (w->sol[s->place[i].cell] != s->place[i].digit) {
-            fprintf(stderr, "UNSOUND %s: %s (bad placement)\n", s->tech->id, s->text);
-            w->wrong++;
-        }
+    w->wrong += walk_check_step(s, w->sol, s->tech->id);
     return SDK_CONTINUE;
 }
 
@@ -150,18 +137,6 @@ static int on_step(void *ctx, const sdk_step *s, const sdk_grid *before)
             sdk_sink sink = {check_step, w};
             w->found[i] += sdk_engine_find(w->p, i, before, &o, &sink);
         }
-    }
-    if (w->probe && s->difficulty >= 65 && w->steps % w->probe == 0) {
-        /* every hint of every SE chaining technique on this grid */
-        sdk_sink sink = {check_step, w};
-        sdk_run_opts o = {.no_guess = true, .unique = true};
-        for (int i = 0; i < w->p->n; i++) {
-            const char *id = w->p->entry[i].tech->id;
-            if (!strncmp(id, "se-", 3) && strcmp(id, "se-nested-forcing-chain") &&
-                strcmp(id, "se-dynamic-forcing-chain-plus"))
-                sdk_engine_find(w->p, i, before, &o, &sink);
-        }
-        w->probed++;
     }
     return 0;
 }
@@ -295,50 +270,53 @@ static void test_direct(void **state)
     sdk_profile_free(&p);
 }
 
+/* Every hint of every SE chaining technique (nested levels excluded) on the
+ * grid before every `every`-th step of a path, when that step is a chaining
+ * one (6.5 and up). */
+typedef struct probe {
+    const sdk_profile *p;
+    int every, probed, wrong;
+} probe;
+
+static void probe_hook(void *ctx, const sdk_step *s, const sdk_grid *before, const uint8_t *sol,
+                       int nstep)
+{
+    probe *pr = ctx;
+    if (s->difficulty < 65 || nstep % pr->every) return;
+    walk w = {.sol = sol, .p = pr->p};
+    sdk_sink sink = {check_step, &w};
+    sdk_run_opts o = {.no_guess = true, .unique = true};
+    for (int i = 0; i < pr->p->n; i++) {
+        const char *id = pr->p->entry[i].tech->id;
+        if (!strncmp(id, "se-", 3) && strcmp(id, "se-nested-forcing-chain") &&
+            strcmp(id, "se-dynamic-forcing-chain-plus"))
+            sdk_engine_find(pr->p, i, before, &o, &sink);
+    }
+    pr->wrong += w.wrong;
+    pr->probed++;
+}
+
 /* Soundness along the SE path (nested levels excluded), plus every hint of the
- * SE chaining techniques on every few grids. */
-static void sound_file(const char *file, int n, int stride, int probe)
+ * SE chaining techniques on every few grids of the first puzzles' paths. */
+static void sound_file(const char *file, int n, int stride, int every)
 {
     sdk_profile p;
     profile(&p, NLAD - 1);
-    uint8_t(*puz)[81];
-    n = tu_read_puzzles(file, n, stride, &puz);
-    int steps = 0, probed = 0, solved = 0;
-    for (int k = 0; k < n; k++) {
-        char s[82];
-        for (int i = 0; i < 81; i++) s[i] = puz[k][i] ? (char)('0' + puz[k][i]) : '.';
-        s[81] = 0;
-        walk w;
-        sdk_rating r;
-        sdk_run_status st = run(&p, s, &w, &r);
-        w.probe = 0;
-        assert_int_equal(w.wrong, 0);
-        steps += w.steps;
-        solved += st == SDK_RUN_SOLVED;
-        (void)probe;
+    walk_result r = {0};
+    long solved = 0;
+    walk_profile(&p, file, n, stride, NULL, NULL, &r, &solved);
+    assert_int_equal(r.unique, r.puzzles);
+    assert_int_equal(r.wrong, 0);
+    probe pr = {.p = &p, .every = every};
+    if (every) {
+        walk_result r2 = {0};
+        walk_profile(&p, file, r.puzzles < 6 ? (int)r.puzzles : 6, stride, probe_hook, &pr, &r2,
+                     NULL);
+        assert_int_equal(r2.wrong, 0);
+        assert_int_equal(pr.wrong, 0);
     }
-    /* probe: all hints of the chaining techniques on a few puzzles */
-    for (int k = 0; k < n && k < 6; k++) {
-        char s[82];
-        for (int i = 0; i < 81; i++) s[i] = puz[k][i] ? (char)('0' + puz[k][i]) : '.';
-        s[81] = 0;
-        walk w;
-        sdk_rating r;
-        static uint8_t sol[81];
-        sdk_grid g;
-        load(&g, s, sol);
-        memset(&w, 0, sizeof w);
-        w.sol = sol;
-        w.p = &p;
-        w.probe = probe;
-        sdk_run_opts o = {.no_guess = true, .unique = true};
-        sdk_engine_run(&p, &g, &o, on_step, &w, &r);
-        assert_int_equal(w.wrong, 0);
-        probed += w.probed;
-    }
-    printf("%s: %d puzzles, %d solved, %d steps checked, %d grids probed\n", file, n, solved, steps,
-           probed);
-    free(puz);
+    printf("%s: %ld puzzles, %ld solved, %ld steps checked, %d grids probed\n", file, r.puzzles,
+           solved, r.steps, pr.probed);
     sdk_profile_free(&p);
 }
 
