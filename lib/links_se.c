@@ -379,6 +379,48 @@ int sdk_se_ancestors(const sdk_se_arena *a, int node, int *nested)
     return count;
 }
 
+int sdk_se_nested_sum(const sdk_se_arena *a, const int *nodes, int n)
+{
+    char seen[1458];
+    int cap = 256, sp = 0, sum = 0, nids = 0, idcap = 16;
+    int *stack = malloc(sizeof *stack * (size_t)cap), *ids = malloc(sizeof *ids * (size_t)idcap);
+    if (!stack || !ids) abort();
+    for (int t = 0; t < n; t++) {
+        memset(seen, 0, sizeof seen);
+        stack[sp++] = nodes[t];
+        while (sp) {
+            const sdk_se_pot *p = &a->p[stack[--sp]];
+            int lit = p->cand * 2 + p->on;
+            if (seen[lit]) continue;
+            seen[lit] = 1;
+            if (p->nested >= 0) {
+                bool dup = false;
+                for (int i = 0; i < nids && !dup; i++) dup = ids[i] == p->nested;
+                if (!dup) {
+                    if (nids == idcap) {
+                        idcap *= 2;
+                        ids = realloc(ids, sizeof *ids * (size_t)idcap);
+                        if (!ids) abort();
+                    }
+                    ids[nids++] = p->nested;
+                    sum += p->ncplx;
+                }
+            }
+            for (int i = 0; i < p->np; i++) {
+                if (sp == cap) {
+                    cap *= 2;
+                    stack = realloc(stack, sizeof *stack * (size_t)cap);
+                    if (!stack) abort();
+                }
+                stack[sp++] = a->par[p->par + i];
+            }
+        }
+    }
+    free(stack);
+    free(ids);
+    return sum;
+}
+
 static sdk_node node_of(const sdk_se_pot *p)
 {
     sdk_node nd;

@@ -90,6 +90,9 @@ int sdk_se_forcing(sdk_se_arena *a, const sdk_grid *g, int cand, bool on, bool y
 /* Number of distinct potentials among node and its ancestors; *nested gets
  * the summed complexity of the distinct nested chains met (may be NULL). */
 int sdk_se_ancestors(const sdk_se_arena *a, int node, int *nested);
+/* Summed complexity of the distinct nested chains (by id) among the
+ * ancestors of nodes[0..n), each counted once (SE's getNestedComplexity). */
+int sdk_se_nested_sum(const sdk_se_arena *a, const int *nodes, int n);
 /* Append the chain to node as links and ON/OFF marks. */
 void sdk_se_to_step(const sdk_se_arena *a, int node, sdk_step *s);
 /* "r1c2+5 -> r1c3-5 -> ..." along first parents, root first. */

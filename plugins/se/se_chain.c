@@ -43,15 +43,55 @@ typedef struct hlist {
     int n, cap;
 } hlist;
 
+/* Nested chains met during one search, by content: SE counts a nested chain
+ * once per hint however many times it was found (FullChain: same targets and
+ * the same breadth-first ancestor lists), so equal chains get the same id. */
+typedef struct nest_reg {
+    uint64_t *key; /* open addressing; 0 = empty slot */
+    int *id;
+    int cap, n;
+} nest_reg;
+
 typedef struct chainer {
     const sdk_grid *g;
     sdk_se_arena A;
     hlist H;
     bool multiple, dynamic, nishio;
     int level;
-    int *nid; /* nested chain ids */
+    nest_reg *reg; /* nested chain ids (shared by the nested searches) */
     sdk_se_run *run;
 } chainer;
+
+static int reg_id(nest_reg *r, uint64_t key)
+{
+    if (!key) key = 1;
+    if (2 * (r->n + 1) > r->cap) {
+        int ncap = r->cap ? r->cap * 2 : 256;
+        uint64_t *nk = calloc((size_t)ncap, sizeof *nk);
+        int *ni = calloc((size_t)ncap, sizeof *ni);
+        if (!nk || !ni) abort();
+        for (int i = 0; i < r->cap; i++) {
+            if (!r->key[i]) continue;
+            int j = (int)(r->key[i] & (uint64_t)(ncap - 1));
+            while (nk[j]) j = (j + 1) & (ncap - 1);
+            nk[j] = r->key[i];
+            ni[j] = r->id[i];
+        }
+        free(r->key);
+        free(r->id);
+        r->key = nk;
+        r->id = ni;
+        r->cap = ncap;
+    }
+    int j = (int)(key & (uint64_t)(r->cap - 1));
+    while (r->key[j]) {
+        if (r->key[j] == key) return r->id[j];
+        j = (j + 1) & (r->cap - 1);
+    }
+    r->key[j] = key;
+    r->id[j] = r->n;
+    return r->n++;
+}
 
 static const int unit_order[3] = {SDK_BOX, SDK_ROW, SDK_COL};
 
@@ -100,13 +140,11 @@ static int rule_base(const chainer *c)
 
 static void finish(chainer *c, hint *h, int base)
 {
-    int flat = 0, nested = 0;
-    for (int i = 0; i < h->ntar; i++) {
-        int ns;
-        flat += sdk_se_ancestors(&c->A, h->tar[i], &ns);
-        nested += ns;
-    }
-    h->cplx = flat + nested;
+    /* SE: ancestors of each chain end, plus every distinct nested chain met
+     * by any of them, counted once for the hint */
+    int flat = 0;
+    for (int i = 0; i < h->ntar; i++) flat += sdk_se_ancestors(&c->A, h->tar[i], NULL);
+    h->cplx = flat + sdk_se_nested_sum(&c->A, h->tar, h->ntar);
     h->diff = base + sdk_chain_length_tenths(h->cplx - 2);
 }
 
@@ -510,7 +548,7 @@ static int emit_hint(const chainer *c, const hint *h, const sdk_technique *t, sd
 enum { M_UNARY_X = 1, M_UNARY_Y = 2, M_UNARY_XY = 4 };
 
 static void chainer_init(chainer *c, const sdk_grid *g, bool multi, bool dyn, bool nishio,
-                         int level, int *nid)
+                         int level, nest_reg *reg)
 {
     memset(c, 0, sizeof *c);
     c->g = g;
@@ -518,7 +556,7 @@ static void chainer_init(chainer *c, const sdk_grid *g, bool multi, bool dyn, bo
     c->dynamic = dyn;
     c->nishio = nishio;
     c->level = level;
-    c->nid = nid;
+    c->reg = reg;
     c->run = malloc(sizeof *c->run);
     if (!c->run) abort();
 }
@@ -544,10 +582,12 @@ static void collect(chainer *c, unsigned unary_modes)
 
 /* ---- nested levels: SE's getAdvancedPotentials ------------------------------- */
 
+#define RH_MAXREM 32
+#define RH_MAXPAR 256
 typedef struct rule_hint {
-    int16_t rem[32];
+    int16_t rem[RH_MAXREM];
     int nrem;
-    int16_t par[40];
+    int16_t par[RH_MAXPAR];
     int npar;
 } rule_hint;
 
@@ -555,7 +595,7 @@ static void rh_parent(rule_hint *r, int cand)
 {
     for (int i = 0; i < r->npar; i++)
         if (r->par[i] == cand) return;
-    if (r->npar < 40) r->par[r->npar++] = (int16_t)cand;
+    if (r->npar < RH_MAXPAR) r->par[r->npar++] = (int16_t)cand;
 }
 
 /* Candidates d of cells removed between src and cur. */
@@ -565,6 +605,10 @@ static void removed_in(rule_hint *r, const sdk_grid *src, const sdk_grid *cur, s
     SDK_BB_FOREACH(x, gone) rh_parent(r, x * 9 + d - 1);
 }
 
+/* The nested rules below follow SE's Locking, HiddenSet(2), NakedSet(2) and
+ * Fisherman(2): same house order, value/position tuples in increasing bit
+ * order (SE's Permutations), CommonTuples' "every member has >= 2" rule,
+ * and getRuleParents of each hint. */
 static int rules_locking(const sdk_grid *g, const sdk_grid *src, rule_hint *out, int max)
 {
     int n = 0;
@@ -582,8 +626,9 @@ static int rules_locking(const sdk_grid *g, const sdk_grid *src, rule_hint *out,
                     rule_hint *r = &out[n];
                     r->nrem = r->npar = 0;
                     SDK_BB_FOREACH(x, rm)
-                    if (r->nrem < 32) r->rem[r->nrem++] = (int16_t)(x * 9 + d - 1);
-                    removed_in(r, src, g, sdk_house_bb[h1], d);
+                    if (r->nrem < RH_MAXREM) r->rem[r->nrem++] = (int16_t)(x * 9 + d - 1);
+                    /* LockingHint: removed from the base house outside the cover */
+                    removed_in(r, src, g, sdk_bb_andnot(sdk_house_bb[h1], sdk_house_bb[h2]), d);
                     n++;
                 }
             }
@@ -599,10 +644,10 @@ static int rules_hidden_pair(const sdk_grid *g, const sdk_grid *src, rule_hint *
         for (int k = 0; k < 9; k++) {
             int h = set_order[o] + k;
             if (sdk_bb_count(sdk_bb_andnot(sdk_house_bb[h], g->solved)) <= 4) continue;
-            for (int a = 1; a <= 9; a++)
-                for (int b = a + 1; b <= 9 && n < max; b++) {
+            for (int b = 2; b <= 9; b++) /* {a,b} in increasing bit order */
+                for (int a = 1; a < b && n < max; a++) {
                     sdk_bb pa = sdk_house_digit(g, h, a), pb = sdk_house_digit(g, h, b);
-                    if (sdk_bb_empty(pa) || sdk_bb_empty(pb)) continue;
+                    if (sdk_bb_count(pa) < 2 || sdk_bb_count(pb) < 2) continue;
                     sdk_bb cells = sdk_bb_or(pa, pb);
                     if (sdk_bb_count(cells) != 2) continue;
                     rule_hint *r = &out[n];
@@ -612,7 +657,7 @@ static int rules_hidden_pair(const sdk_grid *g, const sdk_grid *src, rule_hint *
                     {
                         SDK_MASK_FOREACH(v, g->cand[x] & ~keep)
                         {
-                            if (r->nrem < 32) r->rem[r->nrem++] = (int16_t)(x * 9 + v - 1);
+                            if (r->nrem < RH_MAXREM) r->rem[r->nrem++] = (int16_t)(x * 9 + v - 1);
                         }
                     }
                     if (!r->nrem) continue;
@@ -630,11 +675,13 @@ static int rules_naked_pair(const sdk_grid *g, const sdk_grid *src, rule_hint *o
     for (int o = 0; o < 3; o++)
         for (int k = 0; k < 9; k++) {
             int h = set_order[o] + k;
-            if (sdk_bb_count(sdk_bb_andnot(sdk_house_bb[h], g->solved)) <= 4) continue;
-            for (int i = 0; i < 9; i++)
-                for (int j = i + 1; j < 9 && n < max; j++) {
+            if (sdk_bb_count(sdk_bb_andnot(sdk_house_bb[h], g->solved)) < 4) continue;
+            for (int j = 1; j < 9; j++) /* {i,j} in increasing bit order */
+                for (int i = 0; i < j && n < max; i++) {
                     int ci = sdk_house_cell[h][i], cj = sdk_house_cell[h][j];
                     if (g->value[ci] || g->value[cj]) continue;
+                    if (sdk_mask_count(g->cand[ci]) < 2 || sdk_mask_count(g->cand[cj]) < 2)
+                        continue;
                     unsigned m = g->cand[ci] | g->cand[cj];
                     if (sdk_mask_count(m) != 2) continue;
                     rule_hint *r = &out[n];
@@ -645,7 +692,7 @@ static int rules_naked_pair(const sdk_grid *g, const sdk_grid *src, rule_hint *o
                         sdk_bb_del(&rm, ci);
                         sdk_bb_del(&rm, cj);
                         SDK_BB_FOREACH(x, rm)
-                        if (r->nrem < 32) r->rem[r->nrem++] = (int16_t)(x * 9 + v - 1);
+                        if (r->nrem < RH_MAXREM) r->rem[r->nrem++] = (int16_t)(x * 9 + v - 1);
                     }
                     if (!r->nrem) continue;
                     int cs[2] = {ci, cj};
@@ -661,32 +708,40 @@ static int rules_naked_pair(const sdk_grid *g, const sdk_grid *src, rule_hint *o
 
 static int rules_xwing(const sdk_grid *g, const sdk_grid *src, rule_hint *out, int max)
 {
-    int n = 0;
-    for (int t = 0; t < 2; t++)
-        for (int d = 1; d <= 9; d++)
-            for (int i = 0; i < 9; i++)
-                for (int j = i + 1; j < 9 && n < max; j++) {
+    int n = 0, placed[10] = {0};
+    for (int c = 0; c < 81; c++)
+        if (g->value[c]) placed[g->value[c]]++;
+    static const int base_type[2] = {1, 0}; /* SE: columns as base lines, then rows */
+    for (int tt = 0; tt < 2; tt++) {
+        int t = base_type[tt];
+        for (int j = 1; j < 9; j++)
+            for (int i = 0; i < j; i++)
+                for (int d = 1; d <= 9 && n < max; d++) {
+                    if (placed[d] + 4 > 9) continue;
                     int h1 = t * 9 + i, h2 = t * 9 + j;
                     sdk_bb p1 = sdk_house_digit(g, h1, d), p2 = sdk_house_digit(g, h2, d);
-                    int c1 = sdk_bb_count(p1), c2 = sdk_bb_count(p2);
-                    if (c1 < 2 || c2 < 2 || c1 > 2 || c2 > 2) continue;
+                    if (sdk_bb_count(p1) != 2 || sdk_bb_count(p2) != 2) continue;
                     unsigned lines = 0;
-                    sdk_bb both = sdk_bb_or(p1, p2);
+                    sdk_bb both = sdk_bb_or(p1, p2), cover = sdk_bb_none();
                     SDK_BB_FOREACH(x, both) lines |= 1u << (t == 0 ? sdk_col(x) : sdk_row(x));
                     if (sdk_mask_count(lines) != 2) continue;
                     rule_hint *r = &out[n];
                     r->nrem = r->npar = 0;
                     for (int l = 0; l < 9; l++) {
                         if (!(lines >> l & 1)) continue;
-                        sdk_bb rm = sdk_bb_andnot(sdk_house_digit(g, (1 - t) * 9 + l, d), both);
+                        int hc = (1 - t) * 9 + l;
+                        cover = sdk_bb_or(cover, sdk_house_bb[hc]);
+                        sdk_bb rm = sdk_bb_andnot(sdk_house_digit(g, hc, d), both);
                         SDK_BB_FOREACH(x, rm)
-                        if (r->nrem < 32) r->rem[r->nrem++] = (int16_t)(x * 9 + d - 1);
+                        if (r->nrem < RH_MAXREM) r->rem[r->nrem++] = (int16_t)(x * 9 + d - 1);
                     }
                     if (!r->nrem) continue;
-                    removed_in(r, src, g, sdk_house_bb[h1], d);
-                    removed_in(r, src, g, sdk_house_bb[h2], d);
+                    /* LockingHint: removed from the base lines outside the cover lines */
+                    removed_in(r, src, g, sdk_bb_andnot(sdk_house_bb[h1], cover), d);
+                    removed_in(r, src, g, sdk_bb_andnot(sdk_house_bb[h2], cover), d);
                     n++;
                 }
+    }
     return n;
 }
 
@@ -695,9 +750,9 @@ static void chain_parents(const chainer *sub, const hint *h, const sdk_grid *src
                           const sdk_grid *cur, rule_hint *r)
 {
     char seen[1458];
-    memset(seen, 0, sizeof seen);
     for (int t = 0; t < h->ntar; t++) {
-        int stack[1024], n = 0;
+        memset(seen, 0, sizeof seen); /* SE: each chain end on its own */
+        int stack[8192], n = 0;
         stack[n++] = h->tar[t];
         while (n) {
             int x = stack[--n];
@@ -724,9 +779,44 @@ static void chain_parents(const chainer *sub, const hint *h, const sdk_grid *src
                     removed_in(r, src, cur, sdk_house_bb[sdk_cell_house[cell][type]], d);
                 }
             }
-            for (int i = 0; i < p->np && n < 1024; i++) stack[n++] = sub->A.par[p->par + i];
+            for (int i = 0; i < p->np && n < 8192; i++) stack[n++] = sub->A.par[p->par + i];
         }
     }
+}
+
+/* SE's FullChain identity of a nested hint: its targets, each with its
+ * ancestors in breadth-first order (first parent first), as one hash. */
+static uint64_t full_chain_key(const chainer *sub, const hint *h)
+{
+    uint64_t k = 1469598103934665603ull;
+    const sdk_se_arena *a = &sub->A;
+    char seen[1458];
+    int *todo = malloc(sizeof *todo * 4096), *next = malloc(sizeof *next * 4096);
+    if (!todo || !next) abort();
+    for (int t = 0; t < h->ntar; t++) {
+        memset(seen, 0, sizeof seen);
+        int nt = 0;
+        todo[nt++] = h->tar[t];
+        while (nt) {
+            int nn = 0;
+            for (int i = 0; i < nt; i++) {
+                const sdk_se_pot *p = &a->p[todo[i]];
+                int lit = p->cand * 2 + p->on;
+                if (seen[lit]) continue;
+                seen[lit] = 1;
+                k = (k ^ (uint64_t)(lit + 1)) * 1099511628211ull;
+                for (int j = 0; j < p->np && nn < 4096; j++) next[nn++] = a->par[p->par + j];
+            }
+            int *sw = todo;
+            todo = next;
+            next = sw;
+            nt = nn;
+        }
+        k = (k ^ 0xffffu) * 1099511628211ull; /* end of this target's chain */
+    }
+    free(todo);
+    free(next);
+    return k;
 }
 
 static int advanced(void *ctx, sdk_se_arena *a, sdk_se_set *s, const sdk_grid *cur,
@@ -768,7 +858,7 @@ static int advanced(void *ctx, sdk_se_arena *a, sdk_se_set *s, const sdk_grid *c
                 lvl = rule == 5 ? c->level - 3 : 0;
             }
             if (!use) continue;
-            chainer_init(&sub, cur, multi, dyn, false, lvl, c->nid);
+            chainer_init(&sub, cur, multi, dyn, false, lvl, c->reg);
             collect(&sub, M_UNARY_X | M_UNARY_Y | M_UNARY_XY);
             nested = true;
             n = sub.H.n < 512 ? sub.H.n : 512;
@@ -783,12 +873,12 @@ static int advanced(void *ctx, sdk_se_arena *a, sdk_se_set *s, const sdk_grid *c
         int got = 0;
         for (int i = 0; i < n; i++) {
             if (!rh[i].npar) continue;
-            int par[40], np = 0;
+            int par[RH_MAXPAR], np = 0;
             for (int k = 0; k < rh[i].npar; k++) {
                 int q = s->idx[rh[i].par[k] * 2];
                 if (q >= 0) par[np++] = q;
             }
-            int id = nested ? ++*c->nid : -1;
+            int id = nested ? reg_id(c->reg, full_chain_key(&sub, &nh[i])) : -1;
             if (nested) ncplx = nh[i].cplx;
             for (int k = 0; k < rh[i].nrem; k++) {
                 int node = sdk_se_new(a, rh[i].rem[k], 0, SDK_SE_ADVANCED, par, np);
@@ -819,9 +909,9 @@ static const sdk_technique *kind_tech(int kind, const sdk_technique *def);
 static int run_spec(const sdk_ctx *ctx, const sdk_grid *g, sdk_sink *sink, const sdk_technique *t,
                     spec sp)
 {
-    int nid = 0;
+    nest_reg reg = {0};
     chainer c;
-    chainer_init(&c, g, sp.multi, sp.dyn, sp.nishio, sdk_opt_int(ctx, "level", sp.level), &nid);
+    chainer_init(&c, g, sp.multi, sp.dyn, sp.nishio, sdk_opt_int(ctx, "level", sp.level), &reg);
     collect(&c, sp.unary);
     sdk_step *st = malloc(sizeof *st);
     int ret = SDK_CONTINUE;
@@ -831,6 +921,8 @@ static int run_spec(const sdk_ctx *ctx, const sdk_grid *g, sdk_sink *sink, const
     }
     free(st);
     chainer_free(&c);
+    free(reg.key);
+    free(reg.id);
     return ret;
 }
 

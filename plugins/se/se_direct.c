@@ -3,7 +3,10 @@
  * counts the placement as the step (1.7, 1.9, 2.0, 2.5), searched as SE does:
  * pointing box->line with the single in another box on that line; claiming
  * line->box with the single in a parallel line through the box; hidden sets
- * with the single in the same house. */
+ * with the single in the same house. Like SE's DirectLockingHint and
+ * DirectHiddenSetHint, the step only places the single: the eliminations of
+ * the pattern are not applied (SE needs a pointing 2.6 / hidden pair 3.4 /
+ * naked set later if it wants them), so they are not part of the step. */
 #include <stdio.h>
 #include "se.h"
 
@@ -74,8 +77,7 @@ static int locking(const sdk_grid *g, sdk_sink *sink, const sdk_technique *t, in
         sdk_step_house(&s, h3, SDK_ROLE_NONE);
         sdk_step_mark_bb(&s, in_b, d, SDK_ROLE_BASE);
         sdk_step_mark(&s, cell, d, SDK_ROLE_TARGET);
-        sdk_step_elim_bb(&s, g, elims, d);
-        sdk_step_place(&s, cell, d);
+        sdk_step_place(&s, cell, d); /* SE: the placement only, no eliminations */
         sdk_step_printf(&s, "%s: %d in %s locked in %s, hidden single in %s: %s=%d", t->name, d,
                         sdk_house_short(b, hb), sdk_house_short(c, hc), sdk_house_short(h3, hn),
                         sdk_cell_name(cell, cn), d);
@@ -151,14 +153,11 @@ static int direct_hidden(const sdk_grid *g, sdk_sink *sink, const sdk_technique 
                     {
                         SDK_MASK_FOREACH(e, g->cand[c])
                         {
-                            if (m & sdk_digit_bit(e))
-                                sdk_step_mark(&s, c, e, SDK_ROLE_BASE);
-                            else
-                                sdk_step_elim(&s, c, e);
+                            if (m & sdk_digit_bit(e)) sdk_step_mark(&s, c, e, SDK_ROLE_BASE);
                         }
                     }
                     sdk_step_mark(&s, cell, v, SDK_ROLE_TARGET);
-                    sdk_step_place(&s, cell, v);
+                    sdk_step_place(&s, cell, v); /* SE: the placement only */
                     char ds[12];
                     int k = 0;
                     SDK_MASK_FOREACH(d, m) ds[k++] = (char)('0' + d);
