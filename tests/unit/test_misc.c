@@ -22,11 +22,7 @@ static const rh_code map[] = {
 static void test_reglib(void **state)
 {
     (void)state;
-    rh_spec spec = {.map = map, .nmap = (int)(sizeof map / sizeof *map)};
-    rh_result res;
-    int bad = rh_run(&spec, &res);
-    rh_print(&res);
-    assert_int_equal(bad, 0);
+    assert_int_equal(rh_run_table(map, (int)(sizeof map / sizeof *map)), 0);
 }
 
 /* Sue de Coq from HoDoKu's source comment: r7c45 - {123689} (r7c128 - {2389},

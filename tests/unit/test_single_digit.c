@@ -49,17 +49,8 @@ static void test_soundness(void **state)
         WALK_TECH(SD, "x-chain", NULL),
     };
     int nt = (int)(sizeof t / sizeof *t);
-    walk_spec w = {.file = "top1465.txt",
-                   .npuz = 300,
-                   .stride = 4,
-                   .max_iter = 400,
-                   .prefer = WALK_PREFER_SINGLE,
-                   .at_once = true,
-                   .stuck = WALK_STUCK_PLACE_FIRST,
-                   .tech = t,
-                   .ntech = nt};
     walk_result r = {0};
-    walk_run(&w, &r);
+    walk_singles_first(t, nt, "top1465.txt", 300, 4, &r);
     printf("soundness: %ld positions\n", r.positions);
     for (int i = 0; i < nt; i++) printf("  %-22s %7ld steps checked\n", t[i].id, t[i].steps);
     assert_int_equal(r.wrong, 0);

@@ -224,21 +224,9 @@ static void test_soundness(void **state)
         WALK_TECH(SK, "bracket-vertical", NULL),       WALK_TECH(SK, "bracket-horizontal", NULL),
     };
     int nt = (int)(sizeof t / sizeof *t);
-    walk_spec w = {.file = "top1465.txt",
-                   .npuz = 300,
-                   .stride = 4,
-                   .max_iter = 400,
-                   .prefer = WALK_PREFER_SINGLE,
-                   .at_once = true,
-                   .stuck = WALK_STUCK_PLACE_FIRST,
-                   .tech = t,
-                   .ntech = nt};
     walk_result r = {0}, r2 = {0};
-    walk_run(&w, &r);
-    w.file = "kaggle_10k.txt";
-    w.npuz = 200;
-    w.stride = 50;
-    walk_run(&w, &r2);
+    walk_singles_first(t, nt, "top1465.txt", 300, 4, &r);
+    walk_singles_first(t, nt, "kaggle_10k.txt", 200, 50, &r2);
     printf("soundness: %ld + %ld positions\n", r.positions, r2.positions);
     for (int i = 0; i < nt; i++) printf("  %-24s %7ld steps checked\n", t[i].id, t[i].steps);
     assert_int_equal(r.wrong + r2.wrong, 0);

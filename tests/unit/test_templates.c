@@ -43,17 +43,8 @@ static void test_soundness(void **state)
         WALK_TECH(TP, "template-set", NULL),
         WALK_TECH(TP, "template-delete", NULL),
     };
-    walk_spec w = {.file = "top1465.txt",
-                   .npuz = 100,
-                   .stride = 14,
-                   .max_iter = 400,
-                   .prefer = WALK_PREFER_SINGLE,
-                   .at_once = true,
-                   .stuck = WALK_STUCK_PLACE_FIRST,
-                   .tech = t,
-                   .ntech = 2};
     walk_result r = {0};
-    walk_run(&w, &r);
+    walk_singles_first(t, 2, "top1465.txt", 100, 14, &r);
     printf("soundness: %ld positions, %ld + %ld steps checked\n", r.positions, t[0].steps,
            t[1].steps);
     assert_int_equal(r.wrong, 0);

@@ -282,6 +282,15 @@ void rh_print(const rh_result *res)
         printf("  %-8s %5d %5d\n", res->row[i].code, res->row[i].pass, res->row[i].total);
 }
 
+int rh_run_table(const rh_code *map, int nmap)
+{
+    rh_spec spec = {.map = map, .nmap = nmap};
+    static rh_result res;
+    int bad = rh_run(&spec, &res);
+    rh_print(&res);
+    return bad;
+}
+
 void rh_print_map(const rh_spec *spec, const rh_result *res)
 {
     for (int i = 0; i < spec->nmap; i++) {

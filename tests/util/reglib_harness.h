@@ -117,6 +117,10 @@ int rh_run(const rh_spec *spec, rh_result *res);
 /* Print the rows: "  code pass total", one line a code. */
 void rh_print(const rh_result *res);
 
+/* Run the map with no known failures and print its table (rh_print);
+ * returns the failures. */
+int rh_run_table(const rh_code *map, int nmap);
+
 /* Print one line a map entry: "reglib code id pass/total pass". */
 void rh_print_map(const rh_spec *spec, const rh_result *res);
 

@@ -175,11 +175,28 @@ static bool advance(const walk_spec *w, sdk_grid *g, const sdk_step *found, cons
     return false;
 }
 
+/* Read the puzzles of a walk (counted in res). */
+static int load(const char *file, int npuz, int stride, walk_result *res, uint8_t (**puz)[81])
+{
+    int n = tu_read_puzzles(file, npuz, stride > 0 ? stride : 1, puz);
+    res->puzzles += n;
+    return n;
+}
+
+/* Solve a puzzle and set up its grid; false (not walked) unless it has one
+ * solution. */
+static bool start(const uint8_t *puz, uint8_t (*sol)[81], sdk_grid *g, walk_result *res)
+{
+    if (sdk_solve(puz, 2, sol, NULL) != 1) return false;
+    res->unique++;
+    sdk_grid_from_values(g, puz);
+    return true;
+}
+
 long walk_run(const walk_spec *w, walk_result *res)
 {
     uint8_t(*puz)[81];
-    int n = tu_read_puzzles(w->file, w->npuz, w->stride > 0 ? w->stride : 1, &puz);
-    res->puzzles += n;
+    int n = load(w->file, w->npuz, w->stride, res, &puz);
     long wrong_before = res->wrong;
     static sdk_step first, cur;
     sdk_options *opts = calloc((size_t)w->ntech, sizeof *opts);
@@ -193,10 +210,8 @@ long walk_run(const walk_spec *w, walk_result *res)
     }
     for (int k = 0; k < n; k++) {
         uint8_t sol[2][81];
-        if (sdk_solve(puz[k], 2, sol, NULL) != 1) continue;
-        res->unique++;
         sdk_grid g;
-        sdk_grid_from_values(&g, puz[k]);
+        if (!start(puz[k], sol, &g, res)) continue;
         unsigned seed = (unsigned)k * 2654435761u + 1;
         for (int iter = 0; !w->max_iter || iter < w->max_iter; iter++) {
             if (w->reduce == WALK_REDUCE_SINGLES)
@@ -250,6 +265,21 @@ long walk_run(const walk_spec *w, walk_result *res)
     return res->wrong - wrong_before;
 }
 
+long walk_singles_first(walk_tech *t, int ntech, const char *file, int npuz, int stride,
+                        walk_result *res)
+{
+    walk_spec w = {.file = file,
+                   .npuz = npuz,
+                   .stride = stride,
+                   .max_iter = 400,
+                   .prefer = WALK_PREFER_SINGLE,
+                   .at_once = true,
+                   .stuck = WALK_STUCK_PLACE_FIRST,
+                   .tech = t,
+                   .ntech = ntech};
+    return walk_run(&w, res);
+}
+
 void walk_print(const walk_result *res, const walk_tech *t, int ntech)
 {
     printf("  soundness: %ld positions, %ld steps checked, %ld violations\n", res->positions,
@@ -301,15 +331,12 @@ long walk_profile(const sdk_profile *p, const char *file, int npuz, int stride, 
                   void *ctx, walk_result *res, long *solved)
 {
     uint8_t(*puz)[81];
-    int n = tu_read_puzzles(file, npuz, stride > 0 ? stride : 1, &puz);
-    res->puzzles += n;
+    int n = load(file, npuz, stride, res, &puz);
     long wrong_before = res->wrong;
     for (int k = 0; k < n; k++) {
         uint8_t sol[2][81];
-        if (sdk_solve(puz[k], 2, sol, NULL) != 1) continue;
-        res->unique++;
         sdk_grid g;
-        sdk_grid_from_values(&g, puz[k]);
+        if (!start(puz[k], sol, &g, res)) continue;
         prof_ctx c = {.sol = sol[0], .hook = hook, .ctx = ctx, .res = res};
         snprintf(c.who, sizeof c.who, "%s #%d", file, k + 1);
         sdk_run_opts o = {.no_guess = true, .unique = true};

@@ -110,6 +110,13 @@ long walk_run(const walk_spec *w, walk_result *res);
  * that file. Prints the counts (walk_print); returns the violations. */
 long walk_standard(walk_tech *t, int ntech, const char *const *file_opts, walk_result *res);
 
+/* The walk of the single-digit, coloring, templates and sudokilo tests: one
+ * single when there is one, else the first step found (at once, so the
+ * techniques after it see the new grid), else the solution digit of the first
+ * empty cell; at most 400 positions a puzzle. Returns the violations. */
+long walk_singles_first(walk_tech *t, int ntech, const char *file, int npuz, int stride,
+                        walk_result *res);
+
 /* Print "  soundness: N positions, N steps checked, N violations" and the
  * steps of each technique. */
 void walk_print(const walk_result *res, const walk_tech *t, int ntech);
