@@ -61,14 +61,14 @@ static const int house_order[3] = {SDK_BOX, SDK_ROW, SDK_COL};
  * where g has digit d. */
 static int peers_with(const sdk_grid *g, int cell, int d, int *out)
 {
-    int n = 0;
-    sdk_bb seen = sdk_bb_none();
+    int n = 0, box = sdk_cell_house[cell][SDK_BOX];
+    unsigned bit = sdk_digit_bit(d);
     for (int k = 0; k < 3; k++) {
         int h = sdk_cell_house[cell][house_order[k]];
         for (int i = 0; i < 9; i++) {
             int c = sdk_house_cell[h][i];
-            if (c == cell || sdk_bb_has(seen, c) || !sdk_grid_has(g, c, d)) continue;
-            sdk_bb_add(&seen, c);
+            if (c == cell || !(g->cand[c] & bit)) continue;
+            if (k > 0 && sdk_cell_house[c][SDK_BOX] == box) continue; /* met in the box */
             out[n++] = c;
         }
     }
@@ -87,7 +87,7 @@ static int off_to_on(sdk_se_arena *a, const sdk_grid *g, const sdk_grid *src, co
 {
     int cand = a->p[p].cand, cell = cand / 9, d = cand % 9 + 1, n = 0;
     int par[10];
-    if (y && sdk_mask_count(g->cand[cell]) == 2) {
+    if (y && sdk_se_mask_count(g->cand[cell]) == 2) {
         int other = sdk_mask_first(g->cand[cell] & ~sdk_digit_bit(d));
         int np = 0;
         par[np++] = p;
@@ -105,7 +105,7 @@ static int off_to_on(sdk_se_arena *a, const sdk_grid *g, const sdk_grid *src, co
         for (int k = 0; k < 3; k++) {
             int h = sdk_cell_house[cell][house_order[k]];
             sdk_bb pos = sdk_house_digit(g, h, d);
-            if (sdk_bb_count(pos) != 2) continue;
+            if (sdk_se_bb_count(pos) != 2) continue;
             sdk_bb_del(&pos, cell);
             int oc = sdk_bb_first(pos);
             if (oc < 0) continue;
@@ -215,38 +215,97 @@ static bool is_parent(const sdk_se_arena *a, int node, int cand, int on)
 typedef struct vec {
     int *v;
     int n, cap, head;
+    int *own; /* heap copy once the stack buffer is full */
 } vec;
+#define VEC_INIT(buf)                                                                              \
+    {                                                                                              \
+        (buf), 0, (int)(sizeof(buf) / sizeof((buf)[0])), 0, NULL                                   \
+    }
 static void vpush(vec *q, int x)
 {
     if (q->n == q->cap) {
-        q->cap = q->cap ? q->cap * 2 : 1024;
-        q->v = realloc(q->v, sizeof *q->v * (size_t)q->cap);
-        if (!q->v) abort();
+        int *nv = malloc(sizeof *nv * (size_t)q->cap * 2);
+        if (!nv) abort();
+        memcpy(nv, q->v, sizeof *nv * (size_t)q->n);
+        free(q->own);
+        q->v = q->own = nv;
+        q->cap *= 2;
     }
     q->v[q->n++] = x;
 }
 
+void sdk_se_static_init(sdk_se_static *t, const sdk_grid *g)
+{
+    memcpy(t->cand, g->cand, sizeof t->cand);
+    for (int cell = 0; cell < 81; cell++) {
+        unsigned m = g->cand[cell];
+        int nc = sdk_se_mask_count(m);
+        SDK_MASK_FOREACH(d, m)
+        {
+            int cand = cell * 9 + d - 1, peers[24];
+            t->bi[cand] =
+                (int16_t)(nc == 2 ? cell * 9 + sdk_mask_first(m & ~sdk_digit_bit(d)) - 1 : -1);
+            for (int k = 0; k < 3; k++) {
+                int h = sdk_cell_house[cell][house_order[k]];
+                sdk_bb pos = sdk_house_digit(g, h, d);
+                t->conj[cand][k] = -1;
+                if (sdk_se_bb_count(pos) != 2) continue;
+                sdk_bb_del(&pos, cell);
+                int oc = sdk_bb_first(pos);
+                if (oc >= 0) t->conj[cand][k] = (int16_t)(oc * 9 + d - 1);
+            }
+            int np = peers_with(g, cell, d, peers);
+            t->npeer[cand] = (uint8_t)np;
+            for (int i = 0; i < np; i++) t->peer[cand][i] = (int16_t)(peers[i] * 9 + d - 1);
+        }
+    }
+}
+
 /* Static on -> off: new false potentials from p (arena indices). */
-static int on_to_off(sdk_se_arena *a, const sdk_grid *g, int p, bool y, int *out)
+static int on_to_off(sdk_se_arena *a, const sdk_se_static *t, int p, bool y, int *out)
 {
     int cand = a->p[p].cand, cell = cand / 9, d = cand % 9 + 1, n = 0;
-    int peers[24];
     if (y) {
-        SDK_MASK_FOREACH(v, g->cand[cell])
+        SDK_MASK_FOREACH(v, t->cand[cell])
         {
             if (v != d) out[n++] = sdk_se_new(a, cell * 9 + v - 1, 0, SDK_SE_CELL, &p, 1);
         }
     }
-    int np = peers_with(g, cell, d, peers);
-    for (int i = 0; i < np; i++)
-        out[n++] = sdk_se_new(a, peers[i] * 9 + d - 1, 0, SDK_SE_BLOCK, &p, 1);
+    for (int i = 0; i < t->npeer[cand]; i++)
+        out[n++] = sdk_se_new(a, t->peer[cand][i], 0, SDK_SE_BLOCK, &p, 1);
     return n;
 }
 
-int sdk_se_cycles(sdk_se_arena *a, const sdk_grid *g, int cand, bool y, bool x, int *out, int max)
+/* Static off -> on (off_to_on without hidden parents) from the table. */
+static int off_to_on_static(sdk_se_arena *a, const sdk_se_static *t, int p, bool y, bool x,
+                            int *out)
 {
-    char *on_seen = calloc(729, 1), *off_seen = calloc(729, 1);
-    vec pon = {0}, poff = {0};
+    int cand = a->p[p].cand, n = 0, got[4];
+    if (y && t->bi[cand] >= 0) {
+        got[n] = t->bi[cand];
+        out[n++] = sdk_se_new(a, t->bi[cand], 1, SDK_SE_CELL, &p, 1);
+    }
+    if (x)
+        for (int k = 0; k < 3; k++) {
+            int oc = t->conj[cand][k];
+            if (oc < 0) continue;
+            bool dup = false;
+            for (int i = 0; i < n; i++) dup |= got[i] == oc;
+            if (dup) continue;
+            got[n] = oc;
+            out[n++] = sdk_se_new(a, oc, 1, cause_of(k), &p, 1);
+        }
+    return n;
+}
+
+int sdk_se_cycles(sdk_se_arena *a, const sdk_se_static *g, int cand, bool y, bool x, int *out,
+                  int max)
+{
+    char on_seen[729], off_seen[729];
+    int bon[1024], boff[2048];
+    vec pon = VEC_INIT(bon), poff = VEC_INIT(boff);
+    memset(on_seen, 0, sizeof on_seen);
+    memset(off_seen, 0, sizeof off_seen);
     int nout = 0;
     int src = sdk_se_new(a, cand, 1, SDK_SE_ASSUMED, NULL, 0);
     on_seen[cand] = 1;
@@ -268,7 +327,7 @@ int sdk_se_cycles(sdk_se_arena *a, const sdk_grid *g, int cand, bool y, bool x, 
         length++;
         while (poff.head < poff.n) {
             int p = poff.v[poff.head++];
-            int n = off_to_on(a, g, NULL, NULL, p, y, x, tmp);
+            int n = off_to_on_static(a, g, p, y, x, tmp);
             for (int i = 0; i < n; i++) {
                 int k = a->p[tmp[i]].cand;
                 if (length >= 4 && k == cand && nout < max) out[nout++] = tmp[i];
@@ -279,18 +338,21 @@ int sdk_se_cycles(sdk_se_arena *a, const sdk_grid *g, int cand, bool y, bool x, 
             }
         }
     }
-    free(pon.v);
-    free(poff.v);
-    free(on_seen);
-    free(off_seen);
+    free(pon.own);
+    free(poff.own);
     return nout;
 }
 
-int sdk_se_forcing(sdk_se_arena *a, const sdk_grid *g, int cand, bool on, bool y, int *out, int max)
+int sdk_se_forcing(sdk_se_arena *a, const sdk_se_static *g, int cand, bool on, bool y, int *out,
+                   int max)
 {
-    char *on_seen = calloc(729, 1), *off_seen = calloc(729, 1);
-    char *got_on = calloc(729, 1), *got_off = calloc(729, 1);
-    vec pon = {0}, poff = {0};
+    char on_seen[729], off_seen[729], got_on[729], got_off[729];
+    int bon[1024], boff[1024];
+    vec pon = VEC_INIT(bon), poff = VEC_INIT(boff);
+    memset(on_seen, 0, sizeof on_seen);
+    memset(off_seen, 0, sizeof off_seen);
+    memset(got_on, 0, sizeof got_on);
+    memset(got_off, 0, sizeof got_off);
     int nout = 0, tmp[40];
     int src = sdk_se_new(a, cand, on, SDK_SE_ASSUMED, NULL, 0);
     if (on) {
@@ -310,7 +372,7 @@ int sdk_se_forcing(sdk_se_arena *a, const sdk_grid *g, int cand, bool on, bool y
                     got_off[k] = 1;
                     out[nout++] = tmp[i];
                 }
-                if (!is_parent(a, p, k, 0) && !off_seen[k]) {
+                if (!off_seen[k]) { /* an off ancestor is always seen: no parent test */
                     off_seen[k] = 1;
                     vpush(&poff, tmp[i]);
                 }
@@ -318,7 +380,7 @@ int sdk_se_forcing(sdk_se_arena *a, const sdk_grid *g, int cand, bool on, bool y
         }
         while (poff.head < poff.n) {
             int p = poff.v[poff.head++];
-            int n = off_to_on(a, g, NULL, NULL, p, y, true, tmp);
+            int n = off_to_on_static(a, g, p, y, true, tmp);
             for (int i = 0; i < n; i++) {
                 int k = a->p[tmp[i]].cand;
                 if (!on && k == cand && !got_on[k] && nout < max) {
@@ -332,12 +394,8 @@ int sdk_se_forcing(sdk_se_arena *a, const sdk_grid *g, int cand, bool on, bool y
             }
         }
     }
-    free(pon.v);
-    free(poff.v);
-    free(on_seen);
-    free(off_seen);
-    free(got_on);
-    free(got_off);
+    free(pon.own);
+    free(poff.own);
     return nout;
 }
 
@@ -345,8 +403,8 @@ int sdk_se_ancestors(const sdk_se_arena *a, int node, int *nested)
 {
     char seen[1458];
     memset(seen, 0, sizeof seen);
-    int cap = 256, n = 0, count = 0, nn = 0;
-    int *stack = malloc(sizeof *stack * (size_t)cap);
+    int cap = 2048, n = 0, count = 0, nn = 0;
+    int buf[2048], *stack = buf, *heap = NULL;
     int ids[64];
     if (nested) *nested = 0;
     stack[n++] = node;
@@ -368,14 +426,17 @@ int sdk_se_ancestors(const sdk_se_arena *a, int node, int *nested)
         }
         for (int i = 0; i < p->np; i++) {
             if (n == cap) {
+                int *nh = malloc(sizeof *nh * (size_t)cap * 2);
+                if (!nh) abort();
+                memcpy(nh, stack, sizeof *nh * (size_t)n);
+                free(heap);
+                stack = heap = nh;
                 cap *= 2;
-                stack = realloc(stack, sizeof *stack * (size_t)cap);
-                if (!stack) abort();
             }
             stack[n++] = a->par[p->par + i];
         }
     }
-    free(stack);
+    free(heap);
     return count;
 }
 

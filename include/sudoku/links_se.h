@@ -21,6 +21,29 @@
 extern "C" {
 #endif
 
+/* Population counts that stay inline when the build has no -mpopcnt (the
+ * compiler's builtin then calls libgcc, a quarter of the nested search). */
+static inline int sdk_se_pc64(uint64_t x)
+{
+#ifdef __POPCNT__
+    return __builtin_popcountll(x);
+#else
+    x -= (x >> 1) & 0x5555555555555555ull;
+    x = (x & 0x3333333333333333ull) + ((x >> 2) & 0x3333333333333333ull);
+    x = (x + (x >> 4)) & 0x0f0f0f0f0f0f0f0full;
+    return (int)((x * 0x0101010101010101ull) >> 56);
+#endif
+}
+static inline int sdk_se_bb_count(sdk_bb b)
+{
+    return sdk_se_pc64(b.lo) + sdk_se_pc64(b.hi);
+}
+static inline int sdk_se_mask_count(unsigned m)
+{
+    static const uint8_t nib[16] = {0, 1, 1, 2, 1, 2, 2, 3, 1, 2, 2, 3, 2, 3, 3, 4};
+    return nib[m & 15] + nib[(m >> 4) & 15] + nib[(m >> 8) & 15];
+}
+
 /* Causes (why a potential holds), as SE names them. */
 enum { SDK_SE_ASSUMED = 0, SDK_SE_CELL, SDK_SE_BLOCK, SDK_SE_ROW, SDK_SE_COL, SDK_SE_ADVANCED };
 
@@ -80,11 +103,24 @@ bool sdk_se_chain(sdk_se_run *r, const sdk_grid *g);
 /* Queue a false potential from a `more` callback (false when already known). */
 bool sdk_se_push_off(sdk_se_run *r, int node);
 
+/* The links of a grid that does not change (static chains), made once:
+ * bivalue partner, conjugate in box/row/column, peers with the digit in SE's
+ * order (box, then row and column outside the box). */
+typedef struct sdk_se_static {
+    uint16_t cand[81];
+    int16_t bi[729];      /* the other candidate of a bivalue cell, or -1 */
+    int16_t conj[729][3]; /* the other place in the box, row, column when two, or -1 */
+    uint8_t npeer[729];
+    int16_t peer[729][20];
+} sdk_se_static;
+void sdk_se_static_init(sdk_se_static *t, const sdk_grid *g);
+
 /* Unary chains (SE's cycles and forcing X/Y-chains) from cand being true:
  * every cycle end and every forcing-chain target found is appended to out
  * (arena indices). y: cell links; x: house links. */
-int sdk_se_cycles(sdk_se_arena *a, const sdk_grid *g, int cand, bool y, bool x, int *out, int max);
-int sdk_se_forcing(sdk_se_arena *a, const sdk_grid *g, int cand, bool on, bool y, int *out,
+int sdk_se_cycles(sdk_se_arena *a, const sdk_se_static *t, int cand, bool y, bool x, int *out,
+                  int max);
+int sdk_se_forcing(sdk_se_arena *a, const sdk_se_static *t, int cand, bool on, bool y, int *out,
                    int max);
 
 /* Number of distinct potentials among node and its ancestors; *nested gets

@@ -60,7 +60,17 @@ typedef struct chainer {
     int level;
     nest_reg *reg; /* nested chain ids (shared by the nested searches) */
     sdk_se_run *run;
+    struct onrun *oncache; /* propagation from each candidate on, made once */
+    struct rule_hint *rh;  /* advanced(): rule hints of one call */
 } chainer;
+
+/* A propagation from cand on is the same every time it is asked for (cell
+ * chains, region chains of up to three houses): it is kept. */
+typedef struct onrun {
+    sdk_se_set *s;
+    bool bad;
+    int absurd_on, absurd_off;
+} onrun;
 
 static int reg_id(nest_reg *r, uint64_t key)
 {
@@ -203,21 +213,21 @@ static void chain_hint(chainer *c, int target, bool y)
     finish(c, h, y ? 70 : 66);
 }
 
-static void unary(chainer *c, bool y, bool x)
+static void unary(chainer *c, const sdk_se_static *t, bool y, bool x)
 {
     const sdk_grid *g = c->g;
     int out[512];
     for (int cell = 0; cell < 81; cell++) {
-        if (g->value[cell] || sdk_mask_count(g->cand[cell]) < 2) continue;
-        if (sdk_mask_count(g->cand[cell]) > 2 && !x) continue;
+        if (g->value[cell] || sdk_se_mask_count(g->cand[cell]) < 2) continue;
+        if (sdk_se_mask_count(g->cand[cell]) > 2 && !x) continue;
         SDK_MASK_FOREACH(d, g->cand[cell])
         {
             int cand = cell * 9 + d - 1;
-            int n = sdk_se_cycles(&c->A, g, cand, y, x, out, 512);
+            int n = sdk_se_cycles(&c->A, t, cand, y, x, out, 512);
             int m = 0, chains[64];
             if (x) {
-                m = sdk_se_forcing(&c->A, g, cand, true, y, chains, 32);
-                m += sdk_se_forcing(&c->A, g, cand, false, y, chains + m, 32);
+                m = sdk_se_forcing(&c->A, t, cand, true, y, chains, 32);
+                m += sdk_se_forcing(&c->A, t, cand, false, y, chains + m, 32);
             }
             for (int i = 0; i < n; i++) cycle_hint(c, out[i], y, x);
             for (int i = 0; i < m; i++) chain_hint(c, chains[i], y);
@@ -243,6 +253,23 @@ static bool run_from(chainer *c, sdk_se_set *s, int cand, bool on)
     r->more = c->level > 0 ? advanced : NULL;
     r->more_ctx = c;
     return sdk_se_chain(r, c->g);
+}
+
+static const onrun *on_run(chainer *c, int cand)
+{
+    if (!c->oncache) {
+        c->oncache = calloc(729, sizeof *c->oncache);
+        if (!c->oncache) abort();
+    }
+    onrun *o = &c->oncache[cand];
+    if (!o->s) {
+        o->s = malloc(sizeof *o->s);
+        if (!o->s) abort();
+        o->bad = run_from(c, o->s, cand, true);
+        o->absurd_on = c->run->absurd_on;
+        o->absurd_off = c->run->absurd_off;
+    }
+    return o;
 }
 
 static void binary_hint(chainer *c, int kind, int src_lit, int don, int doff, int result_lit)
@@ -311,7 +338,7 @@ static void region_chains(chainer *c, int cell, int d, sdk_se_set *on_set)
     for (int k = 0; k < 3; k++) {
         int h = sdk_cell_house[cell][unit_order[k]];
         sdk_bb pos = sdk_house_digit(g, h, d);
-        int n = sdk_bb_count(pos);
+        int n = sdk_se_bb_count(pos);
         if (!(n == 2 || (c->multiple && n > 2))) continue;
         /* first position in the house's own cell order */
         int first = -1;
@@ -323,38 +350,29 @@ static void region_chains(chainer *c, int cell, int d, sdk_se_set *on_set)
         for (int i = 0; i < 9; i++) {
             int oc = sdk_house_cell[h][i];
             if (!sdk_bb_has(pos, oc)) continue;
-            if (oc == cell) {
-                sets[ns++] = on_set;
-            } else {
-                sdk_se_set *s = malloc(sizeof *s);
-                if (!s) abort();
-                run_from(c, s, oc * 9 + d - 1, true);
-                sets[ns++] = s;
-            }
+            sets[ns++] = oc == cell ? on_set : on_run(c, oc * 9 + d - 1)->s;
         }
         intersect_hints(c, K_REGION, h, d, sets, ns);
-        for (int i = 0; i < ns; i++)
-            if (sets[i] != on_set) free(sets[i]);
     }
 }
 
 static void multiple_cell(chainer *c, int cell)
 {
     const sdk_grid *g = c->g;
-    int card = sdk_mask_count(g->cand[cell]);
+    int card = sdk_se_mask_count(g->cand[cell]);
     sdk_se_set *on_sets[9], *off_set = malloc(sizeof *off_set);
     int nv = 0;
     if (!off_set) abort();
     SDK_MASK_FOREACH(d, g->cand[cell])
     {
         int cand = cell * 9 + d - 1;
-        sdk_se_set *on_set = malloc(sizeof *on_set);
-        if (!on_set) abort();
         bool dbl = card >= 3 && !c->nishio && c->dynamic;
         bool contra = c->dynamic || c->nishio;
         int kind = c->nishio ? K_NISHIO : K_CONTRA;
-        if (run_from(c, on_set, cand, true) && contra)
-            binary_hint(c, kind, cand * 2 + 1, c->run->absurd_on, c->run->absurd_off, cand * 2);
+        const onrun *o = on_run(c, cand);
+        sdk_se_set *on_set = o->s;
+        if (o->bad && contra)
+            binary_hint(c, kind, cand * 2 + 1, o->absurd_on, o->absurd_off, cand * 2);
         if (run_from(c, off_set, cand, false) && contra)
             binary_hint(c, kind, cand * 2, c->run->absurd_on, c->run->absurd_off, cand * 2 + 1);
         if (dbl) {
@@ -372,7 +390,6 @@ static void multiple_cell(chainer *c, int cell)
     }
     if (!c->nishio && (card == 2 || (c->multiple && card > 2)))
         intersect_hints(c, K_CELL, cell, 0, on_sets, nv);
-    for (int i = 0; i < nv; i++) free(on_sets[i]);
     free(off_set);
 }
 
@@ -380,7 +397,7 @@ static void multiple(chainer *c)
 {
     for (int cell = 0; cell < 81; cell++) {
         if (c->g->value[cell]) continue;
-        int card = sdk_mask_count(c->g->cand[cell]);
+        int card = sdk_se_mask_count(c->g->cand[cell]);
         if (card > 2 || (card > 1 && c->dynamic)) multiple_cell(c, cell);
     }
 }
@@ -563,6 +580,11 @@ static void chainer_init(chainer *c, const sdk_grid *g, bool multi, bool dyn, bo
 
 static void chainer_free(chainer *c)
 {
+    if (c->oncache) {
+        for (int i = 0; i < 729; i++) free(c->oncache[i].s);
+        free(c->oncache);
+    }
+    free(c->rh);
     free(c->run);
     free(c->H.h);
     sdk_se_arena_free(&c->A);
@@ -573,9 +595,13 @@ static void collect(chainer *c, unsigned unary_modes)
     if (c->multiple || c->dynamic) {
         multiple(c);
     } else {
-        if (unary_modes & M_UNARY_X) unary(c, false, true);
-        if (unary_modes & M_UNARY_Y) unary(c, true, false);
-        if (unary_modes & M_UNARY_XY) unary(c, true, true);
+        sdk_se_static *t = malloc(sizeof *t);
+        if (!t) abort();
+        sdk_se_static_init(t, c->g);
+        if (unary_modes & M_UNARY_X) unary(c, t, false, true);
+        if (unary_modes & M_UNARY_Y) unary(c, t, true, false);
+        if (unary_modes & M_UNARY_XY) unary(c, t, true, true);
+        free(t);
     }
     sort_dedup(&c->H);
 }
@@ -620,7 +646,7 @@ static int rules_locking(const sdk_grid *g, const sdk_grid *src, rule_hint *out,
                 if (sdk_bb_empty(sdk_bb_and(sdk_house_bb[h1], sdk_house_bb[h2]))) continue;
                 for (int d = 1; d <= 9 && n < max; d++) {
                     sdk_bb p = sdk_house_digit(g, h1, d);
-                    if (sdk_bb_count(p) < 2 || !sdk_bb_subset(p, sdk_house_bb[h2])) continue;
+                    if (sdk_se_bb_count(p) < 2 || !sdk_bb_subset(p, sdk_house_bb[h2])) continue;
                     sdk_bb rm = sdk_bb_andnot(sdk_house_digit(g, h2, d), sdk_house_bb[h1]);
                     if (sdk_bb_empty(rm)) continue;
                     rule_hint *r = &out[n];
@@ -643,13 +669,13 @@ static int rules_hidden_pair(const sdk_grid *g, const sdk_grid *src, rule_hint *
     for (int o = 0; o < 3; o++)
         for (int k = 0; k < 9; k++) {
             int h = set_order[o] + k;
-            if (sdk_bb_count(sdk_bb_andnot(sdk_house_bb[h], g->solved)) <= 4) continue;
+            if (sdk_se_bb_count(sdk_bb_andnot(sdk_house_bb[h], g->solved)) <= 4) continue;
             for (int b = 2; b <= 9; b++) /* {a,b} in increasing bit order */
                 for (int a = 1; a < b && n < max; a++) {
                     sdk_bb pa = sdk_house_digit(g, h, a), pb = sdk_house_digit(g, h, b);
-                    if (sdk_bb_count(pa) < 2 || sdk_bb_count(pb) < 2) continue;
+                    if (sdk_se_bb_count(pa) < 2 || sdk_se_bb_count(pb) < 2) continue;
                     sdk_bb cells = sdk_bb_or(pa, pb);
-                    if (sdk_bb_count(cells) != 2) continue;
+                    if (sdk_se_bb_count(cells) != 2) continue;
                     rule_hint *r = &out[n];
                     r->nrem = r->npar = 0;
                     unsigned keep = sdk_digit_bit(a) | sdk_digit_bit(b);
@@ -675,15 +701,15 @@ static int rules_naked_pair(const sdk_grid *g, const sdk_grid *src, rule_hint *o
     for (int o = 0; o < 3; o++)
         for (int k = 0; k < 9; k++) {
             int h = set_order[o] + k;
-            if (sdk_bb_count(sdk_bb_andnot(sdk_house_bb[h], g->solved)) < 4) continue;
+            if (sdk_se_bb_count(sdk_bb_andnot(sdk_house_bb[h], g->solved)) < 4) continue;
             for (int j = 1; j < 9; j++) /* {i,j} in increasing bit order */
                 for (int i = 0; i < j && n < max; i++) {
                     int ci = sdk_house_cell[h][i], cj = sdk_house_cell[h][j];
                     if (g->value[ci] || g->value[cj]) continue;
-                    if (sdk_mask_count(g->cand[ci]) < 2 || sdk_mask_count(g->cand[cj]) < 2)
+                    if (sdk_se_mask_count(g->cand[ci]) < 2 || sdk_se_mask_count(g->cand[cj]) < 2)
                         continue;
                     unsigned m = g->cand[ci] | g->cand[cj];
-                    if (sdk_mask_count(m) != 2) continue;
+                    if (sdk_se_mask_count(m) != 2) continue;
                     rule_hint *r = &out[n];
                     r->nrem = r->npar = 0;
                     SDK_MASK_FOREACH(v, m)
@@ -720,11 +746,11 @@ static int rules_xwing(const sdk_grid *g, const sdk_grid *src, rule_hint *out, i
                     if (placed[d] + 4 > 9) continue;
                     int h1 = t * 9 + i, h2 = t * 9 + j;
                     sdk_bb p1 = sdk_house_digit(g, h1, d), p2 = sdk_house_digit(g, h2, d);
-                    if (sdk_bb_count(p1) != 2 || sdk_bb_count(p2) != 2) continue;
+                    if (sdk_se_bb_count(p1) != 2 || sdk_se_bb_count(p2) != 2) continue;
                     unsigned lines = 0;
                     sdk_bb both = sdk_bb_or(p1, p2), cover = sdk_bb_none();
                     SDK_BB_FOREACH(x, both) lines |= 1u << (t == 0 ? sdk_col(x) : sdk_row(x));
-                    if (sdk_mask_count(lines) != 2) continue;
+                    if (sdk_se_mask_count(lines) != 2) continue;
                     rule_hint *r = &out[n];
                     r->nrem = r->npar = 0;
                     for (int l = 0; l < 9; l++) {
@@ -824,8 +850,11 @@ static int advanced(void *ctx, sdk_se_arena *a, sdk_se_set *s, const sdk_grid *c
 {
     chainer *c = ctx;
     int added = 0;
-    rule_hint *rh = malloc(sizeof *rh * 512);
-    if (!rh) abort();
+    if (!c->rh) {
+        c->rh = malloc(sizeof *c->rh * 512);
+        if (!c->rh) abort();
+    }
+    rule_hint *rh = c->rh;
     for (int rule = 0; rule < 6; rule++) {
         int n = 0, ncplx = 0;
         bool nested = false;
@@ -891,7 +920,6 @@ static int advanced(void *ctx, sdk_se_arena *a, sdk_se_set *s, const sdk_grid *c
         if (nested) chainer_free(&sub);
         if (got) break;
     }
-    free(rh);
     return added;
 }
 

@@ -9,7 +9,10 @@
  * >= 11, >= 10, >= 9, >= 8 and our median/max ER and time.
  *
  *   rate_vs_se [--config F] [--profile NAME] [--profile-md F] [--data DIR]
- *              [--hard N] [--max N] [--quiet]
+ *              [--hard N] [--max N] [--quiet] [--steps FILE]
+ *
+ * --steps FILE writes every step (difficulty and text) of every puzzle, so
+ * that two builds can be compared step by step.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -47,12 +50,14 @@ static int cmp_i(const void *a, const void *b)
 typedef struct track {
     int er;
     char name[128];
+    FILE *steps; /* --steps: every step's text, to compare two builds */
 } track;
 
 static int on_step(void *ctx, const sdk_step *s, const sdk_grid *before)
 {
     (void)before;
     track *t = ctx;
+    if (t->steps) fprintf(t->steps, "%d %s\n", s->difficulty, s->text);
     if (s->difficulty > t->er) {
         t->er = s->difficulty;
         size_t k = strcspn(s->text, ":");
@@ -114,10 +119,14 @@ static bool load_grid(const char *s, sdk_grid *g)
     return true;
 }
 
+static FILE *steps_out;
+
 static double rate(const sdk_profile *p, const char *puz, sdk_rating *r, track *t)
 {
     sdk_grid g;
     memset(t, 0, sizeof *t);
+    t->steps = steps_out;
+    if (steps_out) fprintf(steps_out, "puzzle %.81s\n", puz);
     memset(r, 0, sizeof *r);
     if (!load_grid(puz, &g)) return 0;
     sdk_run_opts o = {.no_guess = true, .unique = true};
@@ -148,9 +157,15 @@ int main(int argc, char **argv)
             maxn = atoi(argv[++i]);
         else if (!strcmp(argv[i], "--quiet"))
             quiet = true;
-        else {
+        else if (!strcmp(argv[i], "--steps") && i + 1 < argc) {
+            steps_out = fopen(argv[++i], "w");
+            if (!steps_out) {
+                perror(argv[i]);
+                return 2;
+            }
+        } else {
             fprintf(stderr, "usage: rate_vs_se [--config F] [--profile NAME] [--profile-md F] "
-                            "[--data DIR] [--hard N] [--max N] [--quiet]\n");
+                            "[--data DIR] [--hard N] [--max N] [--quiet] [--steps FILE]\n");
             return 2;
         }
     }
@@ -304,6 +319,7 @@ int main(int argc, char **argv)
         free(ht);
     }
     free(times);
+    if (steps_out) fclose(steps_out);
     if (!pname) sdk_profile_free(&own);
     sdk_config_free(&cfg);
     return 0;
