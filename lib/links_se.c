@@ -261,39 +261,44 @@ void sdk_se_static_init(sdk_se_static *t, const sdk_grid *g)
     }
 }
 
-/* Static on -> off: new false potentials from p (arena indices). */
-static int on_to_off(sdk_se_arena *a, const sdk_se_static *t, int p, bool y, int *out)
+/* Static on -> off from candidate cand: the false candidates and their
+ * causes (nodes are made only for those the search keeps). */
+static int on_to_off(const sdk_se_static *t, int cand, bool y, int *ks, uint8_t *cs)
 {
-    int cand = a->p[p].cand, cell = cand / 9, d = cand % 9 + 1, n = 0;
+    int cell = cand / 9, d = cand % 9 + 1, n = 0;
     if (y) {
         SDK_MASK_FOREACH(v, t->cand[cell])
         {
-            if (v != d) out[n++] = sdk_se_new(a, cell * 9 + v - 1, 0, SDK_SE_CELL, &p, 1);
+            if (v != d) {
+                ks[n] = cell * 9 + v - 1;
+                cs[n++] = SDK_SE_CELL;
+            }
         }
     }
-    for (int i = 0; i < t->npeer[cand]; i++)
-        out[n++] = sdk_se_new(a, t->peer[cand][i], 0, SDK_SE_BLOCK, &p, 1);
+    for (int i = 0; i < t->npeer[cand]; i++) {
+        ks[n] = t->peer[cand][i];
+        cs[n++] = SDK_SE_BLOCK;
+    }
     return n;
 }
 
 /* Static off -> on (off_to_on without hidden parents) from the table. */
-static int off_to_on_static(sdk_se_arena *a, const sdk_se_static *t, int p, bool y, bool x,
-                            int *out)
+static int off_to_on_static(const sdk_se_static *t, int cand, bool y, bool x, int *ks, uint8_t *cs)
 {
-    int cand = a->p[p].cand, n = 0, got[4];
+    int n = 0;
     if (y && t->bi[cand] >= 0) {
-        got[n] = t->bi[cand];
-        out[n++] = sdk_se_new(a, t->bi[cand], 1, SDK_SE_CELL, &p, 1);
+        ks[n] = t->bi[cand];
+        cs[n++] = SDK_SE_CELL;
     }
     if (x)
         for (int k = 0; k < 3; k++) {
             int oc = t->conj[cand][k];
             if (oc < 0) continue;
             bool dup = false;
-            for (int i = 0; i < n; i++) dup |= got[i] == oc;
+            for (int i = 0; i < n; i++) dup |= ks[i] == oc;
             if (dup) continue;
-            got[n] = oc;
-            out[n++] = sdk_se_new(a, oc, 1, cause_of(k), &p, 1);
+            ks[n] = oc;
+            cs[n++] = (uint8_t)cause_of(k);
         }
     return n;
 }
@@ -310,16 +315,17 @@ int sdk_se_cycles(sdk_se_arena *a, const sdk_se_static *g, int cand, bool y, boo
     int src = sdk_se_new(a, cand, 1, SDK_SE_ASSUMED, NULL, 0);
     on_seen[cand] = 1;
     vpush(&pon, src);
-    int length = 0, tmp[40];
+    int length = 0, ks[40];
+    uint8_t cs[40];
     while (pon.head < pon.n || poff.head < poff.n) {
         length++;
         while (pon.head < pon.n) {
             int p = pon.v[pon.head++];
-            int n = on_to_off(a, g, p, y, tmp);
+            int n = on_to_off(g, a->p[p].cand, y, ks, cs);
             for (int i = 0; i < n; i++) {
-                int k = a->p[tmp[i]].cand;
+                int k = ks[i];
                 if (!is_parent(a, p, k, 0)) {
-                    vpush(&poff, tmp[i]);
+                    vpush(&poff, sdk_se_new(a, k, 0, cs[i], &p, 1));
                     off_seen[k] = 1;
                 }
             }
@@ -327,13 +333,14 @@ int sdk_se_cycles(sdk_se_arena *a, const sdk_se_static *g, int cand, bool y, boo
         length++;
         while (poff.head < poff.n) {
             int p = poff.v[poff.head++];
-            int n = off_to_on_static(a, g, p, y, x, tmp);
+            int n = off_to_on_static(g, a->p[p].cand, y, x, ks, cs);
             for (int i = 0; i < n; i++) {
-                int k = a->p[tmp[i]].cand;
-                if (length >= 4 && k == cand && nout < max) out[nout++] = tmp[i];
+                int k = ks[i], node = -1;
+                if (length >= 4 && k == cand && nout < max)
+                    out[nout++] = node = sdk_se_new(a, k, 1, cs[i], &p, 1);
                 if (!on_seen[k]) {
                     on_seen[k] = 1;
-                    vpush(&pon, tmp[i]);
+                    vpush(&pon, node >= 0 ? node : sdk_se_new(a, k, 1, cs[i], &p, 1));
                 }
             }
         }
@@ -353,7 +360,8 @@ int sdk_se_forcing(sdk_se_arena *a, const sdk_se_static *g, int cand, bool on, b
     memset(off_seen, 0, sizeof off_seen);
     memset(got_on, 0, sizeof got_on);
     memset(got_off, 0, sizeof got_off);
-    int nout = 0, tmp[40];
+    int nout = 0, ks[40];
+    uint8_t cs[40];
     int src = sdk_se_new(a, cand, on, SDK_SE_ASSUMED, NULL, 0);
     if (on) {
         on_seen[cand] = 1;
@@ -365,31 +373,31 @@ int sdk_se_forcing(sdk_se_arena *a, const sdk_se_static *g, int cand, bool on, b
     while (pon.head < pon.n || poff.head < poff.n) {
         while (pon.head < pon.n) {
             int p = pon.v[pon.head++];
-            int n = on_to_off(a, g, p, y, tmp);
+            int n = on_to_off(g, a->p[p].cand, y, ks, cs);
             for (int i = 0; i < n; i++) {
-                int k = a->p[tmp[i]].cand;
+                int k = ks[i], node = -1;
                 if (on && k == cand && !got_off[k] && nout < max) {
                     got_off[k] = 1;
-                    out[nout++] = tmp[i];
+                    out[nout++] = node = sdk_se_new(a, k, 0, cs[i], &p, 1);
                 }
                 if (!off_seen[k]) { /* an off ancestor is always seen: no parent test */
                     off_seen[k] = 1;
-                    vpush(&poff, tmp[i]);
+                    vpush(&poff, node >= 0 ? node : sdk_se_new(a, k, 0, cs[i], &p, 1));
                 }
             }
         }
         while (poff.head < poff.n) {
             int p = poff.v[poff.head++];
-            int n = off_to_on_static(a, g, p, y, true, tmp);
+            int n = off_to_on_static(g, a->p[p].cand, y, true, ks, cs);
             for (int i = 0; i < n; i++) {
-                int k = a->p[tmp[i]].cand;
+                int k = ks[i], node = -1;
                 if (!on && k == cand && !got_on[k] && nout < max) {
                     got_on[k] = 1;
-                    out[nout++] = tmp[i];
+                    out[nout++] = node = sdk_se_new(a, k, 1, cs[i], &p, 1);
                 }
                 if (!on_seen[k]) {
                     on_seen[k] = 1;
-                    vpush(&pon, tmp[i]);
+                    vpush(&pon, node >= 0 ? node : sdk_se_new(a, k, 1, cs[i], &p, 1));
                 }
             }
         }

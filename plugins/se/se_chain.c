@@ -635,7 +635,8 @@ static void removed_in(rule_hint *r, const sdk_grid *src, const sdk_grid *cur, s
  * Fisherman(2): same house order, value/position tuples in increasing bit
  * order (SE's Permutations), CommonTuples' "every member has >= 2" rule,
  * and getRuleParents of each hint. */
-static int rules_locking(const sdk_grid *g, const sdk_grid *src, rule_hint *out, int max)
+static int rules_locking(const sdk_grid *g, const sdk_grid *src, const int8_t (*hc)[9],
+                         rule_hint *out, int max)
 {
     int n = 0;
     static const int pairs[4][2] = {{2, 1}, {2, 0}, {1, 2}, {0, 2}};
@@ -645,8 +646,9 @@ static int rules_locking(const sdk_grid *g, const sdk_grid *src, rule_hint *out,
                 int h1 = pairs[pr][0] * 9 + i1, h2 = pairs[pr][1] * 9 + i2;
                 if (sdk_bb_empty(sdk_bb_and(sdk_house_bb[h1], sdk_house_bb[h2]))) continue;
                 for (int d = 1; d <= 9 && n < max; d++) {
+                    if (hc[h1][d - 1] < 2) continue;
                     sdk_bb p = sdk_house_digit(g, h1, d);
-                    if (sdk_se_bb_count(p) < 2 || !sdk_bb_subset(p, sdk_house_bb[h2])) continue;
+                    if (!sdk_bb_subset(p, sdk_house_bb[h2])) continue;
                     sdk_bb rm = sdk_bb_andnot(sdk_house_digit(g, h2, d), sdk_house_bb[h1]);
                     if (sdk_bb_empty(rm)) continue;
                     rule_hint *r = &out[n];
@@ -663,7 +665,8 @@ static int rules_locking(const sdk_grid *g, const sdk_grid *src, rule_hint *out,
 
 static const int set_order[3] = {18, 9, 0};
 
-static int rules_hidden_pair(const sdk_grid *g, const sdk_grid *src, rule_hint *out, int max)
+static int rules_hidden_pair(const sdk_grid *g, const sdk_grid *src, const int8_t (*hc)[9],
+                             rule_hint *out, int max)
 {
     int n = 0;
     for (int o = 0; o < 3; o++)
@@ -672,10 +675,11 @@ static int rules_hidden_pair(const sdk_grid *g, const sdk_grid *src, rule_hint *
             if (sdk_se_bb_count(sdk_bb_andnot(sdk_house_bb[h], g->solved)) <= 4) continue;
             for (int b = 2; b <= 9; b++) /* {a,b} in increasing bit order */
                 for (int a = 1; a < b && n < max; a++) {
+                    /* both >= 2 places and two places together: the same two */
+                    if (hc[h][a - 1] != 2 || hc[h][b - 1] != 2) continue;
                     sdk_bb pa = sdk_house_digit(g, h, a), pb = sdk_house_digit(g, h, b);
-                    if (sdk_se_bb_count(pa) < 2 || sdk_se_bb_count(pb) < 2) continue;
-                    sdk_bb cells = sdk_bb_or(pa, pb);
-                    if (sdk_se_bb_count(cells) != 2) continue;
+                    if (pa.lo != pb.lo || pa.hi != pb.hi) continue;
+                    sdk_bb cells = pa;
                     rule_hint *r = &out[n];
                     r->nrem = r->npar = 0;
                     unsigned keep = sdk_digit_bit(a) | sdk_digit_bit(b);
@@ -732,7 +736,8 @@ static int rules_naked_pair(const sdk_grid *g, const sdk_grid *src, rule_hint *o
     return n;
 }
 
-static int rules_xwing(const sdk_grid *g, const sdk_grid *src, rule_hint *out, int max)
+static int rules_xwing(const sdk_grid *g, const sdk_grid *src, const int8_t (*hc)[9],
+                       rule_hint *out, int max)
 {
     int n = 0, placed[10] = {0};
     for (int c = 0; c < 81; c++)
@@ -745,8 +750,8 @@ static int rules_xwing(const sdk_grid *g, const sdk_grid *src, rule_hint *out, i
                 for (int d = 1; d <= 9 && n < max; d++) {
                     if (placed[d] + 4 > 9) continue;
                     int h1 = t * 9 + i, h2 = t * 9 + j;
+                    if (hc[h1][d - 1] != 2 || hc[h2][d - 1] != 2) continue;
                     sdk_bb p1 = sdk_house_digit(g, h1, d), p2 = sdk_house_digit(g, h2, d);
-                    if (sdk_se_bb_count(p1) != 2 || sdk_se_bb_count(p2) != 2) continue;
                     unsigned lines = 0;
                     sdk_bb both = sdk_bb_or(p1, p2), cover = sdk_bb_none();
                     SDK_BB_FOREACH(x, both) lines |= 1u << (t == 0 ? sdk_col(x) : sdk_row(x));
@@ -855,6 +860,10 @@ static int advanced(void *ctx, sdk_se_arena *a, sdk_se_set *s, const sdk_grid *c
         if (!c->rh) abort();
     }
     rule_hint *rh = c->rh;
+    int8_t hc[27][9]; /* places of each digit in each house */
+    for (int h = 0; h < 27; h++)
+        for (int d = 1; d <= 9; d++)
+            hc[h][d - 1] = (int8_t)sdk_se_bb_count(sdk_house_digit(cur, h, d));
     for (int rule = 0; rule < 6; rule++) {
         int n = 0, ncplx = 0;
         bool nested = false;
@@ -862,16 +871,16 @@ static int advanced(void *ctx, sdk_se_arena *a, sdk_se_set *s, const sdk_grid *c
         hint *nh = NULL;
         switch (rule) {
         case 0:
-            n = rules_locking(cur, src, rh, 512);
+            n = rules_locking(cur, src, hc, rh, 512);
             break;
         case 1:
-            n = rules_hidden_pair(cur, src, rh, 512);
+            n = rules_hidden_pair(cur, src, hc, rh, 512);
             break;
         case 2:
             n = rules_naked_pair(cur, src, rh, 512);
             break;
         case 3:
-            n = rules_xwing(cur, src, rh, 512);
+            n = rules_xwing(cur, src, hc, rh, 512);
             break;
         default: {
             /* level 2: forcing chains; 3: + multiple; 4: dynamic; 5+: nested dynamic */
