@@ -181,6 +181,7 @@ typedef struct wrapped {
     sdk_technique *wrap;
     const sdk_technique **orig;
     tstat *st;
+    int last_top; /* entry whose find ran last at depth 0: the one that yielded */
     long other_steps;
 } wrapped;
 
@@ -199,6 +200,7 @@ static int trampoline(const sdk_ctx *ctx, const sdk_grid *g, sdk_sink *sink)
         abort();
     }
     int i = ctx->position;
+    if (ctx->depth == 0) w->last_top = i;
     double saved = g_inner;
     g_inner = 0;
     double t0 = mono_now();
@@ -218,6 +220,7 @@ static void wrap_profile(const sdk_profile *p, wrapped *w)
     w->wrap = calloc((size_t)p->n, sizeof *w->wrap);
     w->orig = calloc((size_t)p->n, sizeof *w->orig);
     w->st = calloc((size_t)p->n, sizeof *w->st);
+    w->last_top = -1;
     for (int i = 0; i < p->n; i++) {
         w->orig[i] = p->entry[i].tech;
         w->wrap[i] = *p->entry[i].tech;
@@ -235,20 +238,19 @@ static void unwrap_profile(wrapped *w)
     free(w->st);
 }
 
-/* Which entry a step came from: the descriptor it names, else its id. */
-static int entry_of(const sdk_profile *p, const sdk_technique *const *orig, const sdk_step *s)
+/* Which entry a step came from by the id it names (a fallback). */
+static int entry_of(const sdk_profile *p, const sdk_step *s)
 {
-    if (!s->tech) return -1;
-    for (int i = 0; i < p->n; i++)
-        if ((orig ? orig[i] : p->entry[i].tech) == s->tech) return i;
-    return s->tech->id ? sdk_profile_find(p, s->tech->id) : -1;
+    return s->tech && s->tech->id ? sdk_profile_find(p, s->tech->id) : -1;
 }
 
 static int count_step(void *ctx, const sdk_step *s, const sdk_grid *before)
 {
     (void)before;
     wrapped *w = ctx;
-    int i = entry_of(&w->prof, (const sdk_technique *const *)w->orig, s);
+    /* the engine applies the step of the last technique it ran at depth 0
+     * (a technique may name a sub-kind's descriptor in its steps) */
+    int i = w->last_top >= 0 ? w->last_top : entry_of(&w->prof, s);
     if (i >= 0)
         w->st[i].steps++;
     else
@@ -393,7 +395,7 @@ typedef struct shared {
 
 typedef struct progress {
     shared *sh;
-    const sdk_profile *p;
+    wrapped *w;
     const sdk_grid *g;
 } progress;
 
@@ -401,32 +403,40 @@ static int on_progress(void *ctx, const sdk_step *s, const sdk_grid *before)
 {
     (void)before;
     progress *pr = ctx;
-    int last = entry_of(pr->p, NULL, s);
+    int last = pr->w->last_top >= 0 ? pr->w->last_top : entry_of(&pr->w->prof, s);
     __atomic_store_n(&pr->sh->prog_last, last, __ATOMIC_RELAXED);
     __atomic_store_n(&pr->sh->prog_unsolved, sdk_grid_empty_count(pr->g), __ATOMIC_RELAXED);
     __atomic_add_fetch(&pr->sh->prog_steps, 1, __ATOMIC_RELAXED);
     return 0;
 }
 
-static void child_run(const sdk_profile *p, const puzzles *ps, shared *sh, int from)
+static void child_run(const sdk_profile *orig, const puzzles *ps, shared *sh, int from)
 {
+    /* through the wrappers too: they tell which entry yielded each step */
+    wrapped w;
+    wrap_profile(orig, &w);
+    g_wrapped = &w;
+    const sdk_profile *p = &w.prof;
     for (int k = from; k < ps->n; k++) {
         sh->prog_unsolved = -1;
         sh->prog_last = -1;
         sh->prog_steps = 0;
+        w.last_top = -1;
         double t0 = clock_of(CLOCK_PROCESS_CPUTIME_ID);
         __atomic_store_n(&sh->cpu0, (long long)(t0 * 1e9), __ATOMIC_RELEASE);
         __atomic_store_n(&sh->cur, k, __ATOMIC_RELEASE);
         sdk_grid g;
         sdk_rating rt;
         int count;
-        progress pr = {sh, p, &g};
+        progress pr = {sh, &w, &g};
         sdk_run_status st = rate_one(p, ps->text[k], true, on_progress, &pr, &g, &rt, &count);
         lres r = {(int)st, sdk_grid_empty_count(&g), sh->prog_last, rt.steps,
                   clock_of(CLOCK_PROCESS_CPUTIME_ID) - t0};
         sh->res[k] = r;
     }
     __atomic_store_n(&sh->cur, ps->n, __ATOMIC_RELEASE);
+    g_wrapped = NULL;
+    unwrap_profile(&w);
 }
 
 /* Run every puzzle in children; a child over the cap is killed and the next
