@@ -256,7 +256,16 @@ void sdk_se_static_init(sdk_se_static *t, const sdk_grid *g)
             }
             int np = peers_with(g, cell, d, peers);
             t->npeer[cand] = (uint8_t)np;
-            for (int i = 0; i < np; i++) t->peer[cand][i] = (int16_t)(peers[i] * 9 + d - 1);
+            for (int i = 0; i < np; i++) {
+                int pc = peers[i];
+                t->peer[cand][i] = (int16_t)(pc * 9 + d - 1);
+                /* SE's getOnToOff: box first, then row and column outside the box */
+                t->pcause[cand][i] =
+                    (uint8_t)(sdk_cell_house[pc][SDK_BOX] == sdk_cell_house[cell][SDK_BOX]
+                                  ? SDK_SE_BLOCK
+                              : sdk_row(pc) == sdk_row(cell) ? SDK_SE_ROW
+                                                             : SDK_SE_COL);
+            }
         }
     }
 }
@@ -277,7 +286,7 @@ static int on_to_off(const sdk_se_static *t, int cand, bool y, int *ks, uint8_t 
     }
     for (int i = 0; i < t->npeer[cand]; i++) {
         ks[n] = t->peer[cand][i];
-        cs[n++] = SDK_SE_BLOCK;
+        cs[n++] = t->pcause[cand][i];
     }
     return n;
 }

@@ -112,6 +112,7 @@ typedef struct sdk_se_static {
     int16_t conj[729][3]; /* the other place in the box, row, column when two, or -1 */
     uint8_t npeer[729];
     int16_t peer[729][20];
+    uint8_t pcause[729][20]; /* SDK_SE_BLOCK / ROW / COL: the house of that peer */
 } sdk_se_static;
 void sdk_se_static_init(sdk_se_static *t, const sdk_grid *g);
 

@@ -813,6 +813,24 @@ static void chain_parents(const chainer *sub, const hint *h, const sdk_grid *src
             for (int i = 0; i < p->np && n < 8192; i++) stack[n++] = sub->A.par[p->par + i];
         }
     }
+    if (h->kind == K_XCYCLE || h->kind == K_YCYCLE || h->kind == K_XYCYCLE) {
+        /* SE's CycleHint has the reversed cycle as a second chain: its on
+         * potentials are the false ones of the cycle, with their causes */
+        for (int x = h->tar[0]; sub->A.p[x].np; x = sub->A.par[sub->A.p[x].par]) {
+            const sdk_se_pot *p = &sub->A.p[x];
+            if (p->on || p->cause == SDK_SE_ASSUMED || p->cause == SDK_SE_ADVANCED) continue;
+            int cell = p->cand / 9, d = p->cand % 9 + 1;
+            if (p->cause == SDK_SE_CELL) {
+                unsigned gone = src->cand[cell] & ~cur->cand[cell];
+                SDK_MASK_FOREACH(v, gone) rh_parent(r, cell * 9 + v - 1);
+            } else {
+                int type = p->cause == SDK_SE_BLOCK ? SDK_BOX
+                           : p->cause == SDK_SE_ROW ? SDK_ROW
+                                                    : SDK_COL;
+                removed_in(r, src, cur, sdk_house_bb[sdk_cell_house[cell][type]], d);
+            }
+        }
+    }
 }
 
 /* SE's FullChain identity of a nested hint: its targets, each with its
