@@ -8,25 +8,14 @@
  * digits field is not compared (our steps do not carry HoDoKu's notion of a
  * pattern's digits); the elimination sets are compared exactly.
  * Prints a table per code. Exits non-zero on a failure not listed in
- * tests/reglib/known_failures.tsv (code, reglib line, reason). */
+  * tests/reglib/known_failures.tsv (code, reglib line, reason). Lines are parsed
+ * by the shared harness (tests/util/reglib_harness.h); the per-family unit
+ * tests run the same library strictly (HoDoKu's digits field compared too). */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include "reglib_harness.h"
 #include "testutil.h"
-
-typedef struct {
-    uint64_t w[12];
-} candset; /* 729 bits: cell*9 + digit-1 */
-
-static void cs_add(candset *s, int cell, int digit)
-{
-    int k = cell * 9 + digit - 1;
-    s->w[k / 64] |= 1ULL << (k % 64);
-}
-static bool cs_eq(const candset *a, const candset *b)
-{
-    return memcmp(a, b, sizeof *a) == 0;
-}
 
 typedef struct map_entry {
     char code[16];
@@ -110,25 +99,8 @@ static const map_entry *lookup(const char *code)
     return NULL;
 }
 
-static bool parse_cands(const char *field, candset *s, sdk_grid *g, bool remove)
-{
-    const char *p = field;
-    while (*p) {
-        while (*p == ' ') p++;
-        if (!*p) break;
-        if (!(p[0] >= '1' && p[0] <= '9' && p[1] >= '1' && p[1] <= '9' && p[2] >= '1' &&
-              p[2] <= '9'))
-            return false;
-        int d = p[0] - '0', cell = (p[1] - '1') * 9 + (p[2] - '1');
-        if (s) cs_add(s, cell, d);
-        if (remove) sdk_grid_eliminate(g, cell, d);
-        p += 3;
-    }
-    return true;
-}
-
 typedef struct collect {
-    candset want_elim, want_place;
+    rh_cands want_elim, want_place;
     bool exact;
     bool any_overlap;
     int steps;
@@ -137,10 +109,10 @@ typedef struct collect {
 static int on_step(void *c, const sdk_step *s)
 {
     collect *k = c;
-    candset e = {{0}}, p = {{0}};
-    for (int i = 0; i < s->nelim; i++) cs_add(&e, s->elim[i].cell, s->elim[i].digit);
-    for (int i = 0; i < s->nplace; i++) cs_add(&p, s->place[i].cell, s->place[i].digit);
-    if (cs_eq(&e, &k->want_elim) && cs_eq(&p, &k->want_place)) k->exact = true;
+    rh_cands e, p;
+    rh_step_elims(s, &e);
+    rh_step_places(s, &p);
+    if (rh_cands_eq(&e, &k->want_elim) && rh_cands_eq(&p, &k->want_place)) k->exact = true;
     k->steps++;
     return k->steps > 20000 || k->exact ? SDK_STOP : SDK_CONTINUE;
 }
@@ -180,23 +152,11 @@ int main(int argc, char **argv)
     char line[2048];
     while (fgets(line, sizeof line, f)) {
         lineno++;
-        line[strcspn(line, "\r\n")] = 0;
-        if (line[0] != ':') continue;
-        char *field[9] = {0};
-        int nf = 0;
-        char *p = line + 1;
-        field[nf++] = p;
-        for (; *p && nf < 9; p++)
-            if (*p == ':') {
-                *p = 0;
-                field[nf++] = p + 1;
-            }
-        for (int i = nf; i < 9; i++) field[i] = "";
-        const char *code = field[0], *grid = field[2];
+        rh_entry ent;
+        if (!rh_parse(line, lineno, &ent)) continue;
+        const char *code = ent.code;
         if (only && strncmp(code, only, strlen(only))) continue;
-        char base[16];
-        snprintf(base, sizeof base, "%.15s", code);
-        bool fail_case = strstr(code, "-x") != NULL;
+        bool fail_case = ent.fail_case;
         row *r = NULL;
         for (int i = 0; i < nrows; i++)
             if (!strcmp(rows[i].code, code)) r = &rows[i];
@@ -207,29 +167,11 @@ int main(int argc, char **argv)
         }
         r->total++;
         const map_entry *m = lookup(code);
-        /* Build the position. */
-        sdk_grid g;
-        sdk_grid_init(&g);
-        int cell = 0;
-        for (const char *q = grid; *q && cell < 81; q++) {
-            bool placed = false;
-            if (*q == '+') {
-                placed = true;
-                q++;
-            }
-            if (*q >= '1' && *q <= '9') sdk_grid_place(&g, cell, *q - '0', !placed);
-            cell++;
-        }
+        const sdk_grid g = ent.grid;
         collect k;
         memset(&k, 0, sizeof k);
-        if (cell != 81 || !parse_cands(field[3], NULL, &g, true) ||
-            !parse_cands(field[4], &k.want_elim, NULL, false) ||
-            !parse_cands(field[5], &k.want_place, NULL, false)) {
-            printf("line %d: %s: malformed entry\n", lineno, code);
-            r->fail++;
-            unexpected++;
-            continue;
-        }
+        k.want_elim = ent.elim;
+        k.want_place = ent.place;
         /* The techniques to ask. */
         sdk_profile prof = {0};
         bool missing = !m;
@@ -239,8 +181,7 @@ int main(int argc, char **argv)
             sdk_options o;
             char why[64];
             char opts[160];
-            bool siamese = strcspn(code, "-") == 5; /* 5-digit code: Siamese fish */
-            snprintf(opts, sizeof opts, "%s%s", m->opts, siamese ? " siamese=1" : "");
+            snprintf(opts, sizeof opts, "%s%s", m->opts, ent.siamese ? " siamese=1" : "");
             sdk_options_parse(opts, &o, why, sizeof why);
             for (char *id = strtok(ids, ","); id; id = strtok(NULL, ",")) {
                 const char *src;
