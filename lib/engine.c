@@ -85,6 +85,7 @@ static bool allowed(const sdk_profile *p, const sdk_entry *e, const sdk_run_opts
 }
 
 static sdk_prop propagate(const sdk_ctx *ctx, sdk_grid *g, int max_steps, sdk_prop_result *res);
+static bool consistent_after(const sdk_grid *g, const sdk_step *s);
 
 static void make_ctx(sdk_ctx *ctx, const sdk_profile *p, int i, const sdk_run_opts *o, int depth)
 {
@@ -183,8 +184,10 @@ static sdk_prop propagate(const sdk_ctx *ctx, sdk_grid *g, int max_steps, sdk_pr
     if (!res) res = &local;
     memset(res, 0, sizeof *res);
     sdk_prop out = SDK_PROP_STUCK;
+    bool ok = sdk_grid_check(g, res->why, sizeof res->why);
     for (;;) {
-        if (!sdk_grid_check(g, res->why, sizeof res->why)) {
+        if (!ok) {
+            sdk_grid_check(g, res->why, sizeof res->why);
             out = SDK_PROP_CONTRADICTION;
             break;
         }
@@ -195,11 +198,49 @@ static sdk_prop propagate(const sdk_ctx *ctx, sdk_grid *g, int max_steps, sdk_pr
         if (max_steps && res->steps >= max_steps) break;
         if (next_step(p, g, &o, ctx->position, ctx->depth + 1, step) < 0) break;
         sdk_step_apply(step, g);
+        ok = consistent_after(g, step);
         res->steps++;
     }
     free(step);
     res->outcome = out;
     return out;
+}
+
+/* Is the grid still consistent where step s touched it? Only the cells and
+ * (house, digit) pairs a step can break are looked at, so that checking after
+ * every step costs far less than the step; sdk_grid_check() then says what
+ * broke. */
+static bool consistent_after(const sdk_grid *g, const sdk_step *s)
+{
+    uint32_t houses[10] = {0}; /* per digit: houses to look at */
+    sdk_bb cells = sdk_bb_none(), placed[10];
+    memset(placed, 0, sizeof placed);
+    SDK_BB_FOREACH(c, g->solved) sdk_bb_add(&placed[g->value[c]], c);
+    for (int i = 0; i < s->nplace; i++) {
+        int c = s->place[i].cell, d = s->place[i].digit;
+        for (int k = 0; k < 3; k++) {
+            sdk_bb in = sdk_bb_and(sdk_house_bb[sdk_cell_house[c][k]], placed[d]);
+            if ((in.lo & (in.lo - 1)) || (in.hi & (in.hi - 1)) || (in.lo && in.hi)) return false;
+        }
+        cells = sdk_bb_or(cells, sdk_peer_bb[c]);
+        for (int e = 1; e <= 9; e++) /* c's other digits lost a place */
+            for (int k = 0; k < 3; k++) houses[e] |= 1u << sdk_cell_house[c][k];
+        for (int j = 0; j < 20; j++)
+            for (int k = 0; k < 3; k++) houses[d] |= 1u << sdk_cell_house[sdk_cell_peer[c][j]][k];
+    }
+    for (int i = 0; i < s->nelim; i++) {
+        int c = s->elim[i].cell, d = s->elim[i].digit;
+        sdk_bb_add(&cells, c);
+        for (int k = 0; k < 3; k++) houses[d] |= 1u << sdk_cell_house[c][k];
+    }
+    SDK_BB_FOREACH(c, cells)
+    if (!g->value[c] && !g->cand[c]) return false;
+    for (int d = 1; d <= 9; d++) {
+        sdk_bb where = sdk_bb_or(g->digit[d - 1], placed[d]);
+        for (uint32_t m = houses[d]; m; m &= m - 1)
+            if (sdk_bb_empty(sdk_bb_and(sdk_house_bb[__builtin_ctz(m)], where))) return false;
+    }
+    return true;
 }
 
 static void rate_step(sdk_rating *r, const sdk_step *s, const sdk_technique *t, bool *placed)
@@ -227,8 +268,9 @@ sdk_run_status sdk_engine_run(const sdk_profile *p, sdk_grid *g, const sdk_run_o
     sdk_grid before;
     char why[256];
     sdk_run_status st = SDK_RUN_STUCK;
+    bool ok = sdk_grid_check(g, why, sizeof why);
     for (;;) {
-        if (!sdk_grid_check(g, why, sizeof why)) {
+        if (!ok) {
             st = SDK_RUN_BROKEN;
             break;
         }
@@ -248,6 +290,7 @@ sdk_run_status sdk_engine_run(const sdk_profile *p, sdk_grid *g, const sdk_run_o
         rate_step(rating, step, p->entry[i].tech, &placed);
         before = *g;
         sdk_step_apply(step, g);
+        ok = consistent_after(g, step);
         if (sdk_bb_eq(before.solved, g->solved) &&
             memcmp(before.cand, g->cand, sizeof g->cand) == 0) {
             /* A step that changes nothing would loop forever: a plugin bug. */

@@ -56,8 +56,34 @@ sdk_bb sdk_common_peers(sdk_bb set)
     return sdk_bb_andnot(r, set);
 }
 
+/* The common case, that nothing is wrong, with bitboards only; the slow
+ * path below then finds and names what is. */
+static bool grid_ok(const sdk_grid *g)
+{
+    sdk_bb placed[9] = {{0, 0}}, any = {0, 0};
+    for (int c = 0; c < SDK_CELLS; c++)
+        if (g->value[c]) {
+            sdk_bb_add(&placed[g->value[c] - 1], c);
+            sdk_bb_add(&any, c);
+        }
+    for (int d = 0; d < 9; d++) any = sdk_bb_or(any, g->digit[d]);
+    if (any.lo != ~0ULL || any.hi != (1ULL << 17) - 1) return false; /* a cell without candidates */
+    for (int d = 0; d < 9; d++) {
+        for (int h = 0; h < SDK_HOUSES; h++) {
+            sdk_bb in = sdk_bb_and(sdk_house_bb[h], placed[d]);
+            if (sdk_bb_empty(in)) {
+                if (sdk_bb_empty(sdk_bb_and(sdk_house_bb[h], g->digit[d]))) return false;
+            } else if ((in.lo & (in.lo - 1)) || (in.hi & (in.hi - 1)) || (in.lo && in.hi)) {
+                return false; /* twice in a house */
+            }
+        }
+    }
+    return true;
+}
+
 bool sdk_grid_check(const sdk_grid *g, char *why, size_t n)
 {
+    if (grid_ok(g)) return true;
     char a[8], b[8], h[16];
     for (int house = 0; house < SDK_HOUSES; house++) {
         int seen[10] = {0};
