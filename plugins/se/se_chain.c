@@ -421,8 +421,9 @@ static bool same_effect(const hint *a, const hint *b)
 /* Sort (stable) and drop hints whose eliminations an easier one has. */
 static void sort_dedup(hlist *l)
 {
+    if (l->n == 0) return; /* l->h may be NULL: qsort must not see it */
     for (int i = 0; i < l->n; i++)
-        qsort(l->h[i].rem, (size_t)l->h[i].nrem, sizeof(int16_t), cmp_i16);
+        if (l->h[i].nrem > 1) qsort(l->h[i].rem, (size_t)l->h[i].nrem, sizeof(int16_t), cmp_i16);
     qsort(l->h, (size_t)l->n, sizeof *l->h, cmp_hint);
     int k = 0;
     for (int i = 0; i < l->n; i++) {

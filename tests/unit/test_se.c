@@ -181,7 +181,7 @@ static void test_seeds(void **state)
     sdk_profile p;
     profile(&p, NLAD - 1);
     for (size_t i = 0; i < sizeof seeds / sizeof seeds[0]; i++) {
-        walk w;
+        walk w = {0};
         sdk_rating r;
         assert_int_equal(run(&p, seeds[i].puzzle, &w, &r), SDK_RUN_SOLVED);
         assert_int_equal(w.wrong, 0);
@@ -243,7 +243,7 @@ static void test_fixed(void **state)
     const char *all = getenv("SE_NESTED");
     if (all && !strcmp(all, "0")) n = 3; /* SE_NESTED=0: leave out the nested ones (~2 s each) */
     for (int i = 0; i < n; i++) {
-        walk w;
+        walk w = {0};
         sdk_rating r;
         assert_int_equal(run(&p, fixed[i].puzzle, &w, &r), SDK_RUN_SOLVED);
         assert_int_equal(w.wrong, 0);
@@ -323,7 +323,7 @@ static void test_tsv_kinds(void **state)
             if (!strcmp(fld[5], want[i])) k = i;
         if (k < 0 || seen[k] >= 2) continue; /* two puzzles per kind */
         seen[k]++;
-        walk w;
+        walk w = {0};
         sdk_rating r;
         fld[0][81] = 0;
         assert_int_equal(run(&p, fld[0], &w, &r), SDK_RUN_SOLVED);
