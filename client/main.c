@@ -777,8 +777,9 @@ int main(int argc, char **argv)
      * (the socket writes use MSG_NOSIGNAL). */
     signal(SIGPIPE, SIG_DFL);
     opts o = {.progress = -1};
-    o.files = calloc((size_t)argc, sizeof *o.files);
-    char *tech_buf = NULL;
+    const char *file_list[argc]; /* -f FILE, at most one per argument */
+    o.files = file_list;
+    static char tech_buf[4096]; /* --technique ids, joined with commas */
     int ch;
     long v;
     /* "+": options stop at the first non-option only when POSIXLY_CORRECT; we
@@ -817,11 +818,13 @@ int main(int argc, char **argv)
             break;
         case OPT_TECHNIQUE: {
             /* repeatable: join with commas */
-            size_t l = (tech_buf ? strlen(tech_buf) + 1 : 0) + strlen(optarg) + 1;
-            char *t = malloc(l);
-            snprintf(t, l, "%s%s%s", tech_buf ? tech_buf : "", tech_buf ? "," : "", optarg);
-            free(tech_buf);
-            tech_buf = t;
+            size_t have = strlen(tech_buf);
+            if (have + strlen(optarg) + 2 > sizeof tech_buf) {
+                fprintf(stderr, "%s: --technique lists are longer than %zu characters\n", prog,
+                        sizeof tech_buf - 1);
+                return EXIT_USAGE;
+            }
+            snprintf(tech_buf + have, sizeof tech_buf - have, "%s%s", have ? "," : "", optarg);
             break;
         }
         case OPT_ALL:
@@ -889,7 +892,7 @@ int main(int argc, char **argv)
             return EXIT_USAGE;
         }
     }
-    o.techniques = tech_buf;
+    o.techniques = tech_buf[0] ? tech_buf : NULL;
     if (!o.socket) o.socket = default_socket();
     if (optind >= argc) {
         fprintf(
@@ -952,8 +955,5 @@ int main(int argc, char **argv)
         fprintf(stderr, "%s: %s takes no puzzles\n", prog, cmd);
         return EXIT_USAGE;
     }
-    int rc = simple ? run_simple(&o, cmd) : run_batch(&o, cmd, args, nargs);
-    free(tech_buf);
-    free(o.files);
-    return rc;
+    return simple ? run_simple(&o, cmd) : run_batch(&o, cmd, args, nargs);
 }
