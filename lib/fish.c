@@ -7,6 +7,10 @@
 
 enum { MASK_ROW = 1, MASK_COL = 2, MASK_BOX = 4 };
 
+/* The search keeps its bitboards as pairs of plain words in the hot
+ * recursion (cover_rec): passed as sdk_bb values, GCC's SLP vectorizer moves
+ * them between general and vector registers through the stack, and the
+ * store-forwarding stalls cost a third of the search. */
 typedef struct search {
     const sdk_grid *g;
     const sdk_fish_search *s;
@@ -15,7 +19,10 @@ typedef struct search {
     sdk_bb house_cand[27]; /* candidates per house */
     unsigned base_types;   /* MASK_* allowed for base houses in this pass */
     unsigned cover_types;  /* MASK_* allowed for cover houses in this pass */
+    uint32_t cover_bits;   /* houses of the cover types (bit per house) */
     bool second_pass;      /* column-based pass of a basic/Franken search */
+    bool finned;           /* s->finned */
+    int max_fins;          /* s->max_fins */
     sdk_fish_fn fn;
     void *ctx;
     int stop;
@@ -28,6 +35,7 @@ typedef struct search {
     /* current cover */
     int ncover;
     uint8_t cover[SDK_FISH_MAX_SIZE];
+    uint32_t cover_used; /* bit per house of the current cover */
 } search;
 
 static unsigned type_mask(int h)
@@ -64,29 +72,45 @@ static void sort_houses(uint8_t *h, int n)
         }
 }
 
+/* Population count without a library call (the default x86-64 target has no
+ * popcnt instruction, and __builtin_popcountll becomes a call). */
+static inline int pc64(uint64_t x)
+{
+    x = x - ((x >> 1) & 0x5555555555555555ULL);
+    x = (x & 0x3333333333333333ULL) + ((x >> 2) & 0x3333333333333333ULL);
+    x = (x + (x >> 4)) & 0x0f0f0f0f0f0f0f0fULL;
+    return (int)((x * 0x0101010101010101ULL) >> 56);
+}
+
+static inline int cell_of(uint64_t lo, uint64_t hi)
+{
+    return lo ? __builtin_ctzll(lo) : 64 + __builtin_ctzll(hi);
+}
+
 /* The fins chosen so far: exo fins F, how many fins with the endo fins, and
  * the cells that see all of them (every cell while there is none). */
 typedef struct fins_t {
-    sdk_bb F;
+    uint64_t flo, fhi; /* F */
+    uint64_t plo, phi; /* peers */
     int n;
-    sdk_bb peers;
 } fins_t;
 
-static const sdk_bb all_cells = {~0ULL, (1ULL << 17) - 1};
-
-static fins_t fins_add(fins_t f, int c)
+static void fins_add(fins_t *f, int c)
 {
-    sdk_bb_add(&f.F, c);
-    f.n++;
-    f.peers = sdk_bb_and(f.peers, sdk_peer_bb[c]);
-    return f;
+    if (c < 64)
+        f->flo |= 1ULL << c;
+    else
+        f->fhi |= 1ULL << (c - 64);
+    f->n++;
+    f->plo &= sdk_peer_bb[c].lo;
+    f->phi &= sdk_peer_bb[c].hi;
 }
 
 /* A complete (base, cover, fins) candidate: check it and report it. */
 static void evaluate(search *st, const fins_t *fs)
 {
     const sdk_fish_search *s = st->s;
-    sdk_bb F = fs->F;
+    sdk_bb F = {fs->flo, fs->fhi};
     sdk_bb allF = sdk_bb_or(F, st->E);
     int nf = fs->n;
     if (nf == 0 ? !s->finless : (!s->finned || nf > s->max_fins)) return;
@@ -95,18 +119,22 @@ static void evaluate(search *st, const fins_t *fs)
         unsigned bm = houses_mask(st->base, st->nbase), cm = houses_mask(st->cover, st->ncover);
         if (bm == MASK_BOX && cm == MASK_BOX) return;
     }
-    sdk_fish f;
-    memset(&f, 0, sizeof f);
-    sdk_bb C = sdk_bb_none(), cannibal = sdk_bb_none();
+    uint64_t clo = 0, chi = 0, klo = 0, khi = 0;
     for (int i = 0; i < st->ncover; i++) {
         sdk_bb hc = st->house_cand[st->cover[i]];
-        cannibal = sdk_bb_or(cannibal, sdk_bb_and(C, hc));
-        C = sdk_bb_or(C, hc);
+        klo |= clo & hc.lo;
+        khi |= chi & hc.hi;
+        clo |= hc.lo;
+        chi |= hc.hi;
     }
-    sdk_bb potential = sdk_bb_or(sdk_bb_andnot(C, st->B), cannibal);
-    sdk_bb elims = sdk_bb_and(potential, fs->peers);
-    if (s->need_elims && sdk_bb_empty(elims)) return;
+    uint64_t elo = ((clo & ~st->B.lo) | klo) & fs->plo;
+    uint64_t ehi = ((chi & ~st->B.hi) | khi) & fs->phi;
+    if (s->need_elims && (elo | ehi) == 0) return;
 
+    sdk_fish f;
+    memset(&f, 0, sizeof f);
+    sdk_bb C = {clo, chi}, cannibal = {klo, khi};
+    sdk_bb potential = sdk_bb_or(sdk_bb_andnot(C, st->B), cannibal);
     f.digit = st->digit;
     f.size = st->n;
     memcpy(f.base, st->base, (size_t)st->nbase);
@@ -127,7 +155,7 @@ static void evaluate(search *st, const fins_t *fs)
     f.endo_fins = st->E;
     f.cannibal = cannibal;
     f.potential = potential;
-    f.elims = elims;
+    f.elims = (sdk_bb){elo, ehi};
     if (st->fn(st->ctx, &f)) st->stop = 1;
 }
 
@@ -135,16 +163,13 @@ static void evaluate(search *st, const fins_t *fs)
  * the digit.) */
 static bool fins_viable(const search *st, const fins_t *f)
 {
-    return !st->s->need_elims || !sdk_bb_empty(sdk_bb_and(f->peers, st->cand));
+    return !st->s->need_elims || ((f->plo & st->cand.lo) | (f->phi & st->cand.hi)) != 0;
 }
 
-static bool cover_allowed(const search *st, int h, uint32_t excluded)
+/* Houses still free to be cover houses. */
+static inline uint32_t cover_free(const search *st, uint32_t excluded)
 {
-    if (!(type_mask(h) & st->cover_types)) return false;
-    if ((st->base_used | excluded) >> h & 1) return false;
-    for (int i = 0; i < st->ncover; i++)
-        if (st->cover[i] == h) return false;
-    return true;
+    return st->cover_bits & ~(st->base_used | excluded | st->cover_used);
 }
 
 /* All base cells are handled: fill the cover set up to n with houses that
@@ -156,12 +181,17 @@ static void extras(search *st, const fins_t *fs, uint32_t excluded, int from)
         evaluate(st, fs);
         return;
     }
-    for (int h = from; h < 27 && !st->stop; h++) {
-        if (!cover_allowed(st, h, excluded)) continue;
-        if (sdk_bb_empty(sdk_bb_and(st->house_cand[h], st->B))) continue;
-        if (!sdk_bb_empty(sdk_bb_and(st->house_cand[h], fs->F))) continue;
+    uint32_t free = cover_free(st, excluded) & ~((1u << from) - 1);
+    while (free && !st->stop) {
+        int h = __builtin_ctz(free);
+        free &= free - 1;
+        const sdk_bb *hc = &st->house_cand[h];
+        if (((hc->lo & st->B.lo) | (hc->hi & st->B.hi)) == 0) continue;
+        if (((hc->lo & fs->flo) | (hc->hi & fs->fhi)) != 0) continue;
         st->cover[st->ncover++] = (uint8_t)h;
+        st->cover_used |= 1u << h;
         extras(st, fs, excluded, h + 1);
+        st->cover_used &= ~(1u << h);
         st->ncover--;
     }
 }
@@ -172,43 +202,67 @@ static uint32_t cell_houses_bits(int c)
            (1u << sdk_cell_house[c][2]);
 }
 
+/* No cover house left: every open cell must be a fin. */
+static void all_fins(search *st, uint64_t olo, uint64_t ohi, const fins_t *fs)
+{
+    if (!st->finned || fs->n + pc64(olo) + pc64(ohi) > st->max_fins) return;
+    fins_t f2 = *fs;
+    while (olo) {
+        fins_add(&f2, __builtin_ctzll(olo));
+        olo &= olo - 1;
+    }
+    while (ohi) {
+        fins_add(&f2, 64 + __builtin_ctzll(ohi));
+        ohi &= ohi - 1;
+    }
+    if (!fins_viable(st, &f2)) return;
+    evaluate(st, &f2);
+}
+
 /* Cover the base cells in `open` one at a time: the first open cell is either
  * a fin (its houses may then never be cover houses) or is covered by one of
  * its houses; choosing the i-th house excludes the earlier alternatives, so
  * every cover set comes out once. */
-static void cover_rec(search *st, sdk_bb open, const fins_t *fs, uint32_t excluded)
+static void cover_rec(search *st, uint64_t olo, uint64_t ohi, const fins_t *fs, uint32_t excluded)
 {
     if (st->stop) return;
-    if (sdk_bb_empty(open)) {
+    if ((olo | ohi) == 0) {
         extras(st, fs, excluded, 0);
         return;
     }
     if (st->ncover == st->n) {
-        /* no cover left: every open cell must be a fin */
-        if (!st->s->finned || fs->n + sdk_bb_count(open) > st->s->max_fins) return;
-        fins_t f2 = *fs;
-        SDK_BB_FOREACH(c, open) f2 = fins_add(f2, c);
-        if (!fins_viable(st, &f2)) return;
-        evaluate(st, &f2);
+        all_fins(st, olo, ohi, fs);
         return;
     }
-    int c = sdk_bb_first(open);
+    int c = cell_of(olo, ohi);
     /* c covered by one of its houses */
     uint32_t ex = excluded;
+    bool last = st->ncover + 1 == st->n;
     for (int k = 0; k < 3 && !st->stop; k++) {
         int h = sdk_cell_house[c][k];
-        if (!cover_allowed(st, h, ex)) continue;
+        uint32_t hb = 1u << h;
+        if (!(cover_free(st, ex) & hb)) continue;
+        uint64_t nlo = olo & ~st->house_cand[h].lo, nhi = ohi & ~st->house_cand[h].hi;
         st->cover[st->ncover++] = (uint8_t)h;
-        cover_rec(st, sdk_bb_andnot(open, st->house_cand[h]), fs, ex);
+        st->cover_used |= hb;
+        if (last && (nlo | nhi))
+            all_fins(st, nlo, nhi, fs); /* what cover_rec would do, without the call */
+        else
+            cover_rec(st, nlo, nhi, fs, ex);
+        st->cover_used &= ~hb;
         st->ncover--;
-        ex |= 1u << h;
+        ex |= hb;
     }
     /* c a fin */
-    if (st->s->finned && fs->n + 1 <= st->s->max_fins && !st->stop) {
-        fins_t f2 = fins_add(*fs, c);
+    if (st->finned && fs->n + 1 <= st->max_fins && !st->stop) {
+        fins_t f2 = *fs;
+        fins_add(&f2, c);
         if (fins_viable(st, &f2)) {
-            sdk_bb_del(&open, c);
-            cover_rec(st, open, &f2, excluded | cell_houses_bits(c));
+            if (c < 64)
+                olo &= ~(1ULL << c);
+            else
+                ohi &= ~(1ULL << (c - 64));
+            cover_rec(st, olo, ohi, &f2, excluded | cell_houses_bits(c));
         }
     }
 }
@@ -219,9 +273,15 @@ static void base_rec(search *st, int from)
     if (st->stop) return;
     if (st->nbase == st->n) {
         st->ncover = 0;
-        fins_t f0 = {sdk_bb_none(), sdk_bb_count(st->E), all_cells};
-        if (f0.n) f0.peers = sdk_common_peers(st->E);
-        cover_rec(st, sdk_bb_andnot(st->B, st->E), &f0, 0);
+        st->cover_used = 0;
+        fins_t f0 = {0, 0, ~0ULL, (1ULL << 17) - 1, sdk_bb_count(st->E)};
+        if (f0.n) {
+            sdk_bb p = sdk_common_peers(st->E);
+            f0.plo = p.lo;
+            f0.phi = p.hi;
+        }
+        sdk_bb open = sdk_bb_andnot(st->B, st->E);
+        cover_rec(st, open.lo, open.hi, &f0, 0);
         return;
     }
     for (int h = from; h < 27 && !st->stop; h++) {
@@ -271,6 +331,8 @@ static int find_digit(const sdk_grid *g, int d, const sdk_fish_search *s, sdk_fi
     st.s = s;
     st.digit = d;
     st.cand = g->digit[d - 1];
+    st.finned = s->finned;
+    st.max_fins = s->max_fins;
     st.fn = fn;
     st.ctx = ctx;
     for (int h = 0; h < 27; h++) st.house_cand[h] = sdk_bb_and(sdk_house_bb[h], st.cand);
@@ -288,6 +350,9 @@ static int find_digit(const sdk_grid *g, int d, const sdk_fish_search *s, sdk_fi
                 st.base_types = (p == 0 ? MASK_ROW : MASK_COL) | box;
                 st.cover_types = (p == 0 ? MASK_COL : MASK_ROW) | box;
             }
+            st.cover_bits = 0;
+            for (int h = 0; h < 27; h++)
+                if (type_mask(h) & st.cover_types) st.cover_bits |= 1u << h;
             st.nbase = 0;
             st.base_used = 0;
             st.B = st.E = sdk_bb_none();

@@ -332,15 +332,49 @@ void sdk_links_free(sdk_links *L)
 
 /* ---- search ----------------------------------------------------------- */
 
+/* Binary heap of (dist, seq, lit) packed: keys compared by dist then seq so
+ * that equal distances come out in insertion (breadth-first) order. */
+typedef struct hent {
+    long long key;
+    int lit;
+} hent;
+
+/* The work area behind sdk_lsearch.heap: which graph it was sized for,
+ * whether every edge of that graph has weight 1 (then a plain breadth-first
+ * queue gives the same distances and predecessors as the heap, much faster),
+ * the queue, and the heap. */
+typedef struct lwork {
+    const sdk_links *L;
+    const sdk_ledge *edge;
+    int nedge, nlit;
+    bool unit;
+    int reached; /* literals the last search reached (they are the first in
+                    queue), -1: the arrays need a full reset */
+    int *queue;  /* nlit entries */
+    hent *heap;  /* nlit + nedge + 1 entries */
+} lwork;
+
 bool sdk_lsearch_init(sdk_lsearch *s, const sdk_links *L)
 {
     s->nlit = L->nnode * 2;
     s->dist = malloc(sizeof(int) * (size_t)s->nlit);
     s->pred = malloc(sizeof(int) * (size_t)s->nlit);
     s->kind = malloc((size_t)s->nlit);
-    s->heap = malloc(sizeof(long long) * 2 * ((size_t)s->nlit + (size_t)L->nedge + 1));
+    lwork *w = malloc(sizeof *w);
+    s->heap = w;
     s->start = -1;
-    if (!s->dist || !s->pred || !s->kind || !s->heap) {
+    if (w) {
+        w->L = L;
+        w->edge = L->edge;
+        w->nedge = L->nedge;
+        w->nlit = s->nlit;
+        w->unit = true;
+        w->reached = -1;
+        for (int e = 0; e < L->nedge && w->unit; e++) w->unit = L->edge[e].weight == 1;
+        w->queue = malloc(sizeof(int) * ((size_t)s->nlit + 1));
+        w->heap = malloc(sizeof(hent) * ((size_t)s->nlit + (size_t)L->nedge + 1));
+    }
+    if (!s->dist || !s->pred || !s->kind || !w || !w->queue || !w->heap) {
         sdk_lsearch_free(s);
         return false;
     }
@@ -352,16 +386,14 @@ void sdk_lsearch_free(sdk_lsearch *s)
     free(s->dist);
     free(s->pred);
     free(s->kind);
-    free(s->heap);
+    lwork *w = s->heap;
+    if (w) {
+        free(w->queue);
+        free(w->heap);
+        free(w);
+    }
     memset(s, 0, sizeof *s);
 }
-
-/* Binary heap of (dist, seq, lit) packed: keys compared by dist then seq so
- * that equal distances come out in insertion (breadth-first) order. */
-typedef struct hent {
-    long long key;
-    int lit;
-} hent;
 
 static void search(const sdk_links *L, int start, const sdk_bb *avoid, int target, bool lifo,
                    sdk_lsearch *s);
@@ -381,17 +413,69 @@ void sdk_links_search_lifo(const sdk_links *L, int start, sdk_lsearch *s)
     search(L, start, NULL, -1, true, s);
 }
 
+/* Breadth first, for graphs whose edges all weigh 1. The heap search pops
+ * by (distance, insertion order) (lifo: distance, reverse insertion order)
+ * and never improves a literal once reached, so the same order falls out of
+ * a queue processed level by level, forwards (or backwards for lifo). */
+static int search_unit(const sdk_links *L, int start, const sdk_bb *avoid, int target, bool lifo,
+                       sdk_lsearch *s, int *q)
+{
+    int *dist = s->dist, *pred = s->pred;
+    uint8_t *kind = s->kind;
+    const int *first = L->first;
+    const sdk_ledge *edge = L->edge;
+    int qn = 0;
+    dist[start] = 0;
+    q[qn++] = start;
+    int lo = 0;
+    while (lo < qn) {
+        int hi = qn; /* the level [lo, hi) */
+        for (int j = 0; j < hi - lo; j++) {
+            int u = q[lifo ? hi - 1 - j : lo + j];
+            int nd = dist[u] + 1;
+            for (int e = first[u]; e < first[u + 1]; e++) {
+                int to = edge[e].to;
+                if (dist[to] != INT_MAX) continue;
+                if (avoid && to != target &&
+                    !sdk_bb_empty(sdk_bb_and(*avoid, L->node[SDK_LIT_NODE(to)].cells)))
+                    continue;
+                dist[to] = nd;
+                pred[to] = u;
+                kind[to] = edge[e].kind;
+                q[qn++] = to;
+            }
+        }
+        lo = hi;
+    }
+    return qn;
+}
+
 static void search(const sdk_links *L, int start, const sdk_bb *avoid, int target, bool lifo,
                    sdk_lsearch *s)
 {
     int nlit = s->nlit;
-    for (int i = 0; i < nlit; i++) {
-        s->dist[i] = INT_MAX;
-        s->pred[i] = -1;
-        s->kind[i] = 0;
+    int *dist = s->dist, *pred = s->pred;
+    lwork *w = s->heap;
+    if (w->reached < 0) {
+        for (int i = 0; i < nlit; i++) dist[i] = INT_MAX;
+        for (int i = 0; i < nlit; i++) pred[i] = -1;
+        memset(s->kind, 0, (size_t)nlit);
+    } else {
+        /* only what the last (breadth-first) search reached was written */
+        const int *q = w->queue;
+        for (int i = 0; i < w->reached; i++) {
+            dist[q[i]] = INT_MAX;
+            pred[q[i]] = -1;
+            s->kind[q[i]] = 0;
+        }
     }
     s->start = start;
-    hent *h = (hent *)s->heap;
+    if (w->unit && w->L == L && w->edge == L->edge && w->nedge == L->nedge && w->nlit == nlit) {
+        w->reached = search_unit(L, start, avoid, target, lifo, s, w->queue);
+        return;
+    }
+    w->reached = -1;
+    hent *h = w->heap;
     int hn = 0;
     long long seq = 0;
     /* key = dist * 2^32 + seq (lifo: 2^28 - seq): seq < 2^28 suffices for our graphs */
