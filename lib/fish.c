@@ -36,6 +36,7 @@ typedef struct search {
     int ncover;
     uint8_t cover[SDK_FISH_MAX_SIZE];
     uint32_t cover_used; /* bit per house of the current cover */
+    uint32_t touch;      /* cover-type houses holding a base candidate */
 } search;
 
 static unsigned type_mask(int h)
@@ -72,14 +73,18 @@ static void sort_houses(uint8_t *h, int n)
         }
 }
 
-/* Population count without a library call (the default x86-64 target has no
- * popcnt instruction, and __builtin_popcountll becomes a call). */
+/* Population count without a library call where the target has no popcnt
+ * instruction (there __builtin_popcountll becomes a call). */
 static inline int pc64(uint64_t x)
 {
+#if defined(__POPCNT__) || !defined(__x86_64__)
+    return __builtin_popcountll(x);
+#else
     x = x - ((x >> 1) & 0x5555555555555555ULL);
     x = (x & 0x3333333333333333ULL) + ((x >> 2) & 0x3333333333333333ULL);
     x = (x + (x >> 4)) & 0x0f0f0f0f0f0f0f0fULL;
     return (int)((x * 0x0101010101010101ULL) >> 56);
+#endif
 }
 
 static inline int cell_of(uint64_t lo, uint64_t hi)
@@ -219,6 +224,31 @@ static void all_fins(search *st, uint64_t olo, uint64_t ohi, const fins_t *fs)
     evaluate(st, &f2);
 }
 
+/* With fins, an elimination sees every fin and lies in a cover house (in two
+ * when it is a base candidate: cannibalism): is there still such a cell, given
+ * the cover houses chosen so far and those that may still be chosen? */
+static bool elim_possible(const search *st, const fins_t *fs, uint32_t excluded)
+{
+    if (!st->s->need_elims || fs->n == 0) return true;
+    uint32_t may = st->cover_used;
+    if (st->ncover < st->n) may |= cover_free(st, excluded) & st->touch;
+    uint64_t tlo = fs->plo & st->cand.lo, thi = fs->phi & st->cand.hi;
+    while (tlo | thi) {
+        int x;
+        if (tlo) {
+            x = __builtin_ctzll(tlo);
+            tlo &= tlo - 1;
+        } else {
+            x = 64 + __builtin_ctzll(thi);
+            thi &= thi - 1;
+        }
+        int in = (may >> sdk_cell_house[x][0] & 1) + (may >> sdk_cell_house[x][1] & 1) +
+                 (may >> sdk_cell_house[x][2] & 1);
+        if (in >= (sdk_bb_has(st->B, x) ? 2 : 1)) return true;
+    }
+    return false;
+}
+
 /* Cover the base cells in `open` one at a time: the first open cell is either
  * a fin (its houses may then never be cover houses) or is covered by one of
  * its houses; choosing the i-th house excludes the earlier alternatives, so
@@ -234,6 +264,7 @@ static void cover_rec(search *st, uint64_t olo, uint64_t ohi, const fins_t *fs, 
         all_fins(st, olo, ohi, fs);
         return;
     }
+    if (!elim_possible(st, fs, excluded)) return;
     int c = cell_of(olo, ohi);
     /* c covered by one of its houses */
     uint32_t ex = excluded;
@@ -274,6 +305,13 @@ static void base_rec(search *st, int from)
     if (st->nbase == st->n) {
         st->ncover = 0;
         st->cover_used = 0;
+        st->touch = 0;
+        uint32_t cb = st->cover_bits & ~st->base_used;
+        while (cb) {
+            int h = __builtin_ctz(cb);
+            cb &= cb - 1;
+            if (!sdk_bb_empty(sdk_bb_and(st->house_cand[h], st->B))) st->touch |= 1u << h;
+        }
         fins_t f0 = {0, 0, ~0ULL, (1ULL << 17) - 1, sdk_bb_count(st->E)};
         if (f0.n) {
             sdk_bb p = sdk_common_peers(st->E);

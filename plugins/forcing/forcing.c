@@ -91,9 +91,17 @@ static bool static_init(sctx *s, const sdk_grid *g, unsigned flags)
                 sdk_links_search(&s->L, lit, &s->S);
                 table *t = &s->t[lit];
                 t->valid = true;
-                for (int k = 0; k < SDK_NCAND; k++) {
-                    if (s->S.dist[2 * k + 1] != INT_MAX) cs_add(&t->on, k);
-                    if (s->S.dist[2 * k] != INT_MAX) cs_add(&t->off, k);
+                /* word by word, without branches (this runs for every premise) */
+                const int *dist = s->S.dist;
+                for (int w = 0; w < 12; w++) {
+                    uint64_t on_w = 0, off_w = 0;
+                    int k0 = w * 64, k1 = k0 + 64 < SDK_NCAND ? k0 + 64 : SDK_NCAND;
+                    for (int k = k0; k < k1; k++) {
+                        on_w |= (uint64_t)(dist[2 * k + 1] != INT_MAX) << (k - k0);
+                        off_w |= (uint64_t)(dist[2 * k] != INT_MAX) << (k - k0);
+                    }
+                    t->on.w[w] = on_w;
+                    t->off.w[w] = off_w;
                 }
             }
         }
