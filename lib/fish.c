@@ -147,6 +147,7 @@ static void evaluate(search *st, const fins_t *fs)
     sort_houses(f.base, st->nbase);
     sort_houses(f.cover, st->ncover);
     f.kind = classify(houses_mask(f.base, st->nbase), houses_mask(f.cover, st->ncover));
+    if (s->only_kind && f.kind != s->kind) return;
     f.sashimi = false;
     if (f.kind == SDK_FISH_BASIC)
         for (int i = 0; i < st->nbase; i++)
@@ -324,6 +325,11 @@ static void base_rec(search *st, int from)
     }
     for (int h = from; h < 27 && !st->stop; h++) {
         if (!(type_mask(h) & st->base_types)) continue;
+        /* a Franken fish has a row (column) in its base: houses come in
+         * order rows, columns, boxes, so the first one is not a box */
+        if (st->nbase == 0 && st->s->only_kind && st->s->kind == SDK_FISH_FRANKEN &&
+            sdk_house_type(h) == SDK_BOX)
+            break;
         sdk_bb hc = st->house_cand[h];
         if (sdk_bb_empty(hc)) continue;
         sdk_bb endo = sdk_bb_and(st->B, hc);
@@ -359,6 +365,7 @@ void sdk_fish_search_init(sdk_fish_search *s)
     s->max_fins = 5;
     s->max_endo_fins = 2;
     s->need_elims = true;
+    s->only_kind = false;
 }
 
 static int find_digit(const sdk_grid *g, int d, const sdk_fish_search *s, sdk_fish_fn fn, void *ctx)

@@ -63,9 +63,12 @@ typedef struct sdk_fish_search {
     int max_fins;      /* HoDoKu default 5 */
     int max_endo_fins; /* HoDoKu default 2 */
     bool need_elims;   /* report only fish with elims (false: every fish, e.g. kraken) */
+    bool only_kind;    /* report only fish classified as `kind` (a Franken search then
+                          skips base sets without a row/column: they give Mutant fish) */
 } sdk_fish_search;
 
-/* Defaults: sizes 2..4, basic, finless and finned, 5 fins, 2 endo fins, need_elims. */
+/* Defaults: sizes 2..4, basic, finless and finned, 5 fins, 2 endo fins, need_elims,
+ * every kind the search space gives. */
 void sdk_fish_search_init(sdk_fish_search *s);
 
 /* Called for every fish found; return SDK_STOP (1) to end the search. */

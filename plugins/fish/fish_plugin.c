@@ -230,6 +230,7 @@ static int fish_run(const fdef *def, const sdk_ctx *ctx, const sdk_grid *g, sdk_
     s.kind = def->kind;
     s.finless = def->cls == CLS_FINLESS;
     s.finned = def->cls != CLS_FINLESS;
+    s.only_kind = true; /* on_fish keeps only this kind anyway */
     s.max_fins = sdk_opt_int(ctx, "max-fins", 5);
     s.max_endo_fins = sdk_opt_int(ctx, "max-endo-fins", 2);
     if (s.max_fins < 0) s.max_fins = 0;
