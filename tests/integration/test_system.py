@@ -90,8 +90,16 @@ def check_notifications(abstract):
             eq(m.get("READY"), "1", "bad reload: READY=1")
             check("failed" in m.get("STATUS", ""), f"STATUS says the reload failed: {m}")
             # the workers do not inherit NOTIFY_SOCKET
-            workers = subprocess.run(["pgrep", "-P", str(d.proc.pid)], capture_output=True,
-                                     text=True).stdout.split()
+            # (a request makes sure workers run; then poll, as they may still be
+            # starting after the reloads, slowly under ASan)
+            eq(d.rpc().call("solve", {"puzzle": EASY})["status"], "unique", "serves")
+            deadline = time.monotonic() + 10
+            workers = []
+            while not workers and time.monotonic() < deadline:
+                workers = subprocess.run(["pgrep", "-P", str(d.proc.pid)], capture_output=True,
+                                         text=True).stdout.split()
+                if not workers:
+                    time.sleep(0.1)
             check(workers, "the daemon has workers")
             for w in workers:
                 with open(f"/proc/{w}/environ", "rb") as f:
