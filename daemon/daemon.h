@@ -41,7 +41,8 @@ enum {
     FRAME_END,       /* the chunk is done */
 };
 #define FRAME_HEAD 5
-#define PROBE_FD 3 /* where a worker finds its probe (shared memory) */
+#define PROBE_FD 3  /* where a worker finds its probe (shared memory) */
+#define CONFIG_FD 4 /* where a worker finds the daemon's copy of the config */
 
 /* The memory a worker shares with the daemon: the service's technique probe,
  * and which puzzle of a batch chunk it is on. A worker sends the answers of a
@@ -82,6 +83,7 @@ typedef struct daemon_state {
     long sock_gid;    /* its gid (system mode: ours), -1: owner-only socket */
     bool activated;   /* the listener came from systemd (LISTEN_FDS) */
     int pid_fd;       /* the locked pid file, -1: none */
+    int config_fd;    /* the loaded config's sealed copy the workers load, -1: the file */
     limits lim;
     int nprofile;
     char (*profiles)[48];

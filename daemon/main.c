@@ -13,6 +13,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <sys/stat.h>
 #include <unistd.h>
 #include "daemon.h"
@@ -40,10 +41,54 @@ static void usage(FILE *f)
                "  --version, --help\n");
 }
 
+/* A sealed copy (memfd) of the config file as it is now, -1 when none. The
+ * workers load that copy, not the file: the file may change (or turn bad)
+ * after the daemon validated it, while workers of the generation still start
+ * or get respawned; they must run the config the daemon accepted. */
+static int config_snapshot(const char *path)
+{
+    int in = open(path, O_RDONLY | O_CLOEXEC);
+    if (in < 0) return -1;
+    int fd = memfd_create("sudokud-config", MFD_CLOEXEC | MFD_ALLOW_SEALING);
+    bool ok = fd >= 0;
+    char buf[16384];
+    for (ssize_t n; ok && (n = read(in, buf, sizeof buf)) != 0;) {
+        if (n < 0) {
+            if (errno == EINTR) continue;
+            ok = false;
+            break;
+        }
+        for (ssize_t off = 0, w; ok && off < n; off += w)
+            if ((w = write(fd, buf + off, (size_t)(n - off))) < 0) ok = errno == EINTR, w = 0;
+    }
+    close(in);
+    if (ok)
+        ok = fcntl(fd, F_ADD_SEALS, F_SEAL_SEAL | F_SEAL_SHRINK | F_SEAL_GROW | F_SEAL_WRITE) == 0;
+    if (!ok && fd >= 0) close(fd), fd = -1;
+    return fd;
+}
+
 bool daemon_load_config(const char *path, sdk_error *err)
 {
     sdk_config cfg;
-    if (!sdk_config_load(path, &cfg, err)) return false;
+    /* load the snapshot (what the workers will load); when it does not load,
+     * the file itself: its error names the file, or, if the file loads (paths
+     * relative to its folder), the workers read the file as before */
+    int snap = config_snapshot(path);
+    bool from_snap = false;
+    if (snap >= 0) {
+        char sp[64];
+        sdk_error e;
+        snprintf(sp, sizeof sp, "/proc/self/fd/%d", snap);
+        from_snap = sdk_config_load(sp, &cfg, &e);
+    }
+    if (!from_snap) {
+        if (snap >= 0) close(snap), snap = -1;
+        if (!sdk_config_load(path, &cfg, err)) return false;
+        log_debug("workers load %s itself (its copy does not load alone)", path);
+    }
+    if (D.config_fd >= 0) close(D.config_fd);
+    D.config_fd = snap;
     limits lim = {
         .workers = D.workers_opt > 0 ? D.workers_opt : cfg.workers,
         .deadline_ms = cfg.deadline_ms,
@@ -306,6 +351,7 @@ int main(int argc, char **argv)
     memset(&D, 0, sizeof D);
     D.ready_fd = -1;
     D.pid_fd = -1;
+    D.config_fd = -1;
     D.sock_gid = -1;
     size_t exelen = sizeof D.exe;
     if (uv_exepath(D.exe, &exelen) != 0) snprintf(D.exe, sizeof D.exe, "%s", argv[0]);
@@ -375,7 +421,8 @@ int main(int argc, char **argv)
     }
     if (!D.config_path[0]) default_config(D.config_path, sizeof D.config_path);
     char real[PATH_MAX];
-    if (realpath(D.config_path, real)) snprintf(D.config_path, sizeof D.config_path, "%s", real);
+    if (!worker && realpath(D.config_path, real)) /* a worker's may be its snapshot's fd */
+        snprintf(D.config_path, sizeof D.config_path, "%s", real);
 
     if (worker) {
         log_init(level, false, "sudokud-worker");

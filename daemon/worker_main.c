@@ -169,7 +169,11 @@ int worker_main(const char *config_path)
 
     sdk_config cfg;
     sdk_error err;
-    if (!sdk_config_load(config_path, &cfg, &err)) {
+    bool ok = sdk_config_load(config_path, &cfg, &err);
+    char snap[32];
+    snprintf(snap, sizeof snap, "/proc/self/fd/%d", CONFIG_FD);
+    if (strcmp(config_path, snap) == 0) close(CONFIG_FD); /* the daemon's copy: read */
+    if (!ok) {
         log_err("worker: %s", err.msg);
         return 2;
     }

@@ -727,6 +727,22 @@ static void spawn_missing(void)
     }
 }
 
+/* Workers keep dying while they start (the retries go on, slower and
+ * slower): when no worker of the generation is up to serve, the requests in
+ * the queue get an error now rather than wait for one that may never come. */
+#define SPAWN_FAILURES_FAIL 3
+static void fail_queue_if_stuck(void)
+{
+    if (D.spawn_failures < SPAWN_FAILURES_FAIL) return;
+    for (worker *w = D.workers; w; w = w->next)
+        if ((w->state == W_IDLE || w->state == W_BUSY) && !w->retiring && w->gen == D.generation)
+            return;
+    char msg[128];
+    snprintf(msg, sizeof msg, "no worker could start (%d tries in a row; see the daemon's log)",
+             D.spawn_failures);
+    while (D.queue_head) job_reply_error(D.queue_head, SDK_E_INTERNAL, msg);
+}
+
 static void worker_exited(uv_process_t *p, int64_t status, int sig)
 {
     worker *w = p->data;
@@ -756,6 +772,7 @@ static void worker_exited(uv_process_t *p, int64_t status, int sig)
                 (unsigned long long)delay);
         respawn_wanted = 1;
         uv_timer_start(&D.respawn_timer, on_respawn, delay, 0);
+        fail_queue_if_stuck();
         return;
     }
     spawn_missing();
@@ -789,7 +806,7 @@ static worker *spawn_worker(void)
     uv_timer_init(D.loop, &w->timer);
     w->pipe.data = w->timer.data = w->proc.data = w;
     w->timer.data = w;
-    uv_stdio_container_t stdio[4];
+    uv_stdio_container_t stdio[5];
     stdio[0].flags = UV_CREATE_PIPE | UV_READABLE_PIPE | UV_WRITABLE_PIPE;
     stdio[0].data.stream = (uv_stream_t *)&w->pipe;
     stdio[1].flags = UV_IGNORE;
@@ -797,15 +814,22 @@ static worker *spawn_worker(void)
     stdio[2].data.fd = 2;
     stdio[3].flags = UV_INHERIT_FD;
     stdio[3].data.fd = fd;
-    char *args[] = {D.exe,         "--worker",    "--config",
-                    D.config_path, "--log-level", (char *)log_level_name(log_level()),
+    /* the config the daemon loaded (a sealed copy), not the file: it may have
+     * changed since */
+    char snap[32];
+    snprintf(snap, sizeof snap, "/proc/self/fd/%d", CONFIG_FD);
+    stdio[4].flags = UV_INHERIT_FD;
+    stdio[4].data.fd = D.config_fd;
+    char *args[] = {D.exe,         "--worker",
+                    "--config",    D.config_fd >= 0 ? snap : D.config_path,
+                    "--log-level", (char *)log_level_name(log_level()),
                     NULL};
     uv_process_options_t o;
     memset(&o, 0, sizeof o);
     o.file = D.exe;
     o.args = args;
     o.exit_cb = worker_exited;
-    o.stdio_count = 4;
+    o.stdio_count = D.config_fd >= 0 ? 5 : 4;
     o.stdio = stdio;
     int rc = uv_spawn(D.loop, &w->proc, &o);
     close(fd);
