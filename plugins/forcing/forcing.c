@@ -10,8 +10,9 @@
  *      the dynamic search (consequences narrow the grid as they come: singles).
  *  nishio          one digit only: a placement that leaves a house without it.
  *  nested-forcing-chain  an assumption followed by the profile's earlier
- *      techniques (ctx->propagate) breaks the grid; without an engine, by
- *      dynamic chains nested inside dynamic chains (bivalue cells).
+ *      techniques (ctx->propagate; propagate-upto=N: only its first N) breaks
+ *      the grid; without an engine, by dynamic chains nested inside dynamic
+ *      chains (bivalue cells).
  *  kraken-fish, kraken-fish-2  finned fish (basic, Franken or Mutant, from
  *      the shared enumerator of fish.h) whose fins and, for type 2, the base
  *      candidates of one cover house each imply by a chain that a candidate
@@ -625,6 +626,12 @@ static int find_nfc(const sdk_ctx *ctx, const sdk_grid *g, sdk_sink *sink)
     sdk_grid *w = malloc(sizeof *w);
     if (!d || !d2 || !st || !w) goto out;
     bool engine = ctx->propagate && ctx->depth < 2;
+    /* propagate-upto=N: the nested propagation uses only the profile's first N
+     * techniques (default: all before this one). A speed bound that changes
+     * what is found: the profile chooses it. */
+    sdk_ctx pctx = *ctx;
+    int upto = sdk_opt_int(ctx, "propagate-upto", 0);
+    if (upto > 0 && upto < pctx.position) pctx.position = upto;
     for (int c = 0; c < 81 && ret != SDK_STOP; c++) {
         if (g->value[c]) continue;
         if (!engine && sdk_mask_count(g->cand[c]) != 2) continue;
@@ -639,7 +646,7 @@ static int find_nfc(const sdk_ctx *ctx, const sdk_grid *g, sdk_sink *sink)
             } else if (engine) {
                 sdk_prop_result res;
                 memset(&res, 0, sizeof res);
-                broken = ctx->propagate(ctx, w, 2000, &res) == SDK_PROP_CONTRADICTION;
+                broken = ctx->propagate(&pctx, w, 2000, &res) == SDK_PROP_CONTRADICTION;
                 snprintf(why, sizeof why, "%s", res.why);
             } else {
                 broken = nested_fallback(w, d2);
