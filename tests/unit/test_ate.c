@@ -17,63 +17,23 @@
 #include "sudoku/solver.h"
 #include "testutil.h"
 
-static sdk_plugin plugins[4];
-static int nplugins;
-
-static void open_plugin(const char *name)
-{
-    char path[1024];
-    const char *b = getenv("SUDOKU_BUILD");
-    snprintf(path, sizeof path, "%s/lib/sudokud/plugins/%s.so", b ? b : "build", name);
-    sdk_error err;
-    if (!sdk_plugin_open(path, &plugins[nplugins], &err)) fail_msg("%s: %s", path, err.msg);
-    nplugins++;
-}
+/* The plugins these tests take techniques from (tu_plugin loads and keeps them). */
+static const char *const plugin_names[] = {"misc", "singles", "intersections", "subsets"};
 
 static const sdk_technique *tech(const char *id)
 {
-    for (int p = 0; p < nplugins; p++)
-        for (const sdk_technique *const *t = plugins[p].list; *t; t++)
+    for (size_t p = 0; p < sizeof plugin_names / sizeof *plugin_names; p++)
+        for (const sdk_technique *const *t = tu_plugin(plugin_names[p]); t && *t; t++)
             if (!strcmp((*t)->id, id)) return *t;
     fail_msg("technique %s not found", id);
     return NULL;
 }
 
-typedef struct steps {
-    sdk_step *v;
-    int n, cap;
-} steps;
-
-static int collect(void *ctx, const sdk_step *s)
+/* Every step of t on g (the search stops after 5000). */
+static void run(const sdk_technique *t, const sdk_grid *g, tu_steps *out)
 {
-    steps *l = ctx;
-    if (l->n == l->cap) {
-        l->cap = l->cap ? l->cap * 2 : 16;
-        l->v = realloc(l->v, sizeof *l->v * (size_t)l->cap);
-    }
-    l->v[l->n++] = *s;
-    return l->n > 5000 ? SDK_STOP : SDK_CONTINUE;
-}
-
-static void run(const sdk_technique *t, const sdk_grid *g, steps *out)
-{
-    sdk_options o = {0};
-    sdk_ctx ctx = {.opts = &o, .unique = true};
-    sdk_sink sink = {collect, out};
-    out->n = 0;
-    t->find(&ctx, g, &sink);
-}
-
-static int setup(void **state)
-{
-    (void)state;
-    if (!nplugins) {
-        open_plugin("misc");
-        open_plugin("singles");
-        open_plugin("intersections");
-        open_plugin("subsets");
-    }
-    return 0;
+    out->limit = 5000;
+    tu_find_all(t, NULL, g, out);
 }
 
 /* ---- the reference: SE's rules written out plainly ------------------------------ */
@@ -147,7 +107,7 @@ static bool reference_triple(const sdk_grid *g, const int t[3], unsigned gone[3]
 
 /* Compare the plugin with the reference at one position; returns the number of
  * triples found (both agree) or fails. */
-static int compare_reference(const sdk_grid *g, steps *st)
+static int compare_reference(const sdk_grid *g, tu_steps *st)
 {
     run(tech("aligned-triple-exclusion"), g, st);
     int base[81], nb = 0;
@@ -165,12 +125,12 @@ static int compare_reference(const sdk_grid *g, steps *st)
                 const sdk_step *s = NULL;
                 for (int q = 0; q < st->n && !s; q++) {
                     int nbase = 0, hit = 0;
-                    for (int m = 0; m < st->v[q].nmark; m++)
-                        if (st->v[q].mark[m].role == SDK_ROLE_BASE && !st->v[q].mark[m].digit) {
+                    for (int m = 0; m < st->s[q].nmark; m++)
+                        if (st->s[q].mark[m].role == SDK_ROLE_BASE && !st->s[q].mark[m].digit) {
                             nbase++;
-                            for (int r = 0; r < 3; r++) hit += st->v[q].mark[m].cell == t[r];
+                            for (int r = 0; r < 3; r++) hit += st->s[q].mark[m].cell == t[r];
                         }
-                    if (nbase == 3 && hit == 3) s = &st->v[q];
+                    if (nbase == 3 && hit == 3) s = &st->s[q];
                 }
                 if (!s) {
                     char a[8], b[8], c[8], line[730];
@@ -187,7 +147,7 @@ static int compare_reference(const sdk_grid *g, steps *st)
             }
     if (found != st->n) {
         char line[730];
-        for (int q = 0; q < st->n; q++) printf("  plugin: %s\n", st->v[q].text);
+        for (int q = 0; q < st->n; q++) printf("  plugin: %s\n", st->s[q].text);
         fail_msg("plugin %d steps, reference %d\n  %s", st->n, found, sdk_format_cands729(g, line));
     }
     return found;
@@ -216,11 +176,11 @@ static void test_built(void **state)
     assert_int_equal(tech("aligned-triple-exclusion")->difficulty, 75);
     sdk_grid g;
     build_row(&g);
-    steps st = {0};
+    tu_steps st = {0};
     run(tech("aligned-triple-exclusion"), &g, &st);
     bool found = false;
     for (int i = 0; i < st.n; i++) {
-        const sdk_step *s = &st.v[i];
+        const sdk_step *s = &st.s[i];
         assert_int_equal(s->difficulty, 75);
         if (strcmp(s->text, "Aligned Triplet Exclusion: r1c1,r1c2,r1c3 => r1c3<>4")) continue;
         found = true;
@@ -242,7 +202,7 @@ static void test_built(void **state)
         assert_int_equal(ntarget, 1);
     }
     if (!found)
-        for (int i = 0; i < st.n; i++) printf("  got: %s\n", st.v[i].text);
+        for (int i = 0; i < st.n; i++) printf("  got: %s\n", st.s[i].text);
     assert_true(found);
     compare_reference(&g, &st);
 
@@ -250,7 +210,7 @@ static void test_built(void **state)
      * cells): r2c1 down to one digit */
     for (int d = 2; d <= 9; d++) sdk_grid_eliminate(&g, 9, d);
     run(tech("aligned-triple-exclusion"), &g, &st);
-    for (int i = 0; i < st.n; i++) assert_null(strstr(st.v[i].text, "r1c1,r1c2,r1c3"));
+    for (int i = 0; i < st.n; i++) assert_null(strstr(st.s[i].text, "r1c1,r1c2,r1c3"));
     /* a single common excluder is not enough: r1c5 back to nine digits */
     sdk_grid_init(&g);
     const unsigned keep[4] = {0x3, 0x5, 0xe, 0x9};
@@ -258,9 +218,9 @@ static void test_built(void **state)
         for (int d = 1; d <= 9; d++)
             if (!(keep[i] & sdk_digit_bit(d))) sdk_grid_eliminate(&g, i, d);
     run(tech("aligned-triple-exclusion"), &g, &st);
-    for (int i = 0; i < st.n; i++) assert_null(strstr(st.v[i].text, "r1c1,r1c2,r1c3"));
+    for (int i = 0; i < st.n; i++) assert_null(strstr(st.s[i].text, "r1c1,r1c2,r1c3"));
     compare_reference(&g, &st);
-    free(st.v);
+    tu_steps_free(&st);
 }
 
 /* ---- walks --------------------------------------------------------------------- */
@@ -279,13 +239,10 @@ static void walk(const char *file, int npuz, int reference_every, walk_stats *ws
                             "naked-pair",         "hidden-pair",  "naked-triple"};
     const sdk_technique *adv[9];
     int nadv = 0;
-    for (int i = 0; i < 9; i++)
-        for (int p = 0; p < nplugins; p++)
-            for (const sdk_technique *const *t = plugins[p].list; *t; t++)
-                if (!strcmp((*t)->id, simple[i])) adv[nadv++] = *t;
+    for (int i = 0; i < 9; i++) adv[nadv++] = tech(simple[i]);
     uint8_t(*puz)[81];
     int n = tu_read_puzzles(file, npuz, 1, &puz);
-    steps st = {0}, st2 = {0};
+    tu_steps st = {0}, st2 = {0};
     for (int p = 0; p < n; p++) {
         uint8_t sol[2][81];
         if (sdk_solve(puz[p], 2, sol, NULL) != 1) continue;
@@ -298,7 +255,7 @@ static void walk(const char *file, int npuz, int reference_every, walk_stats *ws
             run(ate, &g, &st);
             ws->steps += st.n;
             for (int k = 0; k < st.n; k++) {
-                const sdk_step *s = &st.v[k];
+                const sdk_step *s = &st.s[k];
                 for (int e = 0; e < s->nelim; e++)
                     if (sol[0][s->elim[e].cell] == s->elim[e].digit) {
                         char line[82];
@@ -311,7 +268,7 @@ static void walk(const char *file, int npuz, int reference_every, walk_stats *ws
             for (int a = 0; a < nadv && !moved; a++) {
                 run(adv[a], &g, &st2);
                 if (st2.n) {
-                    sdk_step_apply(&st2.v[0], &g);
+                    sdk_step_apply(&st2.s[0], &g);
                     moved = true;
                 }
             }
@@ -323,11 +280,11 @@ static void walk(const char *file, int npuz, int reference_every, walk_stats *ws
                     ws->beyond_ape++;
                     if (!ws->example[0]) {
                         char line[730];
-                        snprintf(ws->example, sizeof ws->example, "%s\n    %s", st.v[0].text,
+                        snprintf(ws->example, sizeof ws->example, "%s\n    %s", st.s[0].text,
                                  sdk_format_cands729(&g, line));
                     }
                 }
-                sdk_step_apply(&st.v[0], &g);
+                sdk_step_apply(&st.s[0], &g);
                 continue;
             }
             int best = -1;
@@ -338,8 +295,8 @@ static void walk(const char *file, int npuz, int reference_every, walk_stats *ws
             sdk_grid_place(&g, best, sol[0][best], false);
         }
     }
-    free(st.v);
-    free(st2.v);
+    tu_steps_free(&st);
+    tu_steps_free(&st2);
     free(puz);
 }
 
@@ -365,8 +322,8 @@ static void test_soundness(void **state)
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test_setup(test_built, setup),
-        cmocka_unit_test_setup(test_soundness, setup),
+        cmocka_unit_test(test_built),
+        cmocka_unit_test(test_soundness),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -17,63 +17,23 @@
 #include "sudoku/solver.h"
 #include "testutil.h"
 
-static sdk_plugin plugins[4];
-static int nplugins;
-
-static void open_plugin(const char *name)
-{
-    char path[1024];
-    const char *b = getenv("SUDOKU_BUILD");
-    snprintf(path, sizeof path, "%s/lib/sudokud/plugins/%s.so", b ? b : "build", name);
-    sdk_error err;
-    if (!sdk_plugin_open(path, &plugins[nplugins], &err)) fail_msg("%s: %s", path, err.msg);
-    nplugins++;
-}
+/* The plugins these tests take techniques from (tu_plugin loads and keeps them). */
+static const char *const plugin_names[] = {"uniqueness", "singles", "intersections", "subsets"};
 
 static const sdk_technique *tech(const char *id)
 {
-    for (int p = 0; p < nplugins; p++)
-        for (const sdk_technique *const *t = plugins[p].list; *t; t++)
+    for (size_t p = 0; p < sizeof plugin_names / sizeof *plugin_names; p++)
+        for (const sdk_technique *const *t = tu_plugin(plugin_names[p]); t && *t; t++)
             if (!strcmp((*t)->id, id)) return *t;
     fail_msg("technique %s not found", id);
     return NULL;
 }
 
-typedef struct steps {
-    sdk_step *v;
-    int n, cap;
-} steps;
-
-static int collect(void *ctx, const sdk_step *s)
+/* Every step of t on g (the search stops after 2000). */
+static void run(const sdk_technique *t, const sdk_grid *g, tu_steps *out)
 {
-    steps *l = ctx;
-    if (l->n == l->cap) {
-        l->cap = l->cap ? l->cap * 2 : 16;
-        l->v = realloc(l->v, sizeof *l->v * (size_t)l->cap);
-    }
-    l->v[l->n++] = *s;
-    return l->n > 2000 ? SDK_STOP : SDK_CONTINUE;
-}
-
-static void run(const sdk_technique *t, const sdk_grid *g, steps *out)
-{
-    sdk_options o = {0};
-    sdk_ctx ctx = {.opts = &o, .unique = true};
-    sdk_sink sink = {collect, out};
-    out->n = 0;
-    t->find(&ctx, g, &sink);
-}
-
-static int setup(void **state)
-{
-    (void)state;
-    if (!nplugins) {
-        open_plugin("uniqueness");
-        open_plugin("singles");
-        open_plugin("intersections");
-        open_plugin("subsets");
-    }
-    return 0;
+    out->limit = 2000;
+    tu_find_all(t, NULL, g, out);
 }
 
 static int step_type(const sdk_step *s)
@@ -193,7 +153,7 @@ static void test_fixed(void **state)
     const sdk_technique *t = tech("bug-plus-n");
     assert_true(t->flags & SDK_TF_UNIQUENESS);
     assert_int_equal(t->difficulty, 57);
-    steps st = {0};
+    tu_steps st = {0};
     for (int i = 0; i < (int)(sizeof fixed_cases / sizeof *fixed_cases); i++) {
         const fixed *f = &fixed_cases[i];
         assert_int_equal(strlen(f->grid), 729);
@@ -204,19 +164,19 @@ static void test_fixed(void **state)
         run(t, &g, &st);
         bool found = false;
         for (int k = 0; k < st.n; k++) {
-            check_structure(&st.v[k]);
-            assert_true(bug_argument_holds(&g, &st.v[k]));
-            if (!strcmp(st.v[k].text, f->text)) {
+            check_structure(&st.s[k]);
+            assert_true(bug_argument_holds(&g, &st.s[k]));
+            if (!strcmp(st.s[k].text, f->text)) {
                 found = true;
-                assert_int_equal(st.v[k].difficulty, f->difficulty);
-                assert_ptr_equal(st.v[k].tech, t);
+                assert_int_equal(st.s[k].difficulty, f->difficulty);
+                assert_ptr_equal(st.s[k].tech, t);
             }
         }
         if (!found)
-            for (int k = 0; k < st.n; k++) printf("  case %d got: %s\n", i, st.v[k].text);
+            for (int k = 0; k < st.n; k++) printf("  case %d got: %s\n", i, st.s[k].text);
         assert_true(found);
     }
-    free(st.v);
+    tu_steps_free(&st);
 }
 
 /* No extras, no step: a pure BUG (two solutions) and a grid with a digit three
@@ -227,7 +187,7 @@ static void test_negative(void **state)
     (void)state;
     const sdk_technique *t = tech("bug-plus-n");
     const sdk_technique *b1 = tech("bug-plus-1");
-    steps st = {0};
+    tu_steps st = {0};
     /* the type 1 position with r9c3 down to one extra (7): a BUG+1 */
     sdk_grid g;
     sdk_error err;
@@ -246,7 +206,7 @@ static void test_negative(void **state)
     sdk_grid_init(&g);
     run(t, &g, &st);
     assert_int_equal(st.n, 0);
-    free(st.v);
+    tu_steps_free(&st);
 }
 
 /* ---- the walk ------------------------------------------------------------------- */
@@ -271,13 +231,13 @@ static void walk(const char *file, int npuz, int nseed, walk_stats *ws)
                             "pointing",   "claiming",     "naked-pair",        "hidden-pair"};
     const sdk_technique *adv[8];
     int nadv = 0;
-    for (int p = 0; p < nplugins; p++)
-        for (const sdk_technique *const *t = plugins[p].list; *t; t++)
+    for (size_t p = 0; p < sizeof plugin_names / sizeof *plugin_names; p++)
+        for (const sdk_technique *const *t = tu_plugin(plugin_names[p]); t && *t; t++)
             for (int i = 0; i < (int)(sizeof simple / sizeof *simple); i++)
                 if (!strcmp((*t)->id, simple[i]) && nadv < 8) adv[nadv++] = *t;
     uint8_t(*puz)[81];
     int n = tu_read_puzzles(file, npuz, 1, &puz);
-    steps st = {0};
+    tu_steps st = {0};
     for (int p = 0; p < n; p++) {
         uint8_t sol[2][81];
         if (sdk_solve(puz[p], 2, sol, NULL) != 1) continue;
@@ -290,7 +250,7 @@ static void walk(const char *file, int npuz, int nseed, walk_stats *ws)
                 run(bugn, &g, &st);
                 ws->steps += st.n;
                 for (int k = 0; k < st.n; k++) {
-                    const sdk_step *s = &st.v[k];
+                    const sdk_step *s = &st.s[k];
                     int type = step_type(s);
                     ws->per_type[type >= 1 && type <= 4 ? type : 0]++;
                     if (type >= 1 && type <= 4 && !ws->example[type][0]) {
@@ -312,14 +272,14 @@ static void walk(const char *file, int npuz, int nseed, walk_stats *ws)
                         }
                 }
                 if (st.n) {
-                    sdk_step_apply(&st.v[0], &g);
+                    sdk_step_apply(&st.s[0], &g);
                     continue;
                 }
                 bool moved = false;
                 for (int a = 0; a < nadv && !moved; a++) {
                     run(adv[a], &g, &st);
                     if (st.n) {
-                        sdk_step_apply(&st.v[0], &g);
+                        sdk_step_apply(&st.s[0], &g);
                         moved = true;
                     }
                 }
@@ -349,7 +309,7 @@ static void walk(const char *file, int npuz, int nseed, walk_stats *ws)
             }
         }
     }
-    free(st.v);
+    tu_steps_free(&st);
     free(puz);
 }
 
@@ -378,9 +338,9 @@ static void test_soundness(void **state)
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test_setup(test_fixed, setup),
-        cmocka_unit_test_setup(test_negative, setup),
-        cmocka_unit_test_setup(test_soundness, setup),
+        cmocka_unit_test(test_fixed),
+        cmocka_unit_test(test_negative),
+        cmocka_unit_test(test_soundness),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
