@@ -329,14 +329,14 @@ static void test_typed_lookups(void **state)
     msgpack_sbuffer_destroy(&p.buf);
 }
 
-static int dummy_find(const sdk_ctx *c, const sdk_grid *g, sdk_sink *s)
+static int find_nothing(const sdk_ctx *c, const sdk_grid *g, sdk_sink *s)
 {
     (void)c, (void)g, (void)s;
     return 0;
 }
 
 static const sdk_technique fake = {
-    .abi = SDK_ABI_VERSION, .id = "x-wing", .name = "X-Wing", .difficulty = 32, .find = dummy_find};
+    .abi = SDK_ABI_VERSION, .id = "x-wing", .name = "X-Wing", .difficulty = 32, .find = find_nothing};
 
 static void test_step(void **state)
 {
