@@ -130,6 +130,7 @@ typedef struct adjust_sink {
     sdk_sink *next;
     int delta;
     int count;
+    sdk_step *scratch; /* the adjusted copy, when delta != 0 */
 } adjust_sink;
 
 static int adjust(void *c, const sdk_step *s)
@@ -137,12 +138,10 @@ static int adjust(void *c, const sdk_step *s)
     adjust_sink *a = c;
     a->count++;
     if (a->delta == 0) return a->next->emit(a->next->ctx, s);
-    sdk_step *copy = malloc(sizeof *copy);
-    *copy = *s;
-    copy->difficulty += a->delta;
-    int r = a->next->emit(a->next->ctx, copy);
-    free(copy);
-    return r;
+    if (!a->scratch) a->scratch = malloc(sizeof *a->scratch); /* once per find */
+    *a->scratch = *s;
+    a->scratch->difficulty += a->delta;
+    return a->next->emit(a->next->ctx, a->scratch);
 }
 
 int sdk_engine_find(const sdk_profile *p, int i, const sdk_grid *g, const sdk_run_opts *o,
@@ -150,10 +149,10 @@ int sdk_engine_find(const sdk_profile *p, int i, const sdk_grid *g, const sdk_ru
 {
     sdk_ctx ctx;
     make_ctx(&ctx, p, i, o, 0);
-    adjust_sink a = {sink, p->entry[i].difficulty - p->entry[i].tech->difficulty, 0};
+    adjust_sink a = {sink, p->entry[i].difficulty - p->entry[i].tech->difficulty, 0, NULL};
     sdk_sink s = {adjust, &a};
-    int r = p->entry[i].tech->find(&ctx, g, &s);
-    (void)r;
+    p->entry[i].tech->find(&ctx, g, &s);
+    free(a.scratch);
     return a.count;
 }
 
