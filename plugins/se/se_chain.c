@@ -841,30 +841,30 @@ static uint64_t full_chain_key(const chainer *sub, const hint *h)
     uint64_t k = 1469598103934665603ull;
     const sdk_se_arena *a = &sub->A;
     char seen[1458];
-    int *todo = malloc(sizeof *todo * 4096), *next = malloc(sizeof *next * 4096);
-    if (!todo || !next) abort();
+    int *level = malloc(sizeof *level * 4096), *next = malloc(sizeof *next * 4096);
+    if (!level || !next) abort();
     for (int t = 0; t < h->ntar; t++) {
         memset(seen, 0, sizeof seen);
         int nt = 0;
-        todo[nt++] = h->tar[t];
+        level[nt++] = h->tar[t];
         while (nt) {
             int nn = 0;
             for (int i = 0; i < nt; i++) {
-                const sdk_se_pot *p = &a->p[todo[i]];
+                const sdk_se_pot *p = &a->p[level[i]];
                 int lit = p->cand * 2 + p->on;
                 if (seen[lit]) continue;
                 seen[lit] = 1;
                 k = (k ^ (uint64_t)(lit + 1)) * 1099511628211ull;
                 for (int j = 0; j < p->np && nn < 4096; j++) next[nn++] = a->par[p->par + j];
             }
-            int *sw = todo;
-            todo = next;
+            int *sw = level;
+            level = next;
             next = sw;
             nt = nn;
         }
         k = (k ^ 0xffffu) * 1099511628211ull; /* end of this target's chain */
     }
-    free(todo);
+    free(level);
     free(next);
     return k;
 }
