@@ -2,12 +2,13 @@
 # run-all.sh - the one test command: install what is missing (Debian packages),
 # build from scratch, run every test; then the same under ASan+UBSan.
 # Usage: tests/run-all.sh            (root, or a user with sudo for apt)
-# Env:   SUDOKU_SKIP_SANITIZE=1 skips the sanitizer pass.
+# Env:   SUDOKU_SKIP_SANITIZE=1 skips the sanitizer pass; SUDOKU_SKIP_CLANG=1 the
+#        extra compiler/build-type builds.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 root=$(pwd)
 
-packages="build-essential cmake pkg-config libuv1-dev libmsgpack-dev libcmocka-dev python3 python3-msgpack valgrind"
+packages="build-essential clang cmake pkg-config libuv1-dev libmsgpack-dev libcmocka-dev python3 python3-msgpack valgrind"
 missing=""
 for p in $packages; do
   dpkg -s "$p" >/dev/null 2>&1 || missing="$missing $p"
@@ -23,7 +24,7 @@ fi
 jobs=$(nproc)
 echo "== build (release) in build-test"
 rm -rf build-test
-cmake -S . -B build-test -DCMAKE_BUILD_TYPE=RelWithDebInfo >/dev/null
+cmake -S . -B build-test -DCMAKE_BUILD_TYPE=RelWithDebInfo -DSUDOKU_WERROR=ON >/dev/null
 cmake --build build-test -j"$jobs"
 echo "== tests (release)"
 (cd build-test && ctest --output-on-failure -j"$jobs")
@@ -37,10 +38,24 @@ for t in test_format test_config test_engine test_wire; do
   echo "valgrind $t: clean"
 done
 
+if [ "${SUDOKU_SKIP_CLANG:-0}" != 1 ]; then
+  # Both compilers, every build type a user may pick, warning-free: gcc
+  # Release (its -O3 warns where -O2 does not) and clang Debug and Release.
+  for spec in gcc:Release clang:Debug clang:Release; do
+    cc=${spec%%:*} type=${spec#*:}
+    echo "== build ($cc $type, -Werror) in build-$cc-$type"
+    rm -rf "build-$cc-$type"
+    CC=$cc cmake -S . -B "build-$cc-$type" -DCMAKE_BUILD_TYPE="$type" -DSUDOKU_WERROR=ON \
+      -DSUDOKU_TESTS=ON -DSUDOKU_BENCH=ON >/dev/null
+    cmake --build "build-$cc-$type" -j"$jobs"
+    rm -rf "build-$cc-$type"
+  done
+fi
+
 if [ "${SUDOKU_SKIP_SANITIZE:-0}" != 1 ]; then
   echo "== build (ASan+UBSan) in build-asan"
   rm -rf build-asan
-  cmake -S . -B build-asan -DCMAKE_BUILD_TYPE=RelWithDebInfo -DSUDOKU_SANITIZE=ON -DSUDOKU_BENCH=OFF \
+  cmake -S . -B build-asan -DCMAKE_BUILD_TYPE=RelWithDebInfo -DSUDOKU_WERROR=ON -DSUDOKU_SANITIZE=ON -DSUDOKU_BENCH=OFF \
     -DSUDOKU_SOUNDNESS_PUZZLES=150 >/dev/null
   cmake --build build-asan -j"$jobs"
   echo "== tests (ASan+UBSan)"

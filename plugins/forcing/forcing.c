@@ -334,7 +334,7 @@ static int find_fcv(const sdk_ctx *ctx, const sdk_grid *g, sdk_sink *sink)
     /* cells */
     for (int c = 0; c < 81 && ret != SDK_STOP; c++) {
         if (g->value[c]) continue;
-        int ps[9], n = 0;
+        int ps[9] = {0}, n = 0;
         SDK_MASK_FOREACH(d, g->cand[c]) ps[n++] = SDK_LIT(SDK_CAND_NODE(c, d), 1);
         char a[8];
         ret = verity_of(&s, ps, n, -1, sdk_cell_name(c, a), 83, sn, sink, st);
@@ -344,7 +344,7 @@ static int find_fcv(const sdk_ctx *ctx, const sdk_grid *g, sdk_sink *sink)
         for (int d = 1; d <= 9 && ret != SDK_STOP; d++) {
             sdk_bb b = sdk_house_digit(g, h, d);
             if (sdk_bb_count(b) < 2) continue;
-            int ps[9], n = 0;
+            int ps[9] = {0}, n = 0;
             SDK_BB_FOREACH(c, b) ps[n++] = SDK_LIT(SDK_CAND_NODE(c, d), 1);
             char hn[16], w[32];
             snprintf(w, sizeof w, "%d in %s", d, sdk_house_short(h, hn));

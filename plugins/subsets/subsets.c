@@ -132,7 +132,7 @@ static int combine(search *q, int *pick, int k, int from, int (*found)(search *,
 static int naked(const sdk_grid *g, sdk_sink *sink, const sdk_technique *t, int n)
 {
     search q = {.g = g, .sink = sink, .t = t, .n = n};
-    int pick[4];
+    int pick[9]; /* combine() recurses to depth n <= 4; 9 keeps GCC -O3 sure of it */
     for (int h = 0; h < SDK_HOUSES; h++) {
         q.house = h;
         q.nitem = 0;
@@ -150,7 +150,7 @@ static int naked(const sdk_grid *g, sdk_sink *sink, const sdk_technique *t, int 
 static int hidden(const sdk_grid *g, sdk_sink *sink, const sdk_technique *t, int n)
 {
     search q = {.g = g, .sink = sink, .t = t, .n = n};
-    int pick[4];
+    int pick[9]; /* combine() recurses to depth n <= 4; 9 keeps GCC -O3 sure of it */
     for (int h = 0; h < SDK_HOUSES; h++) {
         q.house = h;
         q.nitem = 0;
