@@ -15,6 +15,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "generate.h"
 #include "progress.h"
 #include "render.h"
 #include "rpc.h"
@@ -58,6 +59,7 @@ static void usage(FILE *f)
             "  hint        the next step (--technique a,b  --all)\n"
             "  trace       what follows from an assumption (r2c2=1, r2c2<>1), in super links\n"
             "  techniques  the techniques of a profile, in order\n"
+            "  generate    puzzles made to order (see sudoctl generate --help)\n"
             "  status      the daemon's status\n"
             "  reload      make the daemon re-read its config\n"
             "\n"
@@ -206,6 +208,30 @@ static rpc_conn *connect_daemon(const opts *o)
             o->socket_given || o->no_autostart
                 ? ""
                 : " (sudoctl starts one by itself on the default socket unless --no-autostart)");
+    return NULL;
+}
+
+/* For generate.c: connect as every command does. */
+static rpc_conn *gen_connect(const char *socket, bool socket_given, bool no_autostart)
+{
+    opts o = {.socket = socket, .socket_given = socket_given, .no_autostart = no_autostart};
+    return connect_daemon(&o);
+}
+
+/* The command word: the first argument that is neither an option nor an
+ * option's value. */
+static const char *command_word(int argc, char **argv)
+{
+    static const char *const with_value[] = {"--socket", "--timeout", "--profile", "--technique",
+                                             "--techniques", "--chunk", "--window",
+                                             "--max-trace", "--assume", "--file", "-f"};
+    for (int i = 1; i < argc; i++) {
+        const char *a = argv[i];
+        if (!strcmp(a, "--")) return i + 1 < argc ? argv[i + 1] : NULL;
+        if (a[0] != '-' || !a[1]) return a;
+        for (size_t k = 0; k < sizeof with_value / sizeof *with_value; k++)
+            if (!strcmp(a, with_value[k])) i++;
+    }
     return NULL;
 }
 
@@ -776,6 +802,11 @@ int main(int argc, char **argv)
     /* SIGPIPE stays default: `sudoctl rate -f big | head` ends like any filter
      * (the socket writes use MSG_NOSIGNAL). */
     signal(SIGPIPE, SIG_DFL);
+    const char *word = command_word(argc, argv);
+    if (word && !strcmp(word, "generate")) {
+        gen_env env = {.socket = default_socket(), .connect = gen_connect};
+        return generate_main(argc, argv, &env);
+    }
     opts o = {.progress = -1};
     const char *file_list[argc]; /* -f FILE, at most one per argument */
     o.files = file_list;

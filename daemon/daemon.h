@@ -173,6 +173,8 @@ struct job {
     uint32_t msgid;
     char method[16];
     bool progress;
+    bool gen;          /* generate: items are puzzles to make, not puzzles given */
+    long gen_first;    /* generate: the index of item 0 */
     char cost_key[64]; /* what its cost per puzzle depends on (workers.c) */
     double cost_us;    /* measured cost per puzzle of this job's pieces (0: none yet) */
     bool answered;     /* the response went out: nothing more goes to the client */

@@ -7,8 +7,8 @@
 #include <unistd.h>
 #include "daemon.h"
 
-static const char *const worker_methods[] = {"solve", "rate",       "explain",
-                                             "hint",  "techniques", "trace"};
+static const char *const worker_methods[] = {"solve",      "rate",  "explain", "hint",
+                                             "techniques", "trace", "generate"};
 
 static void send_packed(conn *c, msgpack_sbuffer *sb)
 {

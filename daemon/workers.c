@@ -87,6 +87,22 @@ job *job_new(conn *c, uint32_t msgid, const char *method, const msgpack_object *
                  (!p1 || p1->type == MSGPACK_OBJECT_NIL);
     for (uint32_t i = 0; batch && i < pz->via.array.size; i++)
         batch = pz->via.array.ptr[i].type == MSGPACK_OBJECT_STR;
+    /* generate: a batch of `count` puzzles to make; item i is puzzle i of
+     * the seed, and a piece tells its worker `first` and `count` */
+    long gen_count = 1;
+    if (!strcmp(method, "generate")) {
+        const msgpack_object *cv = sdk_wire_get(params, "count");
+        const msgpack_object *fv = sdk_wire_get(params, "first");
+        if (cv && cv->type == MSGPACK_OBJECT_POSITIVE_INTEGER) gen_count = (long)cv->via.u64;
+        bool first_ok = !fv || fv->type == MSGPACK_OBJECT_NIL ||
+                        (fv->type == MSGPACK_OBJECT_POSITIVE_INTEGER && fv->via.u64 <= INT32_MAX);
+        if (first_ok && fv && fv->type == MSGPACK_OBJECT_POSITIVE_INTEGER)
+            j->gen_first = (long)fv->via.u64;
+        /* anything else goes to a worker whole, which answers the precise error */
+        j->gen = first_ok && (!cv || cv->type == MSGPACK_OBJECT_POSITIVE_INTEGER) && params &&
+                 params->type == MSGPACK_OBJECT_MAP && gen_count >= 1 && gen_count <= 1000000;
+        batch = j->gen;
+    }
     msgpack_packer pk;
     if (!batch) { /* the worker gets the params as they are and answers (or refuses) whole */
         msgpack_packer_init(&pk, &j->req, msgpack_sbuffer_write);
@@ -101,12 +117,14 @@ job *job_new(conn *c, uint32_t msgid, const char *method, const msgpack_object *
         pack_frame_len(&j->req);
         return j;
     }
-    int n = (int)pz->via.array.size;
+    int n = j->gen ? (int)gen_count : (int)pz->via.array.size;
     j->n = n;
     msgpack_packer_init(&pk, &j->common, msgpack_sbuffer_write);
     for (uint32_t i = 0; i < params->via.map.size; i++) {
         const msgpack_object_kv *kv = &params->via.map.ptr[i];
         if (sdk_wire_str_is(&kv->key, "puzzles")) continue;
+        if (j->gen && (sdk_wire_str_is(&kv->key, "count") || sdk_wire_str_is(&kv->key, "first")))
+            continue;
         msgpack_pack_object(&pk, kv->key);
         msgpack_pack_object(&pk, kv->val);
         j->ncommon++;
@@ -125,7 +143,10 @@ job *job_new(conn *c, uint32_t msgid, const char *method, const msgpack_object *
     msgpack_packer_init(&pk, &j->pz, msgpack_sbuffer_write);
     for (int i = 0; i < n; i++) {
         j->pz_off[i] = j->pz.size;
-        msgpack_pack_object(&pk, pz->via.array.ptr[i]);
+        if (j->gen)
+            msgpack_pack_long(&pk, j->gen_first + i); /* what an item error names */
+        else
+            msgpack_pack_object(&pk, pz->via.array.ptr[i]);
     }
     j->pz_off[n] = j->pz.size;
     return j;
@@ -318,7 +339,7 @@ static void job_item_error(job *j, int i, const char *code, const char *msg)
     msgpack_sbuffer_init(&sb);
     msgpack_packer_init(&pk, &sb, msgpack_sbuffer_write);
     msgpack_pack_map(&pk, 2);
-    sdk_wire_str(&pk, "puzzle");
+    sdk_wire_str(&pk, j->gen ? "index" : "puzzle");
     msgpack_sbuffer_write(&sb, j->pz.data + j->pz_off[i], j->pz_off[i + 1] - j->pz_off[i]);
     sdk_wire_str(&pk, "error");
     sdk_error e;
@@ -476,12 +497,17 @@ static bool assign(worker *w)
         msgpack_sbuffer_write(&sb, "\0\0\0\0", 4);
         msgpack_pack_array(&pk, 3);
         sdk_wire_str(&pk, j->method);
-        msgpack_pack_map(&pk, (size_t)j->ncommon + 1);
+        msgpack_pack_map(&pk, (size_t)j->ncommon + (j->gen ? 2 : 1));
         msgpack_sbuffer_write(&sb, j->common.data, j->common.size);
-        sdk_wire_str(&pk, "puzzles");
-        msgpack_pack_array(&pk, (size_t)count);
-        msgpack_sbuffer_write(&sb, j->pz.data + j->pz_off[first],
-                              j->pz_off[first + count] - j->pz_off[first]);
+        if (j->gen) {
+            sdk_wire_kv_int(&pk, "first", j->gen_first + first);
+            sdk_wire_kv_int(&pk, "count", count);
+        } else {
+            sdk_wire_str(&pk, "puzzles");
+            msgpack_pack_array(&pk, (size_t)count);
+            msgpack_sbuffer_write(&sb, j->pz.data + j->pz_off[first],
+                                  j->pz_off[first + count] - j->pz_off[first]);
+        }
         msgpack_pack_uint8(&pk, 1);
         pack_frame_len(&sb);
         worker_send(w, sb.data, sb.size);

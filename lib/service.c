@@ -8,6 +8,7 @@
 #include <string.h>
 #include "sudoku/links.h"
 #include "sudoku/solver.h"
+#include "service_generate.h"
 
 #define MAX_PUZZLE_TEXT 65536
 #define DEFAULT_MAX_TRACE 100000
@@ -125,9 +126,9 @@ void sdk_service_free(sdk_service *sv)
 
 /* ---- requests ------------------------------------------------------------ */
 
-enum method { M_SOLVE, M_RATE, M_EXPLAIN, M_HINT, M_TECHNIQUES, M_TRACE };
-static const char *const method_names[] = {"solve", "rate",       "explain",
-                                           "hint",  "techniques", "trace"};
+enum method { M_SOLVE, M_RATE, M_EXPLAIN, M_HINT, M_TECHNIQUES, M_TRACE, M_GENERATE };
+static const char *const method_names[] = {"solve",      "rate",  "explain", "hint",
+                                           "techniques", "trace", "generate"};
 
 struct sdk_request {
     enum method m;
@@ -144,6 +145,7 @@ struct sdk_request {
     int a_cell, a_digit;
     bool a_on, als;
     char a_text[16]; /* normalised: "r2c2=1" / "r2c2<>1" */
+    sdk_gen_request *gen; /* generate: the target and budget */
 };
 
 static bool method_from(const char *s, size_t n, enum method *m)
@@ -164,6 +166,7 @@ static bool known_key(enum method m, const msgpack_object *k)
         if (sdk_wire_str_is(k, keys[i])) return true;
     if (m == M_TRACE && (sdk_wire_str_is(k, "assumption") || sdk_wire_str_is(k, "als")))
         return true;
+    if (m == M_GENERATE && sdk_gen_known_key(k)) return true;
     return false;
 }
 
@@ -238,6 +241,7 @@ static bool parse_assumption(sdk_request *rq, const char *s, uint32_t n, sdk_err
 void sdk_request_free(sdk_request *rq)
 {
     if (!rq) return;
+    if (rq->gen) sdk_gen_request_free(rq->gen);
     free(rq->only);
     free(rq->only_buf);
     free(rq);
@@ -334,6 +338,11 @@ sdk_request *sdk_service_prepare(sdk_service *sv, const char *method, size_t met
         memcpy(name, pname, plen);
         name[plen] = 0;
     }
+    /* generate with a level and no profile: HoDoKu's levels, its profile */
+    if (m == M_GENERATE && !pname && sdk_wire_get(params, "level") &&
+        sdk_config_profile(sv->cfg, "hodoku") && !sdk_wire_get(params, "er") &&
+        !sdk_wire_get(params, "ep") && !sdk_wire_get(params, "ed"))
+        snprintf(name, sizeof name, "hodoku");
     rq->profile = sdk_config_profile(sv->cfg, name);
     if (!rq->profile) {
         char list[160] = "";
@@ -376,6 +385,11 @@ sdk_request *sdk_service_prepare(sdk_service *sv, const char *method, size_t met
     }
 
     if (m == M_TECHNIQUES) return rq;
+    if (m == M_GENERATE) {
+        rq->gen = sdk_gen_request_parse(sv->cfg, sv->watched, rq->profile, params, err);
+        if (!rq->gen) goto fail;
+        return rq;
+    }
     const msgpack_object *p1 = sdk_wire_get(params, "puzzle");
     const msgpack_object *pn = sdk_wire_get(params, "puzzles");
     if (p1 && p1->type == MSGPACK_OBJECT_NIL) p1 = NULL;
@@ -414,6 +428,7 @@ fail:
 
 int sdk_request_batch_size(const sdk_request *rq)
 {
+    if (rq->gen) return sdk_gen_request_count(rq->gen);
     return rq->puzzles ? (int)rq->puzzles->via.array.size : -1;
 }
 
@@ -807,6 +822,7 @@ static bool run_puzzle(sdk_request *rq, const msgpack_object *text, msgpack_pack
             pack_trace(rq, pz, pk);
             break;
         case M_TECHNIQUES:
+        case M_GENERATE:
             break;
         }
     free(pz);
@@ -860,6 +876,10 @@ static void pack_item_error(msgpack_packer *pk, const msgpack_object *text, cons
 void sdk_service_item(sdk_service *sv, sdk_request *rq, int i, msgpack_packer *out)
 {
     (void)sv;
+    if (rq->gen) {
+        sdk_gen_request_item(rq->gen, i, out);
+        return;
+    }
     const msgpack_object *text = &rq->puzzles->via.array.ptr[i];
     sdk_error err = {"", ""};
     if (!run_puzzle(rq, text, out, &err)) pack_item_error(out, text, &err);
@@ -871,7 +891,7 @@ bool sdk_service_run(sdk_service *sv, sdk_request *rq, msgpack_packer *out, sdk_
         pack_techniques(rq, out);
         return true;
     }
-    if (rq->puzzles) {
+    if (rq->puzzles || rq->gen) {
         int n = sdk_request_batch_size(rq);
         msgpack_pack_map(out, 1);
         pack_key(out, "results");

@@ -28,6 +28,7 @@ extern "C" {
 #define SDK_E_DEADLINE "deadline-exceeded"
 #define SDK_E_BUSY "busy"
 #define SDK_E_INTERNAL "internal"
+#define SDK_E_NOT_FOUND "not-found"       /* generate: no puzzle met the target in the budget */
 
 typedef struct sdk_error {
     char code[32];

@@ -1,0 +1,28 @@
+/* service_generate.h - the `generate` method inside the request service
+ * (lib/service.c): decode its params, count its items, pack one item. */
+#ifndef SUDOKU_SERVICE_GENERATE_H
+#define SUDOKU_SERVICE_GENERATE_H
+
+#include "sudoku/generate.h"
+#include "sudoku/host.h"
+#include "sudoku/wire.h"
+
+typedef struct sdk_gen_request sdk_gen_request;
+
+/* Is k one of generate's own parameter names? */
+bool sdk_gen_known_key(const msgpack_object *k);
+
+/* Decode a generate request's params. profile rates the puzzles; watched is
+ * the service's probe-watched copy of cfg's profiles (NULL: none). NULL with
+ * err set when the params are unusable. */
+sdk_gen_request *sdk_gen_request_parse(const sdk_config *cfg, const sdk_profile *watched,
+                                       const sdk_profile *profile, const msgpack_object *params,
+                                       sdk_error *err);
+int sdk_gen_request_count(const sdk_gen_request *g);
+/* Make and pack item i: {index, puzzle, solution, clues, symmetry, er, ep, ed,
+ * level, score, hardest, steps, level_profile, built, rated, seconds}, or
+ * {index, built, rated, error} when the budget ran out. */
+void sdk_gen_request_item(const sdk_gen_request *g, int i, msgpack_packer *pk);
+void sdk_gen_request_free(sdk_gen_request *g);
+
+#endif
