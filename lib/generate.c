@@ -349,7 +349,8 @@ static bool candidate(gen *g, uint8_t v[81])
  * when a step already breaks an upper bound (the rating cannot meet it). */
 typedef struct path {
     const sdk_gen_target *t;
-    bool level_run; /* judging the level: stop above it */
+    bool level_run; /* judging the level only: stop above it */
+    bool level_cut; /* also stop above the level (the profile judges it) */
     bool cut;       /* stopped early: the target is out of reach */
     bool placed;    /* a placement happened (EP is fixed by then) */
     int nsteps;
@@ -391,10 +392,9 @@ static int on_step(void *ctx, const sdk_step *s, const sdk_grid *before)
     const sdk_gen_target *t = p->t;
     const char *id = s->tech && s->tech->id ? s->tech->id : "";
     p->nsteps++;
-    if (p->level_run) {
+    if (p->level_run || p->level_cut)
         if (t->level && s->tech && s->tech->level > t->level) return p->cut = true;
-        return 0;
-    }
+    if (p->level_run) return 0;
     if (t->er_max >= 0 && s->difficulty > t->er_max) return p->cut = true;
     if (p->nsteps == 1 && t->ed_max >= 0 && s->difficulty > t->ed_max) return p->cut = true;
     if (!p->placed && t->ep_max >= 0 && s->difficulty > t->ep_max) return p->cut = true;
@@ -434,7 +434,8 @@ static bool rate(gen *g, const uint8_t v[81], long *value)
         if (v[c]) sdk_grid_place(&gr, c, v[c], true);
     sdk_run_opts ro = {0};
     ro.unique = g->o->unique_ok;
-    path p = {.t = t, .pattern_ok = true};
+    const sdk_profile *lp = g->o->level_profile ? g->o->level_profile : g->o->profile;
+    path p = {.t = t, .pattern_ok = true, .level_cut = t->level && lp == g->o->profile};
     res->rated++;
     sdk_rating r;
     memset(&r, 0, sizeof r);
@@ -452,7 +453,6 @@ static bool rate(gen *g, const uint8_t v[81], long *value)
     if (t->hardest && (!r.hardest || !r.hardest->id || strcmp(r.hardest->id, t->hardest)))
         return false;
     if (t->level) {
-        const sdk_profile *lp = g->o->level_profile ? g->o->level_profile : g->o->profile;
         sdk_rating lr;
         memset(&lr, 0, sizeof lr);
         path q = {.t = t, .level_run = true};
