@@ -4,6 +4,7 @@
 #include "sudoku/generate.h"
 
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <time.h>
 #include "sudoku/solver.h"
@@ -269,6 +270,7 @@ static int clue_count(const uint8_t v[81])
 typedef struct gen {
     const sdk_gen_target *t;
     const sdk_gen_opts *o;
+    int want; /* needs/hardest: the difficulty the climb aims at (tenths), else -1 */
     sdk_gen_result *res;
     rng r;
     orbits orb;
@@ -442,6 +444,12 @@ static bool rate(gen *g, const uint8_t v[81], long *value)
     sdk_grid work = gr;
     sdk_engine_run(g->o->profile, &work, &ro, on_step, &p, &r);
     *value = r.er;
+    if (g->want >= 0) { /* climb towards the technique: its difficulty, then its use */
+        int seen = 0;
+        for (int i = 0; i < t->nneeds; i++) seen += p.needs_seen[i];
+        if (t->hardest && r.hardest && r.hardest->id && !strcmp(r.hardest->id, t->hardest)) seen++;
+        *value = seen * 1000L - labs((long)r.er - g->want);
+    }
     if (p.cut || r.status != SDK_RUN_SOLVED) return false;
     res->rating = r;
     if (!in_range(r.er, t->er_min, t->er_max) || !in_range(r.ep, t->ep_min, t->ep_max) ||
@@ -476,9 +484,22 @@ static bool shape_ok(gen *g, uint8_t v[81])
     return true;
 }
 
+/* The difficulty of the needed techniques (the highest), or -1. */
+static int wanted_difficulty(const sdk_gen_target *t, const sdk_profile *p)
+{
+    int want = -1;
+    for (int i = 0; i <= t->nneeds; i++) {
+        const char *id = i < t->nneeds ? t->needs[i] : t->hardest;
+        int k = id ? sdk_profile_find(p, id) : -1;
+        if (k >= 0 && p->entry[k].difficulty > want) want = p->entry[k].difficulty;
+    }
+    return want;
+}
+
 static bool hard_target(const sdk_gen_target *t)
 {
-    return t->er_min >= 70 || t->ep_min >= 70 || t->ed_min >= 70 || t->level >= SDK_LEVEL_UNFAIR;
+    return t->er_min >= 70 || t->ep_min >= 70 || t->ed_min >= 70 || t->level >= SDK_LEVEL_UNFAIR ||
+           t->nneeds > 0 || t->hardest;
 }
 
 /* One move from v: an orbit of clues out, one or two others in, redundant
@@ -520,6 +541,7 @@ bool sdk_generate(const sdk_gen_target *t, const sdk_gen_opts *o, sdk_gen_result
     g.max_tries = o->max_tries > 0 ? o->max_tries : 1000000000L;
     double t0 = now_mono(), c0 = now_cpu();
     g.t_end = o->max_seconds > 0 ? t0 + o->max_seconds : 0;
+    g.want = wanted_difficulty(t, o->profile);
     bool found = false, hard = hard_target(t) && !t->has_givens;
     uint8_t v[81], best[81], next[81];
     while (!found && !out_of_budget(&g)) {
