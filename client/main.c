@@ -36,6 +36,7 @@ typedef struct opts {
     int mode;
     const char *profile;
     bool no_guess, all, grid, trace, logic, no_autostart, als, trace_links;
+    bool passes; /* explain: the seed 004 singles program's pass count */
     const char *assume; /* trace: "r2c2=1" / "r2c2<>1" */
     char *techniques;   /* "a,b" */
     const char **files;
@@ -79,7 +80,10 @@ static void usage(FILE *f)
             "  --technique a,b    hint: only these techniques\n"
             "  --all              hint: every step of the position\n"
             "  --grid             explain: the candidate grid before each step\n"
-            "  --trace            explain: also the backtracking trace (--max-trace N)\n"
+            "  --trace            explain: also the backtracking trace (--max-trace N);\n"
+            "                     with --grid as the Dutch seed's program prints it\n"
+            "  --passes           explain: also the Hindi seed's singles program's pass\n"
+            "                     count and the grid it reaches\n"
             "  --trace-links      explain, hint, solve --logic: each step's chains as\n"
             "                     consequence lines (r2c6/+8 [W r2c2/+1 -> r2c8/-1] => ...)\n"
             "  --assume A, --als  trace: the assumption (or the first argument), ALS links\n"
@@ -267,7 +271,7 @@ static void pack_params(msgpack_sbuffer *sb, const opts *o, const char *cmd, cha
     int keys = 1 + (o->profile ? 1 : 0) + (o->no_guess ? 1 : 0) + (nt ? 1 : 0) + (o->all ? 1 : 0) +
                (o->logic ? 1 : 0) + (explain && o->trace ? 1 : 0) +
                (explain && o->max_trace > 0 ? 1 : 0) + (trace ? 1 : 0) + (trace && o->als ? 1 : 0) +
-               (progress ? 1 : 0);
+               (progress ? 1 : 0) + (explain && o->passes ? 1 : 0);
     msgpack_pack_map(&pk, (size_t)keys);
     pack_str(&pk, "puzzles");
     msgpack_pack_array(&pk, (size_t)n);
@@ -307,6 +311,10 @@ static void pack_params(msgpack_sbuffer *sb, const opts *o, const char *cmd, cha
     }
     if (explain && o->trace) {
         pack_str(&pk, "trace");
+        msgpack_pack_true(&pk);
+    }
+    if (explain && o->passes) {
+        pack_str(&pk, "passes");
         msgpack_pack_true(&pk);
     }
     if (explain && o->max_trace > 0) {
@@ -757,6 +765,7 @@ enum {
     OPT_VERSION,
     OPT_SYSTEM,
     OPT_TRACE_LINKS,
+    OPT_PASSES,
 };
 
 static bool parse_int(const char *s, long lo, long hi, long *out)
@@ -785,6 +794,7 @@ int main(int argc, char **argv)
         {"grid", no_argument, NULL, OPT_GRID},
         {"trace", no_argument, NULL, OPT_TRACE},
         {"trace-links", no_argument, NULL, OPT_TRACE_LINKS},
+        {"passes", no_argument, NULL, OPT_PASSES},
         {"logic", no_argument, NULL, OPT_LOGIC},
         {"no-autostart", no_argument, NULL, OPT_NO_AUTOSTART},
         {"chunk", required_argument, NULL, OPT_CHUNK},
@@ -870,6 +880,9 @@ int main(int argc, char **argv)
         case OPT_TRACE_LINKS:
             o.trace_links = true;
             break;
+        case OPT_PASSES:
+            o.passes = true;
+            break;
         case OPT_LOGIC:
             o.logic = true;
             break;
@@ -954,6 +967,7 @@ int main(int argc, char **argv)
     } only[] = {
         {o.all, "--all", "hint"},      {o.techniques != NULL, "--technique", "hint"},
         {o.grid, "--grid", "explain"}, {o.trace, "--trace", "explain"},
+        {o.passes, "--passes", "explain"},
         {o.logic, "--logic", "solve"}, {o.max_trace > 0, "--max-trace", "explain"},
         {o.als, "--als", "trace"},     {o.assume != NULL, "--assume", "trace"},
     };

@@ -1,5 +1,6 @@
 /* render.c - sudoctl's text and JSON-lines output of daemon results. */
 #include "render.h"
+#include "seed001.h"
 
 #include <ctype.h>
 #include <math.h>
@@ -296,6 +297,10 @@ static void json_puzzle(const render_opts *o, const msgpack_object *r, const cha
         json_field(f, &first, r, "solved");
     } else if (!strcmp(o->cmd, "explain") || !strcmp(o->cmd, "hint")) {
         if (!strcmp(o->cmd, "explain")) json_field(f, &first, r, "solved");
+        if (mp_get(r, "passes")) {
+            json_field(f, &first, r, "passes");
+            json_field(f, &first, r, "passes_grid");
+        }
         json_key(f, &first, "steps");
         json_steps(f, mp_get(r, "steps"), o->trace_links);
         if (o->trace) {
@@ -662,6 +667,14 @@ static bool text_puzzle(const render_opts *o, const msgpack_object *r, const cha
             return true;
         }
         const msgpack_object *steps = mp_get(r, "steps");
+        const msgpack_object *passes = mp_get(r, "passes");
+        if (passes) { /* the Hindi seed's singles program (seeds/004) */
+            char pg[128];
+            mp_str(mp_get(r, "passes_grid"), pg, sizeof pg);
+            fprintf(f, "singles program: %lld passes, %s\n", mp_int(passes, 0),
+                    strchr(pg, '.') ? "not solved" : "solved");
+            fprintf(f, "  %s\n", pg);
+        }
         print_steps(o, steps, input);
         if (!strcmp(cmd, "hint")) {
             if (!mp_len(steps)) fputs("no step found\n", f);
@@ -683,7 +696,9 @@ static bool text_puzzle(const render_opts *o, const msgpack_object *r, const cha
                 free(t);
             }
         }
-        if (o->trace) {
+        if (o->trace && o->grid) /* the seed program's own output (seeds/001) */
+            render_seed001(f, r);
+        else if (o->trace) {
             fputs("backtracking trace:\n", f);
             render_backtrack_trace(f, r);
         }

@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include "sudoku/links.h"
 #include "sudoku/solver.h"
 #include "service_generate.h"
@@ -135,6 +136,7 @@ struct sdk_request {
     const sdk_profile *profile; /* from the config (names, descriptors) */
     const sdk_profile *run;     /* what the engine runs (watched copy or profile) */
     bool no_guess, logic, trace, all;
+    bool passes; /* explain: also the seed 004 program's pass count */
     long max_trace;
     const msgpack_object *puzzle;  /* str */
     const msgpack_object *puzzles; /* array of str */
@@ -161,7 +163,8 @@ static bool method_from(const char *s, size_t n, enum method *m)
 static bool known_key(enum method m, const msgpack_object *k)
 {
     static const char *const keys[] = {"puzzle", "puzzles", "profile", "no_guess",  "techniques",
-                                       "all",    "logic",   "trace",   "max_trace", "progress"};
+                                       "all",    "logic",   "trace",   "max_trace", "progress",
+                                       "passes"};
     for (size_t i = 0; i < sizeof keys / sizeof *keys; i++)
         if (sdk_wire_str_is(k, keys[i])) return true;
     if (m == M_TRACE && (sdk_wire_str_is(k, "assumption") || sdk_wire_str_is(k, "als")))
@@ -363,6 +366,7 @@ sdk_request *sdk_service_prepare(sdk_service *sv, const char *method, size_t met
         !sdk_wire_get_bool(params, "logic", &rq->logic, err) ||
         !sdk_wire_get_bool(params, "trace", &rq->trace, err) ||
         !sdk_wire_get_bool(params, "all", &rq->all, err) ||
+        !sdk_wire_get_bool(params, "passes", &rq->passes, err) ||
         !sdk_wire_get_int(params, "max_trace", 1, MAX_MAX_TRACE, &rq->max_trace, err))
         goto fail;
     bool progress = false;
@@ -689,13 +693,18 @@ static void pack_explain(const sdk_request *rq, puzzle *pz, msgpack_packer *pk)
     sdk_rating r = run_engine(rq, pz, &l, &g);
     bool solved = r.status == SDK_RUN_SOLVED;
     int trace_rc = 0;
+    double trace_sec = 0;
     if (rq->trace) {
         list_init(&t);
         uint8_t v[81];
         memcpy(v, pz->g.value, sizeof v);
+        struct timespec t0, t1;
+        clock_gettime(CLOCK_THREAD_CPUTIME_ID, &t0);
         trace_rc = sdk_backtrack_trace(v, rq->max_trace, trace_event, &t);
+        clock_gettime(CLOCK_THREAD_CPUTIME_ID, &t1);
+        trace_sec = (double)(t1.tv_sec - t0.tv_sec) + (double)(t1.tv_nsec - t0.tv_nsec) * 1e-9;
     }
-    msgpack_pack_map(pk, 4 + (solved ? 0 : 1) + (rq->trace ? 3 : 0));
+    msgpack_pack_map(pk, 4 + (solved ? 0 : 1) + (rq->trace ? 4 : 0) + (rq->passes ? 2 : 0));
     pack_puzzle_echo(pk, pz->text);
     sdk_wire_kv_bool(pk, "solved", solved);
     sdk_wire_kv_str(pk, "status", sdk_run_status_name(r.status));
@@ -713,6 +722,13 @@ static void pack_explain(const sdk_request *rq, puzzle *pz, msgpack_packer *pk)
                         : trace_rc == 0 ? "no-solution"
                                         : "cut-off");
         sdk_wire_kv_bool(pk, "trace_truncated", trace_rc < 0);
+        sdk_wire_str(pk, "trace_seconds"); /* CPU time of the trace alone */
+        msgpack_pack_double(pk, trace_sec);
+    }
+    if (rq->passes) { /* the Hindi seed's singles program: its pass count and grid */
+        uint8_t out[81];
+        sdk_wire_kv_int(pk, "passes", sdk_seed004_passes(pz->g.value, out));
+        pack_cells81(pk, "passes_grid", out);
     }
 }
 

@@ -51,6 +51,12 @@ int sdk_backtrack_trace(uint8_t values[81], long max_events,
                         void (*fn)(void *ctx, const sdk_trace_event *ev), void *ctx);
 const char *sdk_trace_result_text(int result);
 
+/* The Hindi seed's singles solver (seeds/004) run literally: sweeps of naked
+ * and hidden singles over the unknown cells, in its order, until a sweep
+ * changes nothing (81 at most). Returns the number of sweeps ("passes", the
+ * idle one included) and writes the grid reached to out (0: still unknown). */
+int sdk_seed004_passes(const uint8_t values[81], uint8_t out[81]);
+
 #ifdef __cplusplus
 }
 #endif
