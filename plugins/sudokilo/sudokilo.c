@@ -11,6 +11,7 @@
 #include <string.h>
 #include "sudoku/strong.h"
 #include "sudoku/technique.h"
+#include "swordfish222.h"
 
 static int find_band_hatching(const sdk_ctx *ctx, const sdk_grid *g, sdk_sink *sink);
 static int find_filled(const sdk_ctx *ctx, const sdk_grid *g, sdk_sink *sink);
@@ -21,6 +22,17 @@ static int find_hatching(const sdk_ctx *ctx, const sdk_grid *g, sdk_sink *sink);
 static int find_bracket_v(const sdk_ctx *ctx, const sdk_grid *g, sdk_sink *sink);
 static int find_bracket_h(const sdk_ctx *ctx, const sdk_grid *g, sdk_sink *sink);
 
+static int find_swordfish222(const sdk_ctx *ctx, const sdk_grid *g, sdk_sink *sink);
+static const sdk_technique swordfish222 = {
+    .abi = SDK_ABI_VERSION,
+    .id = "swordfish-222",
+    .name = "Swordfish 2-2-2",
+    .difficulty = 38,
+    .score = 150,
+    .level = SDK_LEVEL_HARD,
+    .find = find_swordfish222,
+    .summary = "sudokilo steps 16/17: a digit with exactly two places in each of three rows "
+               "(columns), all in three columns (rows)"};
 static const sdk_technique band_hatching = {
     .abi = SDK_ABI_VERSION,
     .id = "band-hatching",
@@ -102,8 +114,14 @@ static const sdk_technique bracket_h = {
     .summary = "sudokilo step 22: a row with two places and another with two or three "
                "sharing one column"};
 
+static int find_swordfish222(const sdk_ctx *ctx, const sdk_grid *g, sdk_sink *sink)
+{
+    (void)ctx;
+    return sudokilo_find_swordfish222(&swordfish222, g, sink);
+}
+
 SDK_PLUGIN(&band_hatching, &seg_filled, &seg_band, &seg_line, &seg_exclusion, &seg_hatching,
-           &bracket_v, &bracket_h)
+           &bracket_v, &bracket_h, &swordfish222)
 
 /* ---- geometry: orientation o (SDK_ROW: bands of rows, SDK_COL: stacks),
  * band 0..2, box i 0..2 within the band, line k 0..2 within the band ------ */

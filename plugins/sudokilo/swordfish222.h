@@ -1,0 +1,6 @@
+/* swordfish222.h - sudokilo steps 16/17 (swordfish222.c). */
+#ifndef SUDOKILO_SWORDFISH222_H
+#define SUDOKILO_SWORDFISH222_H
+#include "sudoku/technique.h"
+int sudokilo_find_swordfish222(const sdk_technique *t, const sdk_grid *g, sdk_sink *sink);
+#endif
