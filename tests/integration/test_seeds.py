@@ -65,7 +65,23 @@ def test_seed004():
         check("." in r["passes_grid"] and 1 <= r["passes"] <= 81, r)
 
 
-TESTS = {"seed001": test_seed001, "seed004": test_seed004}
+def test_sudokilo_order():
+    """The sudokilo profile runs the ids of plugins/sudokilo/README.md's
+    profile block, in that order (the seed's steps 1..36, rule 5 last)."""
+    import re
+    from harness import SOURCE
+    with open(os.path.join(SOURCE, "plugins/sudokilo/README.md"), encoding="utf-8") as f:
+        text = f.read()
+    block = text.split("in the seed's order;")[1].split("\n\n")[1]
+    ids = re.findall(r"[a-z0-9-]+", block)
+    with Daemon(conf=CONF) as d:
+        got = [t["id"] for t in d.rpc().call("techniques", {"profile": "sudokilo"})["techniques"]]
+    eq(got, ids, "profile order")
+    check(got.index("swordfish-222") < got.index("turbot-fish") < got.index("xyz-wing")
+          < got.index("swordfish") < got.index("bifurcation"), "steps 16/17, 34, 35/36, rule 5")
+
+
+TESTS = {"seed001": test_seed001, "seed004": test_seed004, "sudokilo_order": test_sudokilo_order}
 
 if __name__ == "__main__":
     sys.exit(main(TESTS))
