@@ -8,9 +8,11 @@
  * digits field is not compared (our steps do not carry HoDoKu's notion of a
  * pattern's digits); the elimination sets are compared exactly.
  * Prints a table per code. Exits non-zero on a failure not listed in
-  * tests/reglib/known_failures.tsv (code, reglib line, reason). Lines are parsed
+ * tests/reglib/known_failures.tsv (code, reglib line, reason). Lines are parsed
  * by the shared harness (tests/util/reglib_harness.h); the per-family unit
- * tests run the same library strictly (HoDoKu's digits field compared too). */
+ * tests run the same library strictly (HoDoKu's digits field compared too).
+ * --steps FILE writes every step found (technique, difficulty, text) per line,
+ * so that two builds can be compared step by step. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -99,6 +101,8 @@ static const map_entry *lookup(const char *code)
     return NULL;
 }
 
+static FILE *steps_out; /* --steps FILE: every step found, to compare two builds */
+
 typedef struct collect {
     rh_cands want_elim, want_place;
     bool exact;
@@ -109,6 +113,8 @@ typedef struct collect {
 static int on_step(void *c, const sdk_step *s)
 {
     collect *k = c;
+    if (steps_out)
+        fprintf(steps_out, "%s %d %s\n", s->tech ? s->tech->id : "?", s->difficulty, s->text);
     rh_cands e, p;
     rh_step_elims(s, &e);
     rh_step_places(s, &p);
@@ -132,6 +138,13 @@ int main(int argc, char **argv)
             known_path = argv[++i];
         else if (!strcmp(argv[i], "--only") && i + 1 < argc)
             only = argv[++i];
+        else if (!strcmp(argv[i], "--steps") && i + 1 < argc) {
+            steps_out = fopen(argv[++i], "w");
+            if (!steps_out) {
+                perror(argv[i]);
+                return 2;
+            }
+        }
     }
     load_map(map_path);
     if (known_path) load_known(known_path);
@@ -198,6 +211,7 @@ int main(int argc, char **argv)
             sdk_profile_free(&prof);
             continue;
         }
+        if (steps_out) fprintf(steps_out, "line %d %s\n", lineno, code);
         sdk_run_opts ro = {.unique = true};
         sdk_sink sink = {on_step, &k};
         for (int i = 0; i < prof.n && !k.exact; i++) sdk_engine_find(&prof, i, &g, &ro, &sink);
@@ -229,5 +243,6 @@ int main(int argc, char **argv)
     printf("%-8s %7d %7d %7d %7d\n", "total", t, ps, fl, sk);
     printf("reglib total: %d of %d entries passed, %d failed, %d not implemented\n", ps, t, fl, sk);
     sdk_config_free(&cfg);
+    if (steps_out) fclose(steps_out);
     return unexpected ? 1 : 0;
 }
