@@ -169,10 +169,21 @@ bool sdk_plugin_open(const char *path, sdk_plugin *pl, sdk_error *err)
     }
     for (int i = 0; pl->list[i]; i++) {
         const sdk_technique *t = pl->list[i];
+        /* abi is the first field in every version, so it can be read from
+         * any descriptor; nothing else is, until it matches. */
         if (t->abi != SDK_ABI_VERSION) {
             sdk_error_set(err, "bad-plugin",
-                          "%s: technique #%d was built for ABI %u, this build speaks ABI %u", path,
-                          i + 1, t->abi, SDK_ABI_VERSION);
+                          "%s: technique #%d was built for plugin ABI %u, this sudokud loads "
+                          "ABI %u only: rebuild the plugin against this SDK (docs/PLUGINS.md)",
+                          path, i + 1, t->abi, SDK_ABI_VERSION);
+            sdk_plugin_close(pl);
+            return false;
+        }
+        if (t->size < sizeof(sdk_technique)) {
+            sdk_error_set(err, "bad-plugin",
+                          "%s: technique #%d has a descriptor of %u bytes, ABI %u needs %zu: "
+                          "rebuild the plugin against this SDK (docs/PLUGINS.md)",
+                          path, i + 1, t->size, SDK_ABI_VERSION, sizeof(sdk_technique));
             sdk_plugin_close(pl);
             return false;
         }

@@ -112,13 +112,7 @@ static int level_from(const char *s, uint32_t n)
     return 0;
 }
 
-static const sdk_profile *run_copy(const sdk_config *cfg, const sdk_profile *watched,
-                                   const sdk_profile *p)
-{
-    return watched ? &watched[p - cfg->profile] : p;
-}
-
-sdk_gen_request *sdk_gen_request_parse(const sdk_config *cfg, const sdk_profile *watched,
+sdk_gen_request *sdk_gen_request_parse(const sdk_config *cfg, const sdk_observer *observer,
                                        const sdk_profile *profile, const msgpack_object *params,
                                        sdk_error *err)
 {
@@ -254,8 +248,9 @@ sdk_gen_request *sdk_gen_request_parse(const sdk_config *cfg, const sdk_profile 
         if (h) g->level_profile = h;
     }
     g->o.seed = seed >= 0 ? (uint64_t)seed : (uint64_t)time(NULL) ^ ((uint64_t)clock() << 32);
-    g->o.profile = run_copy(cfg, watched, profile);
-    g->o.level_profile = run_copy(cfg, watched, g->level_profile);
+    g->o.profile = profile;
+    g->o.level_profile = g->level_profile;
+    g->o.observer = observer;
     g->o.unique_ok = !cfg->no_uniqueness;
     g->o.max_tries = max_tries;
     double budget = max_ms > 0 ? (double)max_ms / 1000.0 : DEFAULT_MAX_SECONDS;

@@ -590,9 +590,11 @@ static void build_step(sdk_step *s, const sdk_technique *t, const sdk_als_list *
     }
 }
 
-static int run(const sdk_ctx *ctx, const sdk_grid *g, sdk_sink *sink, int kind,
-               const sdk_technique *t)
+/* One find for the family: the kind (K_*) is the descriptor's data. */
+static int find_als(const sdk_ctx *ctx, const sdk_grid *g, sdk_sink *sink)
 {
+    const sdk_technique *t = ctx->self;
+    int kind = *(const int *)t->data;
     bool overlap = sdk_opt_bool(ctx, "overlap", false);
     recs R;
     memset(&R, 0, sizeof R);
@@ -635,63 +637,54 @@ static int run(const sdk_ctx *ctx, const sdk_grid *g, sdk_sink *sink, int kind,
     return ret;
 }
 
-static const sdk_technique als_xz, als_xy_wing, als_chain, death_blossom;
-
-static int find_xz(const sdk_ctx *ctx, const sdk_grid *g, sdk_sink *sink)
-{
-    return run(ctx, g, sink, K_XZ, &als_xz);
-}
-static int find_xy(const sdk_ctx *ctx, const sdk_grid *g, sdk_sink *sink)
-{
-    return run(ctx, g, sink, K_XY, &als_xy_wing);
-}
-static int find_chain(const sdk_ctx *ctx, const sdk_grid *g, sdk_sink *sink)
-{
-    return run(ctx, g, sink, K_CHAIN, &als_chain);
-}
-static int find_db(const sdk_ctx *ctx, const sdk_grid *g, sdk_sink *sink)
-{
-    return run(ctx, g, sink, K_DB, &death_blossom);
-}
+static const int kinds[] = {K_XZ, K_XY, K_CHAIN, K_DB};
 
 static const sdk_technique als_xz = {
     .abi = SDK_ABI_VERSION,
+    .size = sizeof(sdk_technique),
     .id = "als-xz",
     .name = "ALS-XZ",
     .difficulty = 70,
     .score = 300,
     .level = SDK_LEVEL_UNFAIR,
-    .find = find_xz,
+    .find = find_als,
+    .data = &kinds[K_XZ],
     .summary = "two almost locked sets joined by a restricted common (singly or doubly linked)",
 };
 static const sdk_technique als_xy_wing = {
     .abi = SDK_ABI_VERSION,
+    .size = sizeof(sdk_technique),
     .id = "als-xy-wing",
     .name = "ALS-XY-Wing",
     .difficulty = 72,
     .score = 320,
     .level = SDK_LEVEL_UNFAIR,
-    .find = find_xy,
+    .find = find_als,
+    .data = &kinds[K_XY],
     .summary = "three almost locked sets: A and B each linked to C by a different RC",
 };
 static const sdk_technique als_chain = {
     .abi = SDK_ABI_VERSION,
+    .size = sizeof(sdk_technique),
     .id = "als-chain",
     .name = "ALS-Chain",
     .difficulty = 74,
     .score = 340,
     .level = SDK_LEVEL_UNFAIR,
-    .find = find_chain,
+    .find = find_als,
+    .data = &kinds[K_CHAIN],
     .summary = "a chain of 4 or more almost locked sets linked by restricted commons",
 };
 static const sdk_technique death_blossom = {
     .abi = SDK_ABI_VERSION,
+    .size = sizeof(sdk_technique),
     .id = "death-blossom",
     .name = "Death Blossom",
     .difficulty = 75,
     .score = 360,
     .level = SDK_LEVEL_UNFAIR,
-    .find = find_db,
+    .find = find_als,
+    .data = &kinds[K_DB],
     .summary = "a stem cell whose every candidate sees one almost locked set (a petal)",
 };
 

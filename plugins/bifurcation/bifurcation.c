@@ -17,6 +17,7 @@ static int find_bifurcation(const sdk_ctx *ctx, const sdk_grid *g, sdk_sink *sin
 
 static const sdk_technique bifurcation = {
     .abi = SDK_ABI_VERSION,
+    .size = sizeof(sdk_technique),
     .id = "bifurcation",
     .name = "Bifurcation",
     .difficulty = 120,

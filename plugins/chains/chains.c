@@ -394,9 +394,18 @@ static int difficulty(const sdk_links *L, const found *f)
     return base + sdk_chain_length_tenths(f->nlit);
 }
 
-static int find_common(const sdk_ctx *ctx, const sdk_grid *g, sdk_sink *sink,
-                       const sdk_technique *t, int type, bool grouped)
+/* What a chain technique looks for: its descriptor's data. */
+typedef struct chain_kind {
+    int type; /* T_* */
+    bool grouped;
+} chain_kind;
+
+static int find_chains(const sdk_ctx *ctx, const sdk_grid *g, sdk_sink *sink)
 {
+    const sdk_technique *t = ctx->self;
+    const chain_kind *kind = t->data;
+    int type = kind->type;
+    bool grouped = kind->grouped;
     search *s = calloc(1, sizeof *s);
     if (!s) return SDK_CONTINUE;
     s->g = g;
@@ -445,91 +454,79 @@ out:
     return ret;
 }
 
-static const sdk_technique cnl, dnl, aic, gcnl, gdnl, gaic;
-
-static int find_cnl(const sdk_ctx *c, const sdk_grid *g, sdk_sink *k)
-{
-    return find_common(c, g, k, &cnl, T_CNL, false);
-}
-static int find_dnl(const sdk_ctx *c, const sdk_grid *g, sdk_sink *k)
-{
-    return find_common(c, g, k, &dnl, T_DNL, false);
-}
-static int find_aic(const sdk_ctx *c, const sdk_grid *g, sdk_sink *k)
-{
-    return find_common(c, g, k, &aic, T_AIC, false);
-}
-static int find_gcnl(const sdk_ctx *c, const sdk_grid *g, sdk_sink *k)
-{
-    return find_common(c, g, k, &gcnl, T_CNL, true);
-}
-static int find_gdnl(const sdk_ctx *c, const sdk_grid *g, sdk_sink *k)
-{
-    return find_common(c, g, k, &gdnl, T_DNL, true);
-}
-static int find_gaic(const sdk_ctx *c, const sdk_grid *g, sdk_sink *k)
-{
-    return find_common(c, g, k, &gaic, T_AIC, true);
-}
+static const chain_kind k_cnl = {T_CNL, false}, k_dnl = {T_DNL, false}, k_aic = {T_AIC, false},
+                        k_gcnl = {T_CNL, true}, k_gdnl = {T_DNL, true}, k_gaic = {T_AIC, true};
 
 static const sdk_technique cnl = {
     .abi = SDK_ABI_VERSION,
+    .size = sizeof(sdk_technique),
     .id = "continuous-nice-loop",
     .name = "Continuous Nice Loop",
     .difficulty = 70,
     .score = 280,
     .level = SDK_LEVEL_UNFAIR,
-    .find = find_cnl,
+    .find = find_chains,
+    .data = &k_cnl,
     .summary = "a closed alternating loop: every weak link eliminates",
 };
 static const sdk_technique dnl = {
     .abi = SDK_ABI_VERSION,
+    .size = sizeof(sdk_technique),
     .id = "discontinuous-nice-loop",
     .name = "Discontinuous Nice Loop",
     .difficulty = 70,
     .score = 280,
     .level = SDK_LEVEL_UNFAIR,
-    .find = find_dnl,
+    .find = find_chains,
+    .data = &k_dnl,
     .summary = "a loop broken in its start cell: the start candidate is set or removed",
 };
 static const sdk_technique aic = {
     .abi = SDK_ABI_VERSION,
+    .size = sizeof(sdk_technique),
     .id = "aic",
     .name = "AIC",
     .difficulty = 70,
     .score = 280,
     .level = SDK_LEVEL_UNFAIR,
-    .find = find_aic,
+    .find = find_chains,
+    .data = &k_aic,
     .summary = "alternating inference chain: one of its two ends is true",
 };
 static const sdk_technique gcnl = {
     .abi = SDK_ABI_VERSION,
+    .size = sizeof(sdk_technique),
     .id = "grouped-continuous-nice-loop",
     .name = "Grouped Continuous Nice Loop",
     .difficulty = 72,
     .score = 300,
     .level = SDK_LEVEL_UNFAIR,
-    .find = find_gcnl,
+    .find = find_chains,
+    .data = &k_gcnl,
     .summary = "continuous nice loop with group (and ALS with als=1) nodes",
 };
 static const sdk_technique gdnl = {
     .abi = SDK_ABI_VERSION,
+    .size = sizeof(sdk_technique),
     .id = "grouped-discontinuous-nice-loop",
     .name = "Grouped Discontinuous Nice Loop",
     .difficulty = 72,
     .score = 300,
     .level = SDK_LEVEL_UNFAIR,
-    .find = find_gdnl,
+    .find = find_chains,
+    .data = &k_gdnl,
     .summary = "discontinuous nice loop with group (and ALS with als=1) nodes",
 };
 static const sdk_technique gaic = {
     .abi = SDK_ABI_VERSION,
+    .size = sizeof(sdk_technique),
     .id = "grouped-aic",
     .name = "Grouped AIC",
     .difficulty = 72,
     .score = 300,
     .level = SDK_LEVEL_UNFAIR,
-    .find = find_gaic,
+    .find = find_chains,
+    .data = &k_gaic,
     .summary = "AIC with group (and ALS with als=1) nodes",
 };
 

@@ -545,27 +545,28 @@ out:
     return ret;
 }
 
-static int find_fnc(const sdk_ctx *ctx, const sdk_grid *g, sdk_sink *sink)
+/* The dynamic techniques: one find, what each looks for in its data. */
+typedef struct dyn_kind {
+    unsigned flags;     /* SDK_DYN_* */
+    bool contradiction; /* report contradictions (difficulty: the descriptor's) */
+    bool verity;        /* report verities */
+    int verity_extra;   /* a verity's base difficulty over the descriptor's */
+    const char *label;
+} dyn_kind;
+
+static int find_dyn(const sdk_ctx *ctx, const sdk_grid *g, sdk_sink *sink)
 {
-    (void)ctx;
-    return dyn_all(g, 0, &fnc, NULL, fnc.difficulty, 0, "Forcing Net", sink);
+    const sdk_technique *t = ctx->self;
+    const dyn_kind *k = t->data;
+    return dyn_all(g, k->flags, k->contradiction ? t : NULL, k->verity ? t : NULL,
+                   k->contradiction ? t->difficulty : 0,
+                   k->verity ? t->difficulty + k->verity_extra : 0, k->label, sink);
 }
-static int find_fnv(const sdk_ctx *ctx, const sdk_grid *g, sdk_sink *sink)
-{
-    (void)ctx;
-    return dyn_all(g, 0, NULL, &fnv, 0, fnv.difficulty, "Forcing Net", sink);
-}
-static int find_nishio(const sdk_ctx *ctx, const sdk_grid *g, sdk_sink *sink)
-{
-    (void)ctx;
-    return dyn_all(g, SDK_DYN_NISHIO, &nishio, NULL, nishio.difficulty, 0, "Nishio", sink);
-}
-static int find_dfc(const sdk_ctx *ctx, const sdk_grid *g, sdk_sink *sink)
-{
-    (void)ctx;
-    return dyn_all(g, 0, &dfc, &dfc, dfc.difficulty, dfc.difficulty + 5, "Dynamic Forcing Chain",
-                   sink);
-}
+
+static const dyn_kind k_fnc = {0, true, false, 0, "Forcing Net"},
+                      k_fnv = {0, false, true, 0, "Forcing Net"},
+                      k_nishio = {SDK_DYN_NISHIO, true, false, 0, "Nishio"},
+                      k_dfc = {0, true, true, 5, "Dynamic Forcing Chain"};
 
 /* ---- nested ------------------------------------------------------------- */
 
@@ -815,9 +816,11 @@ static int kraken_fish(void *vk, const sdk_fish *f)
     return 0;
 }
 
-static int kraken_common(const sdk_ctx *ctx, const sdk_grid *g, sdk_sink *sink,
-                         const sdk_technique *tech, int type)
+/* Kraken fish: the type (1 or 2) is the descriptor's data. */
+static int find_kraken(const sdk_ctx *ctx, const sdk_grid *g, sdk_sink *sink)
 {
+    const sdk_technique *tech = ctx->self;
+    int type = *(const int *)tech->data;
     sdk_fish_search fs;
     sdk_fish_search_init(&fs);
     fs.min_size = 2;
@@ -845,17 +848,10 @@ static int kraken_common(const sdk_ctx *ctx, const sdk_grid *g, sdk_sink *sink,
     return k.ret;
 }
 
-static int find_kraken(const sdk_ctx *ctx, const sdk_grid *g, sdk_sink *sink)
-{
-    return kraken_common(ctx, g, sink, &kraken, 1);
-}
-
-static int find_kraken2(const sdk_ctx *ctx, const sdk_grid *g, sdk_sink *sink)
-{
-    return kraken_common(ctx, g, sink, &kraken2, 2);
-}
+static const int kraken_1 = 1, kraken_2 = 2;
 
 static const sdk_technique fcc = {.abi = SDK_ABI_VERSION,
+                                  .size = sizeof(sdk_technique),
                                   .id = "forcing-chain-contradiction",
                                   .name = "Forcing Chain Contradiction",
                                   .difficulty = 80,
@@ -866,6 +862,7 @@ static const sdk_technique fcc = {.abi = SDK_ABI_VERSION,
                                       "an assumption whose chains contradict each other is false"};
 static const sdk_technique fcv = {
     .abi = SDK_ABI_VERSION,
+    .size = sizeof(sdk_technique),
     .id = "forcing-chain-verity",
     .name = "Forcing Chain Verity",
     .difficulty = 82,
@@ -874,42 +871,51 @@ static const sdk_technique fcv = {
     .find = find_fcv,
     .summary = "what every candidate of a cell or house implies by chains is true"};
 static const sdk_technique fnc = {.abi = SDK_ABI_VERSION,
+                                  .size = sizeof(sdk_technique),
                                   .id = "forcing-net-contradiction",
                                   .name = "Forcing Net Contradiction",
                                   .difficulty = 85,
                                   .score = 700,
                                   .level = SDK_LEVEL_EXTREME,
-                                  .find = find_fnc,
+                                  .find = find_dyn,
+                                  .data = &k_fnc,
                                   .summary =
                                       "dynamic chains (nets) from an assumption break the grid"};
 static const sdk_technique fnv = {
     .abi = SDK_ABI_VERSION,
+    .size = sizeof(sdk_technique),
     .id = "forcing-net-verity",
     .name = "Forcing Net Verity",
     .difficulty = 87,
     .score = 700,
     .level = SDK_LEVEL_EXTREME,
-    .find = find_fnv,
+    .find = find_dyn,
+    .data = &k_fnv,
     .summary = "what every case of a cell or house implies through nets is true"};
 static const sdk_technique nishio = {.abi = SDK_ABI_VERSION,
+                                     .size = sizeof(sdk_technique),
                                      .id = "nishio",
                                      .name = "Nishio Forcing Chain",
                                      .difficulty = 75,
                                      .score = 500,
                                      .level = SDK_LEVEL_EXTREME,
-                                     .find = find_nishio,
+                                     .find = find_dyn,
+                                     .data = &k_nishio,
                                      .summary =
                                          "placing a digit leaves a house without that digit"};
 static const sdk_technique dfc = {
     .abi = SDK_ABI_VERSION,
+    .size = sizeof(sdk_technique),
     .id = "dynamic-forcing-chain",
     .name = "Dynamic Forcing Chain",
     .difficulty = 85,
     .score = 700,
     .level = SDK_LEVEL_EXTREME,
-    .find = find_dfc,
+    .find = find_dyn,
+    .data = &k_dfc,
     .summary = "dynamic forcing chains: contradiction, double, cell and region forms"};
 static const sdk_technique nfc = {.abi = SDK_ABI_VERSION,
+                                  .size = sizeof(sdk_technique),
                                   .id = "nested-forcing-chain",
                                   .name = "Nested Forcing Chain",
                                   .difficulty = 95,
@@ -921,22 +927,26 @@ static const sdk_technique nfc = {.abi = SDK_ABI_VERSION,
                                       "an assumption plus the earlier techniques breaks the grid"};
 static const sdk_technique kraken = {
     .abi = SDK_ABI_VERSION,
+    .size = sizeof(sdk_technique),
     .id = "kraken-fish",
     .name = "Kraken Fish",
     .difficulty = 80,
     .score = 500,
     .level = SDK_LEVEL_EXTREME,
     .find = find_kraken,
+    .data = &kraken_1,
     .summary = "a finned fish whose fins each lead by a chain to the elimination "
                "(type 1; franken=1, mutant=1 widen the fish)"};
 static const sdk_technique kraken2 = {
     .abi = SDK_ABI_VERSION,
+    .size = sizeof(sdk_technique),
     .id = "kraken-fish-2",
     .name = "Kraken Fish Type 2",
     .difficulty = 80,
     .score = 500,
     .level = SDK_LEVEL_EXTREME,
-    .find = find_kraken2,
+    .find = find_kraken,
+    .data = &kraken_2,
     .summary = "a finned fish: the base candidates of one cover house and the fins each imply "
                "the elimination (franken=1, mutant=1 widen the fish)"};
 

@@ -962,9 +962,11 @@ typedef struct spec {
 
 static const sdk_technique *kind_tech(int kind, const sdk_technique *def);
 
-static int run_spec(const sdk_ctx *ctx, const sdk_grid *g, sdk_sink *sink, const sdk_technique *t,
-                    spec sp)
+/* One find for every chain technique: what it runs is its descriptor's spec. */
+static int find_chains(const sdk_ctx *ctx, const sdk_grid *g, sdk_sink *sink)
 {
+    const sdk_technique *t = ctx->self;
+    const spec sp = *(const spec *)t->data;
     nest_reg reg = {0};
     chainer c;
     chainer_init(&c, g, sp.multi, sp.dyn, sp.nishio, sdk_opt_int(ctx, "level", sp.level), &reg);
@@ -982,61 +984,62 @@ static int run_spec(const sdk_ctx *ctx, const sdk_grid *g, sdk_sink *sink, const
     return ret;
 }
 
-#define SPEC(...) ((spec){__VA_ARGS__})
-
-static int f_fcc(const sdk_ctx *x, const sdk_grid *g, sdk_sink *s);
-static int f_xcycle(const sdk_ctx *x, const sdk_grid *g, sdk_sink *s);
-static int f_ycycle(const sdk_ctx *x, const sdk_grid *g, sdk_sink *s);
-static int f_cycle(const sdk_ctx *x, const sdk_grid *g, sdk_sink *s);
-static int f_xchain(const sdk_ctx *x, const sdk_grid *g, sdk_sink *s);
-static int f_chain(const sdk_ctx *x, const sdk_grid *g, sdk_sink *s);
-static int f_nishio(const sdk_ctx *x, const sdk_grid *g, sdk_sink *s);
-static int f_multi(const sdk_ctx *x, const sdk_grid *g, sdk_sink *s);
-static int f_cellfc(const sdk_ctx *x, const sdk_grid *g, sdk_sink *s);
-static int f_regionfc(const sdk_ctx *x, const sdk_grid *g, sdk_sink *s);
-static int f_dyn(const sdk_ctx *x, const sdk_grid *g, sdk_sink *s);
-static int f_plus(const sdk_ctx *x, const sdk_grid *g, sdk_sink *s);
-static int f_nested(const sdk_ctx *x, const sdk_grid *g, sdk_sink *s);
-static int f_nested3(const sdk_ctx *x, const sdk_grid *g, sdk_sink *s);
-
-#define TECH(var, id_, name_, diff, score_, fn, sum)                                               \
+/* Every technique of the family: its id and name, and in its data what the
+ * chainer runs (spec). */
+#define TECH(var, id_, name_, diff, score_, sum, ...)                                              \
+    static const spec spec_##var = {__VA_ARGS__};                                                  \
     static const sdk_technique var = {.abi = SDK_ABI_VERSION,                                      \
+                                      .size = sizeof(sdk_technique),                               \
                                       .id = id_,                                                   \
                                       .name = name_,                                               \
                                       .difficulty = diff,                                          \
                                       .score = score_,                                             \
                                       .level = SDK_LEVEL_EXTREME,                                  \
-                                      .find = fn,                                                  \
-                                      .summary = sum};
+                                      .find = find_chains,                                         \
+                                      .summary = sum,                                              \
+                                      .data = &spec_##var};
 
-TECH(t_fcc, "se-forcing-chains-cycles", "Forcing Chains & Cycles", 65, 500, f_fcc,
-     "SE's unary chains: X/Y/XY cycles, forcing X-chains and forcing chains, easiest first")
-TECH(t_xcycle, "se-bidirectional-x-cycle", "Bidirectional X-Cycle", 65, 500, f_xcycle,
-     "a loop of one digit whose two colourings both eliminate")
-TECH(t_ycycle, "se-bidirectional-y-cycle", "Bidirectional Y-Cycle", 65, 500, f_ycycle,
-     "a loop of bivalue cells whose two colourings both eliminate")
-TECH(t_cycle, "se-bidirectional-cycle", "Bidirectional Cycle", 70, 500, f_cycle,
-     "a loop of cell and house links whose two colourings both eliminate")
-TECH(t_xchain, "se-forcing-x-chain", "Forcing X-Chain", 66, 500, f_xchain,
-     "a one-digit chain from a candidate back to its own negation")
-TECH(t_chain, "se-forcing-chain", "Forcing Chain", 70, 500, f_chain,
-     "a chain of cell and house links from a candidate to its own negation")
-TECH(t_nishio, "se-nishio", "Nishio Forcing Chains", 75, 600, f_nishio,
-     "a digit placed (or removed) contradicts itself through house links")
-TECH(t_multi, "se-multiple-forcing-chain", "Multiple Forcing Chains", 80, 700, f_multi,
-     "SE's cell and region forcing chains, easiest first")
-TECH(t_cellfc, "se-cell-forcing-chain", "Cell Forcing Chains", 80, 700, f_cellfc,
-     "every candidate of a cell leads to the same conclusion")
-TECH(t_regionfc, "se-region-forcing-chain", "Region Forcing Chains", 80, 700, f_regionfc,
-     "every place of a digit in a house leads to the same conclusion")
-TECH(t_dyn, "se-dynamic-forcing-chain", "Dynamic Forcing Chains", 85, 800, f_dyn,
-     "dynamic contradiction, double, cell and region forcing chains")
-TECH(t_plus, "se-dynamic-forcing-chain-plus", "Dynamic Forcing Chains (+)", 90, 900, f_plus,
-     "dynamic forcing chains that also use locking, hidden/naked pairs and X-Wings")
-TECH(t_nested, "se-nested-forcing-chain", "Nested Forcing Chains", 95, 1000, f_nested,
-     "dynamic forcing chains with forcing chains nested inside (level=2..5)")
+#define ALLU (M_UNARY_X | M_UNARY_Y | M_UNARY_XY)
+TECH(t_fcc, "se-forcing-chains-cycles", "Forcing Chains & Cycles", 65, 500,
+     "SE's unary chains: X/Y/XY cycles, forcing X-chains and forcing chains, easiest first",
+     .unary = ALLU, .only_kind = -1)
+TECH(t_xcycle, "se-bidirectional-x-cycle", "Bidirectional X-Cycle", 65, 500,
+     "a loop of one digit whose two colourings both eliminate", .unary = M_UNARY_X,
+     .only_kind = K_XCYCLE)
+TECH(t_ycycle, "se-bidirectional-y-cycle", "Bidirectional Y-Cycle", 65, 500,
+     "a loop of bivalue cells whose two colourings both eliminate", .unary = M_UNARY_Y,
+     .only_kind = K_YCYCLE)
+TECH(t_cycle, "se-bidirectional-cycle", "Bidirectional Cycle", 70, 500,
+     "a loop of cell and house links whose two colourings both eliminate", .unary = M_UNARY_XY,
+     .only_kind = K_XYCYCLE)
+TECH(t_xchain, "se-forcing-x-chain", "Forcing X-Chain", 66, 500,
+     "a one-digit chain from a candidate back to its own negation", .unary = M_UNARY_X,
+     .only_kind = K_XCHAIN)
+TECH(t_chain, "se-forcing-chain", "Forcing Chain", 70, 500,
+     "a chain of cell and house links from a candidate to its own negation", .unary = M_UNARY_XY,
+     .only_kind = K_XYCHAIN)
+TECH(t_nishio, "se-nishio", "Nishio Forcing Chains", 75, 600,
+     "a digit placed (or removed) contradicts itself through house links", .dyn = true,
+     .nishio = true, .only_kind = -1)
+TECH(t_multi, "se-multiple-forcing-chain", "Multiple Forcing Chains", 80, 700,
+     "SE's cell and region forcing chains, easiest first", .multi = true, .only_kind = -1)
+TECH(t_cellfc, "se-cell-forcing-chain", "Cell Forcing Chains", 80, 700,
+     "every candidate of a cell leads to the same conclusion", .multi = true, .only_kind = K_CELL)
+TECH(t_regionfc, "se-region-forcing-chain", "Region Forcing Chains", 80, 700,
+     "every place of a digit in a house leads to the same conclusion", .multi = true,
+     .only_kind = K_REGION)
+TECH(t_dyn, "se-dynamic-forcing-chain", "Dynamic Forcing Chains", 85, 800,
+     "dynamic contradiction, double, cell and region forcing chains", .multi = true, .dyn = true,
+     .only_kind = -1)
+TECH(t_plus, "se-dynamic-forcing-chain-plus", "Dynamic Forcing Chains (+)", 90, 900,
+     "dynamic forcing chains that also use locking, hidden/naked pairs and X-Wings", .multi = true,
+     .dyn = true, .level = 1, .only_kind = -1)
+TECH(t_nested, "se-nested-forcing-chain", "Nested Forcing Chains", 95, 1000,
+     "dynamic forcing chains with forcing chains nested inside (level=2..5)", .multi = true,
+     .dyn = true, .level = 2, .only_kind = -1)
 TECH(t_nested3, "se-nested-forcing-chain-3", "Nested Forcing Chains (+ Multiple)", 100, 1000,
-     f_nested3, "dynamic forcing chains with multiple forcing chains nested inside")
+     "dynamic forcing chains with multiple forcing chains nested inside", .multi = true,
+     .dyn = true, .level = 3, .only_kind = -1)
 
 static const sdk_technique *kind_tech(int kind, const sdk_technique *def)
 {
@@ -1054,67 +1057,6 @@ static const sdk_technique *kind_tech(int kind, const sdk_technique *def)
     default:
         return def;
     }
-}
-
-#define ALLU (M_UNARY_X | M_UNARY_Y | M_UNARY_XY)
-static int f_fcc(const sdk_ctx *x, const sdk_grid *g, sdk_sink *s)
-{
-    return run_spec(x, g, s, &t_fcc, SPEC(.unary = ALLU, .only_kind = -1));
-}
-static int f_xcycle(const sdk_ctx *x, const sdk_grid *g, sdk_sink *s)
-{
-    return run_spec(x, g, s, &t_xcycle, SPEC(.unary = M_UNARY_X, .only_kind = K_XCYCLE));
-}
-static int f_ycycle(const sdk_ctx *x, const sdk_grid *g, sdk_sink *s)
-{
-    return run_spec(x, g, s, &t_ycycle, SPEC(.unary = M_UNARY_Y, .only_kind = K_YCYCLE));
-}
-static int f_cycle(const sdk_ctx *x, const sdk_grid *g, sdk_sink *s)
-{
-    return run_spec(x, g, s, &t_cycle, SPEC(.unary = M_UNARY_XY, .only_kind = K_XYCYCLE));
-}
-static int f_xchain(const sdk_ctx *x, const sdk_grid *g, sdk_sink *s)
-{
-    return run_spec(x, g, s, &t_xchain, SPEC(.unary = M_UNARY_X, .only_kind = K_XCHAIN));
-}
-static int f_chain(const sdk_ctx *x, const sdk_grid *g, sdk_sink *s)
-{
-    return run_spec(x, g, s, &t_chain, SPEC(.unary = M_UNARY_XY, .only_kind = K_XYCHAIN));
-}
-static int f_nishio(const sdk_ctx *x, const sdk_grid *g, sdk_sink *s)
-{
-    return run_spec(x, g, s, &t_nishio, SPEC(.dyn = true, .nishio = true, .only_kind = -1));
-}
-static int f_multi(const sdk_ctx *x, const sdk_grid *g, sdk_sink *s)
-{
-    return run_spec(x, g, s, &t_multi, SPEC(.multi = true, .only_kind = -1));
-}
-static int f_cellfc(const sdk_ctx *x, const sdk_grid *g, sdk_sink *s)
-{
-    return run_spec(x, g, s, &t_cellfc, SPEC(.multi = true, .only_kind = K_CELL));
-}
-static int f_regionfc(const sdk_ctx *x, const sdk_grid *g, sdk_sink *s)
-{
-    return run_spec(x, g, s, &t_regionfc, SPEC(.multi = true, .only_kind = K_REGION));
-}
-static int f_dyn(const sdk_ctx *x, const sdk_grid *g, sdk_sink *s)
-{
-    return run_spec(x, g, s, &t_dyn, SPEC(.multi = true, .dyn = true, .only_kind = -1));
-}
-static int f_plus(const sdk_ctx *x, const sdk_grid *g, sdk_sink *s)
-{
-    return run_spec(x, g, s, &t_plus,
-                    SPEC(.multi = true, .dyn = true, .level = 1, .only_kind = -1));
-}
-static int f_nested(const sdk_ctx *x, const sdk_grid *g, sdk_sink *s)
-{
-    return run_spec(x, g, s, &t_nested,
-                    SPEC(.multi = true, .dyn = true, .level = 2, .only_kind = -1));
-}
-static int f_nested3(const sdk_ctx *x, const sdk_grid *g, sdk_sink *s)
-{
-    return run_spec(x, g, s, &t_nested3,
-                    SPEC(.multi = true, .dyn = true, .level = 3, .only_kind = -1));
 }
 
 SDK_PLUGIN(&se_direct_pointing, &se_direct_claiming, &se_direct_hidden_pair,

@@ -16,6 +16,7 @@ static int find_turbot(const sdk_ctx *ctx, const sdk_grid *g, sdk_sink *sink);
 static int find_xchain(const sdk_ctx *ctx, const sdk_grid *g, sdk_sink *sink);
 
 const sdk_technique sd_turbot_fish = {.abi = SDK_ABI_VERSION,
+                                      .size = sizeof(sdk_technique),
                                       .id = "turbot-fish",
                                       .name = "Turbot Fish",
                                       .difficulty = 42,
@@ -25,6 +26,7 @@ const sdk_technique sd_turbot_fish = {.abi = SDK_ABI_VERSION,
                                       .summary = "an X-Chain of three links: strong, weak, strong"};
 const sdk_technique sd_x_chain = {
     .abi = SDK_ABI_VERSION,
+    .size = sizeof(sdk_technique),
     .id = "x-chain",
     .name = "X-Chain",
     .difficulty = 65,

@@ -184,7 +184,7 @@ static int find(const sdk_ctx *ctx, const sdk_grid *g, sdk_sink *sink)
 }
 
 const sdk_technique oot_single = {
-    .abi = SDK_ABI_VERSION, .id = "oot-single", .name = "Out-of-tree Single",
+    .abi = SDK_ABI_VERSION, .size = sizeof(sdk_technique), .id = "oot-single", .name = "Out-of-tree Single",
     .difficulty = 23, .score = 4, .level = SDK_LEVEL_EASY, .find = find,
     .summary = "a naked single, from a plugin built out of tree",
 };

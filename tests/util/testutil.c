@@ -112,6 +112,7 @@ int tu_find_all(const sdk_technique *t, const char *opts, const sdk_grid *g, tu_
         fail_msg("options '%s' of %s: %s", opts, t->id, why);
     sdk_ctx ctx;
     memset(&ctx, 0, sizeof ctx);
+    ctx.self = t;
     ctx.opts = &o;
     ctx.unique = true;
     sdk_sink sink = {tu_collect, out};
