@@ -24,6 +24,13 @@ const char *tu_reglib_path(const char *name)
     return buf;
 }
 
+const char *tu_source_path(const char *name)
+{
+    static char buf[1024];
+    snprintf(buf, sizeof buf, "%s/%s", env_or("SUDOKU_SOURCE", "."), name);
+    return buf;
+}
+
 int tu_read_puzzles(const char *name, int max, int stride, uint8_t (**out)[81])
 {
     FILE *f = fopen(tu_data_path(name), "r");
