@@ -7,6 +7,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include "sudoku/alloc.h"
 #include "sudoku/engine.h"
 
 /* ---- profiles ----------------------------------------------------------- */
@@ -16,7 +17,7 @@ void sdk_profile_add(sdk_profile *p, const sdk_technique *t, const sdk_options *
 {
     if (p->n == p->cap) {
         p->cap = p->cap ? p->cap * 2 : 16;
-        p->entry = realloc(p->entry, sizeof *p->entry * (size_t)p->cap);
+        p->entry = sdk_xrealloc(p->entry, sizeof *p->entry * (size_t)p->cap);
     }
     sdk_entry *e = &p->entry[p->n++];
     memset(e, 0, sizeof *e);
@@ -135,7 +136,7 @@ static int adjust(void *c, const sdk_step *s)
     adjust_sink *a = c;
     a->count++;
     if (a->delta == 0) return a->next->emit(a->next->ctx, s);
-    if (!a->scratch) a->scratch = malloc(sizeof *a->scratch); /* once per find */
+    if (!a->scratch) a->scratch = sdk_xmalloc(sizeof *a->scratch); /* once per find */
     *a->scratch = *s;
     a->scratch->difficulty += a->delta;
     return a->next->emit(a->next->ctx, a->scratch);
@@ -175,7 +176,7 @@ static sdk_prop propagate(const sdk_ctx *ctx, sdk_grid *g, int max_steps, sdk_pr
 {
     const engine_frame *fr = ctx->engine;
     sdk_run_opts o = {.no_guess = true, .unique = ctx->unique, .observer = fr->obs};
-    sdk_step *step = malloc(sizeof *step);
+    sdk_step *step = sdk_xmalloc(sizeof *step);
     sdk_prop_result local;
     if (!res) res = &local;
     memset(res, 0, sizeof *res);
@@ -260,7 +261,7 @@ sdk_run_status sdk_engine_run(const sdk_profile *p, sdk_grid *g, const sdk_run_o
     if (!rating) rating = &local;
     memset(rating, 0, sizeof *rating);
     bool placed = false;
-    sdk_step *step = malloc(sizeof *step);
+    sdk_step *step = sdk_xmalloc(sizeof *step);
     sdk_grid before;
     char why[256];
     sdk_run_status st = SDK_RUN_STUCK;
@@ -317,7 +318,7 @@ int sdk_engine_hint(const sdk_profile *p, const sdk_grid *g, const sdk_run_opts 
         return count;
     }
     engine_frame fr = frame_of(p, o);
-    sdk_step *step = malloc(sizeof *step);
+    sdk_step *step = sdk_xmalloc(sizeof *step);
     int i = next_step(&fr, g, o, p->n, 0, step);
     if (i >= 0) sink->emit(sink->ctx, step);
     free(step);

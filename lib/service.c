@@ -254,12 +254,8 @@ static bool get_only(const sdk_config *cfg, sdk_request *rq, const msgpack_objec
         total += t->via.str.size + 1;
     }
     if (n == 0) return true;
-    rq->only = calloc(n, sizeof *rq->only);
-    rq->only_buf = malloc(total);
-    if (!rq->only || !rq->only_buf) {
-        sdk_error_set(err, SDK_E_INTERNAL, "out of memory");
-        return false;
-    }
+    rq->only = sdk_xcalloc(n, sizeof *rq->only);
+    rq->only_buf = sdk_xmalloc(total);
     char *p = rq->only_buf;
     for (uint32_t i = 0; i < n; i++) {
         const msgpack_object *t = &v->via.array.ptr[i];
@@ -292,11 +288,7 @@ sdk_request *sdk_service_prepare(sdk_service *sv, const char *method, size_t met
         sdk_error_set(err, SDK_E_REQUEST, "params must be a map");
         return NULL;
     }
-    sdk_request *rq = calloc(1, sizeof *rq);
-    if (!rq) {
-        sdk_error_set(err, SDK_E_INTERNAL, "out of memory");
-        return NULL;
-    }
+    sdk_request *rq = sdk_xcalloc(1, sizeof *rq);
     rq->m = m;
     rq->max_trace = DEFAULT_MAX_TRACE;
     if (params)
@@ -495,11 +487,7 @@ static bool load_puzzle(const sdk_request *rq, const msgpack_object *text, puzzl
                       MAX_PUZZLE_TEXT);
         return false;
     }
-    char *s = malloc((size_t)n + 1);
-    if (!s) {
-        sdk_error_set(err, SDK_E_INTERNAL, "out of memory");
-        return false;
-    }
+    char *s = sdk_xmalloc((size_t)n + 1);
     memcpy(s, text->via.str.ptr, n);
     s[n] = 0;
     bool ok = strlen(s) == n;
@@ -769,8 +757,8 @@ static void trace_line(void *ctx, int lit, const char *line)
     if (lit < 0) {
         size_t n = strlen(line) + 1;
         free(t->summary);
-        t->summary = malloc(n);
-        if (t->summary) memcpy(t->summary, line, n);
+        t->summary = sdk_xmalloc(n);
+        memcpy(t->summary, line, n);
         return;
     }
     sdk_wire_str(&t->l.pk, line);
@@ -798,11 +786,7 @@ static void pack_trace(const sdk_request *rq, puzzle *pz, msgpack_packer *pk)
 static bool run_puzzle(sdk_request *rq, const msgpack_object *text, msgpack_packer *pk,
                        sdk_error *err)
 {
-    puzzle *pz = malloc(sizeof *pz);
-    if (!pz) {
-        sdk_error_set(err, SDK_E_INTERNAL, "out of memory");
-        return false;
-    }
+    puzzle *pz = sdk_xmalloc(sizeof *pz);
     bool ok = load_puzzle(rq, text, pz, err);
     if (ok && rq->m == M_TRACE) ok = check_assumption(rq, pz, err);
     if (ok) switch (rq->m) {

@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include "sudoku/alloc.h"
 #include "sudoku/wire.h"
 
 #define MAX_COUNT 1000000
@@ -116,11 +117,7 @@ sdk_gen_request *sdk_gen_request_parse(const sdk_config *cfg, const sdk_observer
                                        const sdk_profile *profile, const msgpack_object *params,
                                        sdk_error *err)
 {
-    sdk_gen_request *g = calloc(1, sizeof *g);
-    if (!g) {
-        sdk_error_set(err, SDK_E_INTERNAL, "out of memory");
-        return NULL;
-    }
+    sdk_gen_request *g = sdk_xcalloc(1, sizeof *g);
     sdk_gen_target *t = &g->t;
     t->er_min = t->er_max = t->ep_min = t->ep_max = t->ed_min = t->ed_max = -1;
     t->clues_min = 17, t->clues_max = 81;

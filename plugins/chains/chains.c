@@ -10,6 +10,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include "sudoku/alloc.h"
 #include "sudoku/links.h"
 #include "sudoku/technique.h"
 
@@ -88,19 +89,13 @@ static bool grow(search *s)
 {
     if (s->n < s->cap) return true;
     int nc = s->cap ? s->cap * 2 : 64;
-    found *p = realloc(s->f, sizeof *p * (size_t)nc);
-    if (!p) return false;
+    found *p = sdk_xrealloc(s->f, sizeof *p * (size_t)nc);
     s->f = p;
     s->cap = nc;
     if (s->hcap < nc * 2) {
         int hc = nc * 4;
-        int *hi = malloc(sizeof(int) * (size_t)hc);
-        uint64_t *hk = calloc((size_t)hc, sizeof(uint64_t));
-        if (!hi || !hk) {
-            free(hi);
-            free(hk);
-            return false;
-        }
+        int *hi = sdk_xmalloc(sizeof(int) * (size_t)hc);
+        uint64_t *hk = sdk_xcalloc((size_t)hc, sizeof(uint64_t));
         int oc = s->hcap;
         int *ohi = s->hidx;
         uint64_t *ohk = s->hkey;
@@ -406,8 +401,7 @@ static int find_chains(const sdk_ctx *ctx, const sdk_grid *g, sdk_sink *sink)
     const chain_kind *kind = t->data;
     int type = kind->type;
     bool grouped = kind->grouped;
-    search *s = calloc(1, sizeof *s);
-    if (!s) return SDK_CONTINUE;
+    search *s = sdk_xcalloc(1, sizeof *s);
     s->g = g;
     unsigned flags = 0;
     if (grouped) {
@@ -426,8 +420,7 @@ static int find_chains(const sdk_ctx *ctx, const sdk_grid *g, sdk_sink *sink)
     /* grouped: also the other shortest chains (ties broken the other way),
      * which may give other eliminations */
     if (grouped) run_search(s, true);
-    sdk_step *st = malloc(sizeof *st);
-    if (!st) goto out_search;
+    sdk_step *st = sdk_xmalloc(sizeof *st);
     for (int i = 0; i < s->n && ret != SDK_STOP; i++) {
         const found *f = &s->f[i];
         if (f->type != type) continue;
@@ -441,7 +434,6 @@ static int find_chains(const sdk_ctx *ctx, const sdk_grid *g, sdk_sink *sink)
         ret = sdk_emit(sink, st);
     }
     free(st);
-out_search:
     sdk_lsearch_free(&s->S);
     sdk_lsearch_free(&s->S2);
 out_links:

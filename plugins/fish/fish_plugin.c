@@ -12,6 +12,7 @@
  */
 #include <stdlib.h>
 #include <string.h>
+#include "sudoku/alloc.h"
 #include "sudoku/fish.h"
 #include "sudoku/technique.h"
 
@@ -195,8 +196,7 @@ static int on_fish(void *ctx, const sdk_fish *f)
     if (!same_category(r->def, f)) return 0;
     if (r->n == r->cap) {
         int cap = r->cap ? r->cap * 2 : 64;
-        sdk_fish *p = realloc(r->list, sizeof *p * (size_t)cap);
-        if (!p) return 0; /* out of memory: report what we have */
+        sdk_fish *p = sdk_xrealloc(r->list, sizeof *p * (size_t)cap);
         r->list = p;
         r->cap = cap;
     }

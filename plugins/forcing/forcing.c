@@ -23,6 +23,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include "sudoku/alloc.h"
 #include "sudoku/fish.h"
 #include "sudoku/links.h"
 #include "sudoku/technique.h"
@@ -81,8 +82,7 @@ static bool static_init(sctx *s, const sdk_grid *g, unsigned flags)
         sdk_links_free(&s->L);
         return false;
     }
-    s->t = calloc(2 * SDK_NCAND, sizeof *s->t);
-    if (!s->t) return false;
+    s->t = sdk_xcalloc(2 * SDK_NCAND, sizeof *s->t);
     for (int c = 0; c < 81; c++) {
         if (g->value[c]) continue;
         SDK_MASK_FOREACH(d, g->cand[c])
@@ -250,9 +250,9 @@ static int find_fcc(const sdk_ctx *ctx, const sdk_grid *g, sdk_sink *sink)
     unsigned flags = SDK_LINKS_GROUPS | (sdk_opt_bool(ctx, "als", false) ? SDK_LINKS_ALS : 0);
     sctx s;
     int ret = SDK_CONTINUE;
-    sdk_step *st = malloc(sizeof *st);
-    seen *sn = calloc(1, sizeof *sn);
-    if (!st || !sn || !static_init(&s, g, flags)) goto out;
+    sdk_step *st = sdk_xmalloc(sizeof *st);
+    seen *sn = sdk_xcalloc(1, sizeof *sn);
+    if (!static_init(&s, g, flags)) goto out;
     for (int p = 0; p < 2 * SDK_NCAND && ret != SDK_STOP; p++) {
         if (!s.t[p].valid) continue;
         sdk_step_init(st, &fcc);
@@ -322,9 +322,9 @@ static int find_fcv(const sdk_ctx *ctx, const sdk_grid *g, sdk_sink *sink)
     unsigned flags = SDK_LINKS_GROUPS | (sdk_opt_bool(ctx, "als", false) ? SDK_LINKS_ALS : 0);
     sctx s;
     int ret = SDK_CONTINUE;
-    sdk_step *st = malloc(sizeof *st);
-    seen *sn = calloc(1, sizeof *sn);
-    if (!st || !sn || !static_init(&s, g, flags)) goto out;
+    sdk_step *st = sdk_xmalloc(sizeof *st);
+    seen *sn = sdk_xcalloc(1, sizeof *sn);
+    if (!static_init(&s, g, flags)) goto out;
     /* a candidate true and false */
     for (int k = 0; k < SDK_NCAND && ret != SDK_STOP; k++) {
         if (!s.t[2 * k].valid) continue;
@@ -432,11 +432,11 @@ static int dyn_all(const sdk_grid *g, unsigned flags, const sdk_technique *ct,
                    const sdk_technique *vt, int cbase, int vbase, const char *label, sdk_sink *sink)
 {
     int ret = SDK_CONTINUE;
-    sdk_dyn *d = malloc(sizeof *d);
-    sdk_step *st = malloc(sizeof *st);
-    seen *sn = calloc(1, sizeof *sn);
-    dtab *t = vt ? calloc(2 * SDK_NCAND, sizeof *t) : NULL;
-    if (!d || !st || !sn || (vt && !t)) goto out;
+    sdk_dyn *d = sdk_xmalloc(sizeof *d);
+    sdk_step *st = sdk_xmalloc(sizeof *st);
+    seen *sn = sdk_xcalloc(1, sizeof *sn);
+    dtab *t = vt ? sdk_xcalloc(2 * SDK_NCAND, sizeof *t) : NULL;
+
     for (int c = 0; c < 81 && ret != SDK_STOP; c++) {
         if (g->value[c]) continue;
         SDK_MASK_FOREACH(dg, g->cand[c])
@@ -622,10 +622,9 @@ static bool nested_fallback(sdk_grid *w, sdk_dyn *d2)
 static int find_nfc(const sdk_ctx *ctx, const sdk_grid *g, sdk_sink *sink)
 {
     int ret = SDK_CONTINUE;
-    sdk_dyn *d = malloc(sizeof *d), *d2 = malloc(sizeof *d2);
-    sdk_step *st = malloc(sizeof *st);
-    sdk_grid *w = malloc(sizeof *w);
-    if (!d || !d2 || !st || !w) goto out;
+    sdk_dyn *d = sdk_xmalloc(sizeof *d), *d2 = sdk_xmalloc(sizeof *d2);
+    sdk_step *st = sdk_xmalloc(sizeof *st);
+    sdk_grid *w = sdk_xmalloc(sizeof *w);
     bool engine = ctx->propagate && ctx->depth < 2;
     /* propagate-upto=N: the nested propagation uses only the profile's first N
      * techniques (default: all before this one). A speed bound that changes
@@ -680,7 +679,6 @@ static int find_nfc(const sdk_ctx *ctx, const sdk_grid *g, sdk_sink *sink)
             ret = sdk_emit(sink, st);
         }
     }
-out:
     free(d);
     free(d2);
     free(st);
@@ -837,9 +835,9 @@ static int find_kraken(const sdk_ctx *ctx, const sdk_grid *g, sdk_sink *sink)
     fs.need_elims = false;
     sctx s;
     kctx k = {.s = &s, .g = g, .type = type, .t = tech, .sink = sink, .ret = SDK_CONTINUE};
-    k.st = malloc(sizeof *k.st);
-    k.sn = calloc(1, sizeof *k.sn);
-    if (k.st && k.sn && static_init(&s, g, SDK_LINKS_GROUPS)) {
+    k.st = sdk_xmalloc(sizeof *k.st);
+    k.sn = sdk_xcalloc(1, sizeof *k.sn);
+    if (static_init(&s, g, SDK_LINKS_GROUPS)) {
         sdk_fish_find(g, 0, &fs, kraken_fish, &k);
         static_free(&s);
     }

@@ -13,6 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "se.h"
+#include "sudoku/alloc.h"
 #include "sudoku/links.h"
 
 enum {
@@ -77,9 +78,8 @@ static int reg_id(nest_reg *r, uint64_t key)
     if (!key) key = 1;
     if (2 * (r->n + 1) > r->cap) {
         int ncap = r->cap ? r->cap * 2 : 256;
-        uint64_t *nk = calloc((size_t)ncap, sizeof *nk);
-        int *ni = calloc((size_t)ncap, sizeof *ni);
-        if (!nk || !ni) abort();
+        uint64_t *nk = sdk_xcalloc((size_t)ncap, sizeof *nk);
+        int *ni = sdk_xcalloc((size_t)ncap, sizeof *ni);
         for (int i = 0; i < r->cap; i++) {
             if (!r->key[i]) continue;
             int j = (int)(r->key[i] & (uint64_t)(ncap - 1));
@@ -109,8 +109,7 @@ static hint *hadd(hlist *l)
 {
     if (l->n == l->cap) {
         l->cap = l->cap ? l->cap * 2 : 64;
-        l->h = realloc(l->h, sizeof *l->h * (size_t)l->cap);
-        if (!l->h) abort();
+        l->h = sdk_xrealloc(l->h, sizeof *l->h * (size_t)l->cap);
     }
     hint *h = &l->h[l->n];
     memset(h, 0, sizeof *h);
@@ -258,13 +257,11 @@ static bool run_from(chainer *c, sdk_se_set *s, int cand, bool on)
 static const onrun *on_run(chainer *c, int cand)
 {
     if (!c->oncache) {
-        c->oncache = calloc(729, sizeof *c->oncache);
-        if (!c->oncache) abort();
+        c->oncache = sdk_xcalloc(729, sizeof *c->oncache);
     }
     onrun *o = &c->oncache[cand];
     if (!o->s) {
-        o->s = malloc(sizeof *o->s);
-        if (!o->s) abort();
+        o->s = sdk_xmalloc(sizeof *o->s);
         o->bad = run_from(c, o->s, cand, true);
         o->absurd_on = c->run->absurd_on;
         o->absurd_off = c->run->absurd_off;
@@ -360,9 +357,8 @@ static void multiple_cell(chainer *c, int cell)
 {
     const sdk_grid *g = c->g;
     int card = sdk_se_mask_count(g->cand[cell]);
-    sdk_se_set *on_sets[9], *off_set = malloc(sizeof *off_set);
+    sdk_se_set *on_sets[9], *off_set = sdk_xmalloc(sizeof *off_set);
     int nv = 0;
-    if (!off_set) abort();
     SDK_MASK_FOREACH(d, g->cand[cell])
     {
         int cand = cell * 9 + d - 1;
@@ -575,8 +571,7 @@ static void chainer_init(chainer *c, const sdk_grid *g, bool multi, bool dyn, bo
     c->nishio = nishio;
     c->level = level;
     c->reg = reg;
-    c->run = malloc(sizeof *c->run);
-    if (!c->run) abort();
+    c->run = sdk_xmalloc(sizeof *c->run);
 }
 
 static void chainer_free(chainer *c)
@@ -596,8 +591,7 @@ static void collect(chainer *c, unsigned unary_modes)
     if (c->multiple || c->dynamic) {
         multiple(c);
     } else {
-        sdk_se_static *t = malloc(sizeof *t);
-        if (!t) abort();
+        sdk_se_static *t = sdk_xmalloc(sizeof *t);
         sdk_se_static_init(t, c->g);
         if (unary_modes & M_UNARY_X) unary(c, t, false, true);
         if (unary_modes & M_UNARY_Y) unary(c, t, true, false);
@@ -841,8 +835,7 @@ static uint64_t full_chain_key(const chainer *sub, const hint *h)
     uint64_t k = 1469598103934665603ull;
     const sdk_se_arena *a = &sub->A;
     char seen[1458];
-    int *level = malloc(sizeof *level * 4096), *next = malloc(sizeof *next * 4096);
-    if (!level || !next) abort();
+    int *level = sdk_xmalloc(sizeof *level * 4096), *next = sdk_xmalloc(sizeof *next * 4096);
     for (int t = 0; t < h->ntar; t++) {
         memset(seen, 0, sizeof seen);
         int nt = 0;
@@ -875,8 +868,7 @@ static int advanced(void *ctx, sdk_se_arena *a, sdk_se_set *s, const sdk_grid *c
     chainer *c = ctx;
     int added = 0;
     if (!c->rh) {
-        c->rh = malloc(sizeof *c->rh * 512);
-        if (!c->rh) abort();
+        c->rh = sdk_xmalloc(sizeof *c->rh * 512);
     }
     rule_hint *rh = c->rh;
     int8_t hc[27][9]; /* places of each digit in each house */
@@ -971,7 +963,7 @@ static int find_chains(const sdk_ctx *ctx, const sdk_grid *g, sdk_sink *sink)
     chainer c;
     chainer_init(&c, g, sp.multi, sp.dyn, sp.nishio, sdk_opt_int(ctx, "level", sp.level), &reg);
     collect(&c, sp.unary);
-    sdk_step *st = malloc(sizeof *st);
+    sdk_step *st = sdk_xmalloc(sizeof *st);
     int ret = SDK_CONTINUE;
     for (int i = 0; st && i < c.H.n && ret != SDK_STOP; i++) {
         if (sp.only_kind >= 0 && c.H.h[i].kind != sp.only_kind) continue;

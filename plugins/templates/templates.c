@@ -5,6 +5,7 @@
  * digit's templates) are dropped, repeatedly. A cell in every remaining
  * template takes the digit (set); a candidate in none loses it (delete). */
 #include <stdlib.h>
+#include "sudoku/alloc.h"
 #include "sudoku/technique.h"
 
 static int find_templates(const sdk_ctx *ctx, const sdk_grid *g, sdk_sink *sink);
@@ -55,11 +56,7 @@ static void enumerate(walk *w, int row, unsigned cols, unsigned boxes, sdk_bb ac
         tlist *l = w->out;
         if (l->n == l->cap) {
             int cap = l->cap ? l->cap * 2 : 256;
-            sdk_bb *p = realloc(l->t, sizeof *p * (size_t)cap);
-            if (!p) {
-                w->oom = true;
-                return;
-            }
+            sdk_bb *p = sdk_xrealloc(l->t, sizeof *p * (size_t)cap);
             l->t = p;
             l->cap = cap;
         }

@@ -22,6 +22,7 @@
  */
 #include <stdlib.h>
 #include <string.h>
+#include "sudoku/alloc.h"
 #include "sudoku/technique.h"
 
 /* ---- helpers ------------------------------------------------------------ */
@@ -347,8 +348,7 @@ static void chain_add(chain_list *l, const found_chain *c)
     }
     if (l->n == l->cap) {
         int cap = l->cap ? l->cap * 2 : 32;
-        found_chain *nv = realloc(l->v, sizeof *nv * (size_t)cap);
-        if (!nv) return;
+        found_chain *nv = sdk_xrealloc(l->v, sizeof *nv * (size_t)cap);
         l->v = nv;
         l->cap = cap;
     }
