@@ -1,6 +1,7 @@
 /* als.c - almost locked sets: enumeration of every ALS of a grid and the
  * restricted common candidates between two of them (see sudoku/als.h). Used by
  * the ALS plugin and by the chain plugins for ALS nodes. */
+#include "sudoku/alloc.h"
 #include "sudoku/als.h"
 #include <stdio.h>
 #include <stdlib.h>
@@ -30,8 +31,7 @@ static bool list_push(sdk_als_list *l, const sdk_als *a)
 {
     if (l->n == l->cap) {
         int cap = l->cap ? l->cap * 2 : 256;
-        sdk_als *p = realloc(l->als, sizeof *p * (size_t)cap);
-        if (!p) return false;
+        sdk_als *p = sdk_xrealloc(l->als, sizeof *p * (size_t)cap);
         l->als = p;
         l->cap = cap;
     }
@@ -142,8 +142,7 @@ static bool graph_push(sdk_rcc_graph *gr, int a, int b, unsigned digits)
 {
     if (gr->n == gr->cap) {
         int cap = gr->cap ? gr->cap * 2 : 1024;
-        sdk_rcc *p = realloc(gr->edge, sizeof *p * (size_t)cap);
-        if (!p) return false;
+        sdk_rcc *p = sdk_xrealloc(gr->edge, sizeof *p * (size_t)cap);
         gr->edge = p;
         gr->cap = cap;
     }
@@ -155,8 +154,7 @@ int sdk_rcc_graph_build(const sdk_als_list *l, bool allow_overlap, sdk_rcc_graph
 {
     memset(out, 0, sizeof *out);
     out->nals = l->n;
-    out->first = malloc(sizeof *out->first * (size_t)(l->n + 1));
-    if (!out->first) return -1;
+    out->first = sdk_xmalloc(sizeof *out->first * (size_t)(l->n + 1));
     for (int i = 0; i < l->n; i++) {
         out->first[i] = out->n;
         const sdk_als *a = &l->als[i];

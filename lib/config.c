@@ -13,6 +13,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include "sudoku/alloc.h"
 #include "sudoku/host.h"
 
 typedef struct conf_line {
@@ -80,7 +81,7 @@ static bool read_lines(const char *path, conf_line **out, int *nout, sdk_error *
         *eq = 0;
         if (n == cap) {
             cap = cap ? cap * 2 : 64;
-            v = realloc(v, sizeof *v * (size_t)cap);
+            v = sdk_xrealloc(v, sizeof *v * (size_t)cap);
         }
         conf_line *l = &v[n++];
         snprintf(l->section, sizeof l->section, "%s", section);
@@ -169,10 +170,21 @@ bool sdk_plugin_open(const char *path, sdk_plugin *pl, sdk_error *err)
     }
     for (int i = 0; pl->list[i]; i++) {
         const sdk_technique *t = pl->list[i];
+        /* abi is the first field in every version, so it can be read from
+         * any descriptor; nothing else is, until it matches. */
         if (t->abi != SDK_ABI_VERSION) {
             sdk_error_set(err, "bad-plugin",
-                          "%s: technique #%d was built for ABI %u, this build speaks ABI %u", path,
-                          i + 1, t->abi, SDK_ABI_VERSION);
+                          "%s: technique #%d was built for plugin ABI %u, this sudokud loads "
+                          "ABI %u only: rebuild the plugin against this SDK (docs/PLUGINS.md)",
+                          path, i + 1, t->abi, SDK_ABI_VERSION);
+            sdk_plugin_close(pl);
+            return false;
+        }
+        if (t->size < sizeof(sdk_technique)) {
+            sdk_error_set(err, "bad-plugin",
+                          "%s: technique #%d has a descriptor of %u bytes, ABI %u needs %zu: "
+                          "rebuild the plugin against this SDK (docs/PLUGINS.md)",
+                          path, i + 1, t->size, SDK_ABI_VERSION, sizeof(sdk_technique));
             sdk_plugin_close(pl);
             return false;
         }
@@ -219,7 +231,7 @@ static bool add_plugin(sdk_config *cfg, const char *path, const char *where, sdk
             return false;
         }
     }
-    cfg->plugin = realloc(cfg->plugin, sizeof *cfg->plugin * (size_t)(cfg->nplugin + 1));
+    cfg->plugin = sdk_xrealloc(cfg->plugin, sizeof *cfg->plugin * (size_t)(cfg->nplugin + 1));
     cfg->plugin[cfg->nplugin++] = pl;
     return true;
 }
@@ -238,7 +250,7 @@ static bool load_dir(sdk_config *cfg, sdk_error *err)
     while ((de = readdir(d))) {
         size_t len = strlen(de->d_name);
         if (len > 3 && strcmp(de->d_name + len - 3, ".so") == 0) {
-            names = realloc(names, sizeof *names * (size_t)(n + 1));
+            names = sdk_xrealloc(names, sizeof *names * (size_t)(n + 1));
             names[n++] = strdup(de->d_name);
         }
     }
@@ -356,7 +368,7 @@ bool sdk_config_load(const char *path, sdk_config *cfg, sdk_error *err)
         sdk_profile *p = profile_by_name(cfg, name);
         if (!p) {
             cfg->profile =
-                realloc(cfg->profile, sizeof *cfg->profile * (size_t)(cfg->nprofile + 1));
+                sdk_xrealloc(cfg->profile, sizeof *cfg->profile * (size_t)(cfg->nprofile + 1));
             p = &cfg->profile[cfg->nprofile++];
             memset(p, 0, sizeof *p);
             snprintf(p->name, sizeof p->name, "%s", name);

@@ -7,6 +7,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include "sudoku/alloc.h"
 #include "sudoku/engine.h"
 
 /* ---- profiles ----------------------------------------------------------- */
@@ -16,7 +17,7 @@ void sdk_profile_add(sdk_profile *p, const sdk_technique *t, const sdk_options *
 {
     if (p->n == p->cap) {
         p->cap = p->cap ? p->cap * 2 : 16;
-        p->entry = realloc(p->entry, sizeof *p->entry * (size_t)p->cap);
+        p->entry = sdk_xrealloc(p->entry, sizeof *p->entry * (size_t)p->cap);
     }
     sdk_entry *e = &p->entry[p->n++];
     memset(e, 0, sizeof *e);
@@ -40,34 +41,6 @@ int sdk_profile_find(const sdk_profile *p, const char *id)
     return -1;
 }
 
-/* ---- options ------------------------------------------------------------ */
-
-const char *sdk_opt(const sdk_ctx *ctx, const char *key)
-{
-    if (!ctx || !ctx->opts) return NULL;
-    for (int i = 0; i < ctx->opts->n; i++)
-        if (strcmp(ctx->opts->kv[i].key, key) == 0) return ctx->opts->kv[i].val;
-    return NULL;
-}
-
-int sdk_opt_int(const sdk_ctx *ctx, const char *key, int def)
-{
-    const char *v = sdk_opt(ctx, key);
-    if (!v || !*v) return def;
-    char *end;
-    long x = strtol(v, &end, 10);
-    return *end ? def : (int)x;
-}
-
-bool sdk_opt_bool(const sdk_ctx *ctx, const char *key, bool def)
-{
-    const char *v = sdk_opt(ctx, key);
-    if (!v) return def;
-    if (!*v || !strcmp(v, "1") || !strcmp(v, "yes") || !strcmp(v, "true") || !strcmp(v, "on"))
-        return true;
-    return false;
-}
-
 /* ---- running techniques ------------------------------------------------- */
 
 static const sdk_options no_options;
@@ -87,15 +60,41 @@ static bool allowed(const sdk_profile *p, const sdk_entry *e, const sdk_run_opts
 static sdk_prop propagate(const sdk_ctx *ctx, sdk_grid *g, int max_steps, sdk_prop_result *res);
 static bool consistent_after(const sdk_grid *g, const sdk_step *s);
 
-static void make_ctx(sdk_ctx *ctx, const sdk_profile *p, int i, const sdk_run_opts *o, int depth)
+/* What a find() runs in; ctx->engine points here (opaque to plugins), so
+ * that propagate finds the profile, the observer and who called it (a
+ * plugin may lower ctx->position to propagate with fewer techniques). */
+typedef struct engine_frame {
+    const sdk_profile *p;
+    const sdk_observer *obs;
+    int entry; /* the entry whose find() runs in this frame (-1: none yet) */
+} engine_frame;
+
+static engine_frame frame_of(const sdk_profile *p, const sdk_run_opts *o)
 {
-    memset(ctx, 0, sizeof *ctx);
-    ctx->opts = p->entry[i].opts.n ? &p->entry[i].opts : &no_options;
-    ctx->unique = o && o->unique;
-    ctx->propagate = propagate;
-    ctx->engine = p;
-    ctx->position = i;
-    ctx->depth = depth;
+    return (engine_frame){p, o ? o->observer : NULL, -1};
+}
+
+/* Run entry i's find() with the context the engine gives it, telling the
+ * observer; f is the frame of the caller (f->entry called propagate, or -1). */
+static int run_find(const engine_frame *f, int i, const sdk_grid *g, const sdk_run_opts *o,
+                    int depth, sdk_sink *sink)
+{
+    const sdk_entry *e = &f->p->entry[i];
+    engine_frame inner = {f->p, f->obs, i};
+    sdk_ctx ctx;
+    memset(&ctx, 0, sizeof ctx);
+    ctx.self = e->tech;
+    ctx.opts = e->opts.n ? &e->opts : &no_options;
+    ctx.unique = o && o->unique;
+    ctx.propagate = propagate;
+    ctx.engine = &inner;
+    ctx.position = i;
+    ctx.depth = depth;
+    const sdk_observer *obs = f->obs;
+    if (obs && obs->enter) obs->enter(obs->arg, f->p, i, depth);
+    int rc = e->tech->find(&ctx, g, sink);
+    if (obs && obs->leave) obs->leave(obs->arg, f->p, i, depth, f->entry);
+    return rc;
 }
 
 /* A sink that keeps the first step and stops. */
@@ -113,15 +112,14 @@ static int keep_first(void *c, const sdk_step *s)
 }
 
 /* Run entry i; on success *out holds its step with the entry's difficulty. */
-static bool find_one(const sdk_profile *p, int i, const sdk_grid *g, const sdk_run_opts *o,
+static bool find_one(const engine_frame *fr, int i, const sdk_grid *g, const sdk_run_opts *o,
                      int depth, sdk_step *out)
 {
-    sdk_ctx ctx;
-    make_ctx(&ctx, p, i, o, depth);
     first_sink f = {out, false};
     sdk_sink sink = {keep_first, &f};
-    p->entry[i].tech->find(&ctx, g, &sink);
-    if (f.got) out->difficulty += p->entry[i].difficulty - p->entry[i].tech->difficulty;
+    run_find(fr, i, g, o, depth, &sink);
+    const sdk_entry *e = &fr->p->entry[i];
+    if (f.got) out->difficulty += e->difficulty - e->tech->difficulty;
     return f.got;
 }
 
@@ -138,7 +136,7 @@ static int adjust(void *c, const sdk_step *s)
     adjust_sink *a = c;
     a->count++;
     if (a->delta == 0) return a->next->emit(a->next->ctx, s);
-    if (!a->scratch) a->scratch = malloc(sizeof *a->scratch); /* once per find */
+    if (!a->scratch) a->scratch = sdk_xmalloc(sizeof *a->scratch); /* once per find */
     *a->scratch = *s;
     a->scratch->difficulty += a->delta;
     return a->next->emit(a->next->ctx, a->scratch);
@@ -147,27 +145,27 @@ static int adjust(void *c, const sdk_step *s)
 int sdk_engine_find(const sdk_profile *p, int i, const sdk_grid *g, const sdk_run_opts *o,
                     sdk_sink *sink)
 {
-    sdk_ctx ctx;
-    make_ctx(&ctx, p, i, o, 0);
+    engine_frame fr = frame_of(p, o);
     adjust_sink a = {sink, p->entry[i].difficulty - p->entry[i].tech->difficulty, 0, NULL};
     sdk_sink s = {adjust, &a};
-    p->entry[i].tech->find(&ctx, g, &s);
+    run_find(&fr, i, g, o, 0, &s);
     free(a.scratch);
     return a.count;
 }
 
 /* The first step of the profile in order (last-resort techniques only when
  * nothing else yields and guessing is allowed). Returns the entry index or -1. */
-static int next_step(const sdk_profile *p, const sdk_grid *g, const sdk_run_opts *o, int limit,
+static int next_step(const engine_frame *fr, const sdk_grid *g, const sdk_run_opts *o, int limit,
                      int depth, sdk_step *out)
 {
+    const sdk_profile *p = fr->p;
     for (int pass = 0; pass < 2; pass++) {
         for (int i = 0; i < limit; i++) {
             const sdk_entry *e = &p->entry[i];
             bool last = e->tech->flags & SDK_TF_LAST_RESORT;
             if (last != (pass == 1) || !allowed(p, e, o)) continue;
             if (depth > 0 && (e->tech->flags & (SDK_TF_USES_ENGINE | SDK_TF_LAST_RESORT))) continue;
-            if (find_one(p, i, g, o, depth, out)) return i;
+            if (find_one(fr, i, g, o, depth, out)) return i;
         }
         if (o && o->no_guess) break;
     }
@@ -176,9 +174,9 @@ static int next_step(const sdk_profile *p, const sdk_grid *g, const sdk_run_opts
 
 static sdk_prop propagate(const sdk_ctx *ctx, sdk_grid *g, int max_steps, sdk_prop_result *res)
 {
-    const sdk_profile *p = ctx->engine;
-    sdk_run_opts o = {.no_guess = true, .unique = ctx->unique};
-    sdk_step *step = malloc(sizeof *step);
+    const engine_frame *fr = ctx->engine;
+    sdk_run_opts o = {.no_guess = true, .unique = ctx->unique, .observer = fr->obs};
+    sdk_step *step = sdk_xmalloc(sizeof *step);
     sdk_prop_result local;
     if (!res) res = &local;
     memset(res, 0, sizeof *res);
@@ -195,7 +193,7 @@ static sdk_prop propagate(const sdk_ctx *ctx, sdk_grid *g, int max_steps, sdk_pr
             break;
         }
         if (max_steps && res->steps >= max_steps) break;
-        if (next_step(p, g, &o, ctx->position, ctx->depth + 1, step) < 0) break;
+        if (next_step(fr, g, &o, ctx->position, ctx->depth + 1, step) < 0) break;
         sdk_step_apply(step, g);
         ok = consistent_after(g, step);
         res->steps++;
@@ -263,11 +261,12 @@ sdk_run_status sdk_engine_run(const sdk_profile *p, sdk_grid *g, const sdk_run_o
     if (!rating) rating = &local;
     memset(rating, 0, sizeof *rating);
     bool placed = false;
-    sdk_step *step = malloc(sizeof *step);
+    sdk_step *step = sdk_xmalloc(sizeof *step);
     sdk_grid before;
     char why[256];
     sdk_run_status st = SDK_RUN_STUCK;
     bool ok = sdk_grid_check(g, why, sizeof why);
+    engine_frame fr = frame_of(p, o);
     for (;;) {
         if (!ok) {
             st = SDK_RUN_BROKEN;
@@ -281,7 +280,7 @@ sdk_run_status sdk_engine_run(const sdk_profile *p, sdk_grid *g, const sdk_run_o
             st = SDK_RUN_LIMIT;
             break;
         }
-        int i = next_step(p, g, o, p->n, 0, step);
+        int i = next_step(&fr, g, o, p->n, 0, step);
         if (i < 0) {
             st = SDK_RUN_STUCK;
             break;
@@ -318,8 +317,9 @@ int sdk_engine_hint(const sdk_profile *p, const sdk_grid *g, const sdk_run_opts 
         }
         return count;
     }
-    sdk_step *step = malloc(sizeof *step);
-    int i = next_step(p, g, o, p->n, 0, step);
+    engine_frame fr = frame_of(p, o);
+    sdk_step *step = sdk_xmalloc(sizeof *step);
+    int i = next_step(&fr, g, o, p->n, 0, step);
     if (i >= 0) sink->emit(sink->ctx, step);
     free(step);
     return i >= 0;

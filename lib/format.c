@@ -5,6 +5,7 @@
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
+#include "sudoku/alloc.h"
 #include "sudoku/format.h"
 
 void sdk_error_set(sdk_error *e, const char *code, const char *fmt, ...)
@@ -289,7 +290,7 @@ static void buf_append(sdk_reader *r, size_t *len, const char *s, size_t n)
 {
     if (*len + n + 2 > r->cap) {
         r->cap = (*len + n + 2) * 2;
-        r->buf = realloc(r->buf, r->cap);
+        r->buf = sdk_xrealloc(r->buf, r->cap);
     }
     memcpy(r->buf + *len, s, n);
     *len += n;

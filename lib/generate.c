@@ -436,6 +436,7 @@ static bool rate(gen *g, const uint8_t v[81], long *value)
         if (v[c]) sdk_grid_place(&gr, c, v[c], true);
     sdk_run_opts ro = {0};
     ro.unique = g->o->unique_ok;
+    ro.observer = g->o->observer;
     const sdk_profile *lp = g->o->level_profile ? g->o->level_profile : g->o->profile;
     path p = {.t = t, .pattern_ok = true, .level_cut = t->level && lp == g->o->profile};
     res->rated++;

@@ -1,6 +1,7 @@
 /* links.c - the link model: static implication graph over candidates, group
  * nodes and ALS nodes, shortest-chain search, chain text (Eureka) and step
  * records. The dynamic search and the trace live in links_dyn.c. */
+#include "sudoku/alloc.h"
 #include "sudoku/links.h"
 #include <limits.h>
 #include <stdio.h>
@@ -21,8 +22,7 @@ static bool eb_add(ebuf *b, int from, int to, int kind, int w)
 {
     if (b->n == b->cap) {
         int nc = b->cap ? b->cap * 2 : 4096;
-        void *p = realloc(b->v, sizeof *b->v * (size_t)nc);
-        if (!p) return false;
+        void *p = sdk_xrealloc(b->v, sizeof *b->v * (size_t)nc);
         b->v = p;
         b->cap = nc;
     }
@@ -36,8 +36,7 @@ static int add_node(sdk_links *L, int kind, int digit, sdk_bb cells, int als)
 {
     if (L->nnode == L->cap) {
         int nc = L->cap ? L->cap * 2 : 1024;
-        void *p = realloc(L->node, sizeof *L->node * (size_t)nc);
-        if (!p) return -1;
+        void *p = sdk_xrealloc(L->node, sizeof *L->node * (size_t)nc);
         L->node = p;
         L->cap = nc;
     }
@@ -75,8 +74,7 @@ bool sdk_links_build(const sdk_grid *g, unsigned flags, sdk_links *L)
         int c = i / 9, d = i % 9 + 1;
         if (add_node(L, SDK_LN_CAND, d, sdk_bb_cell(c), -1) < 0) goto oom;
     }
-    L->group_of = malloc(sizeof(int) * SDK_NCAND);
-    if (!L->group_of) goto oom;
+    L->group_of = sdk_xmalloc(sizeof(int) * SDK_NCAND);
     for (int i = 0; i < SDK_NCAND; i++) L->group_of[i] = -1;
 
     /* candidate links */
@@ -118,8 +116,7 @@ bool sdk_links_build(const sdk_grid *g, unsigned flags, sdk_links *L)
     gnode *gn = NULL;
     int ngn = 0;
     if (flags & (SDK_LINKS_GROUPS | SDK_LINKS_ALS)) {
-        gn = malloc(sizeof *gn * 9 * 9 * 6);
-        if (!gn) goto oom;
+        gn = sdk_xmalloc(sizeof *gn * 9 * 9 * 6);
         for (int d = 1; d <= 9; d++)
             for (int b = 0; b < 9; b++) {
                 int bh = 18 + b;
@@ -201,11 +198,7 @@ bool sdk_links_build(const sdk_grid *g, unsigned flags, sdk_links *L)
             goto oom;
         }
         int na = L->als.n;
-        int *alsnode = malloc(sizeof(int) * (size_t)na * 9);
-        if (!alsnode) {
-            free(gn);
-            goto oom;
-        }
+        int *alsnode = sdk_xmalloc(sizeof(int) * (size_t)na * 9);
         for (int i = 0; i < na * 9; i++) alsnode[i] = -1;
         sdk_bb elim[9];
         /* pass 1: create the nodes that have eliminations */
@@ -301,13 +294,11 @@ bool sdk_links_build(const sdk_grid *g, unsigned flags, sdk_links *L)
 
     /* CSR */
     int nlit = L->nnode * 2;
-    L->first = calloc((size_t)nlit + 1, sizeof(int));
-    L->edge = malloc(sizeof(sdk_ledge) * (size_t)(eb.n ? eb.n : 1));
-    if (!L->first || !L->edge) goto oom;
+    L->first = sdk_xcalloc((size_t)nlit + 1, sizeof(int));
+    L->edge = sdk_xmalloc(sizeof(sdk_ledge) * (size_t)(eb.n ? eb.n : 1));
     for (int i = 0; i < eb.n; i++) L->first[eb.v[i].from + 1]++;
     for (int i = 0; i < nlit; i++) L->first[i + 1] += L->first[i];
-    int *pos = malloc(sizeof(int) * (size_t)nlit);
-    if (!pos) goto oom;
+    int *pos = sdk_xmalloc(sizeof(int) * (size_t)nlit);
     memcpy(pos, L->first, sizeof(int) * (size_t)nlit);
     for (int i = 0; i < eb.n; i++) L->edge[pos[eb.v[i].from]++] = eb.v[i].e;
     free(pos);
@@ -357,27 +348,21 @@ typedef struct lwork {
 bool sdk_lsearch_init(sdk_lsearch *s, const sdk_links *L)
 {
     s->nlit = L->nnode * 2;
-    s->dist = malloc(sizeof(int) * (size_t)s->nlit);
-    s->pred = malloc(sizeof(int) * (size_t)s->nlit);
-    s->kind = malloc((size_t)s->nlit);
-    lwork *w = malloc(sizeof *w);
+    s->dist = sdk_xmalloc(sizeof(int) * (size_t)s->nlit);
+    s->pred = sdk_xmalloc(sizeof(int) * (size_t)s->nlit);
+    s->kind = sdk_xmalloc((size_t)s->nlit);
+    lwork *w = sdk_xmalloc(sizeof *w);
     s->heap = w;
     s->start = -1;
-    if (w) {
-        w->L = L;
-        w->edge = L->edge;
-        w->nedge = L->nedge;
-        w->nlit = s->nlit;
-        w->unit = true;
-        w->reached = -1;
-        for (int e = 0; e < L->nedge && w->unit; e++) w->unit = L->edge[e].weight == 1;
-        w->queue = malloc(sizeof(int) * ((size_t)s->nlit + 1));
-        w->heap = malloc(sizeof(hent) * ((size_t)s->nlit + (size_t)L->nedge + 1));
-    }
-    if (!s->dist || !s->pred || !s->kind || !w || !w->queue || !w->heap) {
-        sdk_lsearch_free(s);
-        return false;
-    }
+    w->L = L;
+    w->edge = L->edge;
+    w->nedge = L->nedge;
+    w->nlit = s->nlit;
+    w->unit = true;
+    w->reached = -1;
+    for (int e = 0; e < L->nedge && w->unit; e++) w->unit = L->edge[e].weight == 1;
+    w->queue = sdk_xmalloc(sizeof(int) * ((size_t)s->nlit + 1));
+    w->heap = sdk_xmalloc(sizeof(hent) * ((size_t)s->nlit + (size_t)L->nedge + 1));
     return true;
 }
 
@@ -846,8 +831,7 @@ char *sdk_link_text(const sdk_link *l, char *buf, size_t n)
 int sdk_links_trace_lines(const sdk_link *links, int n, sdk_link_line_fn fn, void *ctx)
 {
     enum { LINE = 16384 };
-    char *line = malloc(LINE);
-    if (!line) return 0;
+    char *line = sdk_xmalloc(LINE);
     int lines = 0;
     for (int i = 0; i < n;) {
         int j = i + 1;

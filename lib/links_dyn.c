@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include "sudoku/alloc.h"
 #include "sudoku/links.h"
 
 typedef struct dq {
@@ -155,8 +156,7 @@ bool sdk_dyn_run(const sdk_grid *g, int cell, int digit, bool on, unsigned flags
     d->bad_cell = d->bad_house = -1;
     d->bad_digit = 0;
     d->why_text[0] = 0;
-    dq *q = malloc(sizeof *q);
-    if (!q) return false;
+    dq *q = sdk_xmalloc(sizeof *q);
     q->head = q->tail = 0;
     int lit = SDK_LIT(SDK_CAND_NODE(cell, digit), on);
     d->start = lit;
@@ -265,13 +265,8 @@ static int cmp_lit(const void *a, const void *b)
 bool sdk_trace_assumption(const sdk_grid *g, int cell, int digit, bool on, unsigned flags,
                           sdk_trace_fn fn, void *ctx)
 {
-    sdk_dyn *d = malloc(sizeof *d);
-    char *line = malloc(8192);
-    if (!d || !line) {
-        free(d);
-        free(line);
-        return false;
-    }
+    sdk_dyn *d = sdk_xmalloc(sizeof *d);
+    char *line = sdk_xmalloc(8192);
     sdk_als_list als = {0};
     bool have_als = false;
     if (flags & SDK_DYN_ALS) {

@@ -1,6 +1,7 @@
 /* links_se.c - Sudoku Explainer's implication search: potentials with
  * several parents, SE's propagation order, cycles and unary forcing chains,
  * ancestor counts (see sudoku/links_se.h). */
+#include "sudoku/alloc.h"
 #include "sudoku/links_se.h"
 #include <stdio.h>
 #include <stdlib.h>
@@ -17,13 +18,11 @@ int sdk_se_new(sdk_se_arena *a, int cand, int on, int cause, const int *parents,
 {
     if (a->n == a->cap) {
         a->cap = a->cap ? a->cap * 2 : 4096;
-        a->p = realloc(a->p, sizeof *a->p * (size_t)a->cap);
-        if (!a->p) abort();
+        a->p = sdk_xrealloc(a->p, sizeof *a->p * (size_t)a->cap);
     }
     if (a->npar + np > a->parcap) {
         while (a->npar + np > a->parcap) a->parcap = a->parcap ? a->parcap * 2 : 8192;
-        a->par = realloc(a->par, sizeof *a->par * (size_t)a->parcap);
-        if (!a->par) abort();
+        a->par = sdk_xrealloc(a->par, sizeof *a->par * (size_t)a->parcap);
     }
     sdk_se_pot *p = &a->p[a->n];
     p->cand = (int16_t)cand;
@@ -144,8 +143,7 @@ bool sdk_se_chain(sdk_se_run *r, const sdk_grid *g0)
     sdk_se_arena *a = r->a;
     sdk_se_set *s = r->s;
     bool dyn = r->flags & SDK_SE_DYNAMIC, y = !(r->flags & SDK_SE_NISHIO);
-    sdk_grid *g = malloc(sizeof *g);
-    if (!g) return false;
+    sdk_grid *g = sdk_xmalloc(sizeof *g);
     *g = *g0;
     r->hon = r->ton = r->hoff = r->toff = 0;
     r->absurd_on = r->absurd_off = -1;
@@ -224,8 +222,7 @@ typedef struct vec {
 static void vpush(vec *q, int x)
 {
     if (q->n == q->cap) {
-        int *nv = malloc(sizeof *nv * (size_t)q->cap * 2);
-        if (!nv) abort();
+        int *nv = sdk_xmalloc(sizeof *nv * (size_t)q->cap * 2);
         memcpy(nv, q->v, sizeof *nv * (size_t)q->n);
         free(q->own);
         q->v = q->own = nv;
@@ -443,8 +440,7 @@ int sdk_se_ancestors(const sdk_se_arena *a, int node, int *nested)
         }
         for (int i = 0; i < p->np; i++) {
             if (n == cap) {
-                int *nh = malloc(sizeof *nh * (size_t)cap * 2);
-                if (!nh) abort();
+                int *nh = sdk_xmalloc(sizeof *nh * (size_t)cap * 2);
                 memcpy(nh, stack, sizeof *nh * (size_t)n);
                 free(heap);
                 stack = heap = nh;
@@ -461,8 +457,8 @@ int sdk_se_nested_sum(const sdk_se_arena *a, const int *nodes, int n)
 {
     char seen[1458];
     int cap = 256, sp = 0, sum = 0, nids = 0, idcap = 16;
-    int *stack = malloc(sizeof *stack * (size_t)cap), *ids = malloc(sizeof *ids * (size_t)idcap);
-    if (!stack || !ids) abort();
+    int *stack = sdk_xmalloc(sizeof *stack * (size_t)cap),
+        *ids = sdk_xmalloc(sizeof *ids * (size_t)idcap);
     for (int t = 0; t < n; t++) {
         memset(seen, 0, sizeof seen);
         stack[sp++] = nodes[t];
@@ -477,8 +473,7 @@ int sdk_se_nested_sum(const sdk_se_arena *a, const int *nodes, int n)
                 if (!dup) {
                     if (nids == idcap) {
                         idcap *= 2;
-                        ids = realloc(ids, sizeof *ids * (size_t)idcap);
-                        if (!ids) abort();
+                        ids = sdk_xrealloc(ids, sizeof *ids * (size_t)idcap);
                     }
                     ids[nids++] = p->nested;
                     sum += p->ncplx;
@@ -487,8 +482,7 @@ int sdk_se_nested_sum(const sdk_se_arena *a, const int *nodes, int n)
             for (int i = 0; i < p->np; i++) {
                 if (sp == cap) {
                     cap *= 2;
-                    stack = realloc(stack, sizeof *stack * (size_t)cap);
-                    if (!stack) abort();
+                    stack = sdk_xrealloc(stack, sizeof *stack * (size_t)cap);
                 }
                 stack[sp++] = a->par[p->par + i];
             }

@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include "sudoku/alloc.h"
 #include "sudoku/links.h"
 #include "sudoku/solver.h"
 #include "service_generate.h"
@@ -15,40 +16,37 @@
 #define DEFAULT_MAX_TRACE 100000
 #define MAX_MAX_TRACE 2000000
 
-/* ---- the probe: technique copies whose find() reports first -------------- */
+/* ---- the probe: an engine observer that names the running technique ----- */
 
-static const sdk_technique *g_real[SDK_PROBE_MAX];
-static sdk_service_probe *g_probe;
+/* What the observer needs: the probe, and the probe's index of every entry
+ * of every profile of the config. On the heap, so that copies of the
+ * sdk_service struct share it. */
+struct sdk_probe_watch {
+    sdk_service_probe *probe;
+    const sdk_config *cfg;
+    int32_t **index; /* [profile][entry] */
+};
 
-static int watched_find(int k, const sdk_ctx *ctx, const sdk_grid *g, sdk_sink *sink)
+static int32_t probe_index(const sdk_probe_watch *w, const sdk_profile *p, int i)
 {
-    sdk_service_probe *p = g_probe;
-    int32_t prev = p->current;
-    p->current = k;
-    int rc = g_real[k]->find(ctx, g, sink);
-    p->current = prev;
-    return rc;
+    ptrdiff_t k = p - w->cfg->profile;
+    if (k < 0 || k >= w->cfg->nprofile || i < 0 || i >= p->n) return -1;
+    return w->index[k][i];
 }
 
-/* SDK_PROBE_MAX (256) trampolines, tr_0000 .. tr_3333 (base-4 names). */
-#define TR(n, v)                                                                                   \
-    static int tr_##n(const sdk_ctx *c, const sdk_grid *g, sdk_sink *s)                            \
-    {                                                                                              \
-        return watched_find((v), c, g, s);                                                         \
-    }
-#define TR4(n, v) TR(n##0, (v)*4) TR(n##1, (v)*4 + 1) TR(n##2, (v)*4 + 2) TR(n##3, (v)*4 + 3)
-#define TR16(n, v) TR4(n##0, (v)*4) TR4(n##1, (v)*4 + 1) TR4(n##2, (v)*4 + 2) TR4(n##3, (v)*4 + 3)
-#define TR64(n, v)                                                                                 \
-    TR16(n##0, (v)*4) TR16(n##1, (v)*4 + 1) TR16(n##2, (v)*4 + 2) TR16(n##3, (v)*4 + 3)
-TR64(0, 0)
-TR64(1, 1)
-TR64(2, 2)
-TR64(3, 3)
-#define TN(n) tr_##n,
-#define TN4(n) TN(n##0) TN(n##1) TN(n##2) TN(n##3)
-#define TN16(n) TN4(n##0) TN4(n##1) TN4(n##2) TN4(n##3)
-#define TN64(n) TN16(n##0) TN16(n##1) TN16(n##2) TN16(n##3)
-static const sdk_find_fn g_tramp[SDK_PROBE_MAX] = {TN64(0) TN64(1) TN64(2) TN64(3)};
+static void probe_enter(void *arg, const sdk_profile *p, int entry, int depth)
+{
+    (void)depth;
+    const sdk_probe_watch *w = arg;
+    w->probe->current = probe_index(w, p, entry);
+}
+
+static void probe_leave(void *arg, const sdk_profile *p, int entry, int depth, int outer)
+{
+    (void)entry, (void)depth;
+    const sdk_probe_watch *w = arg;
+    w->probe->current = outer >= 0 ? probe_index(w, p, outer) : -1;
+}
 
 const char *sdk_service_probe_current(const sdk_service_probe *probe)
 {
@@ -57,11 +55,14 @@ const char *sdk_service_probe_current(const sdk_service_probe *probe)
     return probe->id[k];
 }
 
-static int watch_index(sdk_service *sv, const sdk_technique *t)
+/* The probe index of a technique id, added when new; -1 when the probe is full. */
+static int32_t probe_id(sdk_service_probe *probe, const char *id)
 {
-    for (int k = 0; k < sv->nwatch; k++)
-        if (g_real[k] == t) return k;
-    return -1;
+    for (int32_t k = 0; k < probe->nid; k++)
+        if (strcmp(probe->id[k], id) == 0) return k;
+    if (probe->nid == SDK_PROBE_MAX) return -1;
+    snprintf(probe->id[probe->nid], SDK_PROBE_ID, "%s", id);
+    return probe->nid++;
 }
 
 bool sdk_service_init(sdk_service *sv, const sdk_config *cfg, sdk_service_probe *probe,
@@ -70,58 +71,41 @@ bool sdk_service_init(sdk_service *sv, const sdk_config *cfg, sdk_service_probe 
     memset(sv, 0, sizeof *sv);
     sv->cfg = cfg;
     if (!probe) return true;
-    if (g_probe) {
-        sdk_error_set(err, SDK_E_INTERNAL, "another service already uses a probe");
-        return false;
-    }
-    sv->watch = calloc(SDK_PROBE_MAX, sizeof *sv->watch);
-    sv->watched = calloc(cfg->nprofile > 0 ? (size_t)cfg->nprofile : 1, sizeof *sv->watched);
-    if (!sv->watch || !sv->watched) goto nomem;
+    probe->nid = 0;
+    probe->current = -1;
+    sdk_probe_watch *w = sdk_xcalloc(1, sizeof *w);
+    w->probe = probe;
+    w->cfg = cfg;
+    w->index = sdk_xcalloc(cfg->nprofile > 0 ? (size_t)cfg->nprofile : 1, sizeof *w->index);
+    sv->probe = probe;
+    sv->watch = w;
+    sv->observer = (sdk_observer){probe_enter, probe_leave, w};
     for (int i = 0; i < cfg->nprofile; i++) {
         const sdk_profile *p = &cfg->profile[i];
-        sdk_profile *w = &sv->watched[i];
-        memcpy(w->name, p->name, sizeof w->name);
-        w->entry = calloc(p->n > 0 ? (size_t)p->n : 1, sizeof *w->entry);
-        if (!w->entry) goto nomem;
-        w->n = w->cap = p->n;
+        w->index[i] = sdk_xcalloc(p->n > 0 ? (size_t)p->n : 1, sizeof(int32_t));
         for (int e = 0; e < p->n; e++) {
-            const sdk_technique *t = p->entry[e].tech;
-            int k = watch_index(sv, t);
+            const char *id = p->entry[e].tech->id;
+            int32_t k = probe_id(probe, id ? id : "?");
             if (k < 0) {
-                if (sv->nwatch == SDK_PROBE_MAX) {
-                    sdk_error_set(err, SDK_E_INTERNAL, "more than %d techniques to watch",
-                                  SDK_PROBE_MAX);
-                    sdk_service_free(sv);
-                    return false;
-                }
-                k = sv->nwatch++;
-                g_real[k] = t;
-                sv->watch[k] = *t;
-                sv->watch[k].find = g_tramp[k];
-                snprintf(probe->id[k], SDK_PROBE_ID, "%s", t->id ? t->id : "?");
+                sdk_error_set(err, SDK_E_INTERNAL, "more than %d techniques to watch",
+                              SDK_PROBE_MAX);
+                sdk_service_free(sv);
+                return false;
             }
-            w->entry[e] = p->entry[e];
-            w->entry[e].tech = &sv->watch[k];
+            w->index[i][e] = k;
         }
     }
-    probe->nid = sv->nwatch;
-    probe->current = -1;
-    sv->probe = probe;
-    g_probe = probe;
     return true;
-nomem:
-    sdk_service_free(sv);
-    sdk_error_set(err, SDK_E_INTERNAL, "out of memory");
-    return false;
 }
 
 void sdk_service_free(sdk_service *sv)
 {
-    if (sv->watched)
-        for (int i = 0; i < sv->cfg->nprofile; i++) free(sv->watched[i].entry);
-    free(sv->watched);
-    free(sv->watch);
-    if (sv->probe && g_probe == sv->probe) g_probe = NULL;
+    sdk_probe_watch *w = sv->watch;
+    if (w) {
+        for (int i = 0; i < w->cfg->nprofile; i++) free(w->index[i]);
+        free(w->index);
+        free(w);
+    }
     memset(sv, 0, sizeof *sv);
 }
 
@@ -133,8 +117,8 @@ static const char *const method_names[] = {"solve",      "rate",  "explain", "hi
 
 struct sdk_request {
     enum method m;
-    const sdk_profile *profile; /* from the config (names, descriptors) */
-    const sdk_profile *run;     /* what the engine runs (watched copy or profile) */
+    const sdk_profile *profile;   /* from the config (names, descriptors) */
+    const sdk_observer *observer; /* the service's probe (NULL: none) */
     bool no_guess, logic, trace, all;
     bool passes; /* explain: also the seed 004 program's pass count */
     long max_trace;
@@ -146,7 +130,7 @@ struct sdk_request {
     /* trace: the assumption cell=digit (on) or cell<>digit, ALS links */
     int a_cell, a_digit;
     bool a_on, als;
-    char a_text[16]; /* normalised: "r2c2=1" / "r2c2<>1" */
+    char a_text[16];      /* normalised: "r2c2=1" / "r2c2<>1" */
     sdk_gen_request *gen; /* generate: the target and budget */
 };
 
@@ -270,12 +254,8 @@ static bool get_only(const sdk_config *cfg, sdk_request *rq, const msgpack_objec
         total += t->via.str.size + 1;
     }
     if (n == 0) return true;
-    rq->only = calloc(n, sizeof *rq->only);
-    rq->only_buf = malloc(total);
-    if (!rq->only || !rq->only_buf) {
-        sdk_error_set(err, SDK_E_INTERNAL, "out of memory");
-        return false;
-    }
+    rq->only = sdk_xcalloc(n, sizeof *rq->only);
+    rq->only_buf = sdk_xmalloc(total);
     char *p = rq->only_buf;
     for (uint32_t i = 0; i < n; i++) {
         const msgpack_object *t = &v->via.array.ptr[i];
@@ -308,11 +288,7 @@ sdk_request *sdk_service_prepare(sdk_service *sv, const char *method, size_t met
         sdk_error_set(err, SDK_E_REQUEST, "params must be a map");
         return NULL;
     }
-    sdk_request *rq = calloc(1, sizeof *rq);
-    if (!rq) {
-        sdk_error_set(err, SDK_E_INTERNAL, "out of memory");
-        return NULL;
-    }
+    sdk_request *rq = sdk_xcalloc(1, sizeof *rq);
     rq->m = m;
     rq->max_trace = DEFAULT_MAX_TRACE;
     if (params)
@@ -346,6 +322,7 @@ sdk_request *sdk_service_prepare(sdk_service *sv, const char *method, size_t met
         sdk_config_profile(sv->cfg, "hodoku") && !sdk_wire_get(params, "er") &&
         !sdk_wire_get(params, "ep") && !sdk_wire_get(params, "ed"))
         snprintf(name, sizeof name, "hodoku");
+    rq->observer = sv->watch ? &sv->observer : NULL;
     rq->profile = sdk_config_profile(sv->cfg, name);
     if (!rq->profile) {
         char list[160] = "";
@@ -359,8 +336,6 @@ sdk_request *sdk_service_prepare(sdk_service *sv, const char *method, size_t met
             sdk_error_set(err, SDK_E_PROFILE, "the config names no default profile");
         goto fail;
     }
-    rq->run = rq->profile;
-    if (sv->watched) rq->run = &sv->watched[rq->profile - sv->cfg->profile];
 
     if (!sdk_wire_get_bool(params, "no_guess", &rq->no_guess, err) ||
         !sdk_wire_get_bool(params, "logic", &rq->logic, err) ||
@@ -390,7 +365,7 @@ sdk_request *sdk_service_prepare(sdk_service *sv, const char *method, size_t met
 
     if (m == M_TECHNIQUES) return rq;
     if (m == M_GENERATE) {
-        rq->gen = sdk_gen_request_parse(sv->cfg, sv->watched, rq->profile, params, err);
+        rq->gen = sdk_gen_request_parse(sv->cfg, rq->observer, rq->profile, params, err);
         if (!rq->gen) goto fail;
         return rq;
     }
@@ -512,11 +487,7 @@ static bool load_puzzle(const sdk_request *rq, const msgpack_object *text, puzzl
                       MAX_PUZZLE_TEXT);
         return false;
     }
-    char *s = malloc((size_t)n + 1);
-    if (!s) {
-        sdk_error_set(err, SDK_E_INTERNAL, "out of memory");
-        return false;
-    }
+    char *s = sdk_xmalloc((size_t)n + 1);
     memcpy(s, text->via.str.ptr, n);
     s[n] = 0;
     bool ok = strlen(s) == n;
@@ -597,6 +568,7 @@ static sdk_run_opts run_opts(const sdk_request *rq, bool unique)
     o.unique = unique;
     o.only = rq->nonly ? rq->only : NULL;
     o.nonly = rq->nonly;
+    o.observer = rq->observer;
     return o;
 }
 
@@ -609,7 +581,7 @@ static sdk_rating run_engine(const sdk_request *rq, puzzle *pz, list *l, sdk_gri
     sdk_run_opts o = run_opts(rq, pz->count == 1);
     o.only = NULL; /* `techniques` restricts hints only */
     o.nonly = 0;
-    sdk_engine_run(rq->run, g, &o, l ? collect_step : NULL, l, &r);
+    sdk_engine_run(rq->profile, g, &o, l ? collect_step : NULL, l, &r);
     return r;
 }
 
@@ -738,7 +710,7 @@ static void pack_hint(const sdk_request *rq, puzzle *pz, msgpack_packer *pk)
     list_init(&l);
     sdk_run_opts o = run_opts(rq, pz->count == 1);
     sdk_sink sink = {rq->all ? sink_step : sink_first, &l};
-    if (!sdk_grid_solved(&pz->g)) sdk_engine_hint(rq->run, &pz->g, &o, rq->all, &sink);
+    if (!sdk_grid_solved(&pz->g)) sdk_engine_hint(rq->profile, &pz->g, &o, rq->all, &sink);
     msgpack_pack_map(pk, 2);
     pack_puzzle_echo(pk, pz->text);
     list_pack(&l, "steps", pk);
@@ -785,8 +757,8 @@ static void trace_line(void *ctx, int lit, const char *line)
     if (lit < 0) {
         size_t n = strlen(line) + 1;
         free(t->summary);
-        t->summary = malloc(n);
-        if (t->summary) memcpy(t->summary, line, n);
+        t->summary = sdk_xmalloc(n);
+        memcpy(t->summary, line, n);
         return;
     }
     sdk_wire_str(&t->l.pk, line);
@@ -814,11 +786,7 @@ static void pack_trace(const sdk_request *rq, puzzle *pz, msgpack_packer *pk)
 static bool run_puzzle(sdk_request *rq, const msgpack_object *text, msgpack_packer *pk,
                        sdk_error *err)
 {
-    puzzle *pz = malloc(sizeof *pz);
-    if (!pz) {
-        sdk_error_set(err, SDK_E_INTERNAL, "out of memory");
-        return false;
-    }
+    puzzle *pz = sdk_xmalloc(sizeof *pz);
     bool ok = load_puzzle(rq, text, pz, err);
     if (ok && rq->m == M_TRACE) ok = check_assumption(rq, pz, err);
     if (ok) switch (rq->m) {

@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include "sudoku/alloc.h"
 #include "sudoku/wire.h"
 
 #define MAX_COUNT 1000000
@@ -112,21 +113,11 @@ static int level_from(const char *s, uint32_t n)
     return 0;
 }
 
-static const sdk_profile *run_copy(const sdk_config *cfg, const sdk_profile *watched,
-                                   const sdk_profile *p)
-{
-    return watched ? &watched[p - cfg->profile] : p;
-}
-
-sdk_gen_request *sdk_gen_request_parse(const sdk_config *cfg, const sdk_profile *watched,
+sdk_gen_request *sdk_gen_request_parse(const sdk_config *cfg, const sdk_observer *observer,
                                        const sdk_profile *profile, const msgpack_object *params,
                                        sdk_error *err)
 {
-    sdk_gen_request *g = calloc(1, sizeof *g);
-    if (!g) {
-        sdk_error_set(err, SDK_E_INTERNAL, "out of memory");
-        return NULL;
-    }
+    sdk_gen_request *g = sdk_xcalloc(1, sizeof *g);
     sdk_gen_target *t = &g->t;
     t->er_min = t->er_max = t->ep_min = t->ep_max = t->ed_min = t->ed_max = -1;
     t->clues_min = 17, t->clues_max = 81;
@@ -254,8 +245,9 @@ sdk_gen_request *sdk_gen_request_parse(const sdk_config *cfg, const sdk_profile 
         if (h) g->level_profile = h;
     }
     g->o.seed = seed >= 0 ? (uint64_t)seed : (uint64_t)time(NULL) ^ ((uint64_t)clock() << 32);
-    g->o.profile = run_copy(cfg, watched, profile);
-    g->o.level_profile = run_copy(cfg, watched, g->level_profile);
+    g->o.profile = profile;
+    g->o.level_profile = g->level_profile;
+    g->o.observer = observer;
     g->o.unique_ok = !cfg->no_uniqueness;
     g->o.max_tries = max_tries;
     double budget = max_ms > 0 ? (double)max_ms / 1000.0 : DEFAULT_MAX_SECONDS;

@@ -12,10 +12,10 @@ typedef struct sdk_gen_request sdk_gen_request;
 /* Is k one of generate's own parameter names? */
 bool sdk_gen_known_key(const msgpack_object *k);
 
-/* Decode a generate request's params. profile rates the puzzles; watched is
- * the service's probe-watched copy of cfg's profiles (NULL: none). NULL with
+/* Decode a generate request's params. profile rates the puzzles; observer
+ * (the service's probe, NULL: none) watches the runs. NULL with
  * err set when the params are unusable. */
-sdk_gen_request *sdk_gen_request_parse(const sdk_config *cfg, const sdk_profile *watched,
+sdk_gen_request *sdk_gen_request_parse(const sdk_config *cfg, const sdk_observer *observer,
                                        const sdk_profile *profile, const msgpack_object *params,
                                        sdk_error *err);
 int sdk_gen_request_count(const sdk_gen_request *g);

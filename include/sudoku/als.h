@@ -53,8 +53,8 @@ typedef struct sdk_als_list {
 
 /* Collect every ALS of g (o may be NULL: all sizes 1..8). Returns the count, or
  * -1 when memory ran out (out is then empty). out needs no initialisation. */
-int sdk_als_collect(const sdk_grid *g, const sdk_als_opts *o, sdk_als_list *out);
-void sdk_als_list_free(sdk_als_list *l);
+SDK_API int sdk_als_collect(const sdk_grid *g, const sdk_als_opts *o, sdk_als_list *out);
+SDK_API void sdk_als_list_free(sdk_als_list *l);
 
 /* Do the two ALSs share a cell? */
 static inline bool sdk_als_overlap(const sdk_als *a, const sdk_als *b)
@@ -65,12 +65,12 @@ static inline bool sdk_als_overlap(const sdk_als *a, const sdk_als *b)
 /* The restricted common candidates of a and b as a digit mask. Overlapping
  * sets give 0 unless allow_overlap; with overlap allowed, a digit held by a
  * shared cell is never restricted. */
-unsigned sdk_als_rcc(const sdk_als *a, const sdk_als *b, bool allow_overlap);
+SDK_API unsigned sdk_als_rcc(const sdk_als *a, const sdk_als *b, bool allow_overlap);
 
 /* Cells outside a and b, holding candidate d, that see every cell of a and of
  * b holding d (d is false there as soon as d is true in a or in b). Empty if
  * neither holds d. */
-sdk_bb sdk_als_common_peers(const sdk_als *a, const sdk_als *b, int d);
+SDK_API sdk_bb sdk_als_common_peers(const sdk_als *a, const sdk_als *b, int d);
 
 /* The RCC graph of a list: one entry per ordered pair (a, b), a != b, with
  * at least one RCC. Entries are sorted by a, then b; the entries of a are
@@ -89,14 +89,14 @@ typedef struct sdk_rcc_graph {
 
 /* Build the graph of l (both directions of every pair). Returns the edge count
  * or -1 when memory ran out. */
-int sdk_rcc_graph_build(const sdk_als_list *l, bool allow_overlap, sdk_rcc_graph *out);
-void sdk_rcc_graph_free(sdk_rcc_graph *gr);
+SDK_API int sdk_rcc_graph_build(const sdk_als_list *l, bool allow_overlap, sdk_rcc_graph *out);
+SDK_API void sdk_rcc_graph_free(sdk_rcc_graph *gr);
 
 /* "r5c56 {234}" (HoDoKu's notation): compact cells and digits. Returns buf. */
-char *sdk_als_text(const sdk_als *a, char *buf, size_t n);
+SDK_API char *sdk_als_text(const sdk_als *a, char *buf, size_t n);
 
 /* Mark every candidate of the ALS in a step with role (usually SDK_ROLE_ALS). */
-void sdk_als_mark(sdk_step *s, const sdk_als *a, sdk_role role);
+SDK_API void sdk_als_mark(sdk_step *s, const sdk_als *a, sdk_role role);
 
 #ifdef __cplusplus
 }

@@ -18,8 +18,8 @@ extern "C" {
 typedef struct sdk_entry {
     const sdk_technique *tech;
     sdk_options opts;
-    int difficulty;     /* effective default (config override or descriptor) */
-    char source[256];   /* the .so it came from */
+    int difficulty;   /* effective default (config override or descriptor) */
+    char source[256]; /* the .so it came from */
 } sdk_entry;
 
 typedef struct sdk_profile {
@@ -35,28 +35,43 @@ void sdk_profile_add(sdk_profile *p, const sdk_technique *t, const sdk_options *
 void sdk_profile_free(sdk_profile *p);
 int sdk_profile_find(const sdk_profile *p, const char *id); /* index or -1 */
 
+/* An observer of the engine's work: told before and after every find() the
+ * engine runs, the ones nested in ctx->propagate included, with the entry's
+ * index in the profile and the nesting depth (0: the top level). `outer` is
+ * the entry whose find() is still running around this one (-1: none), so
+ * that an observer can say "entry i runs" on enter and "outer runs again" on
+ * leave without keeping a stack. sudokud's probe (which technique a worker
+ * is in, to blame a crash or a hang) and bench_rate's per-technique timing
+ * are observers. Both callbacks may be NULL. */
+typedef struct sdk_observer {
+    void (*enter)(void *arg, const sdk_profile *p, int entry, int depth);
+    void (*leave)(void *arg, const sdk_profile *p, int entry, int depth, int outer);
+    void *arg;
+} sdk_observer;
+
 typedef struct sdk_run_opts {
-    bool no_guess;          /* never use last-resort techniques */
-    bool unique;            /* puzzle known to have one solution (uniqueness techniques allowed) */
-    int max_steps;          /* 0: no limit */
+    bool no_guess;           /* never use last-resort techniques */
+    bool unique;             /* puzzle known to have one solution (uniqueness techniques allowed) */
+    int max_steps;           /* 0: no limit */
     const char *const *only; /* hint: restrict to these ids (NULL: all) */
     int nonly;
+    const sdk_observer *observer; /* NULL: none */
 } sdk_run_opts;
 
 typedef enum sdk_run_status {
     SDK_RUN_SOLVED = 0,
-    SDK_RUN_STUCK,        /* no technique applies */
-    SDK_RUN_BROKEN,       /* the grid became impossible (bad candidate grid input) */
-    SDK_RUN_LIMIT,        /* max_steps reached */
+    SDK_RUN_STUCK,  /* no technique applies */
+    SDK_RUN_BROKEN, /* the grid became impossible (bad candidate grid input) */
+    SDK_RUN_LIMIT,  /* max_steps reached */
 } sdk_run_status;
 
 typedef struct sdk_rating {
-    int er, ep, ed;            /* tenths; ER hardest, EP up to first placement, ED up to first step */
-    int score;                 /* HoDoKu-style score: sum of step scores */
-    int level;                 /* sdk_level of the hardest technique used */
+    int er, ep, ed; /* tenths; ER hardest, EP up to first placement, ED up to first step */
+    int score;      /* HoDoKu-style score: sum of step scores */
+    int level;      /* sdk_level of the hardest technique used */
     const sdk_technique *hardest;
     int steps;
-    int status;                /* sdk_run_status */
+    int status; /* sdk_run_status */
 } sdk_rating;
 
 /* Called for every applied step with the grid before it; return nonzero to stop. */

@@ -69,7 +69,7 @@ typedef struct sdk_fish_search {
 
 /* Defaults: sizes 2..4, basic, finless and finned, 5 fins, 2 endo fins, need_elims,
  * every kind the search space gives. */
-void sdk_fish_search_init(sdk_fish_search *s);
+SDK_API void sdk_fish_search_init(sdk_fish_search *s);
 
 /* Called for every fish found; return SDK_STOP (1) to end the search. */
 typedef int (*sdk_fish_fn)(void *ctx, const sdk_fish *f);
@@ -78,12 +78,12 @@ typedef int (*sdk_fish_fn)(void *ctx, const sdk_fish *f);
  * Order: digit, size, then (for basic and Franken) row-based before
  * column-based, then base houses lexicographically. Returns 1 when fn
  * stopped the search, else 0. */
-int sdk_fish_find(const sdk_grid *g, int digit, const sdk_fish_search *s, sdk_fish_fn fn,
+SDK_API int sdk_fish_find(const sdk_grid *g, int digit, const sdk_fish_search *s, sdk_fish_fn fn,
                   void *ctx);
 
 /* HoDoKu-style house list of a fish part, e.g. "r158", "r348b1", "r36c15".
  * houses ascending (rows, then columns, then boxes); buf >= 32. */
-char *sdk_fish_houses(const uint8_t *houses, int n, char *buf, size_t len);
+SDK_API char *sdk_fish_houses(const uint8_t *houses, int n, char *buf, size_t len);
 
 #ifdef __cplusplus
 }

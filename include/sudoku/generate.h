@@ -74,6 +74,7 @@ typedef struct sdk_gen_opts {
     uint64_t seed, index;
     const sdk_profile *profile;       /* rates the puzzle (ER/EP/ED, path) */
     const sdk_profile *level_profile; /* judges `level` (NULL: profile) */
+    const sdk_observer *observer;     /* told about every find the runs make (NULL: none) */
     bool unique_ok;                   /* uniqueness techniques allowed (config) */
     long max_tries;                   /* candidates to rate at most (0: 1e9) */
     double max_seconds;               /* time budget (0: none) */

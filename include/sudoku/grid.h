@@ -16,6 +16,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include "sudoku/export.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -109,11 +110,11 @@ static inline int sdk_mask_first(unsigned m) { return __builtin_ctz(m) + 1; }
 
 /* ---- geometry ----------------------------------------------------------- */
 
-extern const uint8_t sdk_house_cell[SDK_HOUSES][9]; /* cells of each house, in order */
-extern const uint8_t sdk_cell_house[SDK_CELLS][3];  /* row, column, box house of a cell */
-extern const uint8_t sdk_cell_peer[SDK_CELLS][20];  /* the 20 peers of a cell */
-extern const sdk_bb sdk_house_bb[SDK_HOUSES];
-extern const sdk_bb sdk_peer_bb[SDK_CELLS];
+SDK_API extern const uint8_t sdk_house_cell[SDK_HOUSES][9]; /* cells of each house, in order */
+SDK_API extern const uint8_t sdk_cell_house[SDK_CELLS][3];  /* row, column, box house of a cell */
+SDK_API extern const uint8_t sdk_cell_peer[SDK_CELLS][20];  /* the 20 peers of a cell */
+SDK_API extern const sdk_bb sdk_house_bb[SDK_HOUSES];
+SDK_API extern const sdk_bb sdk_peer_bb[SDK_CELLS];
 
 static inline int sdk_row(int cell) { return cell / 9; }
 static inline int sdk_col(int cell) { return cell % 9; }
@@ -121,7 +122,7 @@ static inline int sdk_box(int cell) { return (cell / 27) * 3 + (cell % 9) / 3; }
 static inline int sdk_cell_at(int row, int col) { return row * 9 + col; }
 static inline bool sdk_sees(int a, int b) { return a != b && sdk_bb_has(sdk_peer_bb[a], b); }
 /* Cells that see every cell of set (the set's own cells excluded). */
-sdk_bb sdk_common_peers(sdk_bb set);
+SDK_API sdk_bb sdk_common_peers(sdk_bb set);
 
 enum { SDK_ROW = 0, SDK_COL = 1, SDK_BOX = 2 };
 static inline int sdk_house_type(int house) { return house / 9; }
@@ -137,11 +138,11 @@ typedef struct sdk_grid {
 } sdk_grid;
 
 /* An empty grid: every cell empty with all nine candidates. */
-void sdk_grid_init(sdk_grid *g);
+SDK_API void sdk_grid_init(sdk_grid *g);
 /* Put digit in cell and remove it from the cell's peers' candidates. */
-void sdk_grid_place(sdk_grid *g, int cell, int digit, bool given);
+SDK_API void sdk_grid_place(sdk_grid *g, int cell, int digit, bool given);
 /* Remove a candidate; returns true when it was there. */
-bool sdk_grid_eliminate(sdk_grid *g, int cell, int digit);
+SDK_API bool sdk_grid_eliminate(sdk_grid *g, int cell, int digit);
 static inline bool sdk_grid_has(const sdk_grid *g, int cell, int digit)
 {
     return (g->cand[cell] >> (digit - 1)) & 1;
@@ -152,8 +153,8 @@ static inline sdk_bb sdk_house_digit(const sdk_grid *g, int h, int d)
     return sdk_bb_and(sdk_house_bb[h], g->digit[d - 1]);
 }
 /* Digits already placed somewhere in house h. */
-unsigned sdk_house_placed(const sdk_grid *g, int h);
-int sdk_grid_empty_count(const sdk_grid *g);
+SDK_API unsigned sdk_house_placed(const sdk_grid *g, int h);
+SDK_API int sdk_grid_empty_count(const sdk_grid *g);
 static inline bool sdk_grid_solved(const sdk_grid *g) { return sdk_bb_count(g->solved) == 81; }
 
 /* Check that the grid is consistent: no digit twice in a house, every empty
@@ -161,13 +162,13 @@ static inline bool sdk_grid_solved(const sdk_grid *g) { return sdk_bb_count(g->s
  * returns false and writes a sentence naming the cells ("digit 5 twice in row 2
  * (r2c3, r2c8)", "r4c5 has no candidate left", "digit 3 has no place in
  * column 7"). */
-bool sdk_grid_check(const sdk_grid *g, char *why, size_t n);
+SDK_API bool sdk_grid_check(const sdk_grid *g, char *why, size_t n);
 
 /* Names: "r1c1" (buf >= 5), "row 2" / "column 7" / "box 3" (buf >= 10),
  * short house names "r2" / "c7" / "b3". */
-const char *sdk_cell_name(int cell, char *buf);
-const char *sdk_house_name(int house, char *buf);
-const char *sdk_house_short(int house, char *buf);
+SDK_API const char *sdk_cell_name(int cell, char *buf);
+SDK_API const char *sdk_house_name(int house, char *buf);
+SDK_API const char *sdk_house_short(int house, char *buf);
 
 #ifdef __cplusplus
 }

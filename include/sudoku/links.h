@@ -76,10 +76,10 @@ typedef struct sdk_links {
 } sdk_links;
 
 /* Build the static implication graph of g. Returns false when out of memory. */
-bool sdk_links_build(const sdk_grid *g, unsigned flags, sdk_links *L);
-void sdk_links_free(sdk_links *L);
+SDK_API bool sdk_links_build(const sdk_grid *g, unsigned flags, sdk_links *L);
+SDK_API void sdk_links_free(sdk_links *L);
 /* ALS chain penalty HoDoKu adds to the length of a chain through an ALS. */
-int sdk_links_als_penalty(const sdk_als *a);
+SDK_API int sdk_links_als_penalty(const sdk_als *a);
 
 /* Shortest implication tree from one literal. Arrays of 2*nnode entries. */
 typedef struct sdk_lsearch {
@@ -91,38 +91,38 @@ typedef struct sdk_lsearch {
     int start;
 } sdk_lsearch;
 
-bool sdk_lsearch_init(sdk_lsearch *s, const sdk_links *L);
-void sdk_lsearch_free(sdk_lsearch *s);
-void sdk_links_search(const sdk_links *L, int start_lit, sdk_lsearch *s);
+SDK_API bool sdk_lsearch_init(sdk_lsearch *s, const sdk_links *L);
+SDK_API void sdk_lsearch_free(sdk_lsearch *s);
+SDK_API void sdk_links_search(const sdk_links *L, int start_lit, sdk_lsearch *s);
 /* The same, but literals whose node has a cell in `avoid` are not entered
  * (except `target`): another shortest chain when the first one runs through
  * a cell it must not visit (a lasso). */
-void sdk_links_search_avoid(const sdk_links *L, int start_lit, sdk_bb avoid, int target,
+SDK_API void sdk_links_search_avoid(const sdk_links *L, int start_lit, sdk_bb avoid, int target,
                             sdk_lsearch *s);
 /* The same, but among chains of equal length the last links found win (the
  * first ones with sdk_links_search): another set of shortest chains. */
-void sdk_links_search_lifo(const sdk_links *L, int start_lit, sdk_lsearch *s);
+SDK_API void sdk_links_search_lifo(const sdk_links *L, int start_lit, sdk_lsearch *s);
 /* The chain start..lit as literals (start first). Returns its node count or 0
  * when lit was not reached or the chain would be longer than max. */
-int sdk_links_path(const sdk_lsearch *s, int lit, int *out, int max);
+SDK_API int sdk_links_path(const sdk_lsearch *s, int lit, int *out, int max);
 
 /* Cells that see every cell of the node where its digit d could be (candidate:
  * peers of the cell; group: common peers; ALS: peers of the ALS's d-cells). */
-sdk_bb sdk_links_node_buddies(const sdk_links *L, int node, int d);
+SDK_API sdk_bb sdk_links_node_buddies(const sdk_links *L, int node, int d);
 
 /* Text: "(1)r2c2", "(4)r13c5", "(1)ALS:r2c68" for a node; a chain of literals
  * in Eureka notation "(1)r2c2-(1)r2c8=(3)r2c8-..." (a true literal is entered by
  * '=', a false one by '-'). Return buf. */
-char *sdk_links_node_text(const sdk_links *L, int node, char *buf, size_t n);
-char *sdk_links_eureka(const sdk_links *L, const int *lits, int n, char *buf, size_t size);
+SDK_API char *sdk_links_node_text(const sdk_links *L, int node, char *buf, size_t n);
+SDK_API char *sdk_links_eureka(const sdk_links *L, const int *lits, int n, char *buf, size_t size);
 /* Append the chain's links (and ON/OFF marks of candidate nodes) to a step. */
-void sdk_links_to_step(const sdk_links *L, const int *lits, int n, sdk_step *s);
+SDK_API void sdk_links_to_step(const sdk_links *L, const int *lits, int n, sdk_step *s);
 /* Fill an sdk_node from a literal. */
-void sdk_links_sdk_node(const sdk_links *L, int lit, sdk_node *out);
+SDK_API void sdk_links_sdk_node(const sdk_links *L, int lit, sdk_node *out);
 
 /* Length increment of Sudoku Explainer for a chain of `length` nodes, in
  * tenths: 0 up to 4, +1 past 4, 6, 8, 12, 16, 24, 32, 48, ... */
-int sdk_chain_length_tenths(int length);
+SDK_API int sdk_chain_length_tenths(int length);
 
 /* ---- dynamic search --------------------------------------------------- */
 
@@ -157,13 +157,13 @@ typedef struct sdk_dyn {
 /* Assume cell=digit (on) or cell<>digit (off) in g and propagate. ALS links use
  * als (may be NULL; built from g by the caller with sdk_als_collect). Returns
  * true when a contradiction was found. */
-bool sdk_dyn_run(const sdk_grid *g, int cell, int digit, bool on, unsigned flags,
+SDK_API bool sdk_dyn_run(const sdk_grid *g, int cell, int digit, bool on, unsigned flags,
                  const sdk_als_list *als, sdk_dyn *d);
 /* The chain of reasons that led to lit, assumption first: literals in out
  * (returns the count, 0 when lit was not derived). */
-int sdk_dyn_chain(const sdk_dyn *d, int lit, int *out, int max);
+SDK_API int sdk_dyn_chain(const sdk_dyn *d, int lit, int *out, int max);
 /* "r2c6/+8 [W r2c2/+1 -> r2c8/-1] => [S (ALS:r2c68) r2c8/-1 -> r2c6/+8]" */
-char *sdk_dyn_explain(const sdk_dyn *d, int lit, char *buf, size_t n);
+SDK_API char *sdk_dyn_explain(const sdk_dyn *d, int lit, char *buf, size_t n);
 
 /* Trace an assumption: call fn once per consequence (sorted by cell, then
  * digit) with its line of text, then once with lit = -1 and a summary line
@@ -171,7 +171,7 @@ char *sdk_dyn_explain(const sdk_dyn *d, int lit, char *buf, size_t n);
  * consequences"). flags as for sdk_dyn_run; ALS links are on when
  * SDK_DYN_ALS is given. Returns true when the assumption is contradictory. */
 typedef void (*sdk_trace_fn)(void *ctx, int lit, const char *line);
-bool sdk_trace_assumption(const sdk_grid *g, int cell, int digit, bool on, unsigned flags,
+SDK_API bool sdk_trace_assumption(const sdk_grid *g, int cell, int digit, bool on, unsigned flags,
                           sdk_trace_fn fn, void *ctx);
 
 /* ---- a step's links as consequence lines ------------------------------ */
@@ -191,20 +191,20 @@ bool sdk_trace_assumption(const sdk_grid *g, int cell, int digit, bool on, unsig
 
 /* "r2c2/+1", "r2c46/-1", "r46c2/+1", "r1c1,r2c3/-1" (sdk_wire_node_text's
  * form) into a node. False when malformed. */
-bool sdk_node_parse(const char *text, sdk_node *out);
+SDK_API bool sdk_node_parse(const char *text, sdk_node *out);
 /* "cell", "house", "group", "als" -> sdk_link_kind; -1 when unknown. */
-int sdk_link_kind_parse(const char *name);
+SDK_API int sdk_link_kind_parse(const char *name);
 /* "r2c2/+1" for a node (group: "r2c46/-1"). Returns buf. */
-char *sdk_node_text(const sdk_node *nd, char *buf, size_t n);
+SDK_API char *sdk_node_text(const sdk_node *nd, char *buf, size_t n);
 /* "[W r2c2/+1 -> r2c8/-1]" for one link. Returns buf. */
-char *sdk_link_text(const sdk_link *l, char *buf, size_t n);
+SDK_API char *sdk_link_text(const sdk_link *l, char *buf, size_t n);
 
 typedef void (*sdk_link_line_fn)(void *ctx, const sdk_node *derived, const char *line);
 /* Call fn once per chain of links[0..n) with its line. Returns the line count. */
-int sdk_links_trace_lines(const sdk_link *links, int n, sdk_link_line_fn fn, void *ctx);
+SDK_API int sdk_links_trace_lines(const sdk_link *links, int n, sdk_link_line_fn fn, void *ctx);
 /* The lines of a step's links joined by '\n' (no newline after the last).
  * Returns buf ("" when the step has no links). */
-char *sdk_step_trace_text(const sdk_step *s, char *buf, size_t n);
+SDK_API char *sdk_step_trace_text(const sdk_step *s, char *buf, size_t n);
 
 #ifdef __cplusplus
 }

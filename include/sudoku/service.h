@@ -13,7 +13,9 @@
  * The probe: a worker can ask the service to write, before each technique's
  * find() runs, which technique that is into a small struct (shared memory
  * with the daemon), so that a crash or a hang can be blamed on a technique.
- * It costs one store per find() call. One service per process may use a probe.
+ * It is an engine observer (sdk_run_opts.observer): two stores per find()
+ * call. Any number of services, with or without probes, may live in one
+ * process.
  */
 #ifndef SUDOKU_SERVICE_H
 #define SUDOKU_SERVICE_H
@@ -35,17 +37,17 @@ typedef struct sdk_service_probe {
     char id[SDK_PROBE_MAX][SDK_PROBE_ID]; /* technique ids, written once at init */
 } sdk_service_probe;
 
+typedef struct sdk_probe_watch sdk_probe_watch;
+
 typedef struct sdk_service {
     const sdk_config *cfg;
-    sdk_service_probe *probe;
-    int nwatch;           /* techniques wrapped for the probe */
-    sdk_technique *watch; /* copies whose find() reports to the probe */
-    sdk_profile *watched; /* cfg's profiles using the copies (NULL: no probe) */
+    sdk_service_probe *probe; /* NULL: none */
+    sdk_probe_watch *watch;   /* the probe's observer state (private) */
+    sdk_observer observer;    /* tells the probe which technique runs */
 } sdk_service;
 
 /* Set up a service over a loaded config. probe may be NULL. False (err set)
- * when a probe is asked for and another service already uses one, or the
- * config has more than SDK_PROBE_MAX techniques. */
+ * when the config's profiles name more than SDK_PROBE_MAX techniques. */
 bool sdk_service_init(sdk_service *sv, const sdk_config *cfg, sdk_service_probe *probe,
                       sdk_error *err);
 void sdk_service_free(sdk_service *sv);

@@ -98,29 +98,29 @@ typedef struct sdk_step {
 } sdk_step;
 
 /* Start a step for technique t (difficulty = t's default, text empty). */
-void sdk_step_init(sdk_step *s, const struct sdk_technique *t);
+SDK_API void sdk_step_init(sdk_step *s, const struct sdk_technique *t);
 /* Add an elimination / placement (duplicates are ignored). */
-void sdk_step_elim(sdk_step *s, int cell, int digit);
-void sdk_step_place(sdk_step *s, int cell, int digit);
+SDK_API void sdk_step_elim(sdk_step *s, int cell, int digit);
+SDK_API void sdk_step_place(sdk_step *s, int cell, int digit);
 /* Eliminate digit from every cell of cells where the grid still has it;
  * returns how many were added. */
-int sdk_step_elim_bb(sdk_step *s, const sdk_grid *g, sdk_bb cells, int digit);
-void sdk_step_mark(sdk_step *s, int cell, int digit, sdk_role role);
-void sdk_step_mark_bb(sdk_step *s, sdk_bb cells, int digit, sdk_role role);
-void sdk_step_house(sdk_step *s, int house, sdk_role role);
-void sdk_step_link(sdk_step *s, const sdk_link *l);
+SDK_API int sdk_step_elim_bb(sdk_step *s, const sdk_grid *g, sdk_bb cells, int digit);
+SDK_API void sdk_step_mark(sdk_step *s, int cell, int digit, sdk_role role);
+SDK_API void sdk_step_mark_bb(sdk_step *s, sdk_bb cells, int digit, sdk_role role);
+SDK_API void sdk_step_house(sdk_step *s, int house, sdk_role role);
+SDK_API void sdk_step_link(sdk_step *s, const sdk_link *l);
 /* Append to the step's text, printf style. */
-void sdk_step_printf(sdk_step *s, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-void sdk_step_vprintf(sdk_step *s, const char *fmt, va_list ap);
-bool sdk_step_empty(const sdk_step *s); /* neither places nor eliminates */
+SDK_API void sdk_step_printf(sdk_step *s, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+SDK_API void sdk_step_vprintf(sdk_step *s, const char *fmt, va_list ap);
+SDK_API bool sdk_step_empty(const sdk_step *s); /* neither places nor eliminates */
 
 /* "r3c2,r4c2<>7, r5c1<>3" / "r1c2=5": the effect in HoDoKu notation,
  * eliminations grouped by digit. Returns buf. */
-char *sdk_step_effect(const sdk_step *s, char *buf, size_t n);
+SDK_API char *sdk_step_effect(const sdk_step *s, char *buf, size_t n);
 /* "r25c4" style compact list of a set of cells (HoDoKu's notation). */
-char *sdk_cells_compact(sdk_bb cells, char *buf, size_t n);
+SDK_API char *sdk_cells_compact(sdk_bb cells, char *buf, size_t n);
 /* "r2c2", "r2c46" for a node's cells. */
-char *sdk_node_cells(const sdk_node *nd, char *buf, size_t n);
+SDK_API char *sdk_node_cells(const sdk_node *nd, char *buf, size_t n);
 
 /* ---- the sink: where find() sends its steps ---------------------------- */
 
@@ -135,10 +135,10 @@ typedef struct sdk_sink {
 /* Finish the text (append " => effect") and hand the step to the sink.
  * A step that neither places nor eliminates is dropped. Returns what the sink
  * returned (SDK_STOP means: stop searching and return SDK_STOP). */
-int sdk_emit(sdk_sink *sink, sdk_step *s);
+SDK_API int sdk_emit(sdk_sink *sink, sdk_step *s);
 
 /* Apply a step to a grid (placements, then eliminations). */
-void sdk_step_apply(const sdk_step *s, sdk_grid *g);
+SDK_API void sdk_step_apply(const sdk_step *s, sdk_grid *g);
 
 #ifdef __cplusplus
 }

@@ -1,19 +1,69 @@
-/* sudoku/technique.h - the technique (plugin) ABI.
+/* sudoku/technique.h - the technique (plugin) ABI, version 2.
  *
- * A plugin .so exports one symbol, SDK_PLUGIN_SYMBOL, a function returning a
- * NULL-terminated array of const technique descriptors. A family (fish, wings,
- * chains) may export several techniques from one .so:
+ * A plugin is a shared object exporting one symbol, SDK_PLUGIN_SYMBOL
+ * ("sudoku_techniques"): a function returning a NULL-terminated array of
+ * technique descriptors. A family (fish, wings, chains) exports several
+ * techniques from one .so and usually one find() for all of them: each
+ * descriptor's `data` points at that technique's parameters, and find() reads
+ * them from its own descriptor, ctx->self:
  *
+ *     typedef struct fish_kind { int size; } fish_kind;
+ *     static int find_fish(const sdk_ctx *ctx, const sdk_grid *g, sdk_sink *sink)
+ *     {
+ *         const fish_kind *k = ctx->self->data;
+ *         ...
+ *     }
+ *     static const fish_kind two = {2}, three = {3};
  *     static const sdk_technique x_wing = {
- *         .abi = SDK_ABI_VERSION, .id = "x-wing", .name = "X-Wing",
- *         .difficulty = 32, .score = 140, .level = SDK_LEVEL_HARD,
- *         .find = find_x_wing,
+ *         .abi = SDK_ABI_VERSION, .size = sizeof(sdk_technique),
+ *         .id = "x-wing", .name = "X-Wing", .difficulty = 32, .score = 140,
+ *         .level = SDK_LEVEL_HARD, .find = find_fish, .data = &two,
  *     };
- *     SDK_PLUGIN(&x_wing, &swordfish, &jellyfish)
+ *     static const sdk_technique swordfish = { ... .find = find_fish, .data = &three };
+ *     SDK_PLUGIN(&x_wing, &swordfish)
  *
- * find() is pure: read-only grid in, steps out through the sink; no globals,
- * no I/O, reentrant. It keeps emitting until the sink answers SDK_STOP, then
- * returns SDK_STOP at once. Options come from the config through the context.
+ * docs/PLUGINS.md is the tutorial; examples/ holds a plugin built out of tree.
+ *
+ * The contract of find()
+ *
+ *   find(ctx, g, sink) looks for the technique in g and hands every step it
+ *   finds to the sink (sdk_emit). It is pure: g is read-only, no globals, no
+ *   I/O, reentrant (a daemon runs it in several processes, tests in several
+ *   threads, and forcing techniques call it nested through ctx->propagate).
+ *   It keeps emitting until the sink answers SDK_STOP, then returns SDK_STOP
+ *   at once. When it has searched everything it returns SDK_CONTINUE (0),
+ *   whether it found steps or none: "nothing found" is not an error, the
+ *   engine counts what reached the sink.
+ *
+ * Ownership and lifetime
+ *
+ *   - Descriptors, and what their `id`, `name`, `summary` and `data` point
+ *     at, are owned by the plugin and must live as long as the .so is loaded
+ *     (static const storage). The host never writes to them.
+ *   - ctx, ctx->opts, g and sink are owned by the host and valid only during
+ *     the find() call: copy what you need, keep no pointer to them.
+ *   - The step passed to sdk_emit()/sink->emit() is owned by its caller and
+ *     lives only during the call: a sink that keeps a step copies it (the
+ *     struct is flat: no pointers inside but `tech`, which points at a
+ *     descriptor). find() may reuse or free its step as soon as emit returns.
+ *   - The grid handed to ctx->propagate is the caller's (a copy it made); the
+ *     engine changes it in place and keeps nothing.
+ *
+ * Versions
+ *
+ *   SDK_ABI_VERSION is bumped on any change to the layout (or the meaning of
+ *   a field) of a struct a plugin shares with the host: sdk_technique,
+ *   sdk_ctx, sdk_options, sdk_prop_result, sdk_sink, sdk_step and its parts,
+ *   sdk_grid, and the pattern helpers' structs (als.h, fish.h, links.h,
+ *   strong.h). The loader refuses a plugin whose descriptors carry another
+ *   version, naming the file, its ABI and ours. Within one version,
+ *   sdk_technique.size is a second guard: the host refuses a descriptor
+ *   smaller than the sdk_technique it was built with (a plugin built from a
+ *   stale or hand-made header) and accepts a larger one (it reads only the
+ *   fields it knows).
+ *
+ *   History: 1 - first release. 2 - sdk_technique.size and .data, ctx->self,
+ *   sdk_fish_search.only_kind (fish.h).
  */
 #ifndef SUDOKU_TECHNIQUE_H
 #define SUDOKU_TECHNIQUE_H
@@ -25,7 +75,7 @@
 extern "C" {
 #endif
 
-#define SDK_ABI_VERSION 1u
+#define SDK_ABI_VERSION 2u
 #define SDK_PLUGIN_SYMBOL "sudoku_techniques"
 
 /* HoDoKu's levels. */
@@ -66,10 +116,14 @@ typedef struct sdk_prop_result {
     char why[256]; /* for a contradiction: what broke, in words */
 } sdk_prop_result;
 
+typedef struct sdk_technique sdk_technique;
 typedef struct sdk_ctx sdk_ctx;
+
+/* What the host tells find(): valid only during the call. */
 struct sdk_ctx {
-    const sdk_options *opts; /* this technique's options (never NULL) */
-    bool unique;             /* the puzzle is known to have exactly one solution */
+    const sdk_technique *self; /* the descriptor find() runs for (read self->data) */
+    const sdk_options *opts;   /* this technique's options (never NULL) */
+    bool unique;               /* the puzzle is known to have exactly one solution */
     /* Engine services for techniques flagged SDK_TF_USES_ENGINE: apply the
      * techniques configured before this one (singles first) to g until nothing
      * more is found, the grid is solved or it breaks; max_steps bounds the work
@@ -82,31 +136,34 @@ struct sdk_ctx {
 
 typedef int (*sdk_find_fn)(const sdk_ctx *ctx, const sdk_grid *g, sdk_sink *sink);
 
-typedef struct sdk_technique {
-    uint32_t abi;            /* SDK_ABI_VERSION */
-    const char *id;          /* stable kebab-case id: "x-wing" */
-    const char *name;        /* display name: "X-Wing" */
-    int difficulty;          /* default, Sudoku Explainer scale in tenths (32 = 3.2) */
-    int score;               /* HoDoKu-style score per use */
-    int level;               /* sdk_level */
-    unsigned flags;          /* SDK_TF_* */
+/* A technique descriptor: static const storage in the plugin. */
+struct sdk_technique {
+    uint32_t abi;     /* SDK_ABI_VERSION */
+    uint32_t size;    /* sizeof(sdk_technique) as the plugin was built */
+    const char *id;   /* stable kebab-case id: "x-wing" */
+    const char *name; /* display name: "X-Wing" */
+    int difficulty;   /* default, Sudoku Explainer scale in tenths (32 = 3.2) */
+    int score;        /* HoDoKu-style score per use */
+    int level;        /* sdk_level */
+    unsigned flags;   /* SDK_TF_* */
     sdk_find_fn find;
-    const char *summary;     /* one line for `sudoctl techniques` */
-} sdk_technique;
+    const char *summary; /* one line for `sudoctl techniques` */
+    const void *data;    /* the technique's own parameters, for find (NULL: none) */
+};
 
 typedef const sdk_technique *const *(*sdk_plugin_fn)(void);
 
 #define SDK_PLUGIN(...)                                                                            \
     __attribute__((visibility("default"))) const sdk_technique *const *sudoku_techniques(void)     \
     {                                                                                              \
-        static const sdk_technique *const list[] = {__VA_ARGS__, NULL};                             \
+        static const sdk_technique *const list[] = {__VA_ARGS__, NULL};                            \
         return list;                                                                               \
     }
 
 /* Option lookup: the value of key, or NULL / def when absent. */
-const char *sdk_opt(const sdk_ctx *ctx, const char *key);
-int sdk_opt_int(const sdk_ctx *ctx, const char *key, int def);
-bool sdk_opt_bool(const sdk_ctx *ctx, const char *key, bool def);
+SDK_API const char *sdk_opt(const sdk_ctx *ctx, const char *key);
+SDK_API int sdk_opt_int(const sdk_ctx *ctx, const char *key, int def);
+SDK_API bool sdk_opt_bool(const sdk_ctx *ctx, const char *key, bool def);
 
 #ifdef __cplusplus
 }

@@ -11,6 +11,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include "sudoku/alloc.h"
 #include "sudoku/als.h"
 #include "sudoku/technique.h"
 
@@ -60,8 +61,7 @@ static bool same_elims(const rec *a, const rec *b)
 
 static bool rehash(recs *R, int nslot)
 {
-    int *s = calloc((size_t)nslot, sizeof *s);
-    if (!s) return false;
+    int *s = sdk_xcalloc((size_t)nslot, sizeof *s);
     for (int i = 0; i < R->n; i++) {
         size_t k = elim_hash(&R->r[i]) & (size_t)(nslot - 1);
         while (s[k]) k = (k + 1) & (size_t)(nslot - 1);
@@ -99,11 +99,7 @@ static void recs_add(recs *R, rec *r, const sdk_als_list *l)
     }
     if (R->n == R->cap) {
         int cap = R->cap ? R->cap * 2 : 64;
-        rec *p = realloc(R->r, sizeof *p * (size_t)cap);
-        if (!p) {
-            R->oom = true;
-            return;
-        }
+        rec *p = sdk_xrealloc(R->r, sizeof *p * (size_t)cap);
         R->r = p;
         R->cap = cap;
     }
@@ -316,14 +312,8 @@ static void chain_dfs(chain_walk *w, unsigned prev)
 
 static void search_chain(const sdk_als_list *l, const sdk_rcc_graph *gr, int max_rc, recs *R)
 {
-    bool *in_chain = calloc((size_t)l->n + 1, sizeof *in_chain);
-    uint16_t *uz = calloc((size_t)l->n + 1, sizeof *uz);
-    if (!in_chain || !uz) {
-        free(in_chain);
-        free(uz);
-        R->oom = true;
-        return;
-    }
+    bool *in_chain = sdk_xcalloc((size_t)l->n + 1, sizeof *in_chain);
+    uint16_t *uz = sdk_xcalloc((size_t)l->n + 1, sizeof *uz);
     chain_walk w = {.l = l, .gr = gr, .R = R, .max_rc = max_rc, .in_chain = in_chain, .uz = uz};
     for (int s = 0; s < l->n && !R->oom && R->nodes <= R->max_nodes; s++) {
         const sdk_als *S = &l->als[s];
@@ -421,11 +411,7 @@ static void blossom_rec(blossom *b, int d, sdk_bb used, unsigned common, const s
 
 static void search_db(const sdk_grid *g, const sdk_als_list *l, bool overlap, recs *R)
 {
-    int *store = malloc(sizeof *store * (size_t)(9 * l->n + 1));
-    if (!store) {
-        R->oom = true;
-        return;
-    }
+    int *store = sdk_xmalloc(sizeof *store * (size_t)(9 * l->n + 1));
     blossom b = {.g = g, .l = l, .R = R, .overlap = overlap};
     for (int stem = 0; stem < SDK_CELLS && !R->oom && R->nodes <= R->max_nodes; stem++) {
         if (g->value[stem] || !g->cand[stem]) continue;
@@ -590,9 +576,11 @@ static void build_step(sdk_step *s, const sdk_technique *t, const sdk_als_list *
     }
 }
 
-static int run(const sdk_ctx *ctx, const sdk_grid *g, sdk_sink *sink, int kind,
-               const sdk_technique *t)
+/* One find for the family: the kind (K_*) is the descriptor's data. */
+static int find_als(const sdk_ctx *ctx, const sdk_grid *g, sdk_sink *sink)
 {
+    const sdk_technique *t = ctx->self;
+    int kind = *(const int *)t->data;
     bool overlap = sdk_opt_bool(ctx, "overlap", false);
     recs R;
     memset(&R, 0, sizeof R);
@@ -621,7 +609,7 @@ static int run(const sdk_ctx *ctx, const sdk_grid *g, sdk_sink *sink, int kind,
     }
     int ret = SDK_CONTINUE;
     if (R.n > 1) qsort(R.r, (size_t)R.n, sizeof *R.r, rec_cmp);
-    sdk_step *s = malloc(sizeof *s);
+    sdk_step *s = sdk_xmalloc(sizeof *s);
     for (int i = 0; s && i < R.n; i++) {
         build_step(s, t, &l, &R.r[i]);
         if (sdk_emit(sink, s) == SDK_STOP) {
@@ -635,63 +623,54 @@ static int run(const sdk_ctx *ctx, const sdk_grid *g, sdk_sink *sink, int kind,
     return ret;
 }
 
-static const sdk_technique als_xz, als_xy_wing, als_chain, death_blossom;
-
-static int find_xz(const sdk_ctx *ctx, const sdk_grid *g, sdk_sink *sink)
-{
-    return run(ctx, g, sink, K_XZ, &als_xz);
-}
-static int find_xy(const sdk_ctx *ctx, const sdk_grid *g, sdk_sink *sink)
-{
-    return run(ctx, g, sink, K_XY, &als_xy_wing);
-}
-static int find_chain(const sdk_ctx *ctx, const sdk_grid *g, sdk_sink *sink)
-{
-    return run(ctx, g, sink, K_CHAIN, &als_chain);
-}
-static int find_db(const sdk_ctx *ctx, const sdk_grid *g, sdk_sink *sink)
-{
-    return run(ctx, g, sink, K_DB, &death_blossom);
-}
+static const int kinds[] = {K_XZ, K_XY, K_CHAIN, K_DB};
 
 static const sdk_technique als_xz = {
     .abi = SDK_ABI_VERSION,
+    .size = sizeof(sdk_technique),
     .id = "als-xz",
     .name = "ALS-XZ",
     .difficulty = 70,
     .score = 300,
     .level = SDK_LEVEL_UNFAIR,
-    .find = find_xz,
+    .find = find_als,
+    .data = &kinds[K_XZ],
     .summary = "two almost locked sets joined by a restricted common (singly or doubly linked)",
 };
 static const sdk_technique als_xy_wing = {
     .abi = SDK_ABI_VERSION,
+    .size = sizeof(sdk_technique),
     .id = "als-xy-wing",
     .name = "ALS-XY-Wing",
     .difficulty = 72,
     .score = 320,
     .level = SDK_LEVEL_UNFAIR,
-    .find = find_xy,
+    .find = find_als,
+    .data = &kinds[K_XY],
     .summary = "three almost locked sets: A and B each linked to C by a different RC",
 };
 static const sdk_technique als_chain = {
     .abi = SDK_ABI_VERSION,
+    .size = sizeof(sdk_technique),
     .id = "als-chain",
     .name = "ALS-Chain",
     .difficulty = 74,
     .score = 340,
     .level = SDK_LEVEL_UNFAIR,
-    .find = find_chain,
+    .find = find_als,
+    .data = &kinds[K_CHAIN],
     .summary = "a chain of 4 or more almost locked sets linked by restricted commons",
 };
 static const sdk_technique death_blossom = {
     .abi = SDK_ABI_VERSION,
+    .size = sizeof(sdk_technique),
     .id = "death-blossom",
     .name = "Death Blossom",
     .difficulty = 75,
     .score = 360,
     .level = SDK_LEVEL_UNFAIR,
-    .find = find_db,
+    .find = find_als,
+    .data = &kinds[K_DB],
     .summary = "a stem cell whose every candidate sees one almost locked set (a petal)",
 };
 

@@ -10,6 +10,7 @@
  * search of the tried position finds no solution), which the text says. */
 #include <stdio.h>
 #include <stdlib.h>
+#include "sudoku/alloc.h"
 #include "sudoku/solver.h"
 #include "sudoku/technique.h"
 
@@ -17,6 +18,7 @@ static int find_bifurcation(const sdk_ctx *ctx, const sdk_grid *g, sdk_sink *sin
 
 static const sdk_technique bifurcation = {
     .abi = SDK_ABI_VERSION,
+    .size = sizeof(sdk_technique),
     .id = "bifurcation",
     .name = "Bifurcation",
     .difficulty = 120,
@@ -53,7 +55,7 @@ static int find_bifurcation(const sdk_ctx *ctx, const sdk_grid *g, sdk_sink *sin
 {
     int max_steps = sdk_opt_int(ctx, "max-steps", 400);
     bool found = false;
-    sdk_grid *work = malloc(sizeof *work);
+    sdk_grid *work = sdk_xmalloc(sizeof *work);
     sdk_prop_result res;
     /* Cells by number of candidates: 2 first. */
     for (int k = 2; k <= 9; k++) {

@@ -10,6 +10,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include "sudoku/alloc.h"
 #include "sudoku/links.h"
 #include "sudoku/technique.h"
 
@@ -88,19 +89,13 @@ static bool grow(search *s)
 {
     if (s->n < s->cap) return true;
     int nc = s->cap ? s->cap * 2 : 64;
-    found *p = realloc(s->f, sizeof *p * (size_t)nc);
-    if (!p) return false;
+    found *p = sdk_xrealloc(s->f, sizeof *p * (size_t)nc);
     s->f = p;
     s->cap = nc;
     if (s->hcap < nc * 2) {
         int hc = nc * 4;
-        int *hi = malloc(sizeof(int) * (size_t)hc);
-        uint64_t *hk = calloc((size_t)hc, sizeof(uint64_t));
-        if (!hi || !hk) {
-            free(hi);
-            free(hk);
-            return false;
-        }
+        int *hi = sdk_xmalloc(sizeof(int) * (size_t)hc);
+        uint64_t *hk = sdk_xcalloc((size_t)hc, sizeof(uint64_t));
         int oc = s->hcap;
         int *ohi = s->hidx;
         uint64_t *ohk = s->hkey;
@@ -394,11 +389,19 @@ static int difficulty(const sdk_links *L, const found *f)
     return base + sdk_chain_length_tenths(f->nlit);
 }
 
-static int find_common(const sdk_ctx *ctx, const sdk_grid *g, sdk_sink *sink,
-                       const sdk_technique *t, int type, bool grouped)
+/* What a chain technique looks for: its descriptor's data. */
+typedef struct chain_kind {
+    int type; /* T_* */
+    bool grouped;
+} chain_kind;
+
+static int find_chains(const sdk_ctx *ctx, const sdk_grid *g, sdk_sink *sink)
 {
-    search *s = calloc(1, sizeof *s);
-    if (!s) return SDK_CONTINUE;
+    const sdk_technique *t = ctx->self;
+    const chain_kind *kind = t->data;
+    int type = kind->type;
+    bool grouped = kind->grouped;
+    search *s = sdk_xcalloc(1, sizeof *s);
     s->g = g;
     unsigned flags = 0;
     if (grouped) {
@@ -417,8 +420,7 @@ static int find_common(const sdk_ctx *ctx, const sdk_grid *g, sdk_sink *sink,
     /* grouped: also the other shortest chains (ties broken the other way),
      * which may give other eliminations */
     if (grouped) run_search(s, true);
-    sdk_step *st = malloc(sizeof *st);
-    if (!st) goto out_search;
+    sdk_step *st = sdk_xmalloc(sizeof *st);
     for (int i = 0; i < s->n && ret != SDK_STOP; i++) {
         const found *f = &s->f[i];
         if (f->type != type) continue;
@@ -432,7 +434,6 @@ static int find_common(const sdk_ctx *ctx, const sdk_grid *g, sdk_sink *sink,
         ret = sdk_emit(sink, st);
     }
     free(st);
-out_search:
     sdk_lsearch_free(&s->S);
     sdk_lsearch_free(&s->S2);
 out_links:
@@ -445,91 +446,79 @@ out:
     return ret;
 }
 
-static const sdk_technique cnl, dnl, aic, gcnl, gdnl, gaic;
-
-static int find_cnl(const sdk_ctx *c, const sdk_grid *g, sdk_sink *k)
-{
-    return find_common(c, g, k, &cnl, T_CNL, false);
-}
-static int find_dnl(const sdk_ctx *c, const sdk_grid *g, sdk_sink *k)
-{
-    return find_common(c, g, k, &dnl, T_DNL, false);
-}
-static int find_aic(const sdk_ctx *c, const sdk_grid *g, sdk_sink *k)
-{
-    return find_common(c, g, k, &aic, T_AIC, false);
-}
-static int find_gcnl(const sdk_ctx *c, const sdk_grid *g, sdk_sink *k)
-{
-    return find_common(c, g, k, &gcnl, T_CNL, true);
-}
-static int find_gdnl(const sdk_ctx *c, const sdk_grid *g, sdk_sink *k)
-{
-    return find_common(c, g, k, &gdnl, T_DNL, true);
-}
-static int find_gaic(const sdk_ctx *c, const sdk_grid *g, sdk_sink *k)
-{
-    return find_common(c, g, k, &gaic, T_AIC, true);
-}
+static const chain_kind k_cnl = {T_CNL, false}, k_dnl = {T_DNL, false}, k_aic = {T_AIC, false},
+                        k_gcnl = {T_CNL, true}, k_gdnl = {T_DNL, true}, k_gaic = {T_AIC, true};
 
 static const sdk_technique cnl = {
     .abi = SDK_ABI_VERSION,
+    .size = sizeof(sdk_technique),
     .id = "continuous-nice-loop",
     .name = "Continuous Nice Loop",
     .difficulty = 70,
     .score = 280,
     .level = SDK_LEVEL_UNFAIR,
-    .find = find_cnl,
+    .find = find_chains,
+    .data = &k_cnl,
     .summary = "a closed alternating loop: every weak link eliminates",
 };
 static const sdk_technique dnl = {
     .abi = SDK_ABI_VERSION,
+    .size = sizeof(sdk_technique),
     .id = "discontinuous-nice-loop",
     .name = "Discontinuous Nice Loop",
     .difficulty = 70,
     .score = 280,
     .level = SDK_LEVEL_UNFAIR,
-    .find = find_dnl,
+    .find = find_chains,
+    .data = &k_dnl,
     .summary = "a loop broken in its start cell: the start candidate is set or removed",
 };
 static const sdk_technique aic = {
     .abi = SDK_ABI_VERSION,
+    .size = sizeof(sdk_technique),
     .id = "aic",
     .name = "AIC",
     .difficulty = 70,
     .score = 280,
     .level = SDK_LEVEL_UNFAIR,
-    .find = find_aic,
+    .find = find_chains,
+    .data = &k_aic,
     .summary = "alternating inference chain: one of its two ends is true",
 };
 static const sdk_technique gcnl = {
     .abi = SDK_ABI_VERSION,
+    .size = sizeof(sdk_technique),
     .id = "grouped-continuous-nice-loop",
     .name = "Grouped Continuous Nice Loop",
     .difficulty = 72,
     .score = 300,
     .level = SDK_LEVEL_UNFAIR,
-    .find = find_gcnl,
+    .find = find_chains,
+    .data = &k_gcnl,
     .summary = "continuous nice loop with group (and ALS with als=1) nodes",
 };
 static const sdk_technique gdnl = {
     .abi = SDK_ABI_VERSION,
+    .size = sizeof(sdk_technique),
     .id = "grouped-discontinuous-nice-loop",
     .name = "Grouped Discontinuous Nice Loop",
     .difficulty = 72,
     .score = 300,
     .level = SDK_LEVEL_UNFAIR,
-    .find = find_gdnl,
+    .find = find_chains,
+    .data = &k_gdnl,
     .summary = "discontinuous nice loop with group (and ALS with als=1) nodes",
 };
 static const sdk_technique gaic = {
     .abi = SDK_ABI_VERSION,
+    .size = sizeof(sdk_technique),
     .id = "grouped-aic",
     .name = "Grouped AIC",
     .difficulty = 72,
     .score = 300,
     .level = SDK_LEVEL_UNFAIR,
-    .find = find_gaic,
+    .find = find_chains,
+    .data = &k_gaic,
     .summary = "AIC with group (and ALS with als=1) nodes",
 };
 

@@ -6,47 +6,56 @@
 #include "sudoku/strong.h"
 #include "sudoku/technique.h"
 
-static int find_trap(const sdk_ctx *ctx, const sdk_grid *g, sdk_sink *sink);
-static int find_wrap(const sdk_ctx *ctx, const sdk_grid *g, sdk_sink *sink);
-static int find_mc1(const sdk_ctx *ctx, const sdk_grid *g, sdk_sink *sink);
-static int find_mc2(const sdk_ctx *ctx, const sdk_grid *g, sdk_sink *sink);
+/* Simple Colors: data is the bool `wrap`; Multi Colors: the type (1 or 2). */
+static int find_simple(const sdk_ctx *ctx, const sdk_grid *g, sdk_sink *sink);
+static int find_multi(const sdk_ctx *ctx, const sdk_grid *g, sdk_sink *sink);
+static const bool trap_kind = false, wrap_kind = true;
+static const int multi_1 = 1, multi_2 = 2;
 
 static const sdk_technique simple_colors_trap = {
     .abi = SDK_ABI_VERSION,
+    .size = sizeof(sdk_technique),
     .id = "simple-colors-trap",
     .name = "Simple Colors Trap",
     .difficulty = 45,
     .score = 150,
     .level = SDK_LEVEL_HARD,
-    .find = find_trap,
+    .find = find_simple,
+    .data = &trap_kind,
     .summary = "a cell seeing both colours of a cluster loses the digit"};
 static const sdk_technique simple_colors_wrap = {
     .abi = SDK_ABI_VERSION,
+    .size = sizeof(sdk_technique),
     .id = "simple-colors-wrap",
     .name = "Simple Colors Wrap",
     .difficulty = 45,
     .score = 150,
     .level = SDK_LEVEL_HARD,
-    .find = find_wrap,
+    .find = find_simple,
+    .data = &wrap_kind,
     .summary = "two cells of one colour see each other: that colour is false"};
 static const sdk_technique multi_colors_1 = {
     .abi = SDK_ABI_VERSION,
+    .size = sizeof(sdk_technique),
     .id = "multi-colors-1",
     .name = "Multi Colors 1",
     .difficulty = 47,
     .score = 200,
     .level = SDK_LEVEL_HARD,
-    .find = find_mc1,
+    .find = find_multi,
+    .data = &multi_1,
     .summary = "colours a1 and b1 of two clusters see each other: a cell seeing a2 and b2 "
                "loses the digit"};
 static const sdk_technique multi_colors_2 = {
     .abi = SDK_ABI_VERSION,
+    .size = sizeof(sdk_technique),
     .id = "multi-colors-2",
     .name = "Multi Colors 2",
     .difficulty = 47,
     .score = 200,
     .level = SDK_LEVEL_HARD,
-    .find = find_mc2,
+    .find = find_multi,
+    .data = &multi_2,
     .summary = "a colour seeing both colours of another cluster is false"};
 
 SDK_PLUGIN(&simple_colors_trap, &simple_colors_wrap, &multi_colors_1, &multi_colors_2)
@@ -109,8 +118,10 @@ static void cluster_text(sdk_step *s, const cluster *k)
                     sdk_cells_compact(k->c[1], b1, sizeof b1));
 }
 
-static int find_simple(const sdk_grid *g, sdk_sink *sink, bool wrap)
+static int find_simple(const sdk_ctx *ctx, const sdk_grid *g, sdk_sink *sink)
 {
+    const sdk_technique *tech = ctx->self;
+    bool wrap = *(const bool *)tech->data;
     cluster k[SDK_CELLS];
     for (int d = 1; d <= 9; d++) {
         int n = clusters_of(g, d, k);
@@ -131,7 +142,6 @@ static int find_simple(const sdk_grid *g, sdk_sink *sink, bool wrap)
             }
             t = sdk_bb_and(t, g->digit[d - 1]);
             if (sdk_bb_empty(t)) continue;
-            const sdk_technique *tech = wrap ? &simple_colors_wrap : &simple_colors_trap;
             sdk_step s;
             sdk_step_init(&s, tech);
             sdk_step_elim_bb(&s, g, t, d);
@@ -142,18 +152,6 @@ static int find_simple(const sdk_grid *g, sdk_sink *sink, bool wrap)
         }
     }
     return SDK_CONTINUE;
-}
-
-static int find_trap(const sdk_ctx *ctx, const sdk_grid *g, sdk_sink *sink)
-{
-    (void)ctx;
-    return find_simple(g, sink, false);
-}
-
-static int find_wrap(const sdk_ctx *ctx, const sdk_grid *g, sdk_sink *sink)
-{
-    (void)ctx;
-    return find_simple(g, sink, true);
 }
 
 static bool sees(sdk_bb a, sdk_bb b)
@@ -167,8 +165,10 @@ static sdk_bb trap(sdk_bb a, sdk_bb b)
     return sdk_bb_andnot(sdk_bb_and(seen_by(a), seen_by(b)), sdk_bb_or(a, b));
 }
 
-static int find_multi(const sdk_grid *g, sdk_sink *sink, int type)
+static int find_multi(const sdk_ctx *ctx, const sdk_grid *g, sdk_sink *sink)
 {
+    const sdk_technique *tech = ctx->self;
+    int type = *(const int *)tech->data;
     cluster k[SDK_CELLS];
     for (int d = 1; d <= 9; d++) {
         int n = clusters_of(g, d, k);
@@ -188,7 +188,6 @@ static int find_multi(const sdk_grid *g, sdk_sink *sink, int type)
                 }
                 t = sdk_bb_and(t, g->digit[d - 1]);
                 if (sdk_bb_empty(t)) continue;
-                const sdk_technique *tech = type == 2 ? &multi_colors_2 : &multi_colors_1;
                 sdk_step s;
                 sdk_step_init(&s, tech);
                 sdk_step_elim_bb(&s, g, t, d);
@@ -203,16 +202,4 @@ static int find_multi(const sdk_grid *g, sdk_sink *sink, int type)
         }
     }
     return SDK_CONTINUE;
-}
-
-static int find_mc1(const sdk_ctx *ctx, const sdk_grid *g, sdk_sink *sink)
-{
-    (void)ctx;
-    return find_multi(g, sink, 1);
-}
-
-static int find_mc2(const sdk_ctx *ctx, const sdk_grid *g, sdk_sink *sink)
-{
-    (void)ctx;
-    return find_multi(g, sink, 2);
 }

@@ -12,37 +12,35 @@
  */
 #include <stdlib.h>
 #include <string.h>
+#include "sudoku/alloc.h"
 #include "sudoku/fish.h"
 #include "sudoku/technique.h"
 
 enum { CLS_FINLESS = 0, CLS_FINNED, CLS_SASHIMI };
 
+/* What a fish technique searches: its descriptor's data. */
 typedef struct fdef {
     int kind, size, cls;
-    const sdk_technique *tech;
 } fdef;
 
-static int fish_run(const fdef *def, const sdk_ctx *ctx, const sdk_grid *g, sdk_sink *sink);
+static int find_fish(const sdk_ctx *ctx, const sdk_grid *g, sdk_sink *sink);
 
 #define FISH(var, id_, name_, kind_, size_, cls_, diff_, score_, level_)                           \
-    static int find_##var(const sdk_ctx *ctx, const sdk_grid *g, sdk_sink *sink);                  \
+    static const fdef def_##var = {kind_, size_, cls_};                                            \
     static const sdk_technique var = {                                                             \
         .abi = SDK_ABI_VERSION,                                                                    \
+        .size = sizeof(sdk_technique),                                                             \
         .id = id_,                                                                                 \
         .name = name_,                                                                             \
         .difficulty = diff_,                                                                       \
         .score = score_,                                                                           \
         .level = level_,                                                                           \
         .flags = 0,                                                                                \
-        .find = find_##var,                                                                        \
+        .find = find_fish,                                                                         \
         .summary =                                                                                 \
             name_ ": " #size_ " base houses whose candidates lie in " #size_ " cover houses",      \
-    };                                                                                             \
-    static const fdef def_##var = {kind_, size_, cls_, &var};                                      \
-    static int find_##var(const sdk_ctx *ctx, const sdk_grid *g, sdk_sink *sink)                   \
-    {                                                                                              \
-        return fish_run(&def_##var, ctx, g, sink);                                                 \
-    }
+        .data = &def_##var,                                                                        \
+    };
 
 #define B SDK_FISH_BASIC
 #define F SDK_FISH_FRANKEN
@@ -131,6 +129,7 @@ static int fish_class(const sdk_fish *f)
 
 typedef struct run {
     const fdef *def;
+    const sdk_technique *tech;
     const sdk_grid *g;
     sdk_sink *sink;
     int stopped;
@@ -143,10 +142,10 @@ typedef struct run {
 static int emit_fish(run *r, const sdk_fish *a, const sdk_fish *b)
 {
     sdk_step st;
-    sdk_step_init(&st, r->def->tech);
+    sdk_step_init(&st, r->tech);
     int d = a->digit;
     char bs[40], cs[40], cs2[40], name[8];
-    sdk_step_printf(&st, "%s%s: %d %s %s", b ? "Siamese " : "", r->def->tech->name, d,
+    sdk_step_printf(&st, "%s%s: %d %s %s", b ? "Siamese " : "", r->tech->name, d,
                     sdk_fish_houses(a->base, a->size, bs, sizeof bs),
                     sdk_fish_houses(a->cover, a->size, cs, sizeof cs));
     if (b) sdk_step_printf(&st, "/%s", sdk_fish_houses(b->cover, b->size, cs2, sizeof cs2));
@@ -197,8 +196,7 @@ static int on_fish(void *ctx, const sdk_fish *f)
     if (!same_category(r->def, f)) return 0;
     if (r->n == r->cap) {
         int cap = r->cap ? r->cap * 2 : 64;
-        sdk_fish *p = realloc(r->list, sizeof *p * (size_t)cap);
-        if (!p) return 0; /* out of memory: report what we have */
+        sdk_fish *p = sdk_xrealloc(r->list, sizeof *p * (size_t)cap);
         r->list = p;
         r->cap = cap;
     }
@@ -222,8 +220,9 @@ static int first_elim(const sdk_fish *f)
     return sdk_bb_empty(plain) ? sdk_bb_first(f->elims) : sdk_bb_first(plain);
 }
 
-static int fish_run(const fdef *def, const sdk_ctx *ctx, const sdk_grid *g, sdk_sink *sink)
+static int find_fish(const sdk_ctx *ctx, const sdk_grid *g, sdk_sink *sink)
 {
+    const fdef *def = ctx->self->data;
     sdk_fish_search s;
     sdk_fish_search_init(&s);
     s.min_size = s.max_size = def->size;
@@ -237,7 +236,7 @@ static int fish_run(const fdef *def, const sdk_ctx *ctx, const sdk_grid *g, sdk_
     if (s.max_endo_fins < 0) s.max_endo_fins = 0;
     bool siamese = sdk_opt_bool(ctx, "siamese", false);
 
-    run r = {.def = def, .g = g, .sink = sink, .collect = siamese};
+    run r = {.def = def, .tech = ctx->self, .g = g, .sink = sink, .collect = siamese};
     for (int d = 1; d <= 9 && !r.stopped; d++) {
         r.n = 0;
         sdk_fish_find(g, d, &s, on_fish, &r);

@@ -23,6 +23,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include "sudoku/alloc.h"
 #include "sudoku/fish.h"
 #include "sudoku/links.h"
 #include "sudoku/technique.h"
@@ -81,8 +82,7 @@ static bool static_init(sctx *s, const sdk_grid *g, unsigned flags)
         sdk_links_free(&s->L);
         return false;
     }
-    s->t = calloc(2 * SDK_NCAND, sizeof *s->t);
-    if (!s->t) return false;
+    s->t = sdk_xcalloc(2 * SDK_NCAND, sizeof *s->t);
     for (int c = 0; c < 81; c++) {
         if (g->value[c]) continue;
         SDK_MASK_FOREACH(d, g->cand[c])
@@ -250,9 +250,9 @@ static int find_fcc(const sdk_ctx *ctx, const sdk_grid *g, sdk_sink *sink)
     unsigned flags = SDK_LINKS_GROUPS | (sdk_opt_bool(ctx, "als", false) ? SDK_LINKS_ALS : 0);
     sctx s;
     int ret = SDK_CONTINUE;
-    sdk_step *st = malloc(sizeof *st);
-    seen *sn = calloc(1, sizeof *sn);
-    if (!st || !sn || !static_init(&s, g, flags)) goto out;
+    sdk_step *st = sdk_xmalloc(sizeof *st);
+    seen *sn = sdk_xcalloc(1, sizeof *sn);
+    if (!static_init(&s, g, flags)) goto out;
     for (int p = 0; p < 2 * SDK_NCAND && ret != SDK_STOP; p++) {
         if (!s.t[p].valid) continue;
         sdk_step_init(st, &fcc);
@@ -322,9 +322,9 @@ static int find_fcv(const sdk_ctx *ctx, const sdk_grid *g, sdk_sink *sink)
     unsigned flags = SDK_LINKS_GROUPS | (sdk_opt_bool(ctx, "als", false) ? SDK_LINKS_ALS : 0);
     sctx s;
     int ret = SDK_CONTINUE;
-    sdk_step *st = malloc(sizeof *st);
-    seen *sn = calloc(1, sizeof *sn);
-    if (!st || !sn || !static_init(&s, g, flags)) goto out;
+    sdk_step *st = sdk_xmalloc(sizeof *st);
+    seen *sn = sdk_xcalloc(1, sizeof *sn);
+    if (!static_init(&s, g, flags)) goto out;
     /* a candidate true and false */
     for (int k = 0; k < SDK_NCAND && ret != SDK_STOP; k++) {
         if (!s.t[2 * k].valid) continue;
@@ -432,11 +432,11 @@ static int dyn_all(const sdk_grid *g, unsigned flags, const sdk_technique *ct,
                    const sdk_technique *vt, int cbase, int vbase, const char *label, sdk_sink *sink)
 {
     int ret = SDK_CONTINUE;
-    sdk_dyn *d = malloc(sizeof *d);
-    sdk_step *st = malloc(sizeof *st);
-    seen *sn = calloc(1, sizeof *sn);
-    dtab *t = vt ? calloc(2 * SDK_NCAND, sizeof *t) : NULL;
-    if (!d || !st || !sn || (vt && !t)) goto out;
+    sdk_dyn *d = sdk_xmalloc(sizeof *d);
+    sdk_step *st = sdk_xmalloc(sizeof *st);
+    seen *sn = sdk_xcalloc(1, sizeof *sn);
+    dtab *t = vt ? sdk_xcalloc(2 * SDK_NCAND, sizeof *t) : NULL;
+
     for (int c = 0; c < 81 && ret != SDK_STOP; c++) {
         if (g->value[c]) continue;
         SDK_MASK_FOREACH(dg, g->cand[c])
@@ -545,27 +545,28 @@ out:
     return ret;
 }
 
-static int find_fnc(const sdk_ctx *ctx, const sdk_grid *g, sdk_sink *sink)
+/* The dynamic techniques: one find, what each looks for in its data. */
+typedef struct dyn_kind {
+    unsigned flags;     /* SDK_DYN_* */
+    bool contradiction; /* report contradictions (difficulty: the descriptor's) */
+    bool verity;        /* report verities */
+    int verity_extra;   /* a verity's base difficulty over the descriptor's */
+    const char *label;
+} dyn_kind;
+
+static int find_dyn(const sdk_ctx *ctx, const sdk_grid *g, sdk_sink *sink)
 {
-    (void)ctx;
-    return dyn_all(g, 0, &fnc, NULL, fnc.difficulty, 0, "Forcing Net", sink);
+    const sdk_technique *t = ctx->self;
+    const dyn_kind *k = t->data;
+    return dyn_all(g, k->flags, k->contradiction ? t : NULL, k->verity ? t : NULL,
+                   k->contradiction ? t->difficulty : 0,
+                   k->verity ? t->difficulty + k->verity_extra : 0, k->label, sink);
 }
-static int find_fnv(const sdk_ctx *ctx, const sdk_grid *g, sdk_sink *sink)
-{
-    (void)ctx;
-    return dyn_all(g, 0, NULL, &fnv, 0, fnv.difficulty, "Forcing Net", sink);
-}
-static int find_nishio(const sdk_ctx *ctx, const sdk_grid *g, sdk_sink *sink)
-{
-    (void)ctx;
-    return dyn_all(g, SDK_DYN_NISHIO, &nishio, NULL, nishio.difficulty, 0, "Nishio", sink);
-}
-static int find_dfc(const sdk_ctx *ctx, const sdk_grid *g, sdk_sink *sink)
-{
-    (void)ctx;
-    return dyn_all(g, 0, &dfc, &dfc, dfc.difficulty, dfc.difficulty + 5, "Dynamic Forcing Chain",
-                   sink);
-}
+
+static const dyn_kind k_fnc = {0, true, false, 0, "Forcing Net"},
+                      k_fnv = {0, false, true, 0, "Forcing Net"},
+                      k_nishio = {SDK_DYN_NISHIO, true, false, 0, "Nishio"},
+                      k_dfc = {0, true, true, 5, "Dynamic Forcing Chain"};
 
 /* ---- nested ------------------------------------------------------------- */
 
@@ -621,10 +622,9 @@ static bool nested_fallback(sdk_grid *w, sdk_dyn *d2)
 static int find_nfc(const sdk_ctx *ctx, const sdk_grid *g, sdk_sink *sink)
 {
     int ret = SDK_CONTINUE;
-    sdk_dyn *d = malloc(sizeof *d), *d2 = malloc(sizeof *d2);
-    sdk_step *st = malloc(sizeof *st);
-    sdk_grid *w = malloc(sizeof *w);
-    if (!d || !d2 || !st || !w) goto out;
+    sdk_dyn *d = sdk_xmalloc(sizeof *d), *d2 = sdk_xmalloc(sizeof *d2);
+    sdk_step *st = sdk_xmalloc(sizeof *st);
+    sdk_grid *w = sdk_xmalloc(sizeof *w);
     bool engine = ctx->propagate && ctx->depth < 2;
     /* propagate-upto=N: the nested propagation uses only the profile's first N
      * techniques (default: all before this one). A speed bound that changes
@@ -679,7 +679,6 @@ static int find_nfc(const sdk_ctx *ctx, const sdk_grid *g, sdk_sink *sink)
             ret = sdk_emit(sink, st);
         }
     }
-out:
     free(d);
     free(d2);
     free(st);
@@ -815,9 +814,11 @@ static int kraken_fish(void *vk, const sdk_fish *f)
     return 0;
 }
 
-static int kraken_common(const sdk_ctx *ctx, const sdk_grid *g, sdk_sink *sink,
-                         const sdk_technique *tech, int type)
+/* Kraken fish: the type (1 or 2) is the descriptor's data. */
+static int find_kraken(const sdk_ctx *ctx, const sdk_grid *g, sdk_sink *sink)
 {
+    const sdk_technique *tech = ctx->self;
+    int type = *(const int *)tech->data;
     sdk_fish_search fs;
     sdk_fish_search_init(&fs);
     fs.min_size = 2;
@@ -834,9 +835,9 @@ static int kraken_common(const sdk_ctx *ctx, const sdk_grid *g, sdk_sink *sink,
     fs.need_elims = false;
     sctx s;
     kctx k = {.s = &s, .g = g, .type = type, .t = tech, .sink = sink, .ret = SDK_CONTINUE};
-    k.st = malloc(sizeof *k.st);
-    k.sn = calloc(1, sizeof *k.sn);
-    if (k.st && k.sn && static_init(&s, g, SDK_LINKS_GROUPS)) {
+    k.st = sdk_xmalloc(sizeof *k.st);
+    k.sn = sdk_xcalloc(1, sizeof *k.sn);
+    if (static_init(&s, g, SDK_LINKS_GROUPS)) {
         sdk_fish_find(g, 0, &fs, kraken_fish, &k);
         static_free(&s);
     }
@@ -845,17 +846,10 @@ static int kraken_common(const sdk_ctx *ctx, const sdk_grid *g, sdk_sink *sink,
     return k.ret;
 }
 
-static int find_kraken(const sdk_ctx *ctx, const sdk_grid *g, sdk_sink *sink)
-{
-    return kraken_common(ctx, g, sink, &kraken, 1);
-}
-
-static int find_kraken2(const sdk_ctx *ctx, const sdk_grid *g, sdk_sink *sink)
-{
-    return kraken_common(ctx, g, sink, &kraken2, 2);
-}
+static const int kraken_1 = 1, kraken_2 = 2;
 
 static const sdk_technique fcc = {.abi = SDK_ABI_VERSION,
+                                  .size = sizeof(sdk_technique),
                                   .id = "forcing-chain-contradiction",
                                   .name = "Forcing Chain Contradiction",
                                   .difficulty = 80,
@@ -866,6 +860,7 @@ static const sdk_technique fcc = {.abi = SDK_ABI_VERSION,
                                       "an assumption whose chains contradict each other is false"};
 static const sdk_technique fcv = {
     .abi = SDK_ABI_VERSION,
+    .size = sizeof(sdk_technique),
     .id = "forcing-chain-verity",
     .name = "Forcing Chain Verity",
     .difficulty = 82,
@@ -874,42 +869,51 @@ static const sdk_technique fcv = {
     .find = find_fcv,
     .summary = "what every candidate of a cell or house implies by chains is true"};
 static const sdk_technique fnc = {.abi = SDK_ABI_VERSION,
+                                  .size = sizeof(sdk_technique),
                                   .id = "forcing-net-contradiction",
                                   .name = "Forcing Net Contradiction",
                                   .difficulty = 85,
                                   .score = 700,
                                   .level = SDK_LEVEL_EXTREME,
-                                  .find = find_fnc,
+                                  .find = find_dyn,
+                                  .data = &k_fnc,
                                   .summary =
                                       "dynamic chains (nets) from an assumption break the grid"};
 static const sdk_technique fnv = {
     .abi = SDK_ABI_VERSION,
+    .size = sizeof(sdk_technique),
     .id = "forcing-net-verity",
     .name = "Forcing Net Verity",
     .difficulty = 87,
     .score = 700,
     .level = SDK_LEVEL_EXTREME,
-    .find = find_fnv,
+    .find = find_dyn,
+    .data = &k_fnv,
     .summary = "what every case of a cell or house implies through nets is true"};
 static const sdk_technique nishio = {.abi = SDK_ABI_VERSION,
+                                     .size = sizeof(sdk_technique),
                                      .id = "nishio",
                                      .name = "Nishio Forcing Chain",
                                      .difficulty = 75,
                                      .score = 500,
                                      .level = SDK_LEVEL_EXTREME,
-                                     .find = find_nishio,
+                                     .find = find_dyn,
+                                     .data = &k_nishio,
                                      .summary =
                                          "placing a digit leaves a house without that digit"};
 static const sdk_technique dfc = {
     .abi = SDK_ABI_VERSION,
+    .size = sizeof(sdk_technique),
     .id = "dynamic-forcing-chain",
     .name = "Dynamic Forcing Chain",
     .difficulty = 85,
     .score = 700,
     .level = SDK_LEVEL_EXTREME,
-    .find = find_dfc,
+    .find = find_dyn,
+    .data = &k_dfc,
     .summary = "dynamic forcing chains: contradiction, double, cell and region forms"};
 static const sdk_technique nfc = {.abi = SDK_ABI_VERSION,
+                                  .size = sizeof(sdk_technique),
                                   .id = "nested-forcing-chain",
                                   .name = "Nested Forcing Chain",
                                   .difficulty = 95,
@@ -921,22 +925,26 @@ static const sdk_technique nfc = {.abi = SDK_ABI_VERSION,
                                       "an assumption plus the earlier techniques breaks the grid"};
 static const sdk_technique kraken = {
     .abi = SDK_ABI_VERSION,
+    .size = sizeof(sdk_technique),
     .id = "kraken-fish",
     .name = "Kraken Fish",
     .difficulty = 80,
     .score = 500,
     .level = SDK_LEVEL_EXTREME,
     .find = find_kraken,
+    .data = &kraken_1,
     .summary = "a finned fish whose fins each lead by a chain to the elimination "
                "(type 1; franken=1, mutant=1 widen the fish)"};
 static const sdk_technique kraken2 = {
     .abi = SDK_ABI_VERSION,
+    .size = sizeof(sdk_technique),
     .id = "kraken-fish-2",
     .name = "Kraken Fish Type 2",
     .difficulty = 80,
     .score = 500,
     .level = SDK_LEVEL_EXTREME,
-    .find = find_kraken2,
+    .find = find_kraken,
+    .data = &kraken_2,
     .summary = "a finned fish: the base candidates of one cover house and the fins each imply "
                "the elimination (franken=1, mutant=1 widen the fish)"};
 

@@ -5,50 +5,62 @@
  * segment clears its digits from both houses). */
 #include "sudoku/technique.h"
 
-static int find_pointing(const sdk_ctx *ctx, const sdk_grid *g, sdk_sink *sink);
-static int find_claiming(const sdk_ctx *ctx, const sdk_grid *g, sdk_sink *sink);
-static int find_locked_pair(const sdk_ctx *ctx, const sdk_grid *g, sdk_sink *sink);
-static int find_locked_triple(const sdk_ctx *ctx, const sdk_grid *g, sdk_sink *sink);
+/* Locked candidates: data is the bool `box_first` (pointing) or not
+ * (claiming); locked subsets: the size n. */
+static int find_locked(const sdk_ctx *ctx, const sdk_grid *g, sdk_sink *sink);
+static int find_locked_subset(const sdk_ctx *ctx, const sdk_grid *g, sdk_sink *sink);
+static const bool box_to_line = true, line_to_box = false;
+static const int two = 2, three = 3;
 
 static const sdk_technique pointing = {.abi = SDK_ABI_VERSION,
+                                       .size = sizeof(sdk_technique),
                                        .id = "pointing",
                                        .name = "Locked Candidates Type 1 (Pointing)",
                                        .difficulty = 26,
                                        .score = 50,
                                        .level = SDK_LEVEL_MEDIUM,
-                                       .find = find_pointing,
+                                       .find = find_locked,
+                                       .data = &box_to_line,
                                        .summary = "a digit of a box confined to one row or column"};
 static const sdk_technique claiming = {.abi = SDK_ABI_VERSION,
+                                       .size = sizeof(sdk_technique),
                                        .id = "claiming",
                                        .name = "Locked Candidates Type 2 (Claiming)",
                                        .difficulty = 28,
                                        .score = 50,
                                        .level = SDK_LEVEL_MEDIUM,
-                                       .find = find_claiming,
+                                       .find = find_locked,
+                                       .data = &line_to_box,
                                        .summary = "a digit of a row or column confined to one box"};
 static const sdk_technique locked_pair = {.abi = SDK_ABI_VERSION,
+                                          .size = sizeof(sdk_technique),
                                           .id = "locked-pair",
                                           .name = "Locked Pair",
                                           .difficulty = 30,
                                           .score = 40,
                                           .level = SDK_LEVEL_MEDIUM,
-                                          .find = find_locked_pair,
+                                          .find = find_locked_subset,
+                                          .data = &two,
                                           .summary = "a naked pair inside a box-line segment"};
 static const sdk_technique locked_triple = {.abi = SDK_ABI_VERSION,
+                                            .size = sizeof(sdk_technique),
                                             .id = "locked-triple",
                                             .name = "Locked Triple",
                                             .difficulty = 36,
                                             .score = 60,
                                             .level = SDK_LEVEL_MEDIUM,
-                                            .find = find_locked_triple,
+                                            .find = find_locked_subset,
+                                            .data = &three,
                                             .summary = "a naked triple inside a box-line segment"};
 
 SDK_PLUGIN(&pointing, &claiming, &locked_pair, &locked_triple)
 
 /* For each box-line intersection (segment): digit d's cells in `from` all lie
  * in `to`; eliminate d from the rest of `to`. */
-static int locked(const sdk_grid *g, sdk_sink *sink, const sdk_technique *t, bool box_first)
+static int find_locked(const sdk_ctx *ctx, const sdk_grid *g, sdk_sink *sink)
 {
+    const sdk_technique *t = ctx->self;
+    bool box_first = *(const bool *)t->data;
     char hn[4];
     for (int b = 18; b < 27; b++) {
         for (int l = 0; l < 18; l++) {
@@ -74,21 +86,11 @@ static int locked(const sdk_grid *g, sdk_sink *sink, const sdk_technique *t, boo
     return SDK_CONTINUE;
 }
 
-static int find_pointing(const sdk_ctx *ctx, const sdk_grid *g, sdk_sink *sink)
-{
-    (void)ctx;
-    return locked(g, sink, &pointing, true);
-}
-
-static int find_claiming(const sdk_ctx *ctx, const sdk_grid *g, sdk_sink *sink)
-{
-    (void)ctx;
-    return locked(g, sink, &claiming, false);
-}
-
 /* n cells of a segment (n = 2, 3) holding together exactly n digits. */
-static int locked_subset(const sdk_grid *g, sdk_sink *sink, const sdk_technique *t, int n)
+static int find_locked_subset(const sdk_ctx *ctx, const sdk_grid *g, sdk_sink *sink)
 {
+    const sdk_technique *t = ctx->self;
+    int n = *(const int *)t->data;
     char cells[32];
     for (int b = 18; b < 27; b++) {
         for (int l = 0; l < 18; l++) {
@@ -128,16 +130,4 @@ static int locked_subset(const sdk_grid *g, sdk_sink *sink, const sdk_technique 
         }
     }
     return SDK_CONTINUE;
-}
-
-static int find_locked_pair(const sdk_ctx *ctx, const sdk_grid *g, sdk_sink *sink)
-{
-    (void)ctx;
-    return locked_subset(g, sink, &locked_pair, 2);
-}
-
-static int find_locked_triple(const sdk_ctx *ctx, const sdk_grid *g, sdk_sink *sink)
-{
-    (void)ctx;
-    return locked_subset(g, sink, &locked_triple, 3);
 }

@@ -25,6 +25,7 @@ static int find_ate(const sdk_ctx *, const sdk_grid *, sdk_sink *);
 
 const sdk_technique sdk_misc_ate = {
     .abi = SDK_ABI_VERSION,
+    .size = sizeof(sdk_technique),
     .id = "aligned-triple-exclusion",
     .name = "Aligned Triplet Exclusion",
     .difficulty = 75,

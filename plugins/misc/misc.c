@@ -26,6 +26,7 @@ static int find_ape(const sdk_ctx *, const sdk_grid *, sdk_sink *);
 
 static const sdk_technique sue_de_coq = {
     .abi = SDK_ABI_VERSION,
+    .size = sizeof(sdk_technique),
     .id = "sue-de-coq",
     .name = "Sue de Coq",
     .difficulty = 50,
@@ -37,6 +38,7 @@ static const sdk_technique sue_de_coq = {
 
 static const sdk_technique ape = {
     .abi = SDK_ABI_VERSION,
+    .size = sizeof(sdk_technique),
     .id = "aligned-pair-exclusion",
     .name = "Aligned Pair Exclusion",
     .difficulty = 62,

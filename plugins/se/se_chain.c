@@ -13,6 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "se.h"
+#include "sudoku/alloc.h"
 #include "sudoku/links.h"
 
 enum {
@@ -77,9 +78,8 @@ static int reg_id(nest_reg *r, uint64_t key)
     if (!key) key = 1;
     if (2 * (r->n + 1) > r->cap) {
         int ncap = r->cap ? r->cap * 2 : 256;
-        uint64_t *nk = calloc((size_t)ncap, sizeof *nk);
-        int *ni = calloc((size_t)ncap, sizeof *ni);
-        if (!nk || !ni) abort();
+        uint64_t *nk = sdk_xcalloc((size_t)ncap, sizeof *nk);
+        int *ni = sdk_xcalloc((size_t)ncap, sizeof *ni);
         for (int i = 0; i < r->cap; i++) {
             if (!r->key[i]) continue;
             int j = (int)(r->key[i] & (uint64_t)(ncap - 1));
@@ -109,8 +109,7 @@ static hint *hadd(hlist *l)
 {
     if (l->n == l->cap) {
         l->cap = l->cap ? l->cap * 2 : 64;
-        l->h = realloc(l->h, sizeof *l->h * (size_t)l->cap);
-        if (!l->h) abort();
+        l->h = sdk_xrealloc(l->h, sizeof *l->h * (size_t)l->cap);
     }
     hint *h = &l->h[l->n];
     memset(h, 0, sizeof *h);
@@ -258,13 +257,11 @@ static bool run_from(chainer *c, sdk_se_set *s, int cand, bool on)
 static const onrun *on_run(chainer *c, int cand)
 {
     if (!c->oncache) {
-        c->oncache = calloc(729, sizeof *c->oncache);
-        if (!c->oncache) abort();
+        c->oncache = sdk_xcalloc(729, sizeof *c->oncache);
     }
     onrun *o = &c->oncache[cand];
     if (!o->s) {
-        o->s = malloc(sizeof *o->s);
-        if (!o->s) abort();
+        o->s = sdk_xmalloc(sizeof *o->s);
         o->bad = run_from(c, o->s, cand, true);
         o->absurd_on = c->run->absurd_on;
         o->absurd_off = c->run->absurd_off;
@@ -360,9 +357,8 @@ static void multiple_cell(chainer *c, int cell)
 {
     const sdk_grid *g = c->g;
     int card = sdk_se_mask_count(g->cand[cell]);
-    sdk_se_set *on_sets[9], *off_set = malloc(sizeof *off_set);
+    sdk_se_set *on_sets[9], *off_set = sdk_xmalloc(sizeof *off_set);
     int nv = 0;
-    if (!off_set) abort();
     SDK_MASK_FOREACH(d, g->cand[cell])
     {
         int cand = cell * 9 + d - 1;
@@ -575,8 +571,7 @@ static void chainer_init(chainer *c, const sdk_grid *g, bool multi, bool dyn, bo
     c->nishio = nishio;
     c->level = level;
     c->reg = reg;
-    c->run = malloc(sizeof *c->run);
-    if (!c->run) abort();
+    c->run = sdk_xmalloc(sizeof *c->run);
 }
 
 static void chainer_free(chainer *c)
@@ -596,8 +591,7 @@ static void collect(chainer *c, unsigned unary_modes)
     if (c->multiple || c->dynamic) {
         multiple(c);
     } else {
-        sdk_se_static *t = malloc(sizeof *t);
-        if (!t) abort();
+        sdk_se_static *t = sdk_xmalloc(sizeof *t);
         sdk_se_static_init(t, c->g);
         if (unary_modes & M_UNARY_X) unary(c, t, false, true);
         if (unary_modes & M_UNARY_Y) unary(c, t, true, false);
@@ -841,8 +835,7 @@ static uint64_t full_chain_key(const chainer *sub, const hint *h)
     uint64_t k = 1469598103934665603ull;
     const sdk_se_arena *a = &sub->A;
     char seen[1458];
-    int *level = malloc(sizeof *level * 4096), *next = malloc(sizeof *next * 4096);
-    if (!level || !next) abort();
+    int *level = sdk_xmalloc(sizeof *level * 4096), *next = sdk_xmalloc(sizeof *next * 4096);
     for (int t = 0; t < h->ntar; t++) {
         memset(seen, 0, sizeof seen);
         int nt = 0;
@@ -875,8 +868,7 @@ static int advanced(void *ctx, sdk_se_arena *a, sdk_se_set *s, const sdk_grid *c
     chainer *c = ctx;
     int added = 0;
     if (!c->rh) {
-        c->rh = malloc(sizeof *c->rh * 512);
-        if (!c->rh) abort();
+        c->rh = sdk_xmalloc(sizeof *c->rh * 512);
     }
     rule_hint *rh = c->rh;
     int8_t hc[27][9]; /* places of each digit in each house */
@@ -962,14 +954,16 @@ typedef struct spec {
 
 static const sdk_technique *kind_tech(int kind, const sdk_technique *def);
 
-static int run_spec(const sdk_ctx *ctx, const sdk_grid *g, sdk_sink *sink, const sdk_technique *t,
-                    spec sp)
+/* One find for every chain technique: what it runs is its descriptor's spec. */
+static int find_chains(const sdk_ctx *ctx, const sdk_grid *g, sdk_sink *sink)
 {
+    const sdk_technique *t = ctx->self;
+    const spec sp = *(const spec *)t->data;
     nest_reg reg = {0};
     chainer c;
     chainer_init(&c, g, sp.multi, sp.dyn, sp.nishio, sdk_opt_int(ctx, "level", sp.level), &reg);
     collect(&c, sp.unary);
-    sdk_step *st = malloc(sizeof *st);
+    sdk_step *st = sdk_xmalloc(sizeof *st);
     int ret = SDK_CONTINUE;
     for (int i = 0; st && i < c.H.n && ret != SDK_STOP; i++) {
         if (sp.only_kind >= 0 && c.H.h[i].kind != sp.only_kind) continue;
@@ -982,61 +976,62 @@ static int run_spec(const sdk_ctx *ctx, const sdk_grid *g, sdk_sink *sink, const
     return ret;
 }
 
-#define SPEC(...) ((spec){__VA_ARGS__})
-
-static int f_fcc(const sdk_ctx *x, const sdk_grid *g, sdk_sink *s);
-static int f_xcycle(const sdk_ctx *x, const sdk_grid *g, sdk_sink *s);
-static int f_ycycle(const sdk_ctx *x, const sdk_grid *g, sdk_sink *s);
-static int f_cycle(const sdk_ctx *x, const sdk_grid *g, sdk_sink *s);
-static int f_xchain(const sdk_ctx *x, const sdk_grid *g, sdk_sink *s);
-static int f_chain(const sdk_ctx *x, const sdk_grid *g, sdk_sink *s);
-static int f_nishio(const sdk_ctx *x, const sdk_grid *g, sdk_sink *s);
-static int f_multi(const sdk_ctx *x, const sdk_grid *g, sdk_sink *s);
-static int f_cellfc(const sdk_ctx *x, const sdk_grid *g, sdk_sink *s);
-static int f_regionfc(const sdk_ctx *x, const sdk_grid *g, sdk_sink *s);
-static int f_dyn(const sdk_ctx *x, const sdk_grid *g, sdk_sink *s);
-static int f_plus(const sdk_ctx *x, const sdk_grid *g, sdk_sink *s);
-static int f_nested(const sdk_ctx *x, const sdk_grid *g, sdk_sink *s);
-static int f_nested3(const sdk_ctx *x, const sdk_grid *g, sdk_sink *s);
-
-#define TECH(var, id_, name_, diff, score_, fn, sum)                                               \
+/* Every technique of the family: its id and name, and in its data what the
+ * chainer runs (spec). */
+#define TECH(var, id_, name_, diff, score_, sum, ...)                                              \
+    static const spec spec_##var = {__VA_ARGS__};                                                  \
     static const sdk_technique var = {.abi = SDK_ABI_VERSION,                                      \
+                                      .size = sizeof(sdk_technique),                               \
                                       .id = id_,                                                   \
                                       .name = name_,                                               \
                                       .difficulty = diff,                                          \
                                       .score = score_,                                             \
                                       .level = SDK_LEVEL_EXTREME,                                  \
-                                      .find = fn,                                                  \
-                                      .summary = sum};
+                                      .find = find_chains,                                         \
+                                      .summary = sum,                                              \
+                                      .data = &spec_##var};
 
-TECH(t_fcc, "se-forcing-chains-cycles", "Forcing Chains & Cycles", 65, 500, f_fcc,
-     "SE's unary chains: X/Y/XY cycles, forcing X-chains and forcing chains, easiest first")
-TECH(t_xcycle, "se-bidirectional-x-cycle", "Bidirectional X-Cycle", 65, 500, f_xcycle,
-     "a loop of one digit whose two colourings both eliminate")
-TECH(t_ycycle, "se-bidirectional-y-cycle", "Bidirectional Y-Cycle", 65, 500, f_ycycle,
-     "a loop of bivalue cells whose two colourings both eliminate")
-TECH(t_cycle, "se-bidirectional-cycle", "Bidirectional Cycle", 70, 500, f_cycle,
-     "a loop of cell and house links whose two colourings both eliminate")
-TECH(t_xchain, "se-forcing-x-chain", "Forcing X-Chain", 66, 500, f_xchain,
-     "a one-digit chain from a candidate back to its own negation")
-TECH(t_chain, "se-forcing-chain", "Forcing Chain", 70, 500, f_chain,
-     "a chain of cell and house links from a candidate to its own negation")
-TECH(t_nishio, "se-nishio", "Nishio Forcing Chains", 75, 600, f_nishio,
-     "a digit placed (or removed) contradicts itself through house links")
-TECH(t_multi, "se-multiple-forcing-chain", "Multiple Forcing Chains", 80, 700, f_multi,
-     "SE's cell and region forcing chains, easiest first")
-TECH(t_cellfc, "se-cell-forcing-chain", "Cell Forcing Chains", 80, 700, f_cellfc,
-     "every candidate of a cell leads to the same conclusion")
-TECH(t_regionfc, "se-region-forcing-chain", "Region Forcing Chains", 80, 700, f_regionfc,
-     "every place of a digit in a house leads to the same conclusion")
-TECH(t_dyn, "se-dynamic-forcing-chain", "Dynamic Forcing Chains", 85, 800, f_dyn,
-     "dynamic contradiction, double, cell and region forcing chains")
-TECH(t_plus, "se-dynamic-forcing-chain-plus", "Dynamic Forcing Chains (+)", 90, 900, f_plus,
-     "dynamic forcing chains that also use locking, hidden/naked pairs and X-Wings")
-TECH(t_nested, "se-nested-forcing-chain", "Nested Forcing Chains", 95, 1000, f_nested,
-     "dynamic forcing chains with forcing chains nested inside (level=2..5)")
+#define ALLU (M_UNARY_X | M_UNARY_Y | M_UNARY_XY)
+TECH(t_fcc, "se-forcing-chains-cycles", "Forcing Chains & Cycles", 65, 500,
+     "SE's unary chains: X/Y/XY cycles, forcing X-chains and forcing chains, easiest first",
+     .unary = ALLU, .only_kind = -1)
+TECH(t_xcycle, "se-bidirectional-x-cycle", "Bidirectional X-Cycle", 65, 500,
+     "a loop of one digit whose two colourings both eliminate", .unary = M_UNARY_X,
+     .only_kind = K_XCYCLE)
+TECH(t_ycycle, "se-bidirectional-y-cycle", "Bidirectional Y-Cycle", 65, 500,
+     "a loop of bivalue cells whose two colourings both eliminate", .unary = M_UNARY_Y,
+     .only_kind = K_YCYCLE)
+TECH(t_cycle, "se-bidirectional-cycle", "Bidirectional Cycle", 70, 500,
+     "a loop of cell and house links whose two colourings both eliminate", .unary = M_UNARY_XY,
+     .only_kind = K_XYCYCLE)
+TECH(t_xchain, "se-forcing-x-chain", "Forcing X-Chain", 66, 500,
+     "a one-digit chain from a candidate back to its own negation", .unary = M_UNARY_X,
+     .only_kind = K_XCHAIN)
+TECH(t_chain, "se-forcing-chain", "Forcing Chain", 70, 500,
+     "a chain of cell and house links from a candidate to its own negation", .unary = M_UNARY_XY,
+     .only_kind = K_XYCHAIN)
+TECH(t_nishio, "se-nishio", "Nishio Forcing Chains", 75, 600,
+     "a digit placed (or removed) contradicts itself through house links", .dyn = true,
+     .nishio = true, .only_kind = -1)
+TECH(t_multi, "se-multiple-forcing-chain", "Multiple Forcing Chains", 80, 700,
+     "SE's cell and region forcing chains, easiest first", .multi = true, .only_kind = -1)
+TECH(t_cellfc, "se-cell-forcing-chain", "Cell Forcing Chains", 80, 700,
+     "every candidate of a cell leads to the same conclusion", .multi = true, .only_kind = K_CELL)
+TECH(t_regionfc, "se-region-forcing-chain", "Region Forcing Chains", 80, 700,
+     "every place of a digit in a house leads to the same conclusion", .multi = true,
+     .only_kind = K_REGION)
+TECH(t_dyn, "se-dynamic-forcing-chain", "Dynamic Forcing Chains", 85, 800,
+     "dynamic contradiction, double, cell and region forcing chains", .multi = true, .dyn = true,
+     .only_kind = -1)
+TECH(t_plus, "se-dynamic-forcing-chain-plus", "Dynamic Forcing Chains (+)", 90, 900,
+     "dynamic forcing chains that also use locking, hidden/naked pairs and X-Wings", .multi = true,
+     .dyn = true, .level = 1, .only_kind = -1)
+TECH(t_nested, "se-nested-forcing-chain", "Nested Forcing Chains", 95, 1000,
+     "dynamic forcing chains with forcing chains nested inside (level=2..5)", .multi = true,
+     .dyn = true, .level = 2, .only_kind = -1)
 TECH(t_nested3, "se-nested-forcing-chain-3", "Nested Forcing Chains (+ Multiple)", 100, 1000,
-     f_nested3, "dynamic forcing chains with multiple forcing chains nested inside")
+     "dynamic forcing chains with multiple forcing chains nested inside", .multi = true,
+     .dyn = true, .level = 3, .only_kind = -1)
 
 static const sdk_technique *kind_tech(int kind, const sdk_technique *def)
 {
@@ -1054,67 +1049,6 @@ static const sdk_technique *kind_tech(int kind, const sdk_technique *def)
     default:
         return def;
     }
-}
-
-#define ALLU (M_UNARY_X | M_UNARY_Y | M_UNARY_XY)
-static int f_fcc(const sdk_ctx *x, const sdk_grid *g, sdk_sink *s)
-{
-    return run_spec(x, g, s, &t_fcc, SPEC(.unary = ALLU, .only_kind = -1));
-}
-static int f_xcycle(const sdk_ctx *x, const sdk_grid *g, sdk_sink *s)
-{
-    return run_spec(x, g, s, &t_xcycle, SPEC(.unary = M_UNARY_X, .only_kind = K_XCYCLE));
-}
-static int f_ycycle(const sdk_ctx *x, const sdk_grid *g, sdk_sink *s)
-{
-    return run_spec(x, g, s, &t_ycycle, SPEC(.unary = M_UNARY_Y, .only_kind = K_YCYCLE));
-}
-static int f_cycle(const sdk_ctx *x, const sdk_grid *g, sdk_sink *s)
-{
-    return run_spec(x, g, s, &t_cycle, SPEC(.unary = M_UNARY_XY, .only_kind = K_XYCYCLE));
-}
-static int f_xchain(const sdk_ctx *x, const sdk_grid *g, sdk_sink *s)
-{
-    return run_spec(x, g, s, &t_xchain, SPEC(.unary = M_UNARY_X, .only_kind = K_XCHAIN));
-}
-static int f_chain(const sdk_ctx *x, const sdk_grid *g, sdk_sink *s)
-{
-    return run_spec(x, g, s, &t_chain, SPEC(.unary = M_UNARY_XY, .only_kind = K_XYCHAIN));
-}
-static int f_nishio(const sdk_ctx *x, const sdk_grid *g, sdk_sink *s)
-{
-    return run_spec(x, g, s, &t_nishio, SPEC(.dyn = true, .nishio = true, .only_kind = -1));
-}
-static int f_multi(const sdk_ctx *x, const sdk_grid *g, sdk_sink *s)
-{
-    return run_spec(x, g, s, &t_multi, SPEC(.multi = true, .only_kind = -1));
-}
-static int f_cellfc(const sdk_ctx *x, const sdk_grid *g, sdk_sink *s)
-{
-    return run_spec(x, g, s, &t_cellfc, SPEC(.multi = true, .only_kind = K_CELL));
-}
-static int f_regionfc(const sdk_ctx *x, const sdk_grid *g, sdk_sink *s)
-{
-    return run_spec(x, g, s, &t_regionfc, SPEC(.multi = true, .only_kind = K_REGION));
-}
-static int f_dyn(const sdk_ctx *x, const sdk_grid *g, sdk_sink *s)
-{
-    return run_spec(x, g, s, &t_dyn, SPEC(.multi = true, .dyn = true, .only_kind = -1));
-}
-static int f_plus(const sdk_ctx *x, const sdk_grid *g, sdk_sink *s)
-{
-    return run_spec(x, g, s, &t_plus,
-                    SPEC(.multi = true, .dyn = true, .level = 1, .only_kind = -1));
-}
-static int f_nested(const sdk_ctx *x, const sdk_grid *g, sdk_sink *s)
-{
-    return run_spec(x, g, s, &t_nested,
-                    SPEC(.multi = true, .dyn = true, .level = 2, .only_kind = -1));
-}
-static int f_nested3(const sdk_ctx *x, const sdk_grid *g, sdk_sink *s)
-{
-    return run_spec(x, g, s, &t_nested3,
-                    SPEC(.multi = true, .dyn = true, .level = 3, .only_kind = -1));
 }
 
 SDK_PLUGIN(&se_direct_pointing, &se_direct_claiming, &se_direct_hidden_pair,

@@ -12,11 +12,12 @@
 
 static int find_dp(const sdk_ctx *ctx, const sdk_grid *g, sdk_sink *sink);
 static int find_dc(const sdk_ctx *ctx, const sdk_grid *g, sdk_sink *sink);
-static int find_dhp(const sdk_ctx *ctx, const sdk_grid *g, sdk_sink *sink);
-static int find_dht(const sdk_ctx *ctx, const sdk_grid *g, sdk_sink *sink);
+static int find_direct_hidden(const sdk_ctx *ctx, const sdk_grid *g, sdk_sink *sink);
+static const int pair = 2, triple = 3; /* direct hidden subsets: the size is the data */
 
 const sdk_technique se_direct_pointing = {
     .abi = SDK_ABI_VERSION,
+    .size = sizeof(sdk_technique),
     .id = "se-direct-pointing",
     .name = "Direct Pointing",
     .difficulty = 17,
@@ -26,6 +27,7 @@ const sdk_technique se_direct_pointing = {
     .summary = "a pointing elimination that leaves a hidden single in another box"};
 const sdk_technique se_direct_claiming = {
     .abi = SDK_ABI_VERSION,
+    .size = sizeof(sdk_technique),
     .id = "se-direct-claiming",
     .name = "Direct Claiming",
     .difficulty = 19,
@@ -35,21 +37,25 @@ const sdk_technique se_direct_claiming = {
     .summary = "a claiming elimination that leaves a hidden single in a parallel line"};
 const sdk_technique se_direct_hidden_pair = {
     .abi = SDK_ABI_VERSION,
+    .size = sizeof(sdk_technique),
     .id = "se-direct-hidden-pair",
     .name = "Direct Hidden Pair",
     .difficulty = 20,
     .score = 70,
     .level = SDK_LEVEL_MEDIUM,
-    .find = find_dhp,
+    .find = find_direct_hidden,
+    .data = &pair,
     .summary = "a hidden pair whose eliminations leave a hidden single in its house"};
 const sdk_technique se_direct_hidden_triple = {
     .abi = SDK_ABI_VERSION,
+    .size = sizeof(sdk_technique),
     .id = "se-direct-hidden-triple",
     .name = "Direct Hidden Triplet",
     .difficulty = 25,
     .score = 100,
     .level = SDK_LEVEL_MEDIUM,
-    .find = find_dht,
+    .find = find_direct_hidden,
+    .data = &triple,
     .summary = "a hidden triple whose eliminations leave a hidden single in its house"};
 
 /* Locked candidates of d in base house b (all in cover c): look for a house
@@ -119,8 +125,10 @@ static int find_dc(const sdk_ctx *ctx, const sdk_grid *g, sdk_sink *sink)
 
 /* Hidden set of `size` digits in house h whose eliminations leave a hidden
  * single in h. Houses in SE's order: boxes, columns, rows. */
-static int direct_hidden(const sdk_grid *g, sdk_sink *sink, const sdk_technique *t, int size)
+static int find_direct_hidden(const sdk_ctx *ctx, const sdk_grid *g, sdk_sink *sink)
 {
+    const sdk_technique *t = ctx->self;
+    int size = *(const int *)t->data;
     static const int order[3] = {18, 9, 0};
     for (int o = 0; o < 3; o++)
         for (int hh = 0; hh < 9; hh++) {
@@ -171,16 +179,4 @@ static int direct_hidden(const sdk_grid *g, sdk_sink *sink, const sdk_technique 
             }
         }
     return SDK_CONTINUE;
-}
-
-static int find_dhp(const sdk_ctx *ctx, const sdk_grid *g, sdk_sink *sink)
-{
-    (void)ctx;
-    return direct_hidden(g, sink, &se_direct_hidden_pair, 2);
-}
-
-static int find_dht(const sdk_ctx *ctx, const sdk_grid *g, sdk_sink *sink)
-{
-    (void)ctx;
-    return direct_hidden(g, sink, &se_direct_hidden_triple, 3);
 }

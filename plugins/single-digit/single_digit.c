@@ -11,10 +11,11 @@ static int find_skyscraper(const sdk_ctx *ctx, const sdk_grid *g, sdk_sink *sink
 static int find_kite(const sdk_ctx *ctx, const sdk_grid *g, sdk_sink *sink);
 static int find_dual_kite(const sdk_ctx *ctx, const sdk_grid *g, sdk_sink *sink);
 static int find_er(const sdk_ctx *ctx, const sdk_grid *g, sdk_sink *sink);
-static int find_dual_er(const sdk_ctx *ctx, const sdk_grid *g, sdk_sink *sink);
+static const bool single_er = false, dual_er = true; /* empty rectangles: data */
 
 static const sdk_technique skyscraper = {
     .abi = SDK_ABI_VERSION,
+    .size = sizeof(sdk_technique),
     .id = "skyscraper",
     .name = "Skyscraper",
     .difficulty = 40,
@@ -24,6 +25,7 @@ static const sdk_technique skyscraper = {
     .summary = "two parallel strong links joined at one end: a cell seeing both other ends "
                "loses the digit"};
 static const sdk_technique two_string_kite = {.abi = SDK_ABI_VERSION,
+                                              .size = sizeof(sdk_technique),
                                               .id = "two-string-kite",
                                               .name = "2-String Kite",
                                               .difficulty = 41,
@@ -34,6 +36,7 @@ static const sdk_technique two_string_kite = {.abi = SDK_ABI_VERSION,
                                                   "a row and a column strong link joined in a box"};
 static const sdk_technique dual_two_string_kite = {
     .abi = SDK_ABI_VERSION,
+    .size = sizeof(sdk_technique),
     .id = "dual-two-string-kite",
     .name = "Dual 2-String Kite",
     .difficulty = 41,
@@ -43,22 +46,26 @@ static const sdk_technique dual_two_string_kite = {
     .summary = "two 2-String Kites through the same two box cells"};
 static const sdk_technique empty_rectangle = {
     .abi = SDK_ABI_VERSION,
+    .size = sizeof(sdk_technique),
     .id = "empty-rectangle",
     .name = "Empty Rectangle",
     .difficulty = 42,
     .score = 120,
     .level = SDK_LEVEL_HARD,
     .find = find_er,
+    .data = &single_er,
     .summary = "a box whose candidates lie on a cross, joined to a strong link "
                "(option two-candidates=1: boxes with only two candidates)"};
 static const sdk_technique dual_empty_rectangle = {
     .abi = SDK_ABI_VERSION,
+    .size = sizeof(sdk_technique),
     .id = "dual-empty-rectangle",
     .name = "Dual Empty Rectangle",
     .difficulty = 42,
     .score = 120,
     .level = SDK_LEVEL_HARD,
-    .find = find_dual_er,
+    .find = find_er,
+    .data = &dual_er,
     .summary = "two Empty Rectangles of the same box (option two-candidates=1 as for ERs)"};
 
 SDK_PLUGIN(&skyscraper, &two_string_kite, &dual_two_string_kite, &empty_rectangle,
@@ -277,8 +284,9 @@ static void er_marks(sdk_step *s, const sdk_grid *g, const er *e, int d)
     sdk_step_mark(s, e->b, d, SDK_ROLE_PINCER);
 }
 
-static int find_er_common(const sdk_ctx *ctx, const sdk_grid *g, sdk_sink *sink, bool dual)
+static int find_er(const sdk_ctx *ctx, const sdk_grid *g, sdk_sink *sink)
 {
+    bool dual = *(const bool *)ctx->self->data;
     bool two = sdk_opt_bool(ctx, "two-candidates", false);
     er e[128];
     for (int d = 1; d <= 9; d++) {
@@ -311,14 +319,4 @@ static int find_er_common(const sdk_ctx *ctx, const sdk_grid *g, sdk_sink *sink,
         }
     }
     return SDK_CONTINUE;
-}
-
-static int find_er(const sdk_ctx *ctx, const sdk_grid *g, sdk_sink *sink)
-{
-    return find_er_common(ctx, g, sink, false);
-}
-
-static int find_dual_er(const sdk_ctx *ctx, const sdk_grid *g, sdk_sink *sink)
-{
-    return find_er_common(ctx, g, sink, true);
 }

@@ -8,6 +8,7 @@
  * digit, shortest chains first, one per elimination set. */
 #include <stdlib.h>
 #include <string.h>
+#include "sudoku/alloc.h"
 #include "sudoku/strong.h"
 #include "sudoku/technique.h"
 #include "single_digit.h"
@@ -16,6 +17,7 @@ static int find_turbot(const sdk_ctx *ctx, const sdk_grid *g, sdk_sink *sink);
 static int find_xchain(const sdk_ctx *ctx, const sdk_grid *g, sdk_sink *sink);
 
 const sdk_technique sd_turbot_fish = {.abi = SDK_ABI_VERSION,
+                                      .size = sizeof(sdk_technique),
                                       .id = "turbot-fish",
                                       .name = "Turbot Fish",
                                       .difficulty = 42,
@@ -25,6 +27,7 @@ const sdk_technique sd_turbot_fish = {.abi = SDK_ABI_VERSION,
                                       .summary = "an X-Chain of three links: strong, weak, strong"};
 const sdk_technique sd_x_chain = {
     .abi = SDK_ABI_VERSION,
+    .size = sizeof(sdk_technique),
     .id = "x-chain",
     .name = "X-Chain",
     .difficulty = 65,
@@ -80,8 +83,7 @@ static bool seen_add(seen *v, sdk_bb b)
         if (sdk_bb_eq(v->set[i], b)) return false;
     if (v->n == v->cap) {
         int cap = v->cap ? v->cap * 2 : 64;
-        sdk_bb *p = realloc(v->set, sizeof *p * (size_t)cap);
-        if (!p) return true;
+        sdk_bb *p = sdk_xrealloc(v->set, sizeof *p * (size_t)cap);
         v->set = p;
         v->cap = cap;
     }
@@ -198,10 +200,9 @@ static int find_xchain(const sdk_ctx *ctx, const sdk_grid *g, sdk_sink *sink)
     if (maxlinks > 2 * SDK_CELLS) maxlinks = 2 * SDK_CELLS;
     sdk_bb strong[SDK_CELLS];
     short dist[SDK_CELLS][2 * SDK_CELLS], pred[SDK_CELLS][2 * SDK_CELLS];
-    found *f = malloc(sizeof *f * SDK_CELLS * SDK_CELLS / 2);
+    found *f = sdk_xmalloc(sizeof *f * SDK_CELLS * SDK_CELLS / 2);
     seen v = {0, 0, NULL};
     int rc = SDK_CONTINUE;
-    if (!f) return SDK_CONTINUE;
     for (int d = 1; d <= 9 && rc == SDK_CONTINUE; d++) {
         const sdk_bb cand = g->digit[d - 1];
         if (sdk_strong_graph(g, d, strong) == 0) continue;

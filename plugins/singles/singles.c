@@ -4,12 +4,14 @@
 #include "sudoku/technique.h"
 
 static int find_full_house(const sdk_ctx *ctx, const sdk_grid *g, sdk_sink *sink);
-static int find_hidden_box(const sdk_ctx *ctx, const sdk_grid *g, sdk_sink *sink);
-static int find_hidden_line(const sdk_ctx *ctx, const sdk_grid *g, sdk_sink *sink);
+static int find_hidden(const sdk_ctx *ctx, const sdk_grid *g, sdk_sink *sink);
+/* hidden singles: the houses searched, [from, to), are the data */
+static const int boxes[2] = {18, 27}, lines[2] = {0, 18};
 static int find_naked(const sdk_ctx *ctx, const sdk_grid *g, sdk_sink *sink);
 
 static const sdk_technique full_house = {
     .abi = SDK_ABI_VERSION,
+    .size = sizeof(sdk_technique),
     .id = "full-house",
     .name = "Full House",
     .difficulty = 10,
@@ -18,23 +20,28 @@ static const sdk_technique full_house = {
     .find = find_full_house,
     .summary = "the last empty cell of a house takes the missing digit"};
 static const sdk_technique hidden_single_box = {.abi = SDK_ABI_VERSION,
+                                                .size = sizeof(sdk_technique),
                                                 .id = "hidden-single-box",
                                                 .name = "Hidden Single (box)",
                                                 .difficulty = 12,
                                                 .score = 14,
                                                 .level = SDK_LEVEL_EASY,
-                                                .find = find_hidden_box,
+                                                .find = find_hidden,
+                                                .data = boxes,
                                                 .summary = "a digit with one place left in a box"};
 static const sdk_technique hidden_single_line = {
     .abi = SDK_ABI_VERSION,
+    .size = sizeof(sdk_technique),
     .id = "hidden-single-line",
     .name = "Hidden Single (row/column)",
     .difficulty = 15,
     .score = 14,
     .level = SDK_LEVEL_EASY,
-    .find = find_hidden_line,
+    .find = find_hidden,
+    .data = lines,
     .summary = "a digit with one place left in a row or column"};
 static const sdk_technique naked_single = {.abi = SDK_ABI_VERSION,
+                                           .size = sizeof(sdk_technique),
                                            .id = "naked-single",
                                            .name = "Naked Single",
                                            .difficulty = 23,
@@ -78,8 +85,11 @@ static int find_full_house(const sdk_ctx *ctx, const sdk_grid *g, sdk_sink *sink
     return SDK_CONTINUE;
 }
 
-static int hidden_in(const sdk_grid *g, sdk_sink *sink, const sdk_technique *t, int from, int to)
+static int find_hidden(const sdk_ctx *ctx, const sdk_grid *g, sdk_sink *sink)
 {
+    const sdk_technique *t = ctx->self;
+    const int *range = t->data;
+    int from = range[0], to = range[1];
     for (int h = from; h < to; h++) {
         for (int d = 1; d <= 9; d++) {
             sdk_bb where = sdk_house_digit(g, h, d);
@@ -88,18 +98,6 @@ static int hidden_in(const sdk_grid *g, sdk_sink *sink, const sdk_technique *t, 
         }
     }
     return SDK_CONTINUE;
-}
-
-static int find_hidden_box(const sdk_ctx *ctx, const sdk_grid *g, sdk_sink *sink)
-{
-    (void)ctx;
-    return hidden_in(g, sink, &hidden_single_box, 18, 27);
-}
-
-static int find_hidden_line(const sdk_ctx *ctx, const sdk_grid *g, sdk_sink *sink)
-{
-    (void)ctx;
-    return hidden_in(g, sink, &hidden_single_line, 0, 18);
 }
 
 static int find_naked(const sdk_ctx *ctx, const sdk_grid *g, sdk_sink *sink)

@@ -6,33 +6,33 @@
  * left to it, as HoDoKu does. */
 #include "sudoku/technique.h"
 
-static int find_naked2(const sdk_ctx *, const sdk_grid *, sdk_sink *);
-static int find_naked3(const sdk_ctx *, const sdk_grid *, sdk_sink *);
-static int find_naked4(const sdk_ctx *, const sdk_grid *, sdk_sink *);
-static int find_hidden2(const sdk_ctx *, const sdk_grid *, sdk_sink *);
-static int find_hidden3(const sdk_ctx *, const sdk_grid *, sdk_sink *);
-static int find_hidden4(const sdk_ctx *, const sdk_grid *, sdk_sink *);
+/* Naked and hidden subsets: the size n is the data. */
+static int find_naked(const sdk_ctx *ctx, const sdk_grid *g, sdk_sink *sink);
+static int find_hidden(const sdk_ctx *ctx, const sdk_grid *g, sdk_sink *sink);
+static const int sizes[5] = {0, 1, 2, 3, 4};
 
-#define SUBSET(var, sid, sname, diff, sc, lvl, fn, what)                                           \
+#define SUBSET(var, sid, sname, diff, sc, lvl, fn, n, what)                                        \
     static const sdk_technique var = {.abi = SDK_ABI_VERSION,                                      \
+                                      .size = sizeof(sdk_technique),                               \
                                       .id = sid,                                                   \
                                       .name = sname,                                               \
                                       .difficulty = diff,                                          \
                                       .score = sc,                                                 \
                                       .level = lvl,                                                \
                                       .find = fn,                                                  \
-                                      .summary = what}
-SUBSET(naked_pair, "naked-pair", "Naked Pair", 30, 60, SDK_LEVEL_MEDIUM, find_naked2,
+                                      .summary = what,                                             \
+                                      .data = &sizes[n]}
+SUBSET(naked_pair, "naked-pair", "Naked Pair", 30, 60, SDK_LEVEL_MEDIUM, find_naked, 2,
        "two cells of a house with the same two candidates");
-SUBSET(naked_triple, "naked-triple", "Naked Triple", 36, 80, SDK_LEVEL_MEDIUM, find_naked3,
+SUBSET(naked_triple, "naked-triple", "Naked Triple", 36, 80, SDK_LEVEL_MEDIUM, find_naked, 3,
        "three cells of a house holding only three digits");
-SUBSET(naked_quad, "naked-quad", "Naked Quadruple", 50, 120, SDK_LEVEL_HARD, find_naked4,
+SUBSET(naked_quad, "naked-quad", "Naked Quadruple", 50, 120, SDK_LEVEL_HARD, find_naked, 4,
        "four cells of a house holding only four digits");
-SUBSET(hidden_pair, "hidden-pair", "Hidden Pair", 34, 70, SDK_LEVEL_MEDIUM, find_hidden2,
+SUBSET(hidden_pair, "hidden-pair", "Hidden Pair", 34, 70, SDK_LEVEL_MEDIUM, find_hidden, 2,
        "two digits of a house confined to the same two cells");
-SUBSET(hidden_triple, "hidden-triple", "Hidden Triple", 40, 100, SDK_LEVEL_MEDIUM, find_hidden3,
+SUBSET(hidden_triple, "hidden-triple", "Hidden Triple", 40, 100, SDK_LEVEL_MEDIUM, find_hidden, 3,
        "three digits of a house confined to three cells");
-SUBSET(hidden_quad, "hidden-quad", "Hidden Quadruple", 54, 150, SDK_LEVEL_HARD, find_hidden4,
+SUBSET(hidden_quad, "hidden-quad", "Hidden Quadruple", 54, 150, SDK_LEVEL_HARD, find_hidden, 4,
        "four digits of a house confined to four cells");
 
 SDK_PLUGIN(&naked_pair, &naked_triple, &naked_quad, &hidden_pair, &hidden_triple, &hidden_quad)
@@ -129,8 +129,10 @@ static int combine(search *q, int *pick, int k, int from, int (*found)(search *,
     return SDK_CONTINUE;
 }
 
-static int naked(const sdk_grid *g, sdk_sink *sink, const sdk_technique *t, int n)
+static int find_naked(const sdk_ctx *ctx, const sdk_grid *g, sdk_sink *sink)
 {
+    const sdk_technique *t = ctx->self;
+    int n = *(const int *)t->data;
     search q = {.g = g, .sink = sink, .t = t, .n = n};
     int pick[9]; /* combine() recurses to depth n <= 4; 9 keeps GCC -O3 sure of it */
     for (int h = 0; h < SDK_HOUSES; h++) {
@@ -147,8 +149,10 @@ static int naked(const sdk_grid *g, sdk_sink *sink, const sdk_technique *t, int 
     return SDK_CONTINUE;
 }
 
-static int hidden(const sdk_grid *g, sdk_sink *sink, const sdk_technique *t, int n)
+static int find_hidden(const sdk_ctx *ctx, const sdk_grid *g, sdk_sink *sink)
 {
+    const sdk_technique *t = ctx->self;
+    int n = *(const int *)t->data;
     search q = {.g = g, .sink = sink, .t = t, .n = n};
     int pick[9]; /* combine() recurses to depth n <= 4; 9 keeps GCC -O3 sure of it */
     for (int h = 0; h < SDK_HOUSES; h++) {
@@ -164,35 +168,4 @@ static int hidden(const sdk_grid *g, sdk_sink *sink, const sdk_technique *t, int
         if (combine(&q, pick, 0, 0, hidden_found) == SDK_STOP) return SDK_STOP;
     }
     return SDK_CONTINUE;
-}
-
-static int find_naked2(const sdk_ctx *c, const sdk_grid *g, sdk_sink *s)
-{
-    (void)c;
-    return naked(g, s, &naked_pair, 2);
-}
-static int find_naked3(const sdk_ctx *c, const sdk_grid *g, sdk_sink *s)
-{
-    (void)c;
-    return naked(g, s, &naked_triple, 3);
-}
-static int find_naked4(const sdk_ctx *c, const sdk_grid *g, sdk_sink *s)
-{
-    (void)c;
-    return naked(g, s, &naked_quad, 4);
-}
-static int find_hidden2(const sdk_ctx *c, const sdk_grid *g, sdk_sink *s)
-{
-    (void)c;
-    return hidden(g, s, &hidden_pair, 2);
-}
-static int find_hidden3(const sdk_ctx *c, const sdk_grid *g, sdk_sink *s)
-{
-    (void)c;
-    return hidden(g, s, &hidden_triple, 3);
-}
-static int find_hidden4(const sdk_ctx *c, const sdk_grid *g, sdk_sink *s)
-{
-    (void)c;
-    return hidden(g, s, &hidden_quad, 4);
 }

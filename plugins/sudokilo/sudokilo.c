@@ -19,22 +19,23 @@ static int find_band(const sdk_ctx *ctx, const sdk_grid *g, sdk_sink *sink);
 static int find_line(const sdk_ctx *ctx, const sdk_grid *g, sdk_sink *sink);
 static int find_exclusion(const sdk_ctx *ctx, const sdk_grid *g, sdk_sink *sink);
 static int find_hatching(const sdk_ctx *ctx, const sdk_grid *g, sdk_sink *sink);
-static int find_bracket_v(const sdk_ctx *ctx, const sdk_grid *g, sdk_sink *sink);
-static int find_bracket_h(const sdk_ctx *ctx, const sdk_grid *g, sdk_sink *sink);
+static int find_bracket(const sdk_ctx *ctx, const sdk_grid *g, sdk_sink *sink);
+static const int by_col = SDK_COL, by_row = SDK_ROW; /* brackets: the line type is the data */
 
-static int find_swordfish222(const sdk_ctx *ctx, const sdk_grid *g, sdk_sink *sink);
 static const sdk_technique swordfish222 = {
     .abi = SDK_ABI_VERSION,
+    .size = sizeof(sdk_technique),
     .id = "swordfish-222",
     .name = "Swordfish 2-2-2",
     .difficulty = 38,
     .score = 150,
     .level = SDK_LEVEL_HARD,
-    .find = find_swordfish222,
+    .find = sudokilo_find_swordfish222,
     .summary = "sudokilo steps 16/17: a digit with exactly two places in each of three rows "
                "(columns), all in three columns (rows)"};
 static const sdk_technique band_hatching = {
     .abi = SDK_ABI_VERSION,
+    .size = sizeof(sdk_technique),
     .id = "band-hatching",
     .name = "Band Hatching",
     .difficulty = 12,
@@ -45,6 +46,7 @@ static const sdk_technique band_hatching = {
                "box has one empty cell"};
 static const sdk_technique seg_filled = {
     .abi = SDK_ABI_VERSION,
+    .size = sizeof(sdk_technique),
     .id = "segment-lock-filled",
     .name = "Segment Lock (filled segment)",
     .difficulty = 30,
@@ -55,6 +57,7 @@ static const sdk_technique seg_filled = {
                "on another line of the band force it onto the third line"};
 static const sdk_technique seg_band = {
     .abi = SDK_ABI_VERSION,
+    .size = sizeof(sdk_technique),
     .id = "segment-lock-band",
     .name = "Segment Lock (band)",
     .difficulty = 28,
@@ -65,6 +68,7 @@ static const sdk_technique seg_band = {
                "lines, so in the third box it is on the third line"};
 static const sdk_technique seg_line = {
     .abi = SDK_ABI_VERSION,
+    .size = sizeof(sdk_technique),
     .id = "segment-lock-line",
     .name = "Segment Lock (line completion)",
     .difficulty = 30,
@@ -75,6 +79,7 @@ static const sdk_technique seg_line = {
                "other digits"};
 static const sdk_technique seg_exclusion = {
     .abi = SDK_ABI_VERSION,
+    .size = sizeof(sdk_technique),
     .id = "segment-lock-exclusion",
     .name = "Segment Lock (exclusion)",
     .difficulty = 30,
@@ -85,6 +90,7 @@ static const sdk_technique seg_exclusion = {
                "as it has empty cells"};
 static const sdk_technique seg_hatching = {
     .abi = SDK_ABI_VERSION,
+    .size = sizeof(sdk_technique),
     .id = "segment-lock-hatching",
     .name = "Segment Lock (hatching)",
     .difficulty = 26,
@@ -95,30 +101,28 @@ static const sdk_technique seg_hatching = {
                "is forced on the third line of the third box"};
 static const sdk_technique bracket_v = {
     .abi = SDK_ABI_VERSION,
+    .size = sizeof(sdk_technique),
     .id = "bracket-vertical",
     .name = "Bracket (columns)",
     .difficulty = 42,
     .score = 120,
     .level = SDK_LEVEL_HARD,
-    .find = find_bracket_v,
+    .find = find_bracket,
+    .data = &by_col,
     .summary = "sudokilo step 21: a column with two places and another with two or three "
                "sharing one row"};
 static const sdk_technique bracket_h = {
     .abi = SDK_ABI_VERSION,
+    .size = sizeof(sdk_technique),
     .id = "bracket-horizontal",
     .name = "Bracket (rows)",
     .difficulty = 42,
     .score = 120,
     .level = SDK_LEVEL_HARD,
-    .find = find_bracket_h,
+    .find = find_bracket,
+    .data = &by_row,
     .summary = "sudokilo step 22: a row with two places and another with two or three "
                "sharing one column"};
-
-static int find_swordfish222(const sdk_ctx *ctx, const sdk_grid *g, sdk_sink *sink)
-{
-    (void)ctx;
-    return sudokilo_find_swordfish222(&swordfish222, g, sink);
-}
 
 SDK_PLUGIN(&band_hatching, &seg_filled, &seg_band, &seg_line, &seg_exclusion, &seg_hatching,
            &bracket_v, &bracket_h, &swordfish222)
@@ -446,8 +450,10 @@ static int find_hatching(const sdk_ctx *ctx, const sdk_grid *g, sdk_sink *sink)
  * places: one in a's cross line, the others (group G) in one box of b's band
  * but not in b's cross line. Either b holds the digit or a does, then the
  * second line's copy is in G: cells seeing b and all of G lose it. */
-static int find_bracket(const sdk_grid *g, sdk_sink *sink, int lt, const sdk_technique *t)
+static int find_bracket(const sdk_ctx *ctx, const sdk_grid *g, sdk_sink *sink)
 {
+    const sdk_technique *t = ctx->self;
+    int lt = *(const int *)t->data;
     int ct = lt == SDK_COL ? SDK_ROW : SDK_COL;
     for (int d = 1; d <= 9; d++) {
         for (int l1 = 0; l1 < 9; l1++) {
@@ -495,16 +501,4 @@ static int find_bracket(const sdk_grid *g, sdk_sink *sink, int lt, const sdk_tec
         }
     }
     return SDK_CONTINUE;
-}
-
-static int find_bracket_v(const sdk_ctx *ctx, const sdk_grid *g, sdk_sink *sink)
-{
-    (void)ctx;
-    return find_bracket(g, sink, SDK_COL, &bracket_v);
-}
-
-static int find_bracket_h(const sdk_ctx *ctx, const sdk_grid *g, sdk_sink *sink)
-{
-    (void)ctx;
-    return find_bracket(g, sink, SDK_ROW, &bracket_h);
 }

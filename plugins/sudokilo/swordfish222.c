@@ -43,8 +43,9 @@ static int emit(const sdk_technique *t, const sdk_grid *g, int o, int d, const i
     return sdk_emit(sink, &s);
 }
 
-int sudokilo_find_swordfish222(const sdk_technique *t, const sdk_grid *g, sdk_sink *sink)
+int sudokilo_find_swordfish222(const sdk_ctx *ctx, const sdk_grid *g, sdk_sink *sink)
 {
+    const sdk_technique *t = ctx->self;
     for (int o = SDK_ROW; o <= SDK_COL; o++)
         for (int d = 1; d <= 9; d++) {
             int two[9], n = 0;

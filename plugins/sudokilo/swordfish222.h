@@ -2,5 +2,6 @@
 #ifndef SUDOKILO_SWORDFISH222_H
 #define SUDOKILO_SWORDFISH222_H
 #include "sudoku/technique.h"
-int sudokilo_find_swordfish222(const sdk_technique *t, const sdk_grid *g, sdk_sink *sink);
+/* The technique's find: its descriptor is ctx->self. */
+int sudokilo_find_swordfish222(const sdk_ctx *ctx, const sdk_grid *g, sdk_sink *sink);
 #endif

@@ -5,28 +5,33 @@
  * digit's templates) are dropped, repeatedly. A cell in every remaining
  * template takes the digit (set); a candidate in none loses it (delete). */
 #include <stdlib.h>
+#include "sudoku/alloc.h"
 #include "sudoku/technique.h"
 
-static int find_set(const sdk_ctx *ctx, const sdk_grid *g, sdk_sink *sink);
-static int find_del(const sdk_ctx *ctx, const sdk_grid *g, sdk_sink *sink);
+static int find_templates(const sdk_ctx *ctx, const sdk_grid *g, sdk_sink *sink);
+static const bool set_kind = true, delete_kind = false; /* data: place (set) or eliminate */
 
 static const sdk_technique template_set = {
     .abi = SDK_ABI_VERSION,
+    .size = sizeof(sdk_technique),
     .id = "template-set",
     .name = "Template Set",
     .difficulty = 76,
     .score = 10000,
     .level = SDK_LEVEL_EXTREME,
-    .find = find_set,
+    .find = find_templates,
+    .data = &set_kind,
     .summary = "a cell in every possible placement pattern of a digit takes it"};
 static const sdk_technique template_delete = {
     .abi = SDK_ABI_VERSION,
+    .size = sizeof(sdk_technique),
     .id = "template-delete",
     .name = "Template Delete",
     .difficulty = 76,
     .score = 10000,
     .level = SDK_LEVEL_EXTREME,
-    .find = find_del,
+    .find = find_templates,
+    .data = &delete_kind,
     .summary = "a candidate in no possible placement pattern of its digit goes"};
 
 SDK_PLUGIN(&template_set, &template_delete)
@@ -51,11 +56,7 @@ static void enumerate(walk *w, int row, unsigned cols, unsigned boxes, sdk_bb ac
         tlist *l = w->out;
         if (l->n == l->cap) {
             int cap = l->cap ? l->cap * 2 : 256;
-            sdk_bb *p = realloc(l->t, sizeof *p * (size_t)cap);
-            if (!p) {
-                w->oom = true;
-                return;
-            }
+            sdk_bb *p = sdk_xrealloc(l->t, sizeof *p * (size_t)cap);
             l->t = p;
             l->cap = cap;
         }
@@ -112,8 +113,9 @@ static bool templates(const sdk_grid *g, sdk_bb must[9], sdk_bb may[9])
     return ok;
 }
 
-static int find_common(const sdk_grid *g, sdk_sink *sink, bool set)
+static int find_templates(const sdk_ctx *ctx, const sdk_grid *g, sdk_sink *sink)
 {
+    bool set = *(const bool *)ctx->self->data;
     sdk_bb must[9], may[9];
     /* must[] starts "everything" for digits not yet computed in the first pass */
     for (int d = 0; d < 9; d++) must[d] = sdk_bb_none();
@@ -135,16 +137,4 @@ static int find_common(const sdk_grid *g, sdk_sink *sink, bool set)
         if (sdk_emit(sink, &s) == SDK_STOP) return SDK_STOP;
     }
     return SDK_CONTINUE;
-}
-
-static int find_set(const sdk_ctx *ctx, const sdk_grid *g, sdk_sink *sink)
-{
-    (void)ctx;
-    return find_common(g, sink, true);
-}
-
-static int find_del(const sdk_ctx *ctx, const sdk_grid *g, sdk_sink *sink)
-{
-    (void)ctx;
-    return find_common(g, sink, false);
 }

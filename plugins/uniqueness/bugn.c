@@ -36,6 +36,7 @@ static int find_bugn(const sdk_ctx *, const sdk_grid *, sdk_sink *);
 
 const sdk_technique sdk_uniq_bugn = {
     .abi = SDK_ABI_VERSION,
+    .size = sizeof(sdk_technique),
     .id = "bug-plus-n",
     .name = "Bivalue Universal Grave + n",
     .difficulty = 57,

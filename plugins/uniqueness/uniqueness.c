@@ -22,19 +22,17 @@
 
 extern const sdk_technique sdk_uniq_bugn; /* bugn.c */
 
-static int find_ur1(const sdk_ctx *, const sdk_grid *, sdk_sink *);
-static int find_ur2(const sdk_ctx *, const sdk_grid *, sdk_sink *);
-static int find_ur3(const sdk_ctx *, const sdk_grid *, sdk_sink *);
-static int find_ur4(const sdk_ctx *, const sdk_grid *, sdk_sink *);
-static int find_ur5(const sdk_ctx *, const sdk_grid *, sdk_sink *);
-static int find_ur6(const sdk_ctx *, const sdk_grid *, sdk_sink *);
-static int find_hr(const sdk_ctx *, const sdk_grid *, sdk_sink *);
-static int find_ar1(const sdk_ctx *, const sdk_grid *, sdk_sink *);
-static int find_ar2(const sdk_ctx *, const sdk_grid *, sdk_sink *);
+/* Unique rectangles 1-6 and the hidden rectangle share one find, avoidable
+ * rectangles another: the kind is the descriptor's data. */
+enum { K_UR1, K_UR2, K_UR3, K_UR4, K_UR5, K_UR6, K_HR, K_AR1, K_AR2 };
+static const int kinds[] = {K_UR1, K_UR2, K_UR3, K_UR4, K_UR5, K_UR6, K_HR, K_AR1, K_AR2};
+static int find_ur(const sdk_ctx *, const sdk_grid *, sdk_sink *);
+static int find_ar(const sdk_ctx *, const sdk_grid *, sdk_sink *);
 static int find_bug1(const sdk_ctx *, const sdk_grid *, sdk_sink *);
 
-#define UT(var, id_, name_, diff, fn, sum)                                                         \
+#define UT(var, id_, name_, diff, fn, kind, sum)                                                   \
     static const sdk_technique var = {.abi = SDK_ABI_VERSION,                                      \
+                                      .size = sizeof(sdk_technique),                               \
                                       .id = id_,                                                   \
                                       .name = name_,                                               \
                                       .difficulty = diff,                                          \
@@ -42,29 +40,31 @@ static int find_bug1(const sdk_ctx *, const sdk_grid *, sdk_sink *);
                                       .level = SDK_LEVEL_HARD,                                     \
                                       .flags = SDK_TF_UNIQUENESS,                                  \
                                       .find = fn,                                                  \
-                                      .summary = sum};
+                                      .summary = sum,                                              \
+                                      .data = &kinds[kind]};
 
-UT(ur1, "unique-rectangle-1", "Uniqueness Test 1", 45, find_ur1,
+UT(ur1, "unique-rectangle-1", "Uniqueness Test 1", 45, find_ur, K_UR1,
    "three corners hold only a/b: the fourth loses a and b")
-UT(ur2, "unique-rectangle-2", "Uniqueness Test 2", 45, find_ur2,
+UT(ur2, "unique-rectangle-2", "Uniqueness Test 2", 45, find_ur, K_UR2,
    "two corners in a line share one extra digit: it goes from cells seeing both")
-UT(ur3, "unique-rectangle-3", "Uniqueness Test 3", 45, find_ur3,
+UT(ur3, "unique-rectangle-3", "Uniqueness Test 3", 45, find_ur, K_UR3,
    "the extra digits of two corners form a naked subset with other cells of a house")
-UT(ur4, "unique-rectangle-4", "Uniqueness Test 4", 45, find_ur4,
+UT(ur4, "unique-rectangle-4", "Uniqueness Test 4", 45, find_ur, K_UR4,
    "one rectangle digit is locked in the two extra corners: they lose the other")
-UT(ur5, "unique-rectangle-5", "Uniqueness Test 5", 45, find_ur5,
+UT(ur5, "unique-rectangle-5", "Uniqueness Test 5", 45, find_ur, K_UR5,
    "diagonal or three corners share one extra digit: it goes from cells seeing them")
-UT(ur6, "unique-rectangle-6", "Uniqueness Test 6", 45, find_ur6,
+UT(ur6, "unique-rectangle-6", "Uniqueness Test 6", 45, find_ur, K_UR6,
    "a rectangle digit only in the rectangle in both rows and columns: diagonal corners "
    "lose it")
-UT(hr, "hidden-rectangle", "Hidden Rectangle", 45, find_hr,
+UT(hr, "hidden-rectangle", "Hidden Rectangle", 45, find_ur, K_HR,
    "strong links on a rectangle digit through the far corner: it loses the other digit")
-UT(ar1, "avoidable-rectangle-1", "Avoidable Rectangle Type 1", 45, find_ar1,
+UT(ar1, "avoidable-rectangle-1", "Avoidable Rectangle Type 1", 45, find_ar, K_AR1,
    "three corners solved (not givens): the fourth cannot complete the rectangle")
-UT(ar2, "avoidable-rectangle-2", "Avoidable Rectangle Type 2", 45, find_ar2,
+UT(ar2, "avoidable-rectangle-2", "Avoidable Rectangle Type 2", 45, find_ar, K_AR2,
    "two open corners share an extra digit: it goes from cells seeing both")
 
 static const sdk_technique bug1 = {.abi = SDK_ABI_VERSION,
+                                   .size = sizeof(sdk_technique),
                                    .id = "bug-plus-1",
                                    .name = "Bivalue Universal Grave + 1",
                                    .difficulty = 56,
@@ -430,33 +430,12 @@ static int check_hr(const sdk_technique *t, const sdk_grid *g, const ur *u, sdk_
     return SDK_CONTINUE;
 }
 
-static int find_ur1(const sdk_ctx *c, const sdk_grid *g, sdk_sink *s)
+static int find_ur(const sdk_ctx *ctx, const sdk_grid *g, sdk_sink *sink)
 {
-    return for_each_ur(&ur1, c, g, s, check_ur1);
-}
-static int find_ur2(const sdk_ctx *c, const sdk_grid *g, sdk_sink *s)
-{
-    return for_each_ur(&ur2, c, g, s, check_ur2);
-}
-static int find_ur3(const sdk_ctx *c, const sdk_grid *g, sdk_sink *s)
-{
-    return for_each_ur(&ur3, c, g, s, check_ur3);
-}
-static int find_ur4(const sdk_ctx *c, const sdk_grid *g, sdk_sink *s)
-{
-    return for_each_ur(&ur4, c, g, s, check_ur4);
-}
-static int find_ur5(const sdk_ctx *c, const sdk_grid *g, sdk_sink *s)
-{
-    return for_each_ur(&ur5, c, g, s, check_ur5);
-}
-static int find_ur6(const sdk_ctx *c, const sdk_grid *g, sdk_sink *s)
-{
-    return for_each_ur(&ur6, c, g, s, check_ur6);
-}
-static int find_hr(const sdk_ctx *c, const sdk_grid *g, sdk_sink *s)
-{
-    return for_each_ur(&hr, c, g, s, check_hr);
+    static const ur_check checks[] = {check_ur1, check_ur2, check_ur3, check_ur4,
+                                      check_ur5, check_ur6, check_hr};
+    const sdk_technique *t = ctx->self;
+    return for_each_ur(t, ctx, g, sink, checks[*(const int *)t->data]);
 }
 
 /* ---- avoidable rectangles -------------------------------------------------------
@@ -472,8 +451,10 @@ static bool open2(const sdk_grid *g, int c, int d)
     return !g->value[c] && sdk_grid_has(g, c, d) && sdk_mask_count(g->cand[c]) == 2;
 }
 
-static int find_ar(const sdk_technique *t, const sdk_grid *g, sdk_sink *sink, bool type2)
+static int find_ar(const sdk_ctx *ctx, const sdk_grid *g, sdk_sink *sink)
 {
+    const sdk_technique *t = ctx->self;
+    bool type2 = *(const int *)t->data == K_AR2;
     struct {
         int cells[4];
     } seen[512];
@@ -537,18 +518,6 @@ static int find_ar(const sdk_technique *t, const sdk_grid *g, sdk_sink *sink, bo
         }
     }
     return SDK_CONTINUE;
-}
-
-static int find_ar1(const sdk_ctx *c, const sdk_grid *g, sdk_sink *s)
-{
-    (void)c;
-    return find_ar(&ar1, g, s, false);
-}
-
-static int find_ar2(const sdk_ctx *c, const sdk_grid *g, sdk_sink *s)
-{
-    (void)c;
-    return find_ar(&ar2, g, s, true);
 }
 
 /* ---- BUG+1 --------------------------------------------------------------------

@@ -22,6 +22,7 @@
  */
 #include <stdlib.h>
 #include <string.h>
+#include "sudoku/alloc.h"
 #include "sudoku/technique.h"
 
 /* ---- helpers ------------------------------------------------------------ */
@@ -53,8 +54,11 @@ static int se_length_bonus(int nodes)
 
 /* ---- XY-Wing / XYZ-Wing ------------------------------------------------- */
 
-static int find_wing(const sdk_technique *t, const sdk_grid *g, sdk_sink *sink, bool xyz)
+/* XY-Wing and XYZ-Wing: data is the bool `xyz` (the pivot holds the third digit too). */
+static int find_wing(const sdk_ctx *ctx, const sdk_grid *g, sdk_sink *sink)
 {
+    const sdk_technique *t = ctx->self;
+    bool xyz = *(const bool *)t->data;
     int bi[81], nbi = 0, tri[81], ntri = 0;
     for (int c = 0; c < 81; c++) {
         if (g->value[c]) continue;
@@ -109,8 +113,7 @@ static int find_wing(const sdk_technique *t, const sdk_grid *g, sdk_sink *sink, 
     return SDK_CONTINUE;
 }
 
-static int find_xy_wing(const sdk_ctx *ctx, const sdk_grid *g, sdk_sink *sink);
-static int find_xyz_wing(const sdk_ctx *ctx, const sdk_grid *g, sdk_sink *sink);
+static const bool xy_kind = false, xyz_kind = true;
 static int find_w_wing(const sdk_ctx *ctx, const sdk_grid *g, sdk_sink *sink);
 static int find_wxyz_wing(const sdk_ctx *ctx, const sdk_grid *g, sdk_sink *sink);
 static int find_remote_pair(const sdk_ctx *ctx, const sdk_grid *g, sdk_sink *sink);
@@ -118,26 +121,31 @@ static int find_xy_chain(const sdk_ctx *ctx, const sdk_grid *g, sdk_sink *sink);
 
 static const sdk_technique xy_wing = {
     .abi = SDK_ABI_VERSION,
+    .size = sizeof(sdk_technique),
     .id = "xy-wing",
     .name = "XY-Wing",
     .difficulty = 42,
     .score = 160,
     .level = SDK_LEVEL_HARD,
-    .find = find_xy_wing,
+    .find = find_wing,
+    .data = &xy_kind,
     .summary = "pivot xy with pincers xz, yz: z goes from cells seeing both pincers",
 };
 static const sdk_technique xyz_wing = {
     .abi = SDK_ABI_VERSION,
+    .size = sizeof(sdk_technique),
     .id = "xyz-wing",
     .name = "XYZ-Wing",
     .difficulty = 44,
     .score = 180,
     .level = SDK_LEVEL_HARD,
-    .find = find_xyz_wing,
+    .find = find_wing,
+    .data = &xyz_kind,
     .summary = "pivot xyz with pincers xz, yz: z goes from cells seeing all three",
 };
 static const sdk_technique w_wing = {
     .abi = SDK_ABI_VERSION,
+    .size = sizeof(sdk_technique),
     .id = "w-wing",
     .name = "W-Wing",
     .difficulty = 44,
@@ -148,6 +156,7 @@ static const sdk_technique w_wing = {
 };
 static const sdk_technique wxyz_wing = {
     .abi = SDK_ABI_VERSION,
+    .size = sizeof(sdk_technique),
     .id = "wxyz-wing",
     .name = "WXYZ-Wing",
     .difficulty = 46,
@@ -159,6 +168,7 @@ static const sdk_technique wxyz_wing = {
 };
 static const sdk_technique remote_pair = {
     .abi = SDK_ABI_VERSION,
+    .size = sizeof(sdk_technique),
     .id = "remote-pair",
     .name = "Remote Pair",
     .difficulty = 45,
@@ -170,6 +180,7 @@ static const sdk_technique remote_pair = {
 };
 static const sdk_technique xy_chain = {
     .abi = SDK_ABI_VERSION,
+    .size = sizeof(sdk_technique),
     .id = "xy-chain",
     .name = "XY-Chain",
     .difficulty = 46,
@@ -178,18 +189,6 @@ static const sdk_technique xy_chain = {
     .find = find_xy_chain,
     .summary = "a chain of bivalue cells starting and ending with the same digit",
 };
-
-static int find_xy_wing(const sdk_ctx *ctx, const sdk_grid *g, sdk_sink *sink)
-{
-    (void)ctx;
-    return find_wing(&xy_wing, g, sink, false);
-}
-
-static int find_xyz_wing(const sdk_ctx *ctx, const sdk_grid *g, sdk_sink *sink)
-{
-    (void)ctx;
-    return find_wing(&xyz_wing, g, sink, true);
-}
 
 /* ---- W-Wing -------------------------------------------------------------- */
 
@@ -349,8 +348,7 @@ static void chain_add(chain_list *l, const found_chain *c)
     }
     if (l->n == l->cap) {
         int cap = l->cap ? l->cap * 2 : 32;
-        found_chain *nv = realloc(l->v, sizeof *nv * (size_t)cap);
-        if (!nv) return;
+        found_chain *nv = sdk_xrealloc(l->v, sizeof *nv * (size_t)cap);
         l->v = nv;
         l->cap = cap;
     }

@@ -3,9 +3,8 @@
  * Part 1 (rate): puzzles/s of what the service does for `rate` (parse, count
  * solutions to 2 with the solver, then sdk_engine_run with unique set when
  * there is one solution), per file, the median of several runs; then one more
- * run on a copy of the profile whose entries point at wrapper descriptors: each
- * wrapper's find times the original technique's find (self time, nested
- * propagate calls subtracted) and the report gives the share of the run's time
+ * run with an engine observer that times each technique's find (self time,
+ * nested propagate calls subtracted) and the report gives the share of the run's time
  * per technique, plus the solver check and the engine's own work.
  *
  * Part 2 (logic): every puzzle of each file run with no_guess (and the
@@ -24,7 +23,7 @@
  * The config is --config, else $SUDOKU_CONF, else the build tree's
  * etc/sudokud/sudokud.conf; the data folder --data, else $SUDOKU_DATA, else
  * ../shared/data next to the repository. Times are CPU times of one thread
- * (meaningful on a busy machine); the technique wrappers use the monotonic
+ * (meaningful on a busy machine); the technique observer uses the monotonic
  * clock, which is cheaper to read.
  */
 #include <signal.h>
@@ -155,7 +154,8 @@ static const char *sample_text(const puzzles *ps, char *buf, size_t n)
 
 /* As the service's rate: parse, count to 2, run with unique when 1. */
 static sdk_run_status rate_one(const sdk_profile *p, const char *text, bool no_guess,
-                               sdk_step_fn fn, void *ctx, sdk_grid *g, sdk_rating *r, int *count)
+                               const sdk_observer *obs, sdk_step_fn fn, void *ctx, sdk_grid *g,
+                               sdk_rating *r, int *count)
 {
     sdk_error err;
     memset(r, 0, sizeof *r);
@@ -163,78 +163,64 @@ static sdk_run_status rate_one(const sdk_profile *p, const char *text, bool no_g
     if (!sdk_parse(text, g, &err)) return SDK_RUN_BROKEN;
     *count = sdk_solve_grid(g, 2, NULL, NULL);
     if (*count == 0) return SDK_RUN_BROKEN;
-    sdk_run_opts o = {.no_guess = no_guess, .unique = *count == 1};
+    sdk_run_opts o = {.no_guess = no_guess, .unique = *count == 1, .observer = obs};
     return sdk_engine_run(p, g, &o, fn, ctx, r);
 }
 
-/* ---- part 1: the technique timing wrappers -------------------------------- */
+/* ---- part 1: the technique timing observer ------------------------------- */
 
 typedef struct tstat {
     double self, incl;
     long calls, steps;
 } tstat;
 
-/* A copy of a profile whose entries point at wrapper descriptors (copies of
- * the originals whose find is the trampoline). */
+/* An engine observer timing every find() of a profile: self time (nested
+ * propagate calls subtracted) and inclusive time per entry. */
+#define MAX_DEPTH 16
 typedef struct wrapped {
-    sdk_profile prof;
-    sdk_technique *wrap;
-    const sdk_technique **orig;
+    const sdk_profile *p;
+    sdk_observer obs;
     tstat *st;
     int last_top; /* entry whose find ran last at depth 0: the one that yielded */
     long other_steps;
+    struct {
+        double t0, inner; /* start, time in nested finds so far */
+    } stack[MAX_DEPTH];
 } wrapped;
 
-/* The engine hands each find the profile it runs (ctx->engine, used here only
- * as a key) and the entry's index (ctx->position): with them the trampoline
- * finds the original. One wrapped profile runs at a time (one thread). */
-static wrapped *g_wrapped;
-static double g_inner; /* time spent in nested wrapped finds of the current one */
-
-static int trampoline(const sdk_ctx *ctx, const sdk_grid *g, sdk_sink *sink)
+static void time_enter(void *arg, const sdk_profile *p, int entry, int depth)
 {
-    wrapped *w = g_wrapped;
-    if (!w || ctx->engine != (const void *)&w->prof || ctx->position < 0 ||
-        ctx->position >= w->prof.n) {
-        fprintf(stderr, "bench_rate: a wrapper was called outside its profile\n");
-        abort();
-    }
-    int i = ctx->position;
-    if (ctx->depth == 0) w->last_top = i;
-    double saved = g_inner;
-    g_inner = 0;
-    double t0 = mono_now();
-    int r = w->orig[i]->find(ctx, g, sink);
-    double dt = mono_now() - t0;
-    w->st[i].self += dt - g_inner;
-    w->st[i].incl += dt;
-    w->st[i].calls++;
-    g_inner = saved + dt;
-    return r;
+    (void)p;
+    wrapped *w = arg;
+    if (depth == 0) w->last_top = entry;
+    if (depth >= MAX_DEPTH) return;
+    w->stack[depth].inner = 0;
+    w->stack[depth].t0 = mono_now();
+}
+
+static void time_leave(void *arg, const sdk_profile *p, int entry, int depth, int outer)
+{
+    (void)p, (void)outer;
+    wrapped *w = arg;
+    if (depth >= MAX_DEPTH) return;
+    double dt = mono_now() - w->stack[depth].t0;
+    w->st[entry].self += dt - w->stack[depth].inner;
+    w->st[entry].incl += dt;
+    w->st[entry].calls++;
+    if (depth > 0) w->stack[depth - 1].inner += dt;
 }
 
 static void wrap_profile(const sdk_profile *p, wrapped *w)
 {
     memset(w, 0, sizeof *w);
-    snprintf(w->prof.name, sizeof w->prof.name, "%s", p->name);
-    w->wrap = calloc((size_t)p->n, sizeof *w->wrap);
-    w->orig = calloc((size_t)p->n, sizeof *w->orig);
+    w->p = p;
+    w->obs = (sdk_observer){time_enter, time_leave, w};
     w->st = calloc((size_t)p->n, sizeof *w->st);
     w->last_top = -1;
-    for (int i = 0; i < p->n; i++) {
-        w->orig[i] = p->entry[i].tech;
-        w->wrap[i] = *p->entry[i].tech;
-        w->wrap[i].find = trampoline;
-        sdk_profile_add(&w->prof, &w->wrap[i], &p->entry[i].opts, p->entry[i].difficulty,
-                        p->entry[i].source);
-    }
 }
 
 static void unwrap_profile(wrapped *w)
 {
-    sdk_profile_free(&w->prof);
-    free(w->wrap);
-    free(w->orig);
     free(w->st);
 }
 
@@ -250,7 +236,7 @@ static int count_step(void *ctx, const sdk_step *s, const sdk_grid *before)
     wrapped *w = ctx;
     /* the engine applies the step of the last technique it ran at depth 0
      * (a technique may name a sub-kind's descriptor in its steps) */
-    int i = w->last_top >= 0 ? w->last_top : entry_of(&w->prof, s);
+    int i = w->last_top >= 0 ? w->last_top : entry_of(w->p, s);
     if (i >= 0)
         w->st[i].steps++;
     else
@@ -292,7 +278,8 @@ static void part_rate(const sdk_profile *p, const char *dir, const char *files, 
                 sdk_grid g;
                 sdk_rating rt;
                 int count;
-                sdk_run_status st = rate_one(p, ps.text[k], false, NULL, NULL, &g, &rt, &count);
+                sdk_run_status st =
+                    rate_one(p, ps.text[k], false, NULL, NULL, NULL, &g, &rt, &count);
                 solved += st == SDK_RUN_SOLVED;
                 stuck += st == SDK_RUN_STUCK || st == SDK_RUN_LIMIT;
                 broken += st == SDK_RUN_BROKEN;
@@ -316,8 +303,6 @@ static void part_rate(const sdk_profile *p, const char *dir, const char *files, 
         /* one more run, timed per technique */
         wrapped w;
         wrap_profile(p, &w);
-        g_wrapped = &w;
-        g_inner = 0;
         double check = 0, engine = 0;
         long steps = 0;
         double c0 = cpu_now(), t0 = mono_now();
@@ -330,26 +315,25 @@ static void part_rate(const sdk_profile *p, const char *dir, const char *files, 
             double b = mono_now();
             check += b - a;
             if (count == 0) continue;
-            sdk_run_opts o = {.unique = count == 1};
+            sdk_run_opts o = {.unique = count == 1, .observer = &w.obs};
             sdk_rating rt;
-            sdk_engine_run(&w.prof, &g, &o, count_step, &w, &rt);
+            sdk_engine_run(p, &g, &o, count_step, &w, &rt);
             engine += mono_now() - b;
             steps += rt.steps;
         }
         double total = mono_now() - t0, total_cpu = cpu_now() - c0;
-        g_wrapped = NULL;
         int nrow = p->n + 2;
         share_row *row = calloc((size_t)nrow, sizeof *row);
         double finds = 0;
         for (int i = 0; i < p->n; i++) {
-            row[i] = (share_row){w.orig[i]->id, w.st[i].self, w.st[i].calls, w.st[i].steps};
+            row[i] = (share_row){p->entry[i].tech->id, w.st[i].self, w.st[i].calls, w.st[i].steps};
             finds += w.st[i].self;
         }
         row[p->n] = (share_row){"(parse + solver uniqueness check)", check, ps.n, 0};
         row[p->n + 1] = (share_row){"(engine outside finds: apply, checks)", engine - finds, ps.n,
                                     w.other_steps};
         qsort(row, (size_t)nrow, sizeof *row, cmp_row);
-        printf("Time per technique (one more run through the wrappers: %.1f puzzles/s CPU; "
+        printf("Time per technique (one more run with the timing observer: %.1f puzzles/s CPU; "
                "shares of its monotonic time; self time: a nested propagate's finds count to "
                "their own technique; %ld steps applied):\n\n",
                ps.n / total_cpu, steps);
@@ -403,7 +387,7 @@ static int on_progress(void *ctx, const sdk_step *s, const sdk_grid *before)
 {
     (void)before;
     progress *pr = ctx;
-    int last = pr->w->last_top >= 0 ? pr->w->last_top : entry_of(&pr->w->prof, s);
+    int last = pr->w->last_top >= 0 ? pr->w->last_top : entry_of(pr->w->p, s);
     __atomic_store_n(&pr->sh->prog_last, last, __ATOMIC_RELAXED);
     __atomic_store_n(&pr->sh->prog_unsolved, sdk_grid_empty_count(pr->g), __ATOMIC_RELAXED);
     __atomic_add_fetch(&pr->sh->prog_steps, 1, __ATOMIC_RELAXED);
@@ -412,11 +396,10 @@ static int on_progress(void *ctx, const sdk_step *s, const sdk_grid *before)
 
 static void child_run(const sdk_profile *orig, const puzzles *ps, shared *sh, int from)
 {
-    /* through the wrappers too: they tell which entry yielded each step */
+    /* with the observer too: it tells which entry yielded each step */
     wrapped w;
     wrap_profile(orig, &w);
-    g_wrapped = &w;
-    const sdk_profile *p = &w.prof;
+    const sdk_profile *p = orig;
     for (int k = from; k < ps->n; k++) {
         sh->prog_unsolved = -1;
         sh->prog_last = -1;
@@ -429,13 +412,13 @@ static void child_run(const sdk_profile *orig, const puzzles *ps, shared *sh, in
         sdk_rating rt;
         int count;
         progress pr = {sh, &w, &g};
-        sdk_run_status st = rate_one(p, ps->text[k], true, on_progress, &pr, &g, &rt, &count);
+        sdk_run_status st =
+            rate_one(p, ps->text[k], true, &w.obs, on_progress, &pr, &g, &rt, &count);
         lres r = {(int)st, sdk_grid_empty_count(&g), sh->prog_last, rt.steps,
                   clock_of(CLOCK_PROCESS_CPUTIME_ID) - t0};
         sh->res[k] = r;
     }
     __atomic_store_n(&sh->cur, ps->n, __ATOMIC_RELEASE);
-    g_wrapped = NULL;
     unwrap_profile(&w);
 }
 

@@ -37,6 +37,18 @@ class Timeout(Exception):
     pass
 
 
+class Skipped(Exception):
+    """A test that cannot run here (raise skip(why)): reported as skipped."""
+
+
+# The exit status ctest reads as "skipped" (SKIP_RETURN_CODE in CMakeLists.txt).
+SKIP_RETURN_CODE = 77
+
+
+def skip(why):
+    raise Skipped(why)
+
+
 def check(cond, what):
     if not cond:
         raise TestFailure(what)
@@ -312,7 +324,7 @@ def main(tests, time_limit=240):
     signal.signal(signal.SIGALRM, on_alarm)
     signal.signal(signal.SIGTERM, on_term)
     names = sys.argv[1:] or list(tests)
-    failed = 0
+    failed = passed = skipped = 0
     for name in names:
         if name not in tests:
             print(f"unknown test {name}; have {', '.join(tests)}")
@@ -322,10 +334,17 @@ def main(tests, time_limit=240):
         try:
             tests[name]()
             signal.alarm(0)
+            passed += 1
             print(f"PASS {name} ({time.time() - t0:.2f} s)", flush=True)
+        except Skipped as e:
+            signal.alarm(0)
+            skipped += 1
+            print(f"SKIP {name}: {e}", flush=True)
         except Exception:
             signal.alarm(0)
             failed += 1
             print(f"FAIL {name} ({time.time() - t0:.2f} s)", flush=True)
             traceback.print_exc()
-    return 1 if failed else 0
+    if failed:
+        return 1
+    return SKIP_RETURN_CODE if skipped and not passed else 0

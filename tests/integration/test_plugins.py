@@ -160,38 +160,6 @@ def test_reload():
         shutil.rmtree(tmp, ignore_errors=True)
 
 
-OOT_PLUGIN = r"""
-/* oot.c - an out-of-tree technique for the integration test: naked single
- * under another id, built against the installed SDK only. */
-#include <sudoku/technique.h>
-
-static int find(const sdk_ctx *ctx, const sdk_grid *g, sdk_sink *sink)
-{
-    (void)ctx;
-    for (int c = 0; c < SDK_CELLS; c++) {
-        if (g->value[c] || sdk_mask_count(g->cand[c]) != 1) continue;
-        extern const sdk_technique oot_single;
-        sdk_step s;
-        int d = sdk_mask_first(g->cand[c]);
-        sdk_step_init(&s, &oot_single);
-        sdk_step_place(&s, c, d);
-        sdk_step_mark(&s, c, d, SDK_ROLE_TARGET);
-        char name[8];
-        sdk_step_printf(&s, "Out-of-tree single: %s", sdk_cell_name(c, name));
-        if (sdk_emit(sink, &s) == SDK_STOP) return SDK_STOP;
-    }
-    return SDK_CONTINUE;
-}
-
-const sdk_technique oot_single = {
-    .abi = SDK_ABI_VERSION, .id = "oot-single", .name = "Out-of-tree Single",
-    .difficulty = 23, .score = 4, .level = SDK_LEVEL_EASY, .find = find,
-    .summary = "a naked single, from a plugin built out of tree",
-};
-SDK_PLUGIN(&oot_single)
-"""
-
-
 def test_out_of_tree():
     tmp = tempfile.mkdtemp(prefix="sudokud-oot-")
     prefix = os.path.join(tmp, "prefix")
@@ -203,6 +171,11 @@ def test_out_of_tree():
         conf = os.path.join(prefix, "etc", "sudokud", "sudokud.conf")
         for f in (sudokud, sudoctl, conf):
             check(os.path.exists(f), f"installed {f}")
+        # the SDK: the headers a plugin needs, no internal ones (service, wire, ...)
+        incs = glob.glob(os.path.join(prefix, "include", "sudoku", "*.h"))
+        eq(sorted(os.path.basename(h) for h in incs),
+           ["alloc.h", "als.h", "export.h", "fish.h", "grid.h", "links.h", "step.h", "strong.h",
+            "technique.h"], "installed headers")
         pcdirs = glob.glob(os.path.join(prefix, "lib*", "pkgconfig")) + \
             glob.glob(os.path.join(prefix, "lib", "*", "pkgconfig"))
         check(pcdirs, "sudoku.pc installed")
@@ -210,36 +183,45 @@ def test_out_of_tree():
             glob.glob(os.path.join(prefix, "lib", "*", "sudokud", "plugins"))
         check(plugdir, "plugin dir installed")
         env = dict(os.environ, PKG_CONFIG_PATH=pcdirs[0])
-        # the .pc names its configure-time prefix; point it at where we installed
-        flags = subprocess.run(["pkg-config", f"--define-variable=prefix={prefix}", "--cflags", "--libs",
-                                "sudoku"], env=env, capture_output=True, text=True)
+        # the .pc finds its prefix relative to itself: the installed tree, wherever it is
+        flags = subprocess.run(["pkg-config", "--cflags", "--libs", "sudoku"], env=env,
+                               capture_output=True, text=True)
         eq(flags.returncode, 0, "pkg-config: " + flags.stderr)
-        src = os.path.join(tmp, "oot.c")
-        with open(src, "w") as f:
-            f.write(OOT_PLUGIN)
+        check(os.path.realpath(prefix) in os.path.realpath(flags.stdout.split()[0][2:]),
+              "pkg-config points into the installed prefix: " + flags.stdout)
+        # the example, copied out of the source tree, built with its own Makefile
+        example = os.path.join(tmp, "line-singles")
+        shutil.copytree(os.path.join(SOURCE, "examples", "line-singles"), example)
         # the installed daemon, with the installed config, before the plugin exists
         with Daemon(conf=conf, exe=sudokud, tmp=tmp) as d:
             d_ids = tech_ids(d)
-            check("oot-single" not in d_ids, "not there yet")
-            so = os.path.join(tmp, "oot.so")
-            p = run(["cc", "-shared", "-fPIC", "-Wall", "-Wextra", "-Werror", "-o", so, src,
-                     *flags.stdout.split()], timeout=60)
-            eq(p.returncode, 0, "plugin builds against the installed SDK: " + p.stderr)
-            shutil.copy(so, os.path.join(plugdir[0], "oot.so"))
+            check("example-row-single" not in d_ids, "not there yet")
+            # as docs/PLUGINS.md says: PKG_CONFIG_PATH given to make
+            clean_env = {k: v for k, v in os.environ.items() if k != "PKG_CONFIG_PATH"}
+            p = run(["make", "-C", example, f"PKG_CONFIG_PATH={pcdirs[0]}",
+                     "CFLAGS=-O2 -Wall -Wextra -Werror", "install-plugin"], env=clean_env, timeout=120)
+            eq(p.returncode, 0, "the example builds against the installed SDK: " + p.stdout + p.stderr)
+            check(os.path.exists(os.path.join(plugdir[0], "line_singles.so")),
+                  "make install-plugin put it in the plugin folder")
             with open(conf, "a") as f:
-                f.write("\n[profile oot]\noot-single =\nbifurcation =\n")
+                f.write("\n[profile lines]\nexample-row-single =\n"
+                        "example-column-single = mark-house=0\nbifurcation =\n")
             p = d.sudoctl("reload", exe=sudoctl)
             eq(p.returncode, 0, "reload with the new plugin: " + p.stderr)
-            p = d.sudoctl("--json", "techniques", "--profile", "oot", exe=sudoctl)
-            check('"oot-single"' in p.stdout and "oot.so" in p.stdout, p.stdout)
-            p = d.sudoctl("--json", "--profile", "oot", "explain", EASY, exe=sudoctl)
+            p = d.sudoctl("--json", "techniques", "--profile", "lines", exe=sudoctl)
+            check('"example-row-single"' in p.stdout and "line_singles.so" in p.stdout, p.stdout)
+            p = d.sudoctl("--json", "--profile", "lines", "explain", EASY, exe=sudoctl)
             eq(p.returncode, 0, "explain with the plugin: " + p.stderr)
             o = json.loads(p.stdout)
             check(o["solved"] and o["steps"], "solved")
-            check(all(s["technique"] in ("oot-single", "bifurcation") for s in o["steps"]), "only ours")
-            check(any(s["technique"] == "oot-single" for s in o["steps"]), "ours used")
-            check(o["steps"][0]["text"].startswith("Out-of-tree single: r"), o["steps"][0]["text"])
-            p = d.sudoctl("--json", "--profile", "oot", "solve", EASY, exe=sudoctl)
+            used = {s["technique"] for s in o["steps"]}
+            check(used <= {"example-row-single", "example-column-single", "bifurcation"},
+                  f"only the profile's techniques: {used}")
+            check("example-row-single" in used, "the row technique acted")
+            rows = [s for s in o["steps"] if s["technique"] == "example-row-single"]
+            check(rows[0]["text"].startswith("Row Single (example): r") and " in row " in rows[0]["text"],
+                  rows[0]["text"])
+            p = d.sudoctl("--json", "--profile", "lines", "solve", EASY, exe=sudoctl)
             check(valid_solution(EASY, json.loads(p.stdout)["solution"]), "solve")
     finally:
         shutil.rmtree(tmp, ignore_errors=True)

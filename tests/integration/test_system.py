@@ -19,7 +19,7 @@ import time
 import shutil
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from harness import BUILD, EASY, SUDOKUD, Daemon, TestFailure, check, eq, main, make_conf  # noqa: E402
+from harness import BUILD, EASY, SUDOKUD, Daemon, TestFailure, check, eq, main, make_conf, skip  # noqa: E402
 
 
 class Notify:
@@ -154,8 +154,7 @@ def test_group_socket():
             eq(stat.S_IMODE(st.st_mode), 0o600, "user socket mode")
             eq(stat.S_IMODE(os.stat(os.path.dirname(sock)).st_mode), 0o700, "user dir mode")
         if os.getuid() != 0:
-            print("  (not root: --group with another group is not tried)")
-            return
+            skip("not root: the user-mode socket passed; --group with another group not tried")
         g = other_group()
         sock = os.path.join(tmp, "run", "sudokud.sock")  # the folder is made
         with Daemon(conf=conf, tmp=tmp, sock=sock, args=["--group", g.gr_name]) as d:
@@ -210,8 +209,7 @@ def as_user(sock, uid, gid, groups):
 
 def test_peer_credentials():
     if os.getuid() != 0:
-        print("  (not root: cannot connect as other users; skipped)")
-        return
+        skip("not root: cannot connect as other users")
     tmp = tempfile.mkdtemp(prefix="sudokud-peer-")
     os.chmod(tmp, 0o755)  # other users must reach the socket
     try:

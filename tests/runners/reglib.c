@@ -7,10 +7,14 @@
  * and placements (fail cases "-x": when none makes the listed ones). HoDoKu's
  * digits field is not compared (our steps do not carry HoDoKu's notion of a
  * pattern's digits); the elimination sets are compared exactly.
+ * A line whose code has no map entry, or whose technique no loaded plugin
+ * provides, is a failure too (never "not implemented").
  * Prints a table per code. Exits non-zero on a failure not listed in
-  * tests/reglib/known_failures.tsv (code, reglib line, reason). Lines are parsed
+ * tests/reglib/known_failures.tsv (code, reglib line, reason). Lines are parsed
  * by the shared harness (tests/util/reglib_harness.h); the per-family unit
- * tests run the same library strictly (HoDoKu's digits field compared too). */
+ * tests run the same library strictly (HoDoKu's digits field compared too).
+ * --steps FILE writes every step found (technique, difficulty, text) per line,
+ * so that two builds can be compared step by step. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -99,6 +103,8 @@ static const map_entry *lookup(const char *code)
     return NULL;
 }
 
+static FILE *steps_out; /* --steps FILE: every step found, to compare two builds */
+
 typedef struct collect {
     rh_cands want_elim, want_place;
     bool exact;
@@ -109,6 +115,8 @@ typedef struct collect {
 static int on_step(void *c, const sdk_step *s)
 {
     collect *k = c;
+    if (steps_out)
+        fprintf(steps_out, "%s %d %s\n", s->tech ? s->tech->id : "?", s->difficulty, s->text);
     rh_cands e, p;
     rh_step_elims(s, &e);
     rh_step_places(s, &p);
@@ -132,6 +140,13 @@ int main(int argc, char **argv)
             known_path = argv[++i];
         else if (!strcmp(argv[i], "--only") && i + 1 < argc)
             only = argv[++i];
+        else if (!strcmp(argv[i], "--steps") && i + 1 < argc) {
+            steps_out = fopen(argv[++i], "w");
+            if (!steps_out) {
+                perror(argv[i]);
+                return 2;
+            }
+        }
     }
     load_map(map_path);
     if (known_path) load_known(known_path);
@@ -174,7 +189,8 @@ int main(int argc, char **argv)
         k.want_place = ent.place;
         /* The techniques to ask. */
         sdk_profile prof = {0};
-        bool missing = !m;
+        const char *missing = m ? NULL : "has no entry in map.tsv";
+        char missing_id[200];
         if (m) {
             char ids[128];
             snprintf(ids, sizeof ids, "%s", m->ids);
@@ -187,17 +203,22 @@ int main(int argc, char **argv)
                 const char *src;
                 const sdk_technique *t = sdk_config_technique(&cfg, id, &src);
                 if (!t) {
-                    missing = true;
+                    snprintf(missing_id, sizeof missing_id,
+                             "maps to '%s', which no loaded plugin provides", id);
+                    missing = missing_id;
                     break;
                 }
                 sdk_profile_add(&prof, t, &o, -1, src);
             }
         }
-        if (missing) {
+        if (missing) { /* a failure: every code of the library must run */
             r->skipped++;
+            unexpected++;
+            printf("line %d: %s %s\n", lineno, code, missing);
             sdk_profile_free(&prof);
             continue;
         }
+        if (steps_out) fprintf(steps_out, "line %d %s\n", lineno, code);
         sdk_run_opts ro = {.unique = true};
         sdk_sink sink = {on_step, &k};
         for (int i = 0; i < prof.n && !k.exact; i++) sdk_engine_find(&prof, i, &g, &ro, &sink);
@@ -217,7 +238,7 @@ int main(int argc, char **argv)
     }
     fclose(f);
     int t = 0, ps = 0, fl = 0, sk = 0;
-    printf("\n%-8s %7s %7s %7s %7s\n", "code", "entries", "passed", "failed", "not-impl");
+    printf("\n%-8s %7s %7s %7s %7s\n", "code", "entries", "passed", "failed", "unrun");
     for (int i = 0; i < nrows; i++) {
         printf("%-8s %7d %7d %7d %7d\n", rows[i].code, rows[i].total, rows[i].pass, rows[i].fail,
                rows[i].skipped);
@@ -227,7 +248,10 @@ int main(int argc, char **argv)
         sk += rows[i].skipped;
     }
     printf("%-8s %7d %7d %7d %7d\n", "total", t, ps, fl, sk);
-    printf("reglib total: %d of %d entries passed, %d failed, %d not implemented\n", ps, t, fl, sk);
+    printf("reglib total: %d of %d entries passed, %d failed, %d not run (no map entry or no "
+           "plugin: failures)\n",
+           ps, t, fl, sk);
     sdk_config_free(&cfg);
+    if (steps_out) fclose(steps_out);
     return unexpected ? 1 : 0;
 }

@@ -86,7 +86,26 @@ static void refusals_are_precise(void **state)
     expect_error(body, "duplicate technique id 'full-house'");
     snprintf(body, sizeof body,
              "plugin = %s/test-plugins/bad_abi.so\n[profile default]\nfull-house =\n", build_dir());
-    expect_error(body, "was built for ABI 2, this build speaks ABI 1");
+    expect_error(body, "technique #1 was built for plugin ABI 3, this sudokud loads ABI 2 only: "
+                       "rebuild the plugin against this SDK (docs/PLUGINS.md)");
+    /* a plugin built for ABI 1 (before size, data and ctx->self): refused,
+     * the message names the file, its ABI and ours */
+    snprintf(body, sizeof body,
+             "plugin = %s/test-plugins/v1_plugin.so\n[profile default]\nfull-house =\n",
+             build_dir());
+    char want[700];
+    snprintf(want, sizeof want,
+             "%s/test-plugins/v1_plugin.so: technique #1 was built for plugin ABI 1, this "
+             "sudokud loads ABI 2 only",
+             build_dir());
+    expect_error(body, want);
+    snprintf(body, sizeof body,
+             "plugin = %s/test-plugins/small_size.so\n[profile default]\nfull-house =\n",
+             build_dir());
+    snprintf(want, sizeof want,
+             "small_size.so: technique #1 has a descriptor of %zu bytes, ABI 2 needs %zu",
+             offsetof(sdk_technique, data), sizeof(sdk_technique));
+    expect_error(body, want);
     snprintf(body, sizeof body,
              "plugin = %s/test-plugins/no_symbol.so\n[profile default]\nfull-house =\n",
              build_dir());

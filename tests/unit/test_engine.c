@@ -8,6 +8,10 @@
 static sdk_config cfg;
 static const char *seed =
     "..76.......3.45..2......59........4..41.2....3....9...5..7.49...8.9...7...4..2.8.";
+/* Easter Monster: singles are stuck at once; needs far more than the
+ * basic techniques */
+static const char *monster =
+    "1.......2.9.4...5...6...7...5.9.3.......7.......85..4.7.....6...3...9.8...2.....1";
 /* top1465 #1, needs more than singles and subsets */
 static const char *hard =
     "4.....8.5.3..........7......2.....6.....8.4......1.......6.3.7.5..2.....1.4......";
@@ -29,7 +33,6 @@ typedef struct record {
     int n;
     int first_difficulty;
     char first_id[48];
-    int restarts_ok; /* every step is by the first technique that yields */
 } record;
 
 static int on_step(void *c, const sdk_step *s, const sdk_grid *before)
@@ -173,6 +176,148 @@ static void uniqueness_only_when_allowed(void **state)
     sdk_profile_free(&p);
 }
 
+/* ---- the seed rule, watched by an engine observer -------------------------
+ * The tracker records every find() the engine runs (entry, depth) and every
+ * step it applies; the test then checks the rule itself: between two steps
+ * the top-level finds are the profile's entries in order from the first,
+ * none skipped, up to the one that yielded (last-resort entries only after
+ * every other entry found nothing), and each step is that entry's. */
+
+#define MAX_EVENTS 200000
+typedef struct tracker {
+    const sdk_profile *p;
+    int n;
+    struct {
+        int16_t entry, depth; /* entry -1: a step was applied (depth: its entry) */
+    } ev[MAX_EVENTS];
+    int open[8]; /* entry running at each depth */
+    int bad_nesting;
+} tracker;
+
+static void track_enter(void *arg, const sdk_profile *p, int entry, int depth)
+{
+    tracker *t = arg;
+    assert_ptr_equal(p, t->p);
+    assert_true(depth >= 0 && depth < 8);
+    t->open[depth] = entry;
+    if (t->n < MAX_EVENTS) {
+        t->ev[t->n].entry = (int16_t)entry;
+        t->ev[t->n++].depth = (int16_t)depth;
+    }
+}
+
+static void track_leave(void *arg, const sdk_profile *p, int entry, int depth, int outer)
+{
+    tracker *t = arg;
+    (void)p;
+    /* leave pairs with the enter at its depth; outer is the entry around it */
+    if (t->open[depth] != entry) t->bad_nesting++;
+    if (outer != (depth == 0 ? -1 : t->open[depth - 1])) t->bad_nesting++;
+}
+
+static int track_step(void *arg, const sdk_step *s, const sdk_grid *before)
+{
+    tracker *t = arg;
+    (void)before;
+    int who = -1;
+    for (int i = 0; i < t->p->n; i++)
+        if (t->p->entry[i].tech == s->tech) who = i;
+    assert_true(who >= 0);
+    if (t->n < MAX_EVENTS) {
+        t->ev[t->n].entry = -1;
+        t->ev[t->n++].depth = (int16_t)who;
+    }
+    return 0;
+}
+
+/* The profile of ids, from the shipped plugins. */
+static void profile_of(sdk_profile *p, const char *const *ids, int n)
+{
+    memset(p, 0, sizeof *p);
+    for (int i = 0; i < n; i++) {
+        const char *src;
+        const sdk_technique *t = sdk_config_technique(&cfg, ids[i], &src);
+        assert_non_null(t);
+        sdk_profile_add(p, t, NULL, -1, src);
+    }
+}
+
+static void engine_restarts_from_the_first_technique(void **state)
+{
+    (void)state;
+    /* singles, two techniques the puzzle does not need, trial and error
+     * last: the hard puzzle needs it where singles are stuck */
+    static const char *const ids[] = {"full-house",         "naked-single", "hidden-single-box",
+                                      "hidden-single-line", "naked-pair",   "x-wing",
+                                      "bifurcation"};
+    const int n = (int)(sizeof ids / sizeof *ids), last = n - 1;
+    sdk_profile p;
+    profile_of(&p, ids, n);
+    static tracker t;
+    memset(&t, 0, sizeof t);
+    t.p = &p;
+    sdk_observer obs = {track_enter, track_leave, &t};
+    sdk_grid g;
+    sdk_error e;
+    assert_true(sdk_parse(hard, &g, &e));
+    sdk_run_opts o = {.unique = true, .observer = &obs};
+    sdk_rating rt;
+    assert_int_equal(sdk_engine_run(&p, &g, &o, track_step, &t, &rt), SDK_RUN_SOLVED);
+    assert_true(t.n < MAX_EVENTS);
+    assert_int_equal(t.bad_nesting, 0);
+
+    int expect = 0, steps = 0, by_entry[16] = {0};
+    for (int k = 0; k < t.n; k++) {
+        if (t.ev[k].entry < 0) { /* a step: from the last top-level find */
+            assert_int_equal(t.ev[k].depth, expect - 1);
+            by_entry[t.ev[k].depth]++;
+            steps++;
+            expect = 0; /* the rule: start again from the first */
+            continue;
+        }
+        if (t.ev[k].depth > 0) continue; /* inside bifurcation's propagate */
+        assert_int_equal(t.ev[k].entry, expect);
+        expect++;
+    }
+    assert_int_equal(steps, rt.steps);
+    /* the run used several techniques, trial and error among them, so that
+     * the order above was checked across real restarts */
+    assert_true(by_entry[0] + by_entry[1] > 0);
+    assert_true(by_entry[last] > 0);
+    sdk_profile_free(&p);
+}
+
+/* A technique that calls ctx->propagate runs the techniques before it nested
+ * (depth 1), and the observer sees them inside it. */
+static void observer_sees_nested_finds(void **state)
+{
+    (void)state;
+    static const char *const ids[] = {"full-house",          "naked-single", "hidden-single-box",
+                                      "hidden-single-line",  "pointing",     "claiming",
+                                      "nested-forcing-chain"};
+    const int n = (int)(sizeof ids / sizeof *ids);
+    sdk_profile p;
+    profile_of(&p, ids, n);
+    static tracker t;
+    memset(&t, 0, sizeof t);
+    t.p = &p;
+    sdk_observer obs = {track_enter, track_leave, &t};
+    sdk_grid g;
+    sdk_error e;
+    assert_true(sdk_parse(monster, &g, &e));
+    sdk_run_opts o = {.unique = true, .no_guess = true, .max_steps = 3, .observer = &obs};
+    sdk_engine_run(&p, &g, &o, track_step, &t, NULL);
+    assert_int_equal(t.bad_nesting, 0);
+    int nested = 0;
+    for (int k = 0; k < t.n; k++)
+        if (t.ev[k].entry >= 0 && t.ev[k].depth == 1) {
+            nested++;
+            assert_true(t.ev[k].entry < n - 1); /* only the techniques before it */
+        }
+    assert_true(nested > 0);
+    sdk_profile_free(&p);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -181,6 +326,8 @@ int main(void)
         cmocka_unit_test(no_guess_gets_stuck_and_says_where),
         cmocka_unit_test(difficulty_override_applies),
         cmocka_unit_test(uniqueness_only_when_allowed),
+        cmocka_unit_test(engine_restarts_from_the_first_technique),
+        cmocka_unit_test(observer_sees_nested_finds),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
 }

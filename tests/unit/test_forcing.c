@@ -147,6 +147,7 @@ static void test_kraken_type2(void **state)
         memset(&ctx, 0, sizeof ctx);
         sdk_options o;
         memset(&o, 0, sizeof o);
+        ctx.self = t;
         ctx.opts = &o;
         ctx.unique = true;
         k.sol = sol[0];

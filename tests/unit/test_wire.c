@@ -335,8 +335,12 @@ static int find_nothing(const sdk_ctx *c, const sdk_grid *g, sdk_sink *s)
     return 0;
 }
 
-static const sdk_technique fake = {
-    .abi = SDK_ABI_VERSION, .id = "x-wing", .name = "X-Wing", .difficulty = 32, .find = find_nothing};
+static const sdk_technique fake = {.abi = SDK_ABI_VERSION,
+                                   .size = sizeof(sdk_technique),
+                                   .id = "x-wing",
+                                   .name = "X-Wing",
+                                   .difficulty = 32,
+                                   .find = find_nothing};
 
 static void test_step(void **state)
 {

@@ -9,7 +9,8 @@
  * line's), and every matching step makes exactly the line's eliminations and
  * placements; a fail case (-x) passes when no step matches. Pass counts are
  * kept per code as written in the library; a failing line not listed as known
- * is counted in `failures`. */
+ * (in the spec, or by line in tests/reglib/known_failures.tsv) is counted in
+ * `failures`. */
 #ifndef SUDOKU_REGLIB_HARNESS_H
 #define SUDOKU_REGLIB_HARNESS_H
 

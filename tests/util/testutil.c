@@ -24,6 +24,13 @@ const char *tu_reglib_path(const char *name)
     return buf;
 }
 
+const char *tu_source_path(const char *name)
+{
+    static char buf[1024];
+    snprintf(buf, sizeof buf, "%s/%s", env_or("SUDOKU_SOURCE", "."), name);
+    return buf;
+}
+
 int tu_read_puzzles(const char *name, int max, int stride, uint8_t (**out)[81])
 {
     FILE *f = fopen(tu_data_path(name), "r");
@@ -112,6 +119,7 @@ int tu_find_all(const sdk_technique *t, const char *opts, const sdk_grid *g, tu_
         fail_msg("options '%s' of %s: %s", opts, t->id, why);
     sdk_ctx ctx;
     memset(&ctx, 0, sizeof ctx);
+    ctx.self = t;
     ctx.opts = &o;
     ctx.unique = true;
     sdk_sink sink = {tu_collect, out};

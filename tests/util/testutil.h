@@ -14,6 +14,8 @@
 const char *tu_data_path(const char *name);
 /* $SUDOKU_REGLIB/name. */
 const char *tu_reglib_path(const char *name);
+/* A file of the source tree: $SUDOKU_SOURCE/name, else ./name. */
+const char *tu_source_path(const char *name);
 /* Read up to max puzzles (81-char lines) of a data file, every `stride`-th.
  * Returns the count; *out is malloc'd, 81 values per puzzle. */
 int tu_read_puzzles(const char *name, int max, int stride, uint8_t (**out)[81]);

@@ -233,6 +233,7 @@ long walk_run(const walk_spec *w, walk_result *res)
                          t->opts ? t->opts : "", w->file, k + 1);
                 sdk_ctx ctx;
                 memset(&ctx, 0, sizeof ctx);
+                ctx.self = tech[i];
                 ctx.opts = &opts[i];
                 ctx.unique = true;
                 sdk_sink sink = {on_found, &c};

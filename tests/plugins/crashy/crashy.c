@@ -42,6 +42,7 @@ static int find_hang(const sdk_ctx *ctx, const sdk_grid *g, sdk_sink *sink)
 
 static const sdk_technique crash_test = {
     .abi = SDK_ABI_VERSION,
+    .size = sizeof(sdk_technique),
     .id = "crash-test",
     .name = "Crash Test",
     .difficulty = 10,
@@ -53,6 +54,7 @@ static const sdk_technique crash_test = {
 
 static const sdk_technique hang_test = {
     .abi = SDK_ABI_VERSION,
+    .size = sizeof(sdk_technique),
     .id = "hang-test",
     .name = "Hang Test",
     .difficulty = 10,
