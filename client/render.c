@@ -7,6 +7,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "chain_text.h"
+#include "report.h"
 #include "rpc.h"
 #include "sudoku/format.h"
 #include "sudoku/grid.h"
@@ -468,6 +470,18 @@ static void apply_wire_step(sdk_grid *g, const msgpack_object *s)
     }
 }
 
+/* A step of several chains (forcing chains and nets): each branch on its own
+ * line, in Eureka notation, so that a reader can check it link by link. */
+static void print_branches(FILE *f, const msgpack_object *s)
+{
+    chain_branch br[64];
+    int nb = chain_branches(s, br, 64);
+    if (nb < 2) return;
+    static char eu[8192];
+    for (int b = 0; b < nb; b++)
+        fprintf(f, "    %d) %s\n", b + 1, chain_eureka(s, br[b].start, br[b].end, eu, sizeof eu));
+}
+
 static void print_steps(const render_opts *o, const msgpack_object *steps, const char *input)
 {
     FILE *f = o->out;
@@ -480,12 +494,14 @@ static void print_steps(const render_opts *o, const msgpack_object *steps, const
             print_pencil(f, &g);
         }
         fprintf(f, "%zu. ", i + 1);
-        const msgpack_object *t = mp_get(s, "text");
-        if (t && t->type == MSGPACK_OBJECT_STR)
-            print_str(f, t);
+        char *text = step_text_alloc(s);
+        if (text && *text)
+            fputs(text, f);
         else
             print_str(f, mp_get(s, "technique"));
+        free(text);
         putc('\n', f);
+        print_branches(f, s);
         if (o->trace_links) step_trace_lines(f, s, false, "    ");
         if (have) apply_wire_step(&g, s);
     }
@@ -713,12 +729,18 @@ static bool text_puzzle(const render_opts *o, const msgpack_object *r, const cha
 
 void render_begin(const render_opts *o)
 {
-    if (o->mode == OUT_HTML) html_begin(o->out, o->cmd);
+    if (o->mode == OUT_HTML && report_wants(o->cmd))
+        report_begin(o->out, o->cmd);
+    else if (o->mode == OUT_HTML)
+        html_begin(o->out, o->cmd);
 }
 
 void render_end(const render_opts *o)
 {
-    if (o->mode == OUT_HTML) html_end(o->out);
+    if (o->mode == OUT_HTML && report_wants(o->cmd))
+        report_end(o->out, o->cmd);
+    else if (o->mode == OUT_HTML)
+        html_end(o->out);
     fflush(o->out);
 }
 
@@ -738,7 +760,10 @@ bool render_puzzle(const render_opts *o, const msgpack_object *r, const char *in
         json_puzzle(o, r, input);
         return result_ok(o, r);
     case OUT_HTML:
-        html_puzzle(o, r, input, where);
+        if (report_wants(o->cmd))
+            report_puzzle(o, r, input, where);
+        else
+            html_puzzle(o, r, input, where);
         return result_ok(o, r);
     default:
         return text_puzzle(o, r, input, where);
@@ -757,6 +782,8 @@ void render_failure(const render_opts *o, const char *input, const char *where, 
         fputs(",\"message\":", f);
         json_string(f, message, strlen(message));
         fputs("}}\n", f);
+    } else if (o->mode == OUT_HTML && report_wants(o->cmd)) {
+        report_failure(o, input, where, code, message);
     } else if (o->mode == OUT_HTML) {
         html_failure(f, input, where, code, message);
     } else {

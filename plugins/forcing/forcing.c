@@ -203,7 +203,7 @@ static int static_contradiction(sctx *s, int p, sdk_step *st, int *len)
             SDK_MASK_FOREACH(d, g->cand[c])
             *len += add_chain(s, p, 2 * (c * 9 + d - 1), st, NULL, 0);
             char a[8];
-            sdk_step_printf(st, "all candidates of %s false", sdk_cell_name(c, a));
+            sdk_step_printf(st, "%s has no candidate left", sdk_cell_name(c, a));
             return 4;
         }
     }
@@ -228,12 +228,12 @@ static int static_contradiction(sctx *s, int p, sdk_step *st, int *len)
             if (on >= 2) {
                 *len = add_chain(s, p, 2 * first + 1, st, NULL, 0) +
                        add_chain(s, p, 2 * second + 1, st, NULL, 0);
-                sdk_step_printf(st, "%d twice in %s", d, sdk_house_name(h, hn));
+                sdk_step_printf(st, "digit %d twice in %s", d, sdk_house_name(h, hn));
                 return 5;
             }
             if (off == sdk_bb_count(b)) {
                 SDK_BB_FOREACH(c, b) *len += add_chain(s, p, 2 * (c * 9 + d - 1), st, NULL, 0);
-                sdk_step_printf(st, "%d has no place in %s", d, sdk_house_name(h, hn));
+                sdk_step_printf(st, "digit %d has no place in %s", d, sdk_house_name(h, hn));
                 return 6;
             }
         }
@@ -278,13 +278,13 @@ static int emit_verity(sctx *s, const int *ps, int n, int lit, const char *what,
 {
     if (!seen_add(sn, lit)) return SDK_CONTINUE;
     sdk_step_init(st, t);
-    char a[16];
-    sdk_step_printf(st, "Forcing Chain Verity (%s) => %s:", what, lit_name(lit, a));
+    /* the conclusion comes once, at the end (sdk_emit) */
+    sdk_step_printf(st, "Forcing Chain Verity (%s):", what);
     int len = 0;
     for (int i = 0; i < n; i++) {
         char txt[256];
         len += add_chain(s, ps[i], lit, st, txt, sizeof txt);
-        sdk_step_printf(st, " %s;", txt);
+        sdk_step_printf(st, "%s %s", i ? ";" : "", txt);
     }
     conclude(st, lit);
     st->difficulty = diff_len(base, len);
@@ -392,6 +392,136 @@ static int dyn_links(const sdk_dyn *d, int lit, sdk_step *st)
     return m;
 }
 
+/* Is lit the end of a link of st from link `from` on (or the premise)? */
+static bool dyn_has(const sdk_step *st, int from, int lit)
+{
+    int k = lit >> 1, on = lit & 1;
+    for (int i = from; i < st->nlink; i++) {
+        const sdk_link *l = &st->link[i];
+        const sdk_node *nd[2] = {&l->from, &l->to};
+        for (int e = 0; e < 2; e++)
+            if (nd[e]->ncell == 1 && nd[e]->cell[0] == k / 9 && nd[e]->digit == k % 9 + 1 &&
+                nd[e]->on == on)
+                return true;
+    }
+    return false;
+}
+
+/* Append the chain to lit from the last of its nodes the step's links (from
+ * link `from` on) already reach: a branch that starts where another one has
+ * been. False (and the step marked truncated) when it does not fit. */
+static bool dyn_links_after(const sdk_dyn *d, int lit, sdk_step *st, int from)
+{
+    int ch[SDK_NCAND];
+    int m = sdk_dyn_chain(d, lit, ch, SDK_NCAND);
+    int j = 0;
+    for (int i = m - 1; i > 0; i--)
+        if (dyn_has(st, from, ch[i])) {
+            j = i;
+            break;
+        }
+    if (st->nlink + (m - 1 - j) > SDK_STEP_MAX_LINK) {
+        st->truncated = 1;
+        return false;
+    }
+    for (int i = j; i < m; i++) {
+        int k = ch[i] >> 1;
+        sdk_step_mark(st, k / 9, k % 9 + 1, (ch[i] & 1) ? SDK_ROLE_ON : SDK_ROLE_OFF);
+        if (i > j) dyn_link(ch[i - 1], ch[i], &d->why[k], st);
+    }
+    return true;
+}
+
+/* When the search derived lit (its index in d->order), INT_MAX if never. */
+static int dyn_when(const sdk_dyn *d, int lit)
+{
+    for (int i = 0; i < d->n; i++)
+        if (d->order[i] == lit) return i;
+    return INT_MAX;
+}
+
+/* Make the chains of one premise checkable link by link. A strong link of the
+ * dynamic search ("r3c7<>2, so r7c7=2") holds because the digit's other places
+ * in the house (the cell's other candidates) were already false: the search
+ * knows why, the chain alone does not say. Append the chain to each such
+ * earlier elimination, and to theirs in turn (links from `from` on are the
+ * premise's; g0 is the grid the search started from). Bounded by the step's
+ * room for links (then marked truncated). */
+/* The literals that made `to` (cell b, digit db) true when the search
+ * derived it (its index `when` in d->order), besides the link's own start
+ * `a_lit`: the cell's other candidates (a single), or the digit's other places
+ * in one house (a hidden single); the house of the link first. Returns how
+ * many went into need (0 when none of the forms held). */
+static int dyn_why_true(const sdk_grid *g0, const sdk_dyn *d, int b, int db, int a_lit, int when,
+                        int need[9])
+{
+    int nn = 0, a_cell = (a_lit >> 1) / 9;
+    bool a_in_cell = a_cell == b;
+    /* a single: every other candidate of b false before */
+    bool ok = true;
+    SDK_MASK_FOREACH(x, g0->cand[b])
+    {
+        int lit = SDK_LIT(SDK_CAND_NODE(b, x), 0);
+        if (x == db || lit == a_lit) continue;
+        if (dyn_when(d, lit) >= when) ok = false;
+        if (nn < 9) need[nn++] = lit;
+    }
+    if (ok && a_in_cell) return nn;
+    int hs[3] = {b / 9, 9 + b % 9, 18 + sdk_box(b)};
+    for (int pass = 0; pass < 2; pass++)
+        for (int h = 0; h < 3; h++) {
+            bool has_a = false;
+            SDK_BB_FOREACH(c, sdk_house_digit(g0, hs[h], db))
+            if (SDK_LIT(SDK_CAND_NODE(c, db), 0) == a_lit) has_a = true;
+            if (has_a != (pass == 0)) continue; /* the link's house first */
+            bool all_off = true;
+            nn = 0;
+            SDK_BB_FOREACH(c, sdk_house_digit(g0, hs[h], db))
+            {
+                int lit = SDK_LIT(SDK_CAND_NODE(c, db), 0);
+                if (c == b || lit == a_lit) continue;
+                if (dyn_when(d, lit) >= when) all_off = false;
+                if (nn < 9) need[nn++] = lit;
+            }
+            if (all_off) return nn;
+        }
+    if (ok) { /* a single after all (the link's start in another cell) */
+        nn = 0;
+        SDK_MASK_FOREACH(x, g0->cand[b])
+        {
+            int lit = SDK_LIT(SDK_CAND_NODE(b, x), 0);
+            if (x != db && nn < 9) need[nn++] = lit;
+        }
+        return nn;
+    }
+    return 0;
+}
+
+/* Make the chains of one premise checkable link by link. A strong link of the
+ * dynamic search ("r3c7<>2, so r7c7=2") holds because the digit's other places
+ * in the house (the cell's other candidates) were already false: the search
+ * knows why, the chain alone does not say. Append the chain to each such
+ * earlier elimination, and to theirs in turn (links from `from` on are the
+ * premise's; g0 is the grid the search started from). Bounded by the step's
+ * room for links (then marked truncated). */
+static void dyn_support(const sdk_grid *g0, const sdk_dyn *d, sdk_step *st, int from)
+{
+    for (int i = from; i < st->nlink; i++) {
+        sdk_link l = st->link[i];
+        if (!l.strong || l.from.ncell != 1 || l.to.ncell != 1) continue;
+        if (l.kind != SDK_LINK_CELL && l.kind != SDK_LINK_HOUSE) continue;
+        int need[9];
+        int b = l.to.cell[0], db = l.to.digit;
+        int a_lit = SDK_LIT(SDK_CAND_NODE(l.from.cell[0], l.from.digit), 0);
+        int when = dyn_when(d, SDK_LIT(SDK_CAND_NODE(b, db), 1));
+        int nn = dyn_why_true(g0, d, b, db, a_lit, when, need);
+        for (int k = 0; k < nn; k++) {
+            if (dyn_has(st, from, need[k])) continue;
+            if (!dyn_links_after(d, need[k], st, from)) return;
+        }
+    }
+}
+
 /* Chains of a dynamic contradiction; returns the total length. A literal
  * derived both ways gives two chains: one to it, one to its negation (the
  * second ends with the link that clashed). */
@@ -453,6 +583,7 @@ static int dyn_all(const sdk_grid *g, unsigned flags, const sdk_technique *ct,
                     sdk_step_printf(st, "%s Contradiction: %s => %s", label, lit_name(p, a),
                                     d->why_text);
                     int len = dyn_contra_links(d, st);
+                    dyn_support(g, d, st, 0);
                     conclude(st, p ^ 1);
                     st->difficulty = diff_len(cbase, len);
                     ret = sdk_emit(sink, st);
@@ -521,14 +652,15 @@ static int dyn_all(const sdk_grid *g, unsigned flags, const sdk_technique *ct,
                         if ((ps[i] >> 1) == k) premise = true;
                     if (premise || !seen_add(sn, 2 * k + v)) continue;
                     sdk_step_init(st, vt);
-                    char a[16];
-                    sdk_step_printf(st, "%s Verity (%s) => %s", label, what,
-                                    lit_name(2 * k + v, a));
+                    /* the conclusion comes once, at the end (sdk_emit) */
+                    sdk_step_printf(st, "%s Verity (%s)", label, what);
                     int len = 0;
                     for (int i = 0; i < nl; i++) {
                         sdk_dyn_run(g, (live[i] >> 1) / 9, (live[i] >> 1) % 9 + 1, live[i] & 1,
                                     flags, NULL, d);
+                        int first = st->nlink;
                         len += dyn_links(d, 2 * k + v, st);
+                        dyn_support(g, d, st, first);
                     }
                     conclude(st, 2 * k + v);
                     st->difficulty = diff_len(vbase, len);
@@ -674,6 +806,7 @@ static int find_nfc(const sdk_ctx *ctx, const sdk_grid *g, sdk_sink *sink)
                     }
                     dyn_links(d, l, st);
                 }
+            dyn_support(g, d, st, 0);
             sdk_step_elim(st, c, dg);
             st->difficulty = diff_len(nfc.difficulty, m + 1);
             ret = sdk_emit(sink, st);
