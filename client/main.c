@@ -16,6 +16,7 @@
 #include <unistd.h>
 
 #include "generate.h"
+#include "grid_text.h"
 #include "progress.h"
 #include "render.h"
 #include "rpc.h"
@@ -35,8 +36,9 @@ typedef struct opts {
     double timeout; /* seconds, 0: none */
     int mode;
     const char *profile;
-    bool no_guess, all, grid, trace, logic, no_autostart, als, trace_links;
+    bool no_guess, all, grid, pencil, trace, logic, no_autostart, als, trace_links;
     bool passes; /* explain: the seed 004 singles program's pass count */
+    int color;   /* COLOR_AUTO / ALWAYS / NEVER */
     const char *assume; /* trace: "r2c2=1" / "r2c2<>1" */
     char *techniques;   /* "a,b" */
     const char **files;
@@ -79,7 +81,9 @@ static void usage(FILE *f)
             "  --no-guess         no trial and error\n"
             "  --technique a,b    hint: only these techniques\n"
             "  --all              hint: every step of the position\n"
-            "  --grid             explain: the candidate grid before each step\n"
+            "  --grid[=pencil]    explain, hint: the candidate grid before each step, the\n"
+            "                     step's pattern on it (=pencil: one line per row)\n"
+            "  --color=WHEN       auto (a terminal without NO_COLOR), always, never\n"
             "  --trace            explain: also the backtracking trace (--max-trace N);\n"
             "                     with --grid as the Dutch seed's program prints it\n"
             "  --passes           explain: also the Hindi seed's singles program's pass\n"
@@ -518,6 +522,8 @@ static int run_batch(const opts *o, const char *cmd, char **args, int nargs)
         .mode = o->mode,
         .cmd = cmd,
         .grid = o->grid,
+        .pencil = o->pencil,
+        .color = o->color,
         .trace = o->trace,
         .logic = o->logic,
         .trace_links = o->trace_links,
@@ -766,6 +772,7 @@ enum {
     OPT_SYSTEM,
     OPT_TRACE_LINKS,
     OPT_PASSES,
+    OPT_COLOR,
 };
 
 static bool parse_int(const char *s, long lo, long hi, long *out)
@@ -791,7 +798,9 @@ int main(int argc, char **argv)
         {"technique", required_argument, NULL, OPT_TECHNIQUE},
         {"techniques", required_argument, NULL, OPT_TECHNIQUE},
         {"all", no_argument, NULL, OPT_ALL},
-        {"grid", no_argument, NULL, OPT_GRID},
+        {"grid", optional_argument, NULL, OPT_GRID},
+        {"color", required_argument, NULL, OPT_COLOR},
+        {"colour", required_argument, NULL, OPT_COLOR},
         {"trace", no_argument, NULL, OPT_TRACE},
         {"trace-links", no_argument, NULL, OPT_TRACE_LINKS},
         {"passes", no_argument, NULL, OPT_PASSES},
@@ -873,6 +882,24 @@ int main(int argc, char **argv)
             break;
         case OPT_GRID:
             o.grid = true;
+            if (optarg && strcmp(optarg, "pencil")) {
+                fprintf(stderr, "%s: --grid takes no value or =pencil, not '%s'\n", prog, optarg);
+                return EXIT_USAGE;
+            }
+            o.pencil = optarg != NULL;
+            break;
+        case OPT_COLOR:
+            if (!strcmp(optarg, "auto"))
+                o.color = COLOR_AUTO;
+            else if (!strcmp(optarg, "always"))
+                o.color = COLOR_ALWAYS;
+            else if (!strcmp(optarg, "never"))
+                o.color = COLOR_NEVER;
+            else {
+                fprintf(stderr, "%s: --color wants auto, always or never, not '%s'\n", prog,
+                        optarg);
+                return EXIT_USAGE;
+            }
             break;
         case OPT_TRACE:
             o.trace = true;
@@ -965,17 +992,24 @@ int main(int argc, char **argv)
         bool set;
         const char *name, *cmd;
     } only[] = {
-        {o.all, "--all", "hint"},      {o.techniques != NULL, "--technique", "hint"},
-        {o.grid, "--grid", "explain"}, {o.trace, "--trace", "explain"},
+        {o.all, "--all", "hint"},
+        {o.techniques != NULL, "--technique", "hint"},
+        {o.trace, "--trace", "explain"},
         {o.passes, "--passes", "explain"},
-        {o.logic, "--logic", "solve"}, {o.max_trace > 0, "--max-trace", "explain"},
-        {o.als, "--als", "trace"},     {o.assume != NULL, "--assume", "trace"},
+        {o.logic, "--logic", "solve"},
+        {o.max_trace > 0, "--max-trace", "explain"},
+        {o.als, "--als", "trace"},
+        {o.assume != NULL, "--assume", "trace"},
     };
     for (size_t i = 0; i < sizeof only / sizeof *only; i++)
         if (only[i].set && strcmp(cmd, only[i].cmd)) {
             fprintf(stderr, "%s: %s goes with %s only\n", prog, only[i].name, only[i].cmd);
             return EXIT_USAGE;
         }
+    if (o.grid && strcmp(cmd, "explain") && strcmp(cmd, "hint")) {
+        fprintf(stderr, "%s: --grid goes with explain or hint only\n", prog);
+        return EXIT_USAGE;
+    }
     if (o.trace_links && strcmp(cmd, "explain") && strcmp(cmd, "hint") &&
         (strcmp(cmd, "solve") || !o.logic)) {
         fprintf(stderr, "%s: --trace-links goes with explain, hint or solve --logic only\n", prog);

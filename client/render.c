@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "chain_text.h"
+#include "grid_text.h"
 #include "report.h"
 #include "rpc.h"
 #include "sudoku/format.h"
@@ -487,11 +488,17 @@ static void print_steps(const render_opts *o, const msgpack_object *steps, const
     FILE *f = o->out;
     sdk_grid g;
     bool have = o->grid && local_grid(input, &g);
+    bool colour = have && !o->pencil && grid_colour_wanted(o->color, f);
+    /* explain's steps follow each other; hint's are alternatives */
+    bool advance = strcmp(o->cmd, "hint") != 0;
     for (size_t i = 0; i < mp_len(steps) && steps->type == MSGPACK_OBJECT_ARRAY; i++) {
         const msgpack_object *s = &steps->via.array.ptr[i];
         if (have) {
             putc('\n', f);
-            print_pencil(f, &g);
+            if (o->pencil)
+                print_pencil(f, &g);
+            else
+                grid_text_draw(f, &g, s, colour);
         }
         fprintf(f, "%zu. ", i + 1);
         char *text = step_text_alloc(s);
@@ -503,7 +510,7 @@ static void print_steps(const render_opts *o, const msgpack_object *steps, const
         putc('\n', f);
         print_branches(f, s);
         if (o->trace_links) step_trace_lines(f, s, false, "    ");
-        if (have) apply_wire_step(&g, s);
+        if (have && advance) apply_wire_step(&g, s);
     }
 }
 

@@ -119,7 +119,7 @@ def test_text():
         check(lines[0].startswith("1. ") and lines[1].startswith("2. "), "numbered steps")
         check(lines[-1].startswith("solved in "), lines[-1])
         eq(int(lines[-1].split()[2]), len(lines) - 1, "step count")
-        p = d.sudoctl("explain", "--grid", EASY)
+        p = d.sudoctl("explain", "--grid=pencil", EASY)
         nsteps = sum(1 for ln in p.stdout.splitlines() if ln[:1].isdigit())
         check(nsteps > 1 and sum(1 for ln in p.stdout.splitlines() if ln.startswith(".-")) == nsteps, "a pencilmark grid before each step")
         p = d.sudoctl("hint", EASY)
@@ -127,7 +127,7 @@ def test_text():
         # a printed pencilmark grid (from explain --grid) read back: the hint
         # there is the step explain took there
         mid = read_puzzles("top1465.txt", 5)[4]
-        out = d.sudoctl("explain", "--grid", mid).stdout.splitlines()
+        out = d.sudoctl("explain", "--grid=pencil", mid).stdout.splitlines()
         grids, cur = [], None
         for ln in out:
             if ln.startswith(".-"):

@@ -250,7 +250,40 @@ def test_branches():
     print(f"{checked} forcing steps, {links} links replayed")
 
 
-TESTS = {"reading": test_reading, "effects": test_effects, "branches": test_branches}
+def test_grid():
+    """explain/hint --grid: the box-drawing candidate grid, the pattern marked;
+    colour only when asked or on a terminal (not here: a pipe), never with
+    --color=never; --grid=pencil keeps the pencilmark form."""
+    puzzle = read_puzzles("top1465.txt", 3)[1]
+    with Daemon() as d:
+        p = d.sudoctl("--grid", "explain", puzzle)
+        eq(p.returncode, 0, "explain --grid " + p.stderr)
+        out = p.stdout
+        check("\033[" not in out, "no colour into a pipe")
+        nsteps = sum(1 for ln in out.splitlines() if re.match(r"\d+\. ", ln))
+        eq(out.count("┏━━━━━━━┯"), nsteps, "a grid before every step")
+        check(re.search(r"^r5 ┃", out, re.M) and "╋" in out, "box-drawing lines, row labels")
+        check(re.search(r"-[1-9]", out) and re.search(r"\*[1-9]", out) and
+              re.search(r"\+[1-9]", out), "markers: eliminated, pattern, placed")
+        als = out[:out.index("ALS-XZ")]
+        last = als[als.rindex("┏"):]
+        check(last.count("*") >= 6, "the ALS-XZ's sets marked in the grid before it")
+        p = d.sudoctl("--grid", "--color=always", "explain", puzzle)
+        check("\033[48;5;" in p.stdout and "\033[1;9;91" in p.stdout,
+              "--color=always: roles on coloured backgrounds, eliminations struck")
+        p = d.sudoctl("--grid", "--color=never", "explain", puzzle, env=dict(os.environ))
+        check("\033[" not in p.stdout, "--color=never")
+        p = d.sudoctl("--grid", "hint", puzzle)
+        eq(p.returncode, 0, "hint --grid " + p.stderr)
+        eq(p.stdout.count("┏"), 1, "hint --grid: one grid")
+        p = d.sudoctl("--grid=pencil", "explain", puzzle)
+        eq(sum(ln.startswith(".-") for ln in p.stdout.splitlines()), nsteps, "--grid=pencil")
+        p = d.sudoctl("--color=sometimes", "explain", puzzle)
+        eq(p.returncode, 2, "a bad --color is a usage error")
+
+
+TESTS = {"reading": test_reading, "effects": test_effects, "branches": test_branches,
+         "grid": test_grid}
 
 if __name__ == "__main__":
     raise SystemExit(main(TESTS, time_limit=3000 if FULL else 280))
