@@ -122,6 +122,9 @@ static bool catalog_path(const char *lang, char *path, size_t n)
 
 bool i18n_init(const char *lang)
 {
+    free(cat.data); /* a language chosen again: start from English */
+    memset(&cat, 0, sizeof cat);
+    snprintf(cat.lang, sizeof cat.lang, "en");
     char want[16] = "";
     if (lang) {
         lang_of(lang, want, sizeof want);
@@ -163,6 +166,27 @@ bool i18n_init(const char *lang)
 const char *i18n_lang(void)
 {
     return cat.lang;
+}
+
+/* The translation's length of msgid in the catalog, -1 when absent. */
+static long lookup_len(const char *msgid)
+{
+    uint32_t lo = 0, hi = cat.n;
+    while (lo < hi) {
+        uint32_t mid = lo + (hi - lo) / 2;
+        int c = strcmp(msgid, (const char *)cat.data + u32(cat.orig + 8 * mid + 4));
+        if (!c) return (long)u32(cat.trans + 8 * mid);
+        if (c < 0)
+            hi = mid;
+        else
+            lo = mid + 1;
+    }
+    return -1;
+}
+
+bool i18n_has(const char *msgid)
+{
+    return cat.data && msgid && *msgid && lookup_len(msgid) > 0;
 }
 
 const char *i18n_gettext(const char *msgid)

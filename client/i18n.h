@@ -11,6 +11,8 @@
  * language without a catalog (English is then used). */
 bool i18n_init(const char *lang);
 const char *i18n_lang(void); /* "en" when no catalog is loaded */
+/* Whether the loaded catalog translates msgid (an entry, not empty). */
+bool i18n_has(const char *msgid);
 /* The translation of msgid, or msgid itself. */
 const char *i18n_gettext(const char *msgid);
 

@@ -17,6 +17,7 @@
 
 #include "generate.h"
 #include "grid_text.h"
+#include "i18n.h"
 #include "progress.h"
 #include "render.h"
 #include "rpc.h"
@@ -37,8 +38,9 @@ typedef struct opts {
     int mode;
     const char *profile;
     bool no_guess, all, grid, pencil, trace, logic, no_autostart, als, trace_links;
-    bool passes; /* explain: the seed 004 singles program's pass count */
-    int color;   /* COLOR_AUTO / ALWAYS / NEVER */
+    bool passes;        /* explain: the seed 004 singles program's pass count */
+    int color;          /* COLOR_AUTO / ALWAYS / NEVER */
+    const char *lang;   /* --lang: eo, ja, nl, hi, en (else the locale) */
     const char *assume; /* trace: "r2c2=1" / "r2c2<>1" */
     char *techniques;   /* "a,b" */
     const char **files;
@@ -84,6 +86,7 @@ static void usage(FILE *f)
             "  --grid[=pencil]    explain, hint: the candidate grid before each step, the\n"
             "                     step's pattern on it (=pencil: one line per row)\n"
             "  --color=WHEN       auto (a terminal without NO_COLOR), always, never\n"
+            "  --lang LANG        en, eo, ja, nl or hi (default: the locale)\n"
             "  --trace            explain: also the backtracking trace (--max-trace N);\n"
             "                     with --grid as the Dutch seed's program prints it\n"
             "  --passes           explain: also the Hindi seed's singles program's pass\n"
@@ -773,6 +776,7 @@ enum {
     OPT_TRACE_LINKS,
     OPT_PASSES,
     OPT_COLOR,
+    OPT_LANG,
 };
 
 static bool parse_int(const char *s, long lo, long hi, long *out)
@@ -801,6 +805,7 @@ int main(int argc, char **argv)
         {"grid", optional_argument, NULL, OPT_GRID},
         {"color", required_argument, NULL, OPT_COLOR},
         {"colour", required_argument, NULL, OPT_COLOR},
+        {"lang", required_argument, NULL, OPT_LANG},
         {"trace", no_argument, NULL, OPT_TRACE},
         {"trace-links", no_argument, NULL, OPT_TRACE_LINKS},
         {"passes", no_argument, NULL, OPT_PASSES},
@@ -888,6 +893,9 @@ int main(int argc, char **argv)
             }
             o.pencil = optarg != NULL;
             break;
+        case OPT_LANG:
+            o.lang = optarg;
+            break;
         case OPT_COLOR:
             if (!strcmp(optarg, "auto"))
                 o.color = COLOR_AUTO;
@@ -964,6 +972,11 @@ int main(int argc, char **argv)
         }
     }
     o.techniques = tech_buf[0] ? tech_buf : NULL;
+    if (!i18n_init(o.lang)) {
+        fprintf(stderr, "%s: --lang: no catalog for '%s' (languages: en, eo, ja, nl, hi)\n", prog,
+                o.lang);
+        return EXIT_USAGE;
+    }
     if (!o.socket) o.socket = default_socket();
     if (optind >= argc) {
         fprintf(

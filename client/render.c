@@ -9,6 +9,7 @@
 
 #include "chain_text.h"
 #include "grid_text.h"
+#include "i18n.h"
 #include "report.h"
 #include "rpc.h"
 #include "sudoku/format.h"
@@ -627,7 +628,7 @@ static bool text_puzzle(const render_opts *o, const msgpack_object *r, const cha
             }
             print_steps(o, mp_get(r, "steps"), input);
             const msgpack_object *solved = mp_get(r, "solved");
-            if (solved && !mp_bool(solved, false)) fputs("(techniques got stuck)\n", f);
+            if (solved && !mp_bool(solved, false)) fprintf(f, "%s\n", _("(techniques got stuck)"));
         }
         if (o->big) {
             if (sol && sol->type == MSGPACK_OBJECT_STR)
@@ -700,14 +701,14 @@ static bool text_puzzle(const render_opts *o, const msgpack_object *r, const cha
         }
         print_steps(o, steps, input);
         if (!strcmp(cmd, "hint")) {
-            if (!mp_len(steps)) fputs("no step found\n", f);
+            if (!mp_len(steps)) fprintf(f, "%s\n", _("no step found"));
             return true;
         }
         const msgpack_object *solved = mp_get(r, "solved");
         if (mp_bool(solved, false))
-            fprintf(f, "solved in %zu steps\n", mp_len(steps));
+            fprintf(f, _("solved in %zu steps\n"), mp_len(steps));
         else {
-            fprintf(f, "stuck after %zu steps\n", mp_len(steps));
+            fprintf(f, _("stuck after %zu steps\n"), mp_len(steps));
             const msgpack_object *sg = mp_get(r, "stuck_grid");
             sdk_grid g;
             if (sg && sg->type == MSGPACK_OBJECT_STR) {

@@ -112,6 +112,10 @@ static const char *const label_keys[][2] = {
     {"no_step", N_("no step found")},
 };
 
+/* The level names of the rating (lib/engine.c), for the catalogs. */
+static const char *const level_names[] __attribute__((unused)) = {
+    N_("none"), N_("easy"), N_("medium"), N_("hard"), N_("unfair"), N_("extreme")};
+
 static void labels_json(FILE *m, const void *arg)
 {
     (void)arg;
@@ -204,7 +208,17 @@ static void rate_row(FILE *f, const msgpack_object *r, const char *input, const 
         return;
     }
     const char *keys[] = {"er", "ep", "ed", "level", "score", "hardest", "steps", "solved"};
-    for (size_t i = 0; i < sizeof keys / sizeof *keys; i++) cell_text(f, mp_get(r, keys[i]));
+    for (size_t i = 0; i < sizeof keys / sizeof *keys; i++) {
+        const msgpack_object *v = mp_get(r, keys[i]);
+        char lv[32];
+        if (!strcmp(keys[i], "level") && v && v->type == MSGPACK_OBJECT_STR) {
+            const char *t = _(mp_str(v, lv, sizeof lv));
+            fputs("<td>", f);
+            html_escape(f, t, strlen(t));
+            fputs("</td>", f);
+        } else
+            cell_text(f, v);
+    }
     fputs("</tr>\n", f);
 }
 
@@ -268,7 +282,11 @@ static void step_json(FILE *m, const msgpack_object *s)
     bool first = true;
     putc('{', m);
     map_entries(m, s, &first);
-    /* the text in the reader's language and notation */
+    /* the technique's name and the text in the reader's language and notation */
+    char name[128];
+    mp_str(mp_get(s, "name"), name, sizeof name);
+    fputs(",\"tname\":", m);
+    jstr(m, _(name));
     char *text = step_text_alloc(s);
     if (text) {
         fputs(",\"reading\":", m);
@@ -327,6 +345,11 @@ static void puzzle_json(FILE *m, const void *arg)
         json_write(m, v);
     }
     fprintf(m, ",\"command\":\"%s\"", a->o->cmd);
+    char level[32];
+    if (mp_get(r, "level")) {
+        fputs(",\"tlevel\":", m);
+        jstr(m, _(mp_str(mp_get(r, "level"), level, sizeof level)));
+    }
     sdk_grid g;
     const msgpack_object *p = mp_get(r, "puzzle");
     bool have = grid_of(a->input, &g);

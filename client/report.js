@@ -319,7 +319,7 @@
     var tab = el('table');
     function row(k, v, cls) { var tr = el('tr'); tr.appendChild(el('th', {}, k)); var td = el('td', cls ? { 'class': cls } : {}, v); tr.appendChild(td); tab.appendChild(tr); return td; }
     row(t('rating'), fmt1(pz.er) + ' / ' + fmt1(pz.ep) + ' / ' + fmt1(pz.ed), 'big');
-    row(t('level'), pz.level || '?');
+    row(t('level'), pz.tlevel || pz.level || '?');
     row(t('score'), pz.score === undefined ? '?' : String(pz.score));
     var steps = pz.steps || [];
     row(t('steps'), steps.length + (pz.command === 'explain' ? ' (' + (pz.solved ? t('solved') : t('stuck')) + ')' : ''));
@@ -337,7 +337,7 @@
     }
     var used = {}, order = [];
     steps.forEach(function (s) {
-      var k = s.name || s.technique;
+      var k = s.tname || s.name || s.technique;
       if (!used[k]) { used[k] = { n: 0, d: 0 }; order.push(k); }
       used[k].n++;
       used[k].d = Math.max(used[k].d, s.difficulty || 0);
@@ -457,7 +457,7 @@
     if (it.kind === 'start') txt = t('start');
     else if (it.kind === 'end') txt = (pz.solved ? t('solved') : t('stuck')) + ' \u2014 ' + (pz.steps || []).length + ' ' + t('steps');
     else if (it.kind === 'run') txt = runText(pz, it);
-    else txt = (it.i + 1) + '. ' + stepText(s) + '   [' + (s.name || s.technique) + ', ' + fmt1(s.difficulty) + ']';
+    else txt = (it.i + 1) + '. ' + stepText(s) + '   [' + (s.tname || s.name || s.technique) + ', ' + fmt1(s.difficulty) + ']';
     ui.text.textContent = txt;
     ui.branchBar.textContent = '';
     ui.branches.textContent = '';

@@ -7,6 +7,7 @@
  * summary ("r2c9=2 => r9c2/#7 is both true and false") and lists its branches
  * separately (chain_text.c). The technique's name is translated from the
  * catalogs (the English name is the message id). */
+#include <regex.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -61,6 +62,115 @@ static void effect(FILE *m, const msgpack_object *s)
     }
 }
 
+/* ---- the words of plugin texts, translated ---------------------------------
+ *
+ * Plugins write English. Their texts are notation (cells, digits, =>) around
+ * a few fixed phrases; each phrase below is matched (POSIX regex) and written
+ * again from the catalog's template, {1} {2} standing for what the regex
+ * caught (a house caught in a phrase is translated too). The technique's name
+ * is replaced by its translation beforehand. Words a language has no
+ * template for stay English (the catalog test makes sure all have one). */
+
+typedef struct phrase {
+    const char *re;   /* English, extended regex with groups */
+    const char *tmpl; /* message id: the English with {1}, {2} */
+    regex_t rx;
+    bool ok;
+} phrase;
+
+static phrase houses[] = {
+    {"^row ([1-9])$", N_("row {1}"), {0}, false},
+    {"^column ([1-9])$", N_("column {1}"), {0}, false},
+    {"^box ([1-9])$", N_("box {1}"), {0}, false},
+};
+
+static phrase phrases[] = {
+    {"\\(in ((row|column|box) [1-9])\\)", N_("(in {1})"), {0}, false},
+    {"digit ([1-9]) has no place in ((row|column|box) [1-9])",
+     N_("digit {1} has no place in {2}"),
+     {0},
+     false},
+    {"digit ([1-9]) twice in ((row|column|box) [1-9])", N_("digit {1} twice in {2}"), {0}, false},
+    {"(r[1-9]c[1-9]) has no candidate left", N_("{1} has no candidate left"), {0}, false},
+    {"(r[1-9]c[1-9]/#[1-9]) is both true and false", N_("{1} is both true and false"), {0}, false},
+    {"\\(connected by ([^)]*)\\)", N_("(connected by {1})"), {0}, false},
+    {"nested dynamic chains break the grid",
+     N_("nested dynamic chains break the grid"),
+     {0},
+     false},
+    {" Contradiction([:(])", N_(" Contradiction{1}"), {0}, false},
+    {" Verity([:( ])", N_(" Verity{1}"), {0}, false},
+};
+
+static void compile(phrase *p, size_t n)
+{
+    for (size_t i = 0; i < n; i++)
+        if (!p[i].ok) p[i].ok = regcomp(&p[i].rx, p[i].re, REG_EXTENDED) == 0;
+}
+
+/* A caught house ("row 4") in the reader's language; else as it is. */
+static void put_house(FILE *m, const char *s, size_t n)
+{
+    char buf[32];
+    if (n < sizeof buf) {
+        memcpy(buf, s, n);
+        buf[n] = 0;
+        for (size_t i = 0; i < sizeof houses / sizeof *houses; i++) {
+            regmatch_t g[2];
+            if (houses[i].ok && !regexec(&houses[i].rx, buf, 2, g, 0)) {
+                for (const char *t = _(houses[i].tmpl); *t; t++) {
+                    if (t[0] == '{' && t[1] == '1' && t[2] == '}') {
+                        fwrite(buf + g[1].rm_so, 1, (size_t)(g[1].rm_eo - g[1].rm_so), m);
+                        t += 2;
+                    } else
+                        putc(*t, m);
+                }
+                return;
+            }
+        }
+    }
+    fwrite(s, 1, n, m);
+}
+
+/* text with every phrase written from its template; malloc'd. */
+static char *translate_phrases(const char *text)
+{
+    compile(houses, sizeof houses / sizeof *houses);
+    compile(phrases, sizeof phrases / sizeof *phrases);
+    char *cur = strdup(text);
+    for (size_t i = 0; cur && i < sizeof phrases / sizeof *phrases; i++) {
+        phrase *p = &phrases[i];
+        if (!p->ok) continue;
+        const char *tmpl = _(p->tmpl);
+        if (tmpl == p->tmpl) continue; /* English: as it is */
+        char *out = NULL;
+        size_t len = 0;
+        FILE *m = open_memstream(&out, &len);
+        if (!m) break;
+        const char *at = cur;
+        regmatch_t g[4];
+        while (*at && !regexec(&p->rx, at, 4, g, at == cur ? 0 : REG_NOTBOL)) {
+            fwrite(at, 1, (size_t)g[0].rm_so, m);
+            for (const char *t = tmpl; *t; t++) {
+                int k;
+                if (t[0] == '{' && t[1] >= '1' && t[1] <= '3' && t[2] == '}' &&
+                    g[k = t[1] - '0'].rm_so >= 0) {
+                    put_house(m, at + g[k].rm_so, (size_t)(g[k].rm_eo - g[k].rm_so));
+                    t += 2;
+                } else
+                    putc(*t, m);
+            }
+            if (g[0].rm_eo == 0) break;
+            at += g[0].rm_eo;
+        }
+        fputs(at, m);
+        fclose(m);
+        free(cur);
+        cur = out;
+    }
+    return cur;
+}
+
 char *step_text_alloc(const msgpack_object *s)
 {
     char *buf = NULL;
@@ -80,10 +190,10 @@ char *step_text_alloc(const msgpack_object *s)
         effect(m, s);
     } else {
         size_t nl = strlen(name);
-        if (nl && !strncmp(text, name, nl))
-            fprintf(m, "%s%s", tname, text + nl);
-        else
-            fputs(text, m);
+        char *rest = translate_phrases(nl && !strncmp(text, name, nl) ? text + nl : text);
+        if (nl && !strncmp(text, name, nl)) fputs(tname, m);
+        fputs(rest ? rest : text, m);
+        free(rest);
     }
     fclose(m);
     return buf;
