@@ -19,6 +19,7 @@
 #include "grid_text.h"
 #include "i18n.h"
 #include "progress.h"
+#include "share_text.h"
 #include "render.h"
 #include "rpc.h"
 #include "sudoku/format.h"
@@ -41,6 +42,7 @@ typedef struct opts {
     bool passes;        /* explain: the seed 004 singles program's pass count */
     int color;          /* COLOR_AUTO / ALWAYS / NEVER */
     const char *lang;   /* --lang: eo, ja, nl, hi, en (else the locale) */
+    int share;          /* explain --format: SHARE_FORUM / SHARE_HODOKU */
     const char *assume; /* trace: "r2c2=1" / "r2c2<>1" */
     char *techniques;   /* "a,b" */
     const char **files;
@@ -87,6 +89,9 @@ static void usage(FILE *f)
             "                     step's pattern on it (=pencil: one line per row)\n"
             "  --color=WHEN       auto (a terminal without NO_COLOR), always, never\n"
             "  --lang LANG        en, eo, ja, nl or hi (default: the locale)\n"
+            "  --format forum|hodoku  explain: one line per step to post on a forum\n"
+            "                     (Eureka chains), or HoDoKu's solution path wording\n"
+            "                     (with --profile hodoku, HoDoKu's own order)\n"
             "  --trace            explain: also the backtracking trace (--max-trace N);\n"
             "                     with --grid as the Dutch seed's program prints it\n"
             "  --passes           explain: also the Hindi seed's singles program's pass\n"
@@ -527,6 +532,7 @@ static int run_batch(const opts *o, const char *cmd, char **args, int nargs)
         .grid = o->grid,
         .pencil = o->pencil,
         .color = o->color,
+        .share = o->share,
         .trace = o->trace,
         .logic = o->logic,
         .trace_links = o->trace_links,
@@ -777,6 +783,7 @@ enum {
     OPT_PASSES,
     OPT_COLOR,
     OPT_LANG,
+    OPT_FORMAT,
 };
 
 static bool parse_int(const char *s, long lo, long hi, long *out)
@@ -806,6 +813,7 @@ int main(int argc, char **argv)
         {"color", required_argument, NULL, OPT_COLOR},
         {"colour", required_argument, NULL, OPT_COLOR},
         {"lang", required_argument, NULL, OPT_LANG},
+        {"format", required_argument, NULL, OPT_FORMAT},
         {"trace", no_argument, NULL, OPT_TRACE},
         {"trace-links", no_argument, NULL, OPT_TRACE_LINKS},
         {"passes", no_argument, NULL, OPT_PASSES},
@@ -892,6 +900,16 @@ int main(int argc, char **argv)
                 return EXIT_USAGE;
             }
             o.pencil = optarg != NULL;
+            break;
+        case OPT_FORMAT:
+            if (!strcmp(optarg, "forum"))
+                o.share = SHARE_FORUM;
+            else if (!strcmp(optarg, "hodoku"))
+                o.share = SHARE_HODOKU;
+            else {
+                fprintf(stderr, "%s: --format wants forum or hodoku, not '%s'\n", prog, optarg);
+                return EXIT_USAGE;
+            }
             break;
         case OPT_LANG:
             o.lang = optarg;
@@ -1019,6 +1037,10 @@ int main(int argc, char **argv)
             fprintf(stderr, "%s: %s goes with %s only\n", prog, only[i].name, only[i].cmd);
             return EXIT_USAGE;
         }
+    if (o.share && (strcmp(cmd, "explain") || o.mode != OUT_TEXT)) {
+        fprintf(stderr, "%s: --format goes with explain, as text, only\n", prog);
+        return EXIT_USAGE;
+    }
     if (o.grid && strcmp(cmd, "explain") && strcmp(cmd, "hint")) {
         fprintf(stderr, "%s: --grid goes with explain or hint only\n", prog);
         return EXIT_USAGE;

@@ -11,6 +11,7 @@
 #include "grid_text.h"
 #include "i18n.h"
 #include "report.h"
+#include "share_text.h"
 #include "rpc.h"
 #include "sudoku/format.h"
 #include "sudoku/grid.h"
@@ -680,6 +681,10 @@ static bool text_puzzle(const render_opts *o, const msgpack_object *r, const cha
         const msgpack_object *solved = mp_get(r, "solved");
         if (solved && !mp_bool(solved, true)) fputs("  (not solved)", f);
         putc('\n', f);
+        return true;
+    }
+    if (!strcmp(cmd, "explain") && o->share) { /* its own header */
+        share_puzzle(f, o->share, r, input);
         return true;
     }
     if (!strcmp(cmd, "explain") || !strcmp(cmd, "hint") || !strcmp(cmd, "trace")) {

@@ -10,6 +10,7 @@
              every link follows from the premise and the links before it
 """
 
+import collections
 import json
 import os
 import re
@@ -282,7 +283,63 @@ def test_grid():
         eq(p.returncode, 2, "a bad --color is a usage error")
 
 
-TESTS = {"reading": test_reading, "effects": test_effects, "branches": test_branches,
+def test_formats():
+    """explain --format forum: one line per step, singles runs on one line,
+    chains in Eureka, forcing branches on the step's line. --format hodoku:
+    HoDoKu's solution path; with --profile hodoku most of HoDoKu's own lines
+    (hodoku_paths_public.txt) come out word for word."""
+    puzzle = read_puzzles("top1465.txt", 3)[2]
+    with Daemon() as d:
+        p = d.sudoctl("--format", "forum", "explain", puzzle)
+        eq(p.returncode, 0, "forum " + p.stderr)
+        lines = p.stdout.splitlines()
+        eq(lines[0], puzzle[:81], "the puzzle first")
+        check(lines[1].startswith("singles: r"), "a run of singles on one line")
+        check(not any(re.match(r"\d+\. ", ln) for ln in lines), "no numbering")
+        forcing = [ln for ln in lines if "Forcing Chain" in ln]
+        check(forcing and all(" [1) (" in ln and "; 2) (" in ln for ln in forcing),
+              "forcing steps carry their branches (Eureka) on their line")
+        ex = json.loads(d.sudoctl("--json", "explain", puzzle).stdout)
+        nonsingle = [s for s in ex["steps"] if "single" not in s["technique"]
+                     and s["technique"] != "full-house"]
+        eq(len([ln for ln in lines[1:] if not ln.startswith("singles:")]), len(nonsingle),
+           "one line per step")
+        # HoDoKu's path
+        with open(os.path.join(os.environ["SUDOKU_DATA"], "hodoku_paths_public.txt")) as f:
+            paths, cur = [], None
+            for ln in f:
+                ln = ln.rstrip()
+                if ln and not ln.startswith(" "):
+                    cur = [ln, []]
+                    paths.append(cur)
+                elif ln.strip() and cur:
+                    cur[1].append(ln)
+        paths = paths[:10]
+        p = d.sudoctl("--profile", "hodoku", "--format", "hodoku", "explain", "-f", "-",
+                      input="".join(x[0].split()[0] + "\n" for x in paths), timeout=300)
+        eq(p.returncode, 0, "hodoku " + p.stderr)
+        ours, cur = [], None
+        for ln in p.stdout.splitlines():
+            if ln and not ln.startswith(" "):
+                check(re.fullmatch(r"\S{81} #\d+ [A-Z][a-z]+ \(\d+\)", ln), "header: " + ln)
+                cur = [ln, []]
+                ours.append(cur)
+            else:
+                check(ln.startswith("   ") and ": " in ln or " => " in ln, "step line: " + ln)
+                cur[1].append(ln)
+        eq(len(ours), len(paths), "one path per puzzle")
+        theirs = collections.Counter(ln for x in paths for ln in x[1])
+        mine = collections.Counter(ln for x in ours for ln in x[1])
+        share = sum((theirs & mine).values()) / sum(theirs.values())
+        check(share > 0.6, f"HoDoKu's lines in ours: {share:.2f}")
+        print(f"HoDoKu's lines found word for word: {100 * share:.1f}%")
+        p = d.sudoctl("--format", "tweet", "explain", puzzle)
+        eq(p.returncode, 2, "unknown format: usage error")
+        p = d.sudoctl("--format", "forum", "rate", puzzle)
+        eq(p.returncode, 2, "--format with explain only")
+
+
+TESTS = {"formats": test_formats, "reading": test_reading, "effects": test_effects, "branches": test_branches,
          "grid": test_grid}
 
 if __name__ == "__main__":
