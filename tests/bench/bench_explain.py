@@ -68,21 +68,27 @@ def main():
     ap.add_argument("--file", default="forum_hardest_1106.txt")
     ap.add_argument("--stride", type=int, default=5)
     ap.add_argument("--baseline-stride", type=int, default=25)
+    ap.add_argument("--lines", help="only these lines (1-based, comma-separated)")
+    ap.add_argument("--profiles", default="reading,standard",
+                    help="the measured profile, then the baseline")
     a = ap.parse_args()
     allp = read_puzzles(a.file)
-    pick = lambda s: ([p for i, p in enumerate(allp) if i % s == 0],  # noqa: E731
-                      [i + 1 for i in range(len(allp)) if i % s == 0])
+    only = {int(x) for x in a.lines.split(",")} if a.lines else None
+    keep = lambda i, s: (i + 1 in only) if only else i % s == 0  # noqa: E731
+    pick = lambda s: ([p for i, p in enumerate(allp) if keep(i, s)],  # noqa: E731
+                      [i + 1 for i in range(len(allp)) if keep(i, s)])
+    measured, baseline = a.profiles.split(",")
     tmp = tempfile.mkdtemp(prefix="bench-explain-")
     conf = make_conf(os.path.join(tmp, "bench.conf"), sudokud=("deadline_ms = 600000",),
                      workers=1)
     with Daemon(conf=conf) as d:
         rpc = Rpc(d.sock, timeout=900)
         p, lines = pick(a.stride)
-        reading = run(d, rpc, "reading", p, lines)
+        first = run(d, rpc, measured, p, lines)
         p, lines = pick(a.baseline_stride)
-        standard = run(d, rpc, "standard", p, lines)
-    report("reading", reading)
-    report("standard (baseline)", standard)
+        second = run(d, rpc, baseline, p, lines)
+    report(measured, first)
+    report(baseline + " (baseline)", second)
 
 
 if __name__ == "__main__":
