@@ -98,6 +98,7 @@ static phrase phrases[] = {
      N_("nested dynamic chains break the grid"),
      {0},
      false},
+    {"(^|[ :])([1-9][,/1-9]*) in ([rcb][1-9][1-9rc,]*)", N_("{1}{2} in {3}"), {0}, false},
     {" Contradiction([:(])", N_(" Contradiction{1}"), {0}, false},
     {" Verity([:( ])", N_(" Verity{1}"), {0}, false},
 };
