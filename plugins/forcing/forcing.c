@@ -432,27 +432,20 @@ static bool dyn_links_after(const sdk_dyn *d, int lit, sdk_step *st, int from)
     return true;
 }
 
-/* When the search derived lit (its index in d->order), INT_MAX if never. */
-static int dyn_when(const sdk_dyn *d, int lit)
+/* When the search derived each literal: its index in d->order, INT_MAX if
+ * never. */
+static void dyn_when_table(const sdk_dyn *d, int *when)
 {
-    for (int i = 0; i < d->n; i++)
-        if (d->order[i] == lit) return i;
-    return INT_MAX;
+    for (int i = 0; i < 2 * SDK_NCAND; i++) when[i] = INT_MAX;
+    for (int i = 0; i < d->n; i++) when[d->order[i]] = i;
 }
 
-/* Make the chains of one premise checkable link by link. A strong link of the
- * dynamic search ("r3c7<>2, so r7c7=2") holds because the digit's other places
- * in the house (the cell's other candidates) were already false: the search
- * knows why, the chain alone does not say. Append the chain to each such
- * earlier elimination, and to theirs in turn (links from `from` on are the
- * premise's; g0 is the grid the search started from). Bounded by the step's
- * room for links (then marked truncated). */
 /* The literals that made `to` (cell b, digit db) true when the search
  * derived it (its index `when` in d->order), besides the link's own start
  * `a_lit`: the cell's other candidates (a single), or the digit's other places
  * in one house (a hidden single); the house of the link first. Returns how
  * many went into need (0 when none of the forms held). */
-static int dyn_why_true(const sdk_grid *g0, const sdk_dyn *d, int b, int db, int a_lit, int when,
+static int dyn_why_true(const sdk_grid *g0, const int *at, int b, int db, int a_lit, int when,
                         int need[9])
 {
     int nn = 0, a_cell = (a_lit >> 1) / 9;
@@ -463,7 +456,7 @@ static int dyn_why_true(const sdk_grid *g0, const sdk_dyn *d, int b, int db, int
     {
         int lit = SDK_LIT(SDK_CAND_NODE(b, x), 0);
         if (x == db || lit == a_lit) continue;
-        if (dyn_when(d, lit) >= when) ok = false;
+        if (at[lit] >= when) ok = false;
         if (nn < 9) need[nn++] = lit;
     }
     if (ok && a_in_cell) return nn;
@@ -480,7 +473,7 @@ static int dyn_why_true(const sdk_grid *g0, const sdk_dyn *d, int b, int db, int
             {
                 int lit = SDK_LIT(SDK_CAND_NODE(c, db), 0);
                 if (c == b || lit == a_lit) continue;
-                if (dyn_when(d, lit) >= when) all_off = false;
+                if (at[lit] >= when) all_off = false;
                 if (nn < 9) need[nn++] = lit;
             }
             if (all_off) return nn;
@@ -506,6 +499,8 @@ static int dyn_why_true(const sdk_grid *g0, const sdk_dyn *d, int b, int db, int
  * room for links (then marked truncated). */
 static void dyn_support(const sdk_grid *g0, const sdk_dyn *d, sdk_step *st, int from)
 {
+    int at[2 * SDK_NCAND];
+    dyn_when_table(d, at);
     for (int i = from; i < st->nlink; i++) {
         sdk_link l = st->link[i];
         if (!l.strong || l.from.ncell != 1 || l.to.ncell != 1) continue;
@@ -513,8 +508,8 @@ static void dyn_support(const sdk_grid *g0, const sdk_dyn *d, sdk_step *st, int 
         int need[9];
         int b = l.to.cell[0], db = l.to.digit;
         int a_lit = SDK_LIT(SDK_CAND_NODE(l.from.cell[0], l.from.digit), 0);
-        int when = dyn_when(d, SDK_LIT(SDK_CAND_NODE(b, db), 1));
-        int nn = dyn_why_true(g0, d, b, db, a_lit, when, need);
+        int when = at[SDK_LIT(SDK_CAND_NODE(b, db), 1)];
+        int nn = dyn_why_true(g0, at, b, db, a_lit, when, need);
         for (int k = 0; k < nn; k++) {
             if (dyn_has(st, from, need[k])) continue;
             if (!dyn_links_after(d, need[k], st, from)) return;
