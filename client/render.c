@@ -248,6 +248,7 @@ static void json_steps(FILE *f, const msgpack_object *steps, bool trace_links)
         json_field(f, &first, s, "text");
         const msgpack_object *links = mp_get(s, "links");
         if (mp_len(links)) json_field(f, &first, s, "links");
+        json_field(f, &first, s, "truncated"); /* the chains did not all fit */
         if (trace_links && mp_len(links)) {
             json_key(f, &first, "trace_links");
             step_trace_lines(f, s, true, "");

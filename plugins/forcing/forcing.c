@@ -440,52 +440,87 @@ static void dyn_when_table(const sdk_dyn *d, int *when)
     for (int i = 0; i < d->n; i++) when[d->order[i]] = i;
 }
 
-/* The literals that made `to` (cell b, digit db) true when the search
- * derived it (its index `when` in d->order), besides the link's own start
- * `a_lit`: the cell's other candidates (a single), or the digit's other places
- * in one house (a hidden single); the house of the link first. Returns how
- * many went into need (0 when none of the forms held). */
-static int dyn_why_true(const sdk_grid *g0, const int *at, int b, int db, int a_lit, int when,
-                        int need[9])
+/* A literal a strong link leans on: lit (a candidate false), derived by the
+ * search itself, or known because the search placed another digit in its cell
+ * (via: that placement; the step then shows the placement and the link inside
+ * the cell). */
+typedef struct dyn_need {
+    int lit, via;
+} dyn_need;
+
+/* When the candidate of off-literal lit was known false: when the search
+ * derived it or placed another digit in its cell, whichever came first;
+ * *via gets the placement (or -1). */
+static int dyn_off_at(const int *at, int lit, int *via)
 {
-    int nn = 0, a_cell = (a_lit >> 1) / 9;
-    bool a_in_cell = a_cell == b;
-    /* a single: every other candidate of b false before */
-    bool ok = true;
-    SDK_MASK_FOREACH(x, g0->cand[b])
-    {
-        int lit = SDK_LIT(SDK_CAND_NODE(b, x), 0);
-        if (x == db || lit == a_lit) continue;
-        if (at[lit] >= when) ok = false;
-        if (nn < 9) need[nn++] = lit;
+    int k = lit >> 1, c = k / 9, x = k % 9 + 1, best = at[lit];
+    *via = -1;
+    for (int y = 1; y <= 9; y++) {
+        int on = SDK_LIT(SDK_CAND_NODE(c, y), 1);
+        if (y != x && at[on] < best) best = at[on], *via = on;
     }
-    if (ok && a_in_cell) return nn;
+    return best;
+}
+
+/* Does the chain to lit pass through dep? */
+static bool dyn_depends(const sdk_dyn *d, int lit, int dep)
+{
+    int ch[SDK_NCAND];
+    int m = sdk_dyn_chain(d, lit, ch, SDK_NCAND);
+    for (int i = 0; i < m; i++)
+        if (ch[i] == dep) return true;
+    return false;
+}
+
+/* Is off-literal lit known without `to` (strict: before `when`; else: any
+ * time, by a chain that does not pass through `to`)? Fills n. */
+static bool dyn_known_off(const sdk_dyn *d, const int *at, int lit, int to, int when, bool strict,
+                          dyn_need *n)
+{
+    n->lit = lit;
+    int t = dyn_off_at(at, lit, &n->via);
+    if (strict) return t < when;
+    if (t == INT_MAX) return false;
+    return !dyn_depends(d, n->via >= 0 ? n->via : lit, to);
+}
+
+/* The literals that made `to` (cell b, digit db) true when the search derived
+ * it (index `when` in d->order), besides the link's own start a_lit: the
+ * cell's other candidates false (a single), or the digit's other places in a
+ * house false (a hidden single); the link's own form first; strict
+ * about the order first, then any derivation that does not go through `to`
+ * (the search may drop a candidate from its grid before it reaches that
+ * literal). Returns how many went into need (0 when no form holds). */
+static int dyn_why_true(const sdk_grid *g0, const sdk_dyn *d, const int *at, int b, int db,
+                        int a_lit, int when, dyn_need need[9])
+{
+    int to = SDK_LIT(SDK_CAND_NODE(b, db), 1), a_cell = (a_lit >> 1) / 9;
     int hs[3] = {b / 9, 9 + b % 9, 18 + sdk_box(b)};
-    for (int pass = 0; pass < 2; pass++)
-        for (int h = 0; h < 3; h++) {
-            bool has_a = false;
-            SDK_BB_FOREACH(c, sdk_house_digit(g0, hs[h], db))
-            if (SDK_LIT(SDK_CAND_NODE(c, db), 0) == a_lit) has_a = true;
-            if (has_a != (pass == 0)) continue; /* the link's house first */
-            bool all_off = true;
-            nn = 0;
-            SDK_BB_FOREACH(c, sdk_house_digit(g0, hs[h], db))
-            {
-                int lit = SDK_LIT(SDK_CAND_NODE(c, db), 0);
-                if (c == b || lit == a_lit) continue;
-                if (at[lit] >= when) all_off = false;
-                if (nn < 9) need[nn++] = lit;
+    for (int strict = 1; strict >= 0; strict--) {
+        for (int form = 0; form < 5; form++) {
+            /* form 0: the single when the link is inside the cell; 1-3: the
+             * houses; 4: the single otherwise */
+            if ((form == 0) != (a_cell == b) && (form == 0 || form == 4)) continue;
+            int nn = 0;
+            bool ok = true;
+            if (form == 0 || form == 4) {
+                SDK_MASK_FOREACH(x, g0->cand[b])
+                {
+                    int lit = SDK_LIT(SDK_CAND_NODE(b, x), 0);
+                    if (x == db || lit == a_lit) continue;
+                    if (!dyn_known_off(d, at, lit, to, when, strict, &need[nn++])) ok = false;
+                }
+            } else {
+                int h = hs[form - 1];
+                SDK_BB_FOREACH(c, sdk_house_digit(g0, h, db))
+                {
+                    int lit = SDK_LIT(SDK_CAND_NODE(c, db), 0);
+                    if (c == b || lit == a_lit) continue;
+                    if (!dyn_known_off(d, at, lit, to, when, strict, &need[nn++])) ok = false;
+                }
             }
-            if (all_off) return nn;
+            if (ok) return nn;
         }
-    if (ok) { /* a single after all (the link's start in another cell) */
-        nn = 0;
-        SDK_MASK_FOREACH(x, g0->cand[b])
-        {
-            int lit = SDK_LIT(SDK_CAND_NODE(b, x), 0);
-            if (x != db && nn < 9) need[nn++] = lit;
-        }
-        return nn;
     }
     return 0;
 }
@@ -505,14 +540,31 @@ static void dyn_support(const sdk_grid *g0, const sdk_dyn *d, sdk_step *st, int 
         sdk_link l = st->link[i];
         if (!l.strong || l.from.ncell != 1 || l.to.ncell != 1) continue;
         if (l.kind != SDK_LINK_CELL && l.kind != SDK_LINK_HOUSE) continue;
-        int need[9];
+        dyn_need need[9];
         int b = l.to.cell[0], db = l.to.digit;
         int a_lit = SDK_LIT(SDK_CAND_NODE(l.from.cell[0], l.from.digit), 0);
         int when = at[SDK_LIT(SDK_CAND_NODE(b, db), 1)];
-        int nn = dyn_why_true(g0, at, b, db, a_lit, when, need);
+        int nn = dyn_why_true(g0, d, at, b, db, a_lit, when, need);
         for (int k = 0; k < nn; k++) {
-            if (dyn_has(st, from, need[k])) continue;
-            if (!dyn_links_after(d, need[k], st, from)) return;
+            if (dyn_has(st, from, need[k].lit)) continue;
+            if (need[k].via < 0) {
+                if (!dyn_links_after(d, need[k].lit, st, from)) return;
+                continue;
+            }
+            /* the placement, then the link inside its cell */
+            if (!dyn_has(st, from, need[k].via) && !dyn_links_after(d, need[k].via, st, from))
+                return;
+            if (st->nlink >= SDK_STEP_MAX_LINK) {
+                st->truncated = 1;
+                return;
+            }
+            sdk_dyn_reason r;
+            memset(&r, 0, sizeof r);
+            r.from = (int16_t)need[k].via;
+            r.kind = SDK_LINK_CELL;
+            int kk = need[k].lit >> 1;
+            sdk_step_mark(st, kk / 9, kk % 9 + 1, SDK_ROLE_OFF);
+            dyn_link(need[k].via, need[k].lit, &r, st);
         }
     }
 }
@@ -553,6 +605,15 @@ typedef struct dtab {
 
 /* Run the dynamic search from every premise; contradictions are emitted as
  * they come (when want_contra), tables are kept for verities. */
+/* dyn_all flag: emit only steps whose chains fit whole (checkable=1). */
+#define DYN_CHECKABLE 0x40000000u
+
+static void seen_del(seen *sn, int lit)
+{
+    cset *s = (lit & 1) ? &sn->place : &sn->elim;
+    s->w[(lit >> 1) >> 6] &= ~(1ULL << ((lit >> 1) & 63));
+}
+
 static int dyn_all(const sdk_grid *g, unsigned flags, const sdk_technique *ct,
                    const sdk_technique *vt, int cbase, int vbase, const char *label, sdk_sink *sink)
 {
@@ -569,7 +630,7 @@ static int dyn_all(const sdk_grid *g, unsigned flags, const sdk_technique *ct,
             for (int on = 1; on >= 0 && ret != SDK_STOP; on--) {
                 if ((flags & SDK_DYN_NISHIO) && !on) continue;
                 int p = SDK_LIT(SDK_CAND_NODE(c, dg), on);
-                bool bad = sdk_dyn_run(g, c, dg, on, flags, NULL, d);
+                bool bad = sdk_dyn_run(g, c, dg, on, flags & ~DYN_CHECKABLE, NULL, d);
                 if (bad) {
                     if (t) t[p].contra = true;
                     if (!ct || !seen_add(sn, p ^ 1)) continue;
@@ -579,6 +640,10 @@ static int dyn_all(const sdk_grid *g, unsigned flags, const sdk_technique *ct,
                                     d->why_text);
                     int len = dyn_contra_links(d, st);
                     dyn_support(g, d, st, 0);
+                    if ((flags & DYN_CHECKABLE) && st->truncated) {
+                        seen_del(sn, p ^ 1); /* another premise may prove it */
+                        continue;
+                    }
                     conclude(st, p ^ 1);
                     st->difficulty = diff_len(cbase, len);
                     ret = sdk_emit(sink, st);
@@ -652,10 +717,14 @@ static int dyn_all(const sdk_grid *g, unsigned flags, const sdk_technique *ct,
                     int len = 0;
                     for (int i = 0; i < nl; i++) {
                         sdk_dyn_run(g, (live[i] >> 1) / 9, (live[i] >> 1) % 9 + 1, live[i] & 1,
-                                    flags, NULL, d);
+                                    flags & ~DYN_CHECKABLE, NULL, d);
                         int first = st->nlink;
                         len += dyn_links(d, 2 * k + v, st);
                         dyn_support(g, d, st, first);
+                    }
+                    if ((flags & DYN_CHECKABLE) && st->truncated) {
+                        seen_del(sn, 2 * k + v);
+                        continue;
                     }
                     conclude(st, 2 * k + v);
                     st->difficulty = diff_len(vbase, len);
@@ -689,9 +758,10 @@ static int find_nishio(const sdk_ctx *ctx, const sdk_grid *g, sdk_sink *sink)
 }
 static int find_dfc(const sdk_ctx *ctx, const sdk_grid *g, sdk_sink *sink)
 {
-    (void)ctx;
-    return dyn_all(g, 0, &dfc, &dfc, dfc.difficulty, dfc.difficulty + 5, "Dynamic Forcing Chain",
-                   sink);
+    /* checkable=1: only steps whose chains fit the step whole */
+    unsigned flags = sdk_opt_int(ctx, "checkable", 0) ? DYN_CHECKABLE : 0;
+    return dyn_all(g, flags, &dfc, &dfc, dfc.difficulty, dfc.difficulty + 5,
+                   "Dynamic Forcing Chain", sink);
 }
 
 /* ---- nested ------------------------------------------------------------- */
@@ -758,6 +828,7 @@ static int find_nfc(const sdk_ctx *ctx, const sdk_grid *g, sdk_sink *sink)
      * what is found: the profile chooses it. */
     sdk_ctx pctx = *ctx;
     int upto = sdk_opt_int(ctx, "propagate-upto", 0);
+    bool checkable = sdk_opt_int(ctx, "checkable", 0) != 0;
     if (upto > 0 && upto < pctx.position) pctx.position = upto;
     for (int c = 0; c < 81 && ret != SDK_STOP; c++) {
         if (g->value[c]) continue;
@@ -802,6 +873,7 @@ static int find_nfc(const sdk_ctx *ctx, const sdk_grid *g, sdk_sink *sink)
                     dyn_links(d, l, st);
                 }
             dyn_support(g, d, st, 0);
+            if (checkable && st->truncated) continue; /* checkable=1: whole chains only */
             sdk_step_elim(st, c, dg);
             st->difficulty = diff_len(nfc.difficulty, m + 1);
             ret = sdk_emit(sink, st);

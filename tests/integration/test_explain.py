@@ -224,6 +224,7 @@ def test_branches():
         for s in o["steps"]:
             if s["technique"] in MULTI:
                 check(s.get("links"), f"{s['technique']} carries its chains: {s['text']}")
+                check(not s.get("truncated"), f"all of its chains: {s['text']}")
                 # a branch starts at its premise or at a node of an earlier
                 # branch of the same premise (the part they share is written once)
                 groups, seen = [], set()
