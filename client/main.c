@@ -16,7 +16,10 @@
 #include <unistd.h>
 
 #include "generate.h"
+#include "grid_text.h"
+#include "i18n.h"
 #include "progress.h"
+#include "share_text.h"
 #include "render.h"
 #include "rpc.h"
 #include "sudoku/format.h"
@@ -35,8 +38,11 @@ typedef struct opts {
     double timeout; /* seconds, 0: none */
     int mode;
     const char *profile;
-    bool no_guess, all, grid, trace, logic, no_autostart, als, trace_links;
-    bool passes; /* explain: the seed 004 singles program's pass count */
+    bool no_guess, all, grid, pencil, trace, logic, no_autostart, als, trace_links;
+    bool passes;        /* explain: the seed 004 singles program's pass count */
+    int color;          /* COLOR_AUTO / ALWAYS / NEVER */
+    const char *lang;   /* --lang: eo, ja, nl, hi, en (else the locale) */
+    int share;          /* explain --format: SHARE_FORUM / SHARE_HODOKU */
     const char *assume; /* trace: "r2c2=1" / "r2c2<>1" */
     char *techniques;   /* "a,b" */
     const char **files;
@@ -79,7 +85,13 @@ static void usage(FILE *f)
             "  --no-guess         no trial and error\n"
             "  --technique a,b    hint: only these techniques\n"
             "  --all              hint: every step of the position\n"
-            "  --grid             explain: the candidate grid before each step\n"
+            "  --grid[=pencil]    explain, hint: the candidate grid before each step, the\n"
+            "                     step's pattern on it (=pencil: one line per row)\n"
+            "  --color=WHEN       auto (a terminal without NO_COLOR), always, never\n"
+            "  --lang LANG        en, eo, ja, nl or hi (default: the locale)\n"
+            "  --format forum|hodoku  explain: one line per step to post on a forum\n"
+            "                     (Eureka chains), or HoDoKu's solution path wording\n"
+            "                     (with --profile hodoku, HoDoKu's own order)\n"
             "  --trace            explain: also the backtracking trace (--max-trace N);\n"
             "                     with --grid as the Dutch seed's program prints it\n"
             "  --passes           explain: also the Hindi seed's singles program's pass\n"
@@ -518,6 +530,9 @@ static int run_batch(const opts *o, const char *cmd, char **args, int nargs)
         .mode = o->mode,
         .cmd = cmd,
         .grid = o->grid,
+        .pencil = o->pencil,
+        .color = o->color,
+        .share = o->share,
         .trace = o->trace,
         .logic = o->logic,
         .trace_links = o->trace_links,
@@ -766,6 +781,9 @@ enum {
     OPT_SYSTEM,
     OPT_TRACE_LINKS,
     OPT_PASSES,
+    OPT_COLOR,
+    OPT_LANG,
+    OPT_FORMAT,
 };
 
 static bool parse_int(const char *s, long lo, long hi, long *out)
@@ -791,7 +809,11 @@ int main(int argc, char **argv)
         {"technique", required_argument, NULL, OPT_TECHNIQUE},
         {"techniques", required_argument, NULL, OPT_TECHNIQUE},
         {"all", no_argument, NULL, OPT_ALL},
-        {"grid", no_argument, NULL, OPT_GRID},
+        {"grid", optional_argument, NULL, OPT_GRID},
+        {"color", required_argument, NULL, OPT_COLOR},
+        {"colour", required_argument, NULL, OPT_COLOR},
+        {"lang", required_argument, NULL, OPT_LANG},
+        {"format", required_argument, NULL, OPT_FORMAT},
         {"trace", no_argument, NULL, OPT_TRACE},
         {"trace-links", no_argument, NULL, OPT_TRACE_LINKS},
         {"passes", no_argument, NULL, OPT_PASSES},
@@ -873,6 +895,37 @@ int main(int argc, char **argv)
             break;
         case OPT_GRID:
             o.grid = true;
+            if (optarg && strcmp(optarg, "pencil")) {
+                fprintf(stderr, "%s: --grid takes no value or =pencil, not '%s'\n", prog, optarg);
+                return EXIT_USAGE;
+            }
+            o.pencil = optarg != NULL;
+            break;
+        case OPT_FORMAT:
+            if (!strcmp(optarg, "forum"))
+                o.share = SHARE_FORUM;
+            else if (!strcmp(optarg, "hodoku"))
+                o.share = SHARE_HODOKU;
+            else {
+                fprintf(stderr, "%s: --format wants forum or hodoku, not '%s'\n", prog, optarg);
+                return EXIT_USAGE;
+            }
+            break;
+        case OPT_LANG:
+            o.lang = optarg;
+            break;
+        case OPT_COLOR:
+            if (!strcmp(optarg, "auto"))
+                o.color = COLOR_AUTO;
+            else if (!strcmp(optarg, "always"))
+                o.color = COLOR_ALWAYS;
+            else if (!strcmp(optarg, "never"))
+                o.color = COLOR_NEVER;
+            else {
+                fprintf(stderr, "%s: --color wants auto, always or never, not '%s'\n", prog,
+                        optarg);
+                return EXIT_USAGE;
+            }
             break;
         case OPT_TRACE:
             o.trace = true;
@@ -937,6 +990,11 @@ int main(int argc, char **argv)
         }
     }
     o.techniques = tech_buf[0] ? tech_buf : NULL;
+    if (!i18n_init(o.lang)) {
+        fprintf(stderr, "%s: --lang: no catalog for '%s' (languages: en, eo, ja, nl, hi)\n", prog,
+                o.lang);
+        return EXIT_USAGE;
+    }
     if (!o.socket) o.socket = default_socket();
     if (optind >= argc) {
         fprintf(
@@ -965,17 +1023,28 @@ int main(int argc, char **argv)
         bool set;
         const char *name, *cmd;
     } only[] = {
-        {o.all, "--all", "hint"},      {o.techniques != NULL, "--technique", "hint"},
-        {o.grid, "--grid", "explain"}, {o.trace, "--trace", "explain"},
+        {o.all, "--all", "hint"},
+        {o.techniques != NULL, "--technique", "hint"},
+        {o.trace, "--trace", "explain"},
         {o.passes, "--passes", "explain"},
-        {o.logic, "--logic", "solve"}, {o.max_trace > 0, "--max-trace", "explain"},
-        {o.als, "--als", "trace"},     {o.assume != NULL, "--assume", "trace"},
+        {o.logic, "--logic", "solve"},
+        {o.max_trace > 0, "--max-trace", "explain"},
+        {o.als, "--als", "trace"},
+        {o.assume != NULL, "--assume", "trace"},
     };
     for (size_t i = 0; i < sizeof only / sizeof *only; i++)
         if (only[i].set && strcmp(cmd, only[i].cmd)) {
             fprintf(stderr, "%s: %s goes with %s only\n", prog, only[i].name, only[i].cmd);
             return EXIT_USAGE;
         }
+    if (o.share && (strcmp(cmd, "explain") || o.mode != OUT_TEXT)) {
+        fprintf(stderr, "%s: --format goes with explain, as text, only\n", prog);
+        return EXIT_USAGE;
+    }
+    if (o.grid && strcmp(cmd, "explain") && strcmp(cmd, "hint")) {
+        fprintf(stderr, "%s: --grid goes with explain or hint only\n", prog);
+        return EXIT_USAGE;
+    }
     if (o.trace_links && strcmp(cmd, "explain") && strcmp(cmd, "hint") &&
         (strcmp(cmd, "solve") || !o.logic)) {
         fprintf(stderr, "%s: --trace-links goes with explain, hint or solve --logic only\n", prog);

@@ -7,6 +7,11 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "chain_text.h"
+#include "grid_text.h"
+#include "i18n.h"
+#include "report.h"
+#include "share_text.h"
 #include "rpc.h"
 #include "sudoku/format.h"
 #include "sudoku/grid.h"
@@ -243,6 +248,7 @@ static void json_steps(FILE *f, const msgpack_object *steps, bool trace_links)
         json_field(f, &first, s, "text");
         const msgpack_object *links = mp_get(s, "links");
         if (mp_len(links)) json_field(f, &first, s, "links");
+        json_field(f, &first, s, "truncated"); /* the chains did not all fit */
         if (trace_links && mp_len(links)) {
             json_key(f, &first, "trace_links");
             step_trace_lines(f, s, true, "");
@@ -468,26 +474,46 @@ static void apply_wire_step(sdk_grid *g, const msgpack_object *s)
     }
 }
 
+/* A step of several chains (forcing chains and nets): each branch on its own
+ * line, in Eureka notation, so that a reader can check it link by link. */
+static void print_branches(FILE *f, const msgpack_object *s)
+{
+    chain_branch br[64];
+    int nb = chain_branches(s, br, 64);
+    if (nb < 2) return;
+    static char eu[8192];
+    for (int b = 0; b < nb; b++)
+        fprintf(f, "    %d) %s\n", b + 1, chain_eureka(s, br[b].start, br[b].end, eu, sizeof eu));
+}
+
 static void print_steps(const render_opts *o, const msgpack_object *steps, const char *input)
 {
     FILE *f = o->out;
     sdk_grid g;
     bool have = o->grid && local_grid(input, &g);
+    bool colour = have && !o->pencil && grid_colour_wanted(o->color, f);
+    /* explain's steps follow each other; hint's are alternatives */
+    bool advance = strcmp(o->cmd, "hint") != 0;
     for (size_t i = 0; i < mp_len(steps) && steps->type == MSGPACK_OBJECT_ARRAY; i++) {
         const msgpack_object *s = &steps->via.array.ptr[i];
         if (have) {
             putc('\n', f);
-            print_pencil(f, &g);
+            if (o->pencil)
+                print_pencil(f, &g);
+            else
+                grid_text_draw(f, &g, s, colour);
         }
         fprintf(f, "%zu. ", i + 1);
-        const msgpack_object *t = mp_get(s, "text");
-        if (t && t->type == MSGPACK_OBJECT_STR)
-            print_str(f, t);
+        char *text = step_text_alloc(s);
+        if (text && *text)
+            fputs(text, f);
         else
             print_str(f, mp_get(s, "technique"));
+        free(text);
         putc('\n', f);
+        print_branches(f, s);
         if (o->trace_links) step_trace_lines(f, s, false, "    ");
-        if (have) apply_wire_step(&g, s);
+        if (have && advance) apply_wire_step(&g, s);
     }
 }
 
@@ -604,7 +630,7 @@ static bool text_puzzle(const render_opts *o, const msgpack_object *r, const cha
             }
             print_steps(o, mp_get(r, "steps"), input);
             const msgpack_object *solved = mp_get(r, "solved");
-            if (solved && !mp_bool(solved, false)) fputs("(techniques got stuck)\n", f);
+            if (solved && !mp_bool(solved, false)) fprintf(f, "%s\n", _("(techniques got stuck)"));
         }
         if (o->big) {
             if (sol && sol->type == MSGPACK_OBJECT_STR)
@@ -658,6 +684,10 @@ static bool text_puzzle(const render_opts *o, const msgpack_object *r, const cha
         putc('\n', f);
         return true;
     }
+    if (!strcmp(cmd, "explain") && o->share) { /* its own header */
+        share_puzzle(f, o->share, r, input);
+        return true;
+    }
     if (!strcmp(cmd, "explain") || !strcmp(cmd, "hint") || !strcmp(cmd, "trace")) {
         if (o->headers) {
             print_header(f, r, input, where);
@@ -677,14 +707,14 @@ static bool text_puzzle(const render_opts *o, const msgpack_object *r, const cha
         }
         print_steps(o, steps, input);
         if (!strcmp(cmd, "hint")) {
-            if (!mp_len(steps)) fputs("no step found\n", f);
+            if (!mp_len(steps)) fprintf(f, "%s\n", _("no step found"));
             return true;
         }
         const msgpack_object *solved = mp_get(r, "solved");
         if (mp_bool(solved, false))
-            fprintf(f, "solved in %zu steps\n", mp_len(steps));
+            fprintf(f, _("solved in %zu steps\n"), mp_len(steps));
         else {
-            fprintf(f, "stuck after %zu steps\n", mp_len(steps));
+            fprintf(f, _("stuck after %zu steps\n"), mp_len(steps));
             const msgpack_object *sg = mp_get(r, "stuck_grid");
             sdk_grid g;
             if (sg && sg->type == MSGPACK_OBJECT_STR) {
@@ -713,12 +743,18 @@ static bool text_puzzle(const render_opts *o, const msgpack_object *r, const cha
 
 void render_begin(const render_opts *o)
 {
-    if (o->mode == OUT_HTML) html_begin(o->out, o->cmd);
+    if (o->mode == OUT_HTML && report_wants(o->cmd))
+        report_begin(o->out, o->cmd);
+    else if (o->mode == OUT_HTML)
+        html_begin(o->out, o->cmd);
 }
 
 void render_end(const render_opts *o)
 {
-    if (o->mode == OUT_HTML) html_end(o->out);
+    if (o->mode == OUT_HTML && report_wants(o->cmd))
+        report_end(o->out, o->cmd);
+    else if (o->mode == OUT_HTML)
+        html_end(o->out);
     fflush(o->out);
 }
 
@@ -738,7 +774,10 @@ bool render_puzzle(const render_opts *o, const msgpack_object *r, const char *in
         json_puzzle(o, r, input);
         return result_ok(o, r);
     case OUT_HTML:
-        html_puzzle(o, r, input, where);
+        if (report_wants(o->cmd))
+            report_puzzle(o, r, input, where);
+        else
+            html_puzzle(o, r, input, where);
         return result_ok(o, r);
     default:
         return text_puzzle(o, r, input, where);
@@ -757,6 +796,8 @@ void render_failure(const render_opts *o, const char *input, const char *where, 
         fputs(",\"message\":", f);
         json_string(f, message, strlen(message));
         fputs("}}\n", f);
+    } else if (o->mode == OUT_HTML && report_wants(o->cmd)) {
+        report_failure(o, input, where, code, message);
     } else if (o->mode == OUT_HTML) {
         html_failure(f, input, where, code, message);
     } else {

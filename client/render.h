@@ -12,7 +12,10 @@ typedef struct render_opts {
     FILE *out;
     int mode;         /* OUT_* */
     const char *cmd;  /* solve, rate, explain, hint, trace */
-    bool grid;        /* explain: candidate grid before each step */
+    bool grid;        /* explain, hint: candidate grid before each step */
+    bool pencil;      /* that grid as one pencilmark line per row (readable back) */
+    int color;        /* COLOR_AUTO / ALWAYS / NEVER (grid_text.h) */
+    int share;        /* explain: SHARE_FORUM / SHARE_HODOKU text (share_text.h) */
     bool trace;       /* explain: the backtracking trace */
     bool logic;       /* solve: by techniques */
     bool trace_links; /* each step's chains as consequence lines */

@@ -323,6 +323,10 @@ sdk_request *sdk_service_prepare(sdk_service *sv, const char *method, size_t met
         !sdk_wire_get(params, "ep") && !sdk_wire_get(params, "ed"))
         snprintf(name, sizeof name, "hodoku");
     rq->observer = sv->watch ? &sv->observer : NULL;
+    /* explain and hint are read by people: without a profile they use the
+     * config's `reading` profile when it has one (rate keeps the default). */
+    if (!name[0] && (m == M_EXPLAIN || m == M_HINT) && sdk_config_profile(sv->cfg, "reading"))
+        snprintf(name, sizeof name, "reading");
     rq->profile = sdk_config_profile(sv->cfg, name);
     if (!rq->profile) {
         char list[160] = "";
@@ -676,10 +680,21 @@ static void pack_explain(const sdk_request *rq, puzzle *pz, msgpack_packer *pk)
         clock_gettime(CLOCK_THREAD_CPUTIME_ID, &t1);
         trace_sec = (double)(t1.tv_sec - t0.tv_sec) + (double)(t1.tv_nsec - t0.tv_nsec) * 1e-9;
     }
-    msgpack_pack_map(pk, 4 + (solved ? 0 : 1) + (rq->trace ? 4 : 0) + (rq->passes ? 2 : 0));
+    msgpack_pack_map(pk, 10 + (solved ? 0 : 1) + (rq->trace ? 4 : 0) + (rq->passes ? 2 : 0));
     pack_puzzle_echo(pk, pz->text);
     sdk_wire_kv_bool(pk, "solved", solved);
     sdk_wire_kv_str(pk, "status", sdk_run_status_name(r.status));
+    /* the rating of this run (by the profile that explained), for summaries */
+    sdk_wire_kv_tenths(pk, "er", r.er);
+    sdk_wire_kv_tenths(pk, "ep", r.ep);
+    sdk_wire_kv_tenths(pk, "ed", r.ed);
+    sdk_wire_kv_str(pk, "level", sdk_level_name(r.level));
+    sdk_wire_kv_int(pk, "score", r.score);
+    pack_key(pk, "hardest");
+    if (r.hardest && r.hardest->id)
+        sdk_wire_str(pk, r.hardest->id);
+    else
+        msgpack_pack_nil(pk);
     list_pack(&l, "steps", pk);
     list_free(&l);
     if (!solved) {

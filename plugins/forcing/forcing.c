@@ -203,7 +203,7 @@ static int static_contradiction(sctx *s, int p, sdk_step *st, int *len)
             SDK_MASK_FOREACH(d, g->cand[c])
             *len += add_chain(s, p, 2 * (c * 9 + d - 1), st, NULL, 0);
             char a[8];
-            sdk_step_printf(st, "all candidates of %s false", sdk_cell_name(c, a));
+            sdk_step_printf(st, "%s has no candidate left", sdk_cell_name(c, a));
             return 4;
         }
     }
@@ -228,12 +228,12 @@ static int static_contradiction(sctx *s, int p, sdk_step *st, int *len)
             if (on >= 2) {
                 *len = add_chain(s, p, 2 * first + 1, st, NULL, 0) +
                        add_chain(s, p, 2 * second + 1, st, NULL, 0);
-                sdk_step_printf(st, "%d twice in %s", d, sdk_house_name(h, hn));
+                sdk_step_printf(st, "digit %d twice in %s", d, sdk_house_name(h, hn));
                 return 5;
             }
             if (off == sdk_bb_count(b)) {
                 SDK_BB_FOREACH(c, b) *len += add_chain(s, p, 2 * (c * 9 + d - 1), st, NULL, 0);
-                sdk_step_printf(st, "%d has no place in %s", d, sdk_house_name(h, hn));
+                sdk_step_printf(st, "digit %d has no place in %s", d, sdk_house_name(h, hn));
                 return 6;
             }
         }
@@ -278,13 +278,13 @@ static int emit_verity(sctx *s, const int *ps, int n, int lit, const char *what,
 {
     if (!seen_add(sn, lit)) return SDK_CONTINUE;
     sdk_step_init(st, t);
-    char a[16];
-    sdk_step_printf(st, "Forcing Chain Verity (%s) => %s:", what, lit_name(lit, a));
+    /* the conclusion comes once, at the end (sdk_emit) */
+    sdk_step_printf(st, "Forcing Chain Verity (%s):", what);
     int len = 0;
     for (int i = 0; i < n; i++) {
         char txt[256];
         len += add_chain(s, ps[i], lit, st, txt, sizeof txt);
-        sdk_step_printf(st, " %s;", txt);
+        sdk_step_printf(st, "%s %s", i ? ";" : "", txt);
     }
     conclude(st, lit);
     st->difficulty = diff_len(base, len);
@@ -392,6 +392,183 @@ static int dyn_links(const sdk_dyn *d, int lit, sdk_step *st)
     return m;
 }
 
+/* Is lit the end of a link of st from link `from` on (or the premise)? */
+static bool dyn_has(const sdk_step *st, int from, int lit)
+{
+    int k = lit >> 1, on = lit & 1;
+    for (int i = from; i < st->nlink; i++) {
+        const sdk_link *l = &st->link[i];
+        const sdk_node *nd[2] = {&l->from, &l->to};
+        for (int e = 0; e < 2; e++)
+            if (nd[e]->ncell == 1 && nd[e]->cell[0] == k / 9 && nd[e]->digit == k % 9 + 1 &&
+                nd[e]->on == on)
+                return true;
+    }
+    return false;
+}
+
+/* Append the chain to lit from the last of its nodes the step's links (from
+ * link `from` on) already reach: a branch that starts where another one has
+ * been. False (and the step marked truncated) when it does not fit. */
+static bool dyn_links_after(const sdk_dyn *d, int lit, sdk_step *st, int from)
+{
+    int ch[SDK_NCAND];
+    int m = sdk_dyn_chain(d, lit, ch, SDK_NCAND);
+    int j = 0;
+    for (int i = m - 1; i > 0; i--)
+        if (dyn_has(st, from, ch[i])) {
+            j = i;
+            break;
+        }
+    if (st->nlink + (m - 1 - j) > SDK_STEP_MAX_LINK) {
+        st->truncated = 1;
+        return false;
+    }
+    for (int i = j; i < m; i++) {
+        int k = ch[i] >> 1;
+        sdk_step_mark(st, k / 9, k % 9 + 1, (ch[i] & 1) ? SDK_ROLE_ON : SDK_ROLE_OFF);
+        if (i > j) dyn_link(ch[i - 1], ch[i], &d->why[k], st);
+    }
+    return true;
+}
+
+/* When the search derived each literal: its index in d->order, INT_MAX if
+ * never. */
+static void dyn_when_table(const sdk_dyn *d, int *when)
+{
+    for (int i = 0; i < 2 * SDK_NCAND; i++) when[i] = INT_MAX;
+    for (int i = 0; i < d->n; i++) when[d->order[i]] = i;
+}
+
+/* A literal a strong link leans on: lit (a candidate false), derived by the
+ * search itself, or known because the search placed another digit in its cell
+ * (via: that placement; the step then shows the placement and the link inside
+ * the cell). */
+typedef struct dyn_need {
+    int lit, via;
+} dyn_need;
+
+/* When the candidate of off-literal lit was known false: when the search
+ * derived it or placed another digit in its cell, whichever came first;
+ * *via gets the placement (or -1). */
+static int dyn_off_at(const int *at, int lit, int *via)
+{
+    int k = lit >> 1, c = k / 9, x = k % 9 + 1, best = at[lit];
+    *via = -1;
+    for (int y = 1; y <= 9; y++) {
+        int on = SDK_LIT(SDK_CAND_NODE(c, y), 1);
+        if (y != x && at[on] < best) best = at[on], *via = on;
+    }
+    return best;
+}
+
+/* Does the chain to lit pass through dep? */
+static bool dyn_depends(const sdk_dyn *d, int lit, int dep)
+{
+    int ch[SDK_NCAND];
+    int m = sdk_dyn_chain(d, lit, ch, SDK_NCAND);
+    for (int i = 0; i < m; i++)
+        if (ch[i] == dep) return true;
+    return false;
+}
+
+/* Is off-literal lit known without `to` (strict: before `when`; else: any
+ * time, by a chain that does not pass through `to`)? Fills n. */
+static bool dyn_known_off(const sdk_dyn *d, const int *at, int lit, int to, int when, bool strict,
+                          dyn_need *n)
+{
+    n->lit = lit;
+    int t = dyn_off_at(at, lit, &n->via);
+    if (strict) return t < when;
+    if (t == INT_MAX) return false;
+    return !dyn_depends(d, n->via >= 0 ? n->via : lit, to);
+}
+
+/* The literals that made `to` (cell b, digit db) true when the search derived
+ * it (index `when` in d->order), besides the link's own start a_lit: the
+ * cell's other candidates false (a single), or the digit's other places in a
+ * house false (a hidden single); the link's own form first; strict
+ * about the order first, then any derivation that does not go through `to`
+ * (the search may drop a candidate from its grid before it reaches that
+ * literal). Returns how many went into need (0 when no form holds). */
+static int dyn_why_true(const sdk_grid *g0, const sdk_dyn *d, const int *at, int b, int db,
+                        int a_lit, int when, dyn_need need[9])
+{
+    int to = SDK_LIT(SDK_CAND_NODE(b, db), 1), a_cell = (a_lit >> 1) / 9;
+    int hs[3] = {b / 9, 9 + b % 9, 18 + sdk_box(b)};
+    for (int strict = 1; strict >= 0; strict--) {
+        for (int form = 0; form < 5; form++) {
+            /* form 0: the single when the link is inside the cell; 1-3: the
+             * houses; 4: the single otherwise */
+            if ((form == 0) != (a_cell == b) && (form == 0 || form == 4)) continue;
+            int nn = 0;
+            bool ok = true;
+            if (form == 0 || form == 4) {
+                SDK_MASK_FOREACH(x, g0->cand[b])
+                {
+                    int lit = SDK_LIT(SDK_CAND_NODE(b, x), 0);
+                    if (x == db || lit == a_lit) continue;
+                    if (!dyn_known_off(d, at, lit, to, when, strict, &need[nn++])) ok = false;
+                }
+            } else {
+                int h = hs[form - 1];
+                SDK_BB_FOREACH(c, sdk_house_digit(g0, h, db))
+                {
+                    int lit = SDK_LIT(SDK_CAND_NODE(c, db), 0);
+                    if (c == b || lit == a_lit) continue;
+                    if (!dyn_known_off(d, at, lit, to, when, strict, &need[nn++])) ok = false;
+                }
+            }
+            if (ok) return nn;
+        }
+    }
+    return 0;
+}
+
+/* Make the chains of one premise checkable link by link. A strong link of the
+ * dynamic search ("r3c7<>2, so r7c7=2") holds because the digit's other places
+ * in the house (the cell's other candidates) were already false: the search
+ * knows why, the chain alone does not say. Append the chain to each such
+ * earlier elimination, and to theirs in turn (links from `from` on are the
+ * premise's; g0 is the grid the search started from). Bounded by the step's
+ * room for links (then marked truncated). */
+static void dyn_support(const sdk_grid *g0, const sdk_dyn *d, sdk_step *st, int from)
+{
+    int at[2 * SDK_NCAND];
+    dyn_when_table(d, at);
+    for (int i = from; i < st->nlink; i++) {
+        sdk_link l = st->link[i];
+        if (!l.strong || l.from.ncell != 1 || l.to.ncell != 1) continue;
+        if (l.kind != SDK_LINK_CELL && l.kind != SDK_LINK_HOUSE) continue;
+        dyn_need need[9];
+        int b = l.to.cell[0], db = l.to.digit;
+        int a_lit = SDK_LIT(SDK_CAND_NODE(l.from.cell[0], l.from.digit), 0);
+        int when = at[SDK_LIT(SDK_CAND_NODE(b, db), 1)];
+        int nn = dyn_why_true(g0, d, at, b, db, a_lit, when, need);
+        for (int k = 0; k < nn; k++) {
+            if (dyn_has(st, from, need[k].lit)) continue;
+            if (need[k].via < 0) {
+                if (!dyn_links_after(d, need[k].lit, st, from)) return;
+                continue;
+            }
+            /* the placement, then the link inside its cell */
+            if (!dyn_has(st, from, need[k].via) && !dyn_links_after(d, need[k].via, st, from))
+                return;
+            if (st->nlink >= SDK_STEP_MAX_LINK) {
+                st->truncated = 1;
+                return;
+            }
+            sdk_dyn_reason r;
+            memset(&r, 0, sizeof r);
+            r.from = (int16_t)need[k].via;
+            r.kind = SDK_LINK_CELL;
+            int kk = need[k].lit >> 1;
+            sdk_step_mark(st, kk / 9, kk % 9 + 1, SDK_ROLE_OFF);
+            dyn_link(need[k].via, need[k].lit, &r, st);
+        }
+    }
+}
+
 /* Chains of a dynamic contradiction; returns the total length. A literal
  * derived both ways gives two chains: one to it, one to its negation (the
  * second ends with the link that clashed). */
@@ -428,6 +605,15 @@ typedef struct dtab {
 
 /* Run the dynamic search from every premise; contradictions are emitted as
  * they come (when want_contra), tables are kept for verities. */
+/* dyn_all flag: emit only steps whose chains fit whole (checkable=1). */
+#define DYN_CHECKABLE 0x40000000u
+
+static void seen_del(seen *sn, int lit)
+{
+    cset *s = (lit & 1) ? &sn->place : &sn->elim;
+    s->w[(lit >> 1) >> 6] &= ~(1ULL << ((lit >> 1) & 63));
+}
+
 static int dyn_all(const sdk_grid *g, unsigned flags, const sdk_technique *ct,
                    const sdk_technique *vt, int cbase, int vbase, const char *label, sdk_sink *sink)
 {
@@ -444,7 +630,7 @@ static int dyn_all(const sdk_grid *g, unsigned flags, const sdk_technique *ct,
             for (int on = 1; on >= 0 && ret != SDK_STOP; on--) {
                 if ((flags & SDK_DYN_NISHIO) && !on) continue;
                 int p = SDK_LIT(SDK_CAND_NODE(c, dg), on);
-                bool bad = sdk_dyn_run(g, c, dg, on, flags, NULL, d);
+                bool bad = sdk_dyn_run(g, c, dg, on, flags & ~DYN_CHECKABLE, NULL, d);
                 if (bad) {
                     if (t) t[p].contra = true;
                     if (!ct || !seen_add(sn, p ^ 1)) continue;
@@ -453,6 +639,11 @@ static int dyn_all(const sdk_grid *g, unsigned flags, const sdk_technique *ct,
                     sdk_step_printf(st, "%s Contradiction: %s => %s", label, lit_name(p, a),
                                     d->why_text);
                     int len = dyn_contra_links(d, st);
+                    dyn_support(g, d, st, 0);
+                    if ((flags & DYN_CHECKABLE) && st->truncated) {
+                        seen_del(sn, p ^ 1); /* another premise may prove it */
+                        continue;
+                    }
                     conclude(st, p ^ 1);
                     st->difficulty = diff_len(cbase, len);
                     ret = sdk_emit(sink, st);
@@ -521,14 +712,19 @@ static int dyn_all(const sdk_grid *g, unsigned flags, const sdk_technique *ct,
                         if ((ps[i] >> 1) == k) premise = true;
                     if (premise || !seen_add(sn, 2 * k + v)) continue;
                     sdk_step_init(st, vt);
-                    char a[16];
-                    sdk_step_printf(st, "%s Verity (%s) => %s", label, what,
-                                    lit_name(2 * k + v, a));
+                    /* the conclusion comes once, at the end (sdk_emit) */
+                    sdk_step_printf(st, "%s Verity (%s)", label, what);
                     int len = 0;
                     for (int i = 0; i < nl; i++) {
                         sdk_dyn_run(g, (live[i] >> 1) / 9, (live[i] >> 1) % 9 + 1, live[i] & 1,
-                                    flags, NULL, d);
+                                    flags & ~DYN_CHECKABLE, NULL, d);
+                        int first = st->nlink;
                         len += dyn_links(d, 2 * k + v, st);
+                        dyn_support(g, d, st, first);
+                    }
+                    if ((flags & DYN_CHECKABLE) && st->truncated) {
+                        seen_del(sn, 2 * k + v);
+                        continue;
                     }
                     conclude(st, 2 * k + v);
                     st->difficulty = diff_len(vbase, len);
@@ -558,7 +754,9 @@ static int find_dyn(const sdk_ctx *ctx, const sdk_grid *g, sdk_sink *sink)
 {
     const sdk_technique *t = ctx->self;
     const dyn_kind *k = t->data;
-    return dyn_all(g, k->flags, k->contradiction ? t : NULL, k->verity ? t : NULL,
+    /* checkable=1: only steps whose chains fit the step whole (reading profile) */
+    unsigned flags = k->flags | (sdk_opt_int(ctx, "checkable", 0) ? DYN_CHECKABLE : 0);
+    return dyn_all(g, flags, k->contradiction ? t : NULL, k->verity ? t : NULL,
                    k->contradiction ? t->difficulty : 0,
                    k->verity ? t->difficulty + k->verity_extra : 0, k->label, sink);
 }
@@ -631,6 +829,7 @@ static int find_nfc(const sdk_ctx *ctx, const sdk_grid *g, sdk_sink *sink)
      * what is found: the profile chooses it. */
     sdk_ctx pctx = *ctx;
     int upto = sdk_opt_int(ctx, "propagate-upto", 0);
+    bool checkable = sdk_opt_int(ctx, "checkable", 0) != 0;
     if (upto > 0 && upto < pctx.position) pctx.position = upto;
     for (int c = 0; c < 81 && ret != SDK_STOP; c++) {
         if (g->value[c]) continue;
@@ -674,6 +873,8 @@ static int find_nfc(const sdk_ctx *ctx, const sdk_grid *g, sdk_sink *sink)
                     }
                     dyn_links(d, l, st);
                 }
+            dyn_support(g, d, st, 0);
+            if (checkable && st->truncated) continue; /* checkable=1: whole chains only */
             sdk_step_elim(st, c, dg);
             st->difficulty = diff_len(nfc.difficulty, m + 1);
             ret = sdk_emit(sink, st);

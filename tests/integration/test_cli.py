@@ -5,6 +5,7 @@ status, and starting a per-user daemon on demand."""
 
 import contextlib
 import json
+import re
 import os
 import shutil
 import signal
@@ -113,11 +114,12 @@ def test_text():
         er, ep, ed = p.stdout.split()[1].split("/")
         check(float(er) >= float(ep) >= float(ed), "ER/EP/ED")
         p = d.sudoctl("explain", HARD)
-        lines = p.stdout.splitlines()
+        # numbered steps; a step of several chains lists them under it, indented
+        lines = [ln for ln in p.stdout.splitlines() if not ln.startswith("    ")]
         check(lines[0].startswith("1. ") and lines[1].startswith("2. "), "numbered steps")
         check(lines[-1].startswith("solved in "), lines[-1])
         eq(int(lines[-1].split()[2]), len(lines) - 1, "step count")
-        p = d.sudoctl("explain", "--grid", EASY)
+        p = d.sudoctl("explain", "--grid=pencil", EASY)
         nsteps = sum(1 for ln in p.stdout.splitlines() if ln[:1].isdigit())
         check(nsteps > 1 and sum(1 for ln in p.stdout.splitlines() if ln.startswith(".-")) == nsteps, "a pencilmark grid before each step")
         p = d.sudoctl("hint", EASY)
@@ -125,7 +127,7 @@ def test_text():
         # a printed pencilmark grid (from explain --grid) read back: the hint
         # there is the step explain took there
         mid = read_puzzles("top1465.txt", 5)[4]
-        out = d.sudoctl("explain", "--grid", mid).stdout.splitlines()
+        out = d.sudoctl("explain", "--grid=pencil", mid).stdout.splitlines()
         grids, cur = [], None
         for ln in out:
             if ln.startswith(".-"):
@@ -177,16 +179,30 @@ def test_html():
         h = p.stdout
         check(h.startswith("<!DOCTYPE html>") and h.rstrip().endswith("</html>"), "a whole page")
         nsteps = len(jlines(d.sudoctl("--json", "explain", HARD).stdout)[0]["steps"])
-        eq(h.count("<svg"), nsteps, "one grid per step")
-        check('stroke="#c00"' in h, "eliminations struck out")
-        check('stroke="#1a8f3a"' in h, "placements ringed")
+        # the interactive report: data per puzzle, drawn by the page's own script
+        data = re.search(r'<script type="application/json" class="puzzle-data">(.*?)</script>',
+                         h, re.S)
+        check(data, "the puzzle's data block")
+        pz = json.loads(data.group(1))
+        eq(len(pz["steps"]), nsteps, "every step in the data")
+        eq(len(pz["states"]), nsteps + 1, "the grid before every step, and the last")
+        check(all("branches" in s and "reading" in s for s in pz["steps"]), "branches, text")
+        check(not re.search(r'(src|href)=|https?://', h.replace("http://www.w3.org/2000/svg", "")),
+              "self-contained: nothing loaded from elsewhere")
+        check("sudokuReport" in h and "ArrowRight" in h, "the script")
         p = d.sudoctl("--html", "trace", "r1c2=1", EASY)
         eq(p.returncode, 0, "trace --html")
         check(p.stdout.count("<svg") == 1 and "contradiction" in p.stdout, "trace drawn")
-        for cmd in ("solve", "rate", "hint"):
-            p = d.sudoctl("--html", cmd, EASY)
-            eq(p.returncode, 0, cmd)
-            check("<svg" in p.stdout, f"{cmd} draws a grid")
+        p = d.sudoctl("--html", "solve", EASY)
+        eq(p.returncode, 0, "solve")
+        check("<svg" in p.stdout, "solve draws a grid")
+        p = d.sudoctl("--html", "hint", EASY)
+        eq(p.returncode, 0, "hint")
+        check('class="puzzle-data"' in p.stdout, "hint: the report")
+        p = d.sudoctl("--html", "rate", EASY, HARD)
+        eq(p.returncode, 0, "rate")
+        eq(p.stdout.count("<tr><td>"), 2, "rate: one table row per puzzle")
+        check('class="sortable"' in p.stdout, "rate: a sortable table")
 
 
 def test_batch():
@@ -426,7 +442,8 @@ def test_trace_links():
         check(any(ln.startswith("    ") and "(ALS:" in ln for ln in out), "an ALS line")
         # without the option: no such lines; with hint and solve --logic too
         p = d.sudoctl("--profile", "standard", "explain", CHAINY, timeout=120)
-        check(not any(ln.startswith("    ") for ln in p.stdout.splitlines()), "off by default")
+        check(not any(ln.startswith("    ") and " => [" in ln for ln in p.stdout.splitlines()),
+              "off by default")
         p = d.sudoctl("--json", "--profile", "standard", "--trace-links", "solve", "--logic", CHAINY,
                       timeout=120)
         eq(p.returncode, 0, "solve --logic --trace-links")
