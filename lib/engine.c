@@ -254,6 +254,20 @@ static void rate_step(sdk_rating *r, const sdk_step *s, const sdk_technique *t, 
     r->steps++;
 }
 
+/* HoDoKu's level: the highest level of the steps used, promoted while the
+ * score passes the level's maximum (Easy 800, Medium 1000, Hard 1600, Unfair
+ * 1800); a puzzle the profile leaves stuck is Extreme. */
+static void hodoku_level(sdk_rating *r)
+{
+    static const int max_score[] = {0, 800, 1000, 1600, 1800};
+    if (r->status == SDK_RUN_STUCK) {
+        r->level = SDK_LEVEL_EXTREME;
+        return;
+    }
+    if (r->level < SDK_LEVEL_EASY) r->level = SDK_LEVEL_EASY;
+    while (r->level < SDK_LEVEL_EXTREME && r->score > max_score[r->level]) r->level++;
+}
+
 sdk_run_status sdk_engine_run(const sdk_profile *p, sdk_grid *g, const sdk_run_opts *o,
                               sdk_step_fn on_step, void *ctx, sdk_rating *rating)
 {
@@ -302,6 +316,7 @@ sdk_run_status sdk_engine_run(const sdk_profile *p, sdk_grid *g, const sdk_run_o
     }
     free(step);
     rating->status = st;
+    hodoku_level(rating);
     return st;
 }
 

@@ -68,7 +68,8 @@ typedef enum sdk_run_status {
 typedef struct sdk_rating {
     int er, ep, ed; /* tenths; ER hardest, EP up to first placement, ED up to first step */
     int score;      /* HoDoKu-style score: sum of step scores */
-    int level;      /* sdk_level of the hardest technique used */
+    int level;      /* HoDoKu's rule: sdk_level of the hardest technique used,
+                     * promoted by score; stuck: Extreme */
     const sdk_technique *hardest;
     int steps;
     int status; /* sdk_run_status */

@@ -1,0 +1,624 @@
+/* calibrate.c - how close our ratings are to the programs people quote.
+ *
+ * Two scales, each against the other program's own output on public puzzles:
+ *
+ *   Sudoku Explainer (se_ratings_public.tsv, profile `default`): ER exact and
+ *   within 0.1, EP/ED exact, the confusion table of ER bands (whole numbers)
+ *   and the largest misses with both hardest steps.
+ *
+ *   HoDoKu (hodoku_ratings_public.tsv, profile `hodoku`): level exact, score
+ *   exact and within 5%, the confusion table of levels, and the largest misses
+ *   with the first step where our path parts from HoDoKu's own path
+ *   (hodoku_paths_public.txt, 120 of the puzzles). Steps are compared by
+ *   what they do: the set of placements and eliminations (so a naming
+ *   difference is no parting, but another single or another instance is).
+ *
+ * Every figure is printed for the whole file and for its two halves (odd and
+ * even line numbers): tune on one half, the other tells whether a change
+ * generalises.
+ *
+ *   calibrate [--config F] [--data DIR] [--scale se|hodoku|both] [--max N]
+ *             [--stride K] [--misses K] [--list] [--path N]
+ *             [--min-level PCT] [--min-score5 PCT] [--min-er PCT]
+ *
+ * Config: --config, else $SUDOKU_CONF, else the build tree's own (found from
+ * the executable); data: --data, else $SUDOKU_DATA, else ../shared/data.
+ * --stride K rates every K-th puzzle only (the ctest sample); --path N prints
+ * our path beside HoDoKu's for puzzle #N; the --min-* floors make the exit
+ * status 1 when a figure (whole sample) falls below them, so that a ctest can
+ * assert them; 77 (ctest's skip) when a data file is missing.
+ */
+#include <ctype.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+#include <time.h>
+#include <unistd.h>
+#include "sudoku/host.h"
+
+#ifndef SUDOKU_DEFAULT_DATA
+#define SUDOKU_DEFAULT_DATA "../shared/data"
+#endif
+#ifndef SUDOKU_BUILD_CONF
+#define SUDOKU_BUILD_CONF "etc/sudokud/sudokud.conf"
+#endif
+
+/* ---- steps as sets of effects ------------------------------------------- */
+
+/* One effect: cell*10+digit, negative for an elimination. */
+typedef struct effects {
+    int n;
+    int e[SDK_STEP_MAX_PLACE + SDK_STEP_MAX_ELIM];
+} effects;
+
+static int cmp_int(const void *a, const void *b)
+{
+    int x = *(const int *)a, y = *(const int *)b;
+    return (x > y) - (x < y);
+}
+
+static void effects_sort(effects *f)
+{
+    qsort(f->e, (size_t)f->n, sizeof *f->e, cmp_int);
+    int k = 0;
+    for (int i = 0; i < f->n; i++)
+        if (k == 0 || f->e[k - 1] != f->e[i]) f->e[k++] = f->e[i];
+    f->n = k;
+}
+
+static void effects_of_step(const sdk_step *s, effects *f)
+{
+    f->n = 0;
+    for (int i = 0; i < s->nplace; i++) f->e[f->n++] = s->place[i].cell * 10 + s->place[i].digit;
+    for (int i = 0; i < s->nelim; i++) f->e[f->n++] = -(s->elim[i].cell * 10 + s->elim[i].digit);
+    effects_sort(f);
+}
+
+/* HoDoKu's wording: "Name: ... => r45c2,r5c13<>5, r4c7<>7" or "Name: r1c1=5".
+ * The effects follow the last "=>" (or the last ": " for singles). */
+static bool effects_of_hodoku(const char *line, effects *f)
+{
+    f->n = 0;
+    const char *p = NULL, *q;
+    for (q = strstr(line, "=>"); q; q = strstr(q + 2, "=>")) p = q + 2;
+    if (!p) {
+        p = strrchr(line, ':');
+        if (!p) return false;
+        p++;
+    }
+    while (*p) {
+        while (*p == ' ' || *p == ',') p++;
+        if (!*p) break;
+        /* cell groups: r<rows>c<cols>[,r..c..] up to the operator */
+        int cells[81], nc = 0;
+        while (*p == 'r') {
+            int rows[9], nr = 0, cols[9], ncol = 0;
+            p++;
+            while (isdigit((unsigned char)*p)) rows[nr++ % 9] = *p++ - '1';
+            if (*p != 'c') return false;
+            p++;
+            while (isdigit((unsigned char)*p)) cols[ncol++ % 9] = *p++ - '1';
+            for (int i = 0; i < nr; i++)
+                for (int j = 0; j < ncol; j++)
+                    if (nc < 81) cells[nc++] = rows[i] * 9 + cols[j];
+            if (*p == ',' && p[1] == 'r') p++;
+        }
+        int sign;
+        if (!strncmp(p, "<>", 2)) {
+            sign = -1;
+            p += 2;
+        } else if (*p == '=') {
+            sign = 1;
+            p++;
+        } else
+            return false;
+        while (isdigit((unsigned char)*p)) {
+            int d = *p++ - '0';
+            for (int i = 0; i < nc; i++)
+                if (f->n < (int)(sizeof f->e / sizeof *f->e))
+                    f->e[f->n++] = sign * (cells[i] * 10 + d);
+        }
+        while (*p && *p != ',') p++;
+    }
+    effects_sort(f);
+    return f->n > 0;
+}
+
+static bool effects_eq(const effects *a, const effects *b)
+{
+    return a->n == b->n && !memcmp(a->e, b->e, sizeof *a->e * (size_t)a->n);
+}
+
+static bool is_single_text(const char *t)
+{
+    return !strncmp(t, "Full House", 10) || !strncmp(t, "Naked Single", 12) ||
+           !strncmp(t, "Hidden Single", 13);
+}
+
+/* ---- our path ------------------------------------------------------------ */
+
+typedef struct our_step {
+    char text[200];
+    int difficulty, score;
+    bool single;
+    effects fx;
+} our_step;
+
+typedef struct path {
+    int n, cap;
+    our_step *s;
+    const sdk_profile *p;
+} path;
+
+static int on_step(void *ctx, const sdk_step *s, const sdk_grid *before)
+{
+    (void)before;
+    path *pa = ctx;
+    if (pa->n == pa->cap) {
+        pa->cap = pa->cap ? pa->cap * 2 : 128;
+        pa->s = realloc(pa->s, sizeof *pa->s * (size_t)pa->cap);
+    }
+    our_step *o = &pa->s[pa->n++];
+    snprintf(o->text, sizeof o->text, "%s", s->text);
+    o->difficulty = s->difficulty;
+    o->single = s->nplace == 1 && s->nelim == 0 && is_single_text(s->text);
+    effects_of_step(s, &o->fx);
+    return 0;
+}
+
+static bool load_grid(const char *s, sdk_grid *g)
+{
+    sdk_grid_init(g);
+    for (int i = 0; i < 81; i++)
+        if (s[i] >= '1' && s[i] <= '9') {
+            if (!sdk_grid_has(g, i, s[i] - '0')) return false;
+            sdk_grid_place(g, i, s[i] - '0', true);
+        }
+    return true;
+}
+
+static void rate(const sdk_profile *p, const char *puz, sdk_rating *r, path *pa)
+{
+    sdk_grid g;
+    pa->n = 0;
+    pa->p = p;
+    memset(r, 0, sizeof *r);
+    if (!load_grid(puz, &g)) {
+        r->status = SDK_RUN_BROKEN;
+        return;
+    }
+    sdk_run_opts o = {.no_guess = false, .unique = true};
+    sdk_engine_run(p, &g, &o, on_step, pa, r);
+}
+
+/* ---- HoDoKu's paths ------------------------------------------------------ */
+
+typedef struct hpath {
+    char puzzle[82];
+    int n;
+    char **line;
+} hpath;
+
+static hpath *hpaths;
+static int nhpaths;
+
+static void load_hpaths(const char *path)
+{
+    FILE *f = fopen(path, "r");
+    if (!f) return;
+    char line[2048];
+    hpath *cur = NULL;
+    while (fgets(line, sizeof line, f)) {
+        line[strcspn(line, "\r\n")] = 0;
+        if (strlen(line) >= 81 && line[0] != ' ') {
+            hpaths = realloc(hpaths, sizeof *hpaths * (size_t)(nhpaths + 1));
+            cur = &hpaths[nhpaths++];
+            memset(cur, 0, sizeof *cur);
+            memcpy(cur->puzzle, line, 81);
+        } else if (cur && line[0] == ' ') {
+            const char *t = line;
+            while (*t == ' ') t++;
+            cur->line = realloc(cur->line, sizeof *cur->line * (size_t)(cur->n + 1));
+            cur->line[cur->n++] = strdup(t);
+        }
+    }
+    fclose(f);
+}
+
+static const hpath *find_hpath(const char *puz)
+{
+    for (int i = 0; i < nhpaths; i++)
+        if (!memcmp(hpaths[i].puzzle, puz, 81)) return &hpaths[i];
+    return NULL;
+}
+
+/* The first step where the paths part (-1: none within both). With
+ * skip_singles, singles on both sides are left out of the comparison. */
+static int parting(const path *pa, const hpath *h, bool skip_singles, int *hi)
+{
+    int i = 0, j = 0;
+    effects fx;
+    for (;;) {
+        if (skip_singles) {
+            while (i < pa->n && pa->s[i].single) i++;
+            while (j < h->n && is_single_text(h->line[j])) j++;
+        }
+        if (i >= pa->n || j >= h->n) {
+            *hi = j;
+            return i < pa->n || j < h->n ? i : -1;
+        }
+        if (!effects_of_hodoku(h->line[j], &fx) || !effects_eq(&fx, &pa->s[i].fx)) {
+            *hi = j;
+            return i;
+        }
+        i++;
+        j++;
+    }
+}
+
+/* ---- statistics ---------------------------------------------------------- */
+
+typedef struct stats {
+    int n, exact, close, third; /* third: score exact (HoDoKu) / EP+ED exact (SE) */
+} stats;
+
+static void stat_add(stats *s, bool exact, bool close, bool third)
+{
+    s->n++;
+    s->exact += exact;
+    s->close += close;
+    s->third += third;
+}
+
+static double pct(int a, int n)
+{
+    return n ? 100.0 * a / n : 0;
+}
+
+typedef struct miss {
+    int idx;
+    double size;
+    char line[1024];
+} miss;
+
+/* relative error of a score, for ordering misses */
+static double rel_err(int ours, int theirs)
+{
+    return theirs ? fabs((double)(ours - theirs)) / theirs : ours;
+}
+
+static int cmp_miss(const void *a, const void *b)
+{
+    double x = ((const miss *)a)->size, y = ((const miss *)b)->size;
+    return (x < y) - (x > y);
+}
+
+static FILE *open_data(const char *dir, const char *name, char *path, size_t n)
+{
+    snprintf(path, n, "%s/%s", dir, name);
+    FILE *f = fopen(path, "r");
+    if (!f) {
+        perror(path);
+        exit(77); /* no data: ctest reports the test as skipped */
+    }
+    return f;
+}
+
+/* ---- the HoDoKu scale ---------------------------------------------------- */
+
+static const char *level_names[] = {"none", "Easy", "Medium", "Hard", "Unfair", "Extreme"};
+
+static int level_of(const char *s)
+{
+    for (int i = 1; i <= 5; i++)
+        if (!strcasecmp(s, level_names[i])) return i;
+    return 0;
+}
+
+static void show_path(int idx, const char *puz, const path *pa, const hpath *h)
+{
+    printf("\n#%d %.81s: ours %d steps, HoDoKu %d\n", idx, puz, pa->n, h ? h->n : 0);
+    int n = pa->n > (h ? h->n : 0) ? pa->n : (h ? h->n : 0);
+    for (int i = 0; i < n; i++) {
+        effects fx;
+        bool same = h && i < h->n && i < pa->n && effects_of_hodoku(h->line[i], &fx) &&
+                    effects_eq(&fx, &pa->s[i].fx);
+        printf("%3d %c %-70.70s | %s\n", i + 1, same ? ' ' : '*', i < pa->n ? pa->s[i].text : "",
+               h && i < h->n ? h->line[i] : "");
+    }
+}
+
+typedef struct args {
+    const char *data, *conf;
+    int max, stride, nmiss, path;
+    bool list;
+    double min_level, min_score5, min_er;
+} args;
+
+static bool run_hodoku(const sdk_config *cfg, const args *a)
+{
+    const sdk_profile *p = sdk_config_profile(cfg, "hodoku");
+    if (!p) {
+        fprintf(stderr, "calibrate: no profile hodoku\n");
+        return false;
+    }
+    char fname[1024], line[1024];
+    snprintf(fname, sizeof fname, "%s/hodoku_paths_public.txt", a->data);
+    load_hpaths(fname);
+    FILE *f = open_data(a->data, "hodoku_ratings_public.tsv", fname, sizeof fname);
+    if (!f) return false;
+    stats all = {0}, half[2] = {{0}};
+    int conf[6][6] = {{0}}, nmiss = 0, withpath = 0, samepath = 0, samebig = 0;
+    miss *ms = NULL;
+    path pa = {0};
+    int idx = 0;
+    double cpu0 = (double)clock() / CLOCKS_PER_SEC;
+    while (fgets(line, sizeof line, f)) {
+        if (strlen(line) < 81 || !strncmp(line, "puzzle", 6)) continue;
+        idx++;
+        if (a->max && idx > a->max) break;
+        if ((idx - 1) % a->stride) continue;
+        char puz[82], *fld[5] = {0};
+        memcpy(puz, line, 81);
+        puz[81] = 0;
+        int nf = 0;
+        for (char *s = strtok(line, "\t\n"); s && nf < 5; s = strtok(NULL, "\t\n")) fld[nf++] = s;
+        if (nf < 4) continue;
+        int hl = level_of(fld[2]), hs = atoi(fld[3]);
+        sdk_rating r;
+        rate(p, puz, &r, &pa);
+        int ol = r.level < 0 || r.level > 5 ? 0 : r.level;
+        bool lex = ol == hl, sex = r.score == hs;
+        bool s5 = abs(r.score - hs) * 20 <= hs;
+        stat_add(&all, lex, s5, sex);
+        stat_add(&half[(idx - 1) % 2], lex, s5, sex);
+        conf[hl][ol]++;
+        const hpath *h = find_hpath(puz);
+        int part = -1, hpart = 0, bpart = -1, hbpart = 0;
+        if (h) {
+            withpath++;
+            part = parting(&pa, h, false, &hpart);
+            bpart = parting(&pa, h, true, &hbpart);
+            samepath += part < 0;
+            samebig += bpart < 0;
+        }
+        if (a->list)
+            printf("%4d %-8s %-8s %5d %5d%s\n", idx, level_names[hl], level_names[ol], hs, r.score,
+                   lex && sex ? "" : "   *");
+        if (a->path == idx) show_path(idx, puz, &pa, h);
+        if (!lex || !sex) {
+            ms = realloc(ms, sizeof *ms * (size_t)(nmiss + 1));
+            miss *m = &ms[nmiss++];
+            m->idx = idx;
+            m->size = abs(ol - hl) * 1000.0 + rel_err(r.score, hs);
+            int k = snprintf(m->line, sizeof m->line, "#%-4d %-7s %5d | ours %-7s %5d%s", idx,
+                             level_names[hl], hs, level_names[ol], r.score,
+                             r.status == SDK_RUN_SOLVED ? "" : " (unsolved)");
+            if (h && bpart >= 0 && k > 0 && k < (int)sizeof m->line)
+                snprintf(m->line + k, sizeof m->line - (size_t)k,
+                         "\n      parts at step %d (non-single %s): ours \"%.90s\"\n"
+                         "                     HoDoKu \"%.90s\"",
+                         part + 1, bpart >= 0 ? "too" : "same",
+                         bpart < pa.n ? pa.s[bpart].text : "(end)",
+                         hbpart < h->n ? h->line[hbpart] : "(end)");
+            else if (h && k > 0 && k < (int)sizeof m->line)
+                snprintf(m->line + k, sizeof m->line - (size_t)k,
+                         "\n      same steps but singles: first parting at step %d: ours "
+                         "\"%.60s\" HoDoKu \"%.60s\"",
+                         part + 1, part >= 0 && part < pa.n ? pa.s[part].text : "(end)",
+                         part >= 0 && hpart < h->n ? h->line[hpart] : "(end)");
+        }
+    }
+    fclose(f);
+    double cpu = (double)clock() / CLOCKS_PER_SEC - cpu0;
+    printf("\n== HoDoKu scale: hodoku_ratings_public.tsv, profile hodoku (%d puzzles%s) ==\n",
+           all.n, a->stride > 1 ? ", sampled" : "");
+    const char *names[] = {"all", "odd #", "even #"};
+    stats *ss[] = {&all, &half[0], &half[1]};
+    for (int i = 0; i < 3; i++)
+        printf("  %-7s %4d: level exact %5.1f%%, score exact %5.1f%%, score within 5%% %5.1f%%\n",
+               names[i], ss[i]->n, pct(ss[i]->exact, ss[i]->n), pct(ss[i]->third, ss[i]->n),
+               pct(ss[i]->close, ss[i]->n));
+    if (withpath)
+        printf("  paths (%d with HoDoKu's): identical %d, same non-single steps %d\n", withpath,
+               samepath, samebig);
+    printf("  CPU %.1f s\n\n  levels: rows HoDoKu, columns ours\n  %-8s", cpu, "");
+    for (int j = 0; j <= 5; j++) printf("%8s", j ? level_names[j] : "(none)");
+    printf("\n");
+    for (int i = 1; i <= 5; i++) {
+        printf("  %-8s", level_names[i]);
+        for (int j = 0; j <= 5; j++) printf("%8d", conf[i][j]);
+        printf("\n");
+    }
+    qsort(ms, (size_t)nmiss, sizeof *ms, cmp_miss);
+    printf("\n  largest misses (%d of %d):\n", nmiss < a->nmiss ? nmiss : a->nmiss, nmiss);
+    for (int i = 0; i < nmiss && i < a->nmiss; i++) printf("  %s\n", ms[i].line);
+    free(ms);
+    free(pa.s);
+    bool ok = true;
+    if (a->min_level > 0 && pct(all.exact, all.n) < a->min_level) {
+        printf("FAIL: level exact %.1f%% < %.1f%%\n", pct(all.exact, all.n), a->min_level);
+        ok = false;
+    }
+    if (a->min_score5 > 0 && pct(all.close, all.n) < a->min_score5) {
+        printf("FAIL: score within 5%% %.1f%% < %.1f%%\n", pct(all.close, all.n), a->min_score5);
+        ok = false;
+    }
+    return ok;
+}
+
+/* ---- the Sudoku Explainer scale ----------------------------------------- */
+
+static void hardest_name(const path *pa, int er, char *out, size_t n)
+{
+    out[0] = 0;
+    for (int i = 0; i < pa->n; i++)
+        if (pa->s[i].difficulty == er) {
+            size_t k = strcspn(pa->s[i].text, ":");
+            snprintf(out, n, "%.*s", (int)(k < n ? k : n - 1), pa->s[i].text);
+            return;
+        }
+}
+
+static bool run_se(const sdk_config *cfg, const args *a)
+{
+    const sdk_profile *p = sdk_config_profile(cfg, "default");
+    if (!p) {
+        fprintf(stderr, "calibrate: no profile default\n");
+        return false;
+    }
+    char fname[1024], line[1024];
+    FILE *f = open_data(a->data, "se_ratings_public.tsv", fname, sizeof fname);
+    if (!f) return false;
+    stats all = {0}, half[2] = {{0}};
+    int conf[14][14] = {{0}}, nmiss = 0, idx = 0, epx = 0, edx = 0;
+    miss *ms = NULL;
+    path pa = {0};
+    double cpu0 = (double)clock() / CLOCKS_PER_SEC;
+    while (fgets(line, sizeof line, f)) {
+        if (strlen(line) < 81 || !strncmp(line, "puzzle", 6)) continue;
+        idx++;
+        if (a->max && idx > a->max) break;
+        if ((idx - 1) % a->stride) continue;
+        char puz[82], *fld[6] = {0};
+        memcpy(puz, line, 81);
+        puz[81] = 0;
+        int nf = 0;
+        for (char *s = strtok(line, "\t\n"); s && nf < 6; s = strtok(NULL, "\t\n")) fld[nf++] = s;
+        if (nf < 6) continue;
+        int ser = (int)(atof(fld[1]) * 10 + 0.5), sep = (int)(atof(fld[2]) * 10 + 0.5),
+            sed = (int)(atof(fld[3]) * 10 + 0.5);
+        sdk_rating r;
+        rate(p, puz, &r, &pa);
+        int er = r.status == SDK_RUN_SOLVED ? r.er : 200;
+        bool ex = er == ser, w1 = abs(er - ser) <= 1;
+        epx += r.ep == sep;
+        edx += r.ed == sed;
+        stat_add(&all, ex, w1, r.ep == sep && r.ed == sed);
+        stat_add(&half[(idx - 1) % 2], ex, w1, r.ep == sep && r.ed == sed);
+        int bi = ser / 10 > 13 ? 13 : ser / 10, bj = er / 10 > 13 ? 13 : er / 10;
+        conf[bi][bj]++;
+        char ours[64];
+        hardest_name(&pa, r.er, ours, sizeof ours);
+        if (a->list)
+            printf("%4d SE %4.1f/%4.1f/%4.1f ours %4.1f/%4.1f/%4.1f  %-36s %s%s\n", idx, ser / 10.0,
+                   sep / 10.0, sed / 10.0, er / 10.0, r.ep / 10.0, r.ed / 10.0, ours, fld[5],
+                   ex ? "" : "   *");
+        if (!ex) {
+            ms = realloc(ms, sizeof *ms * (size_t)(nmiss + 1));
+            miss *m = &ms[nmiss++];
+            m->idx = idx;
+            m->size = abs(er - ser);
+            snprintf(m->line, sizeof m->line, "#%-4d SE %4.1f %-34.34s | ours %4.1f %s", idx,
+                     ser / 10.0, fld[5], er / 10.0, ours);
+        }
+    }
+    fclose(f);
+    double cpu = (double)clock() / CLOCKS_PER_SEC - cpu0;
+    printf(
+        "\n== Sudoku Explainer scale: se_ratings_public.tsv, profile default (%d puzzles%s) ==\n",
+        all.n, a->stride > 1 ? ", sampled" : "");
+    const char *names[] = {"all", "odd #", "even #"};
+    stats *ss[] = {&all, &half[0], &half[1]};
+    for (int i = 0; i < 3; i++)
+        printf("  %-7s %4d: ER exact %5.1f%%, ER within 0.1 %5.1f%%, EP and ED exact %5.1f%%\n",
+               names[i], ss[i]->n, pct(ss[i]->exact, ss[i]->n), pct(ss[i]->close, ss[i]->n),
+               pct(ss[i]->third, ss[i]->n));
+    printf("  ER exact %d of %d, EP exact %d, ED exact %d; CPU %.1f s\n", all.exact, all.n, epx,
+           edx, cpu);
+    printf("\n  ER bands (whole numbers): rows SE, columns ours\n  %-6s", "");
+    for (int j = 1; j <= 13; j++) printf("%5d%s", j, j == 13 ? "+" : "");
+    printf("\n");
+    for (int i = 1; i <= 13; i++) {
+        int any = 0;
+        for (int j = 1; j <= 13; j++) any += conf[i][j];
+        if (!any) continue;
+        printf("  %4d%s ", i, i == 13 ? "+" : " ");
+        for (int j = 1; j <= 13; j++) printf("%5d", conf[i][j]);
+        printf("\n");
+    }
+    qsort(ms, (size_t)nmiss, sizeof *ms, cmp_miss);
+    printf("\n  largest misses (%d of %d):\n", nmiss < a->nmiss ? nmiss : a->nmiss, nmiss);
+    for (int i = 0; i < nmiss && i < a->nmiss; i++) printf("  %s\n", ms[i].line);
+    free(ms);
+    free(pa.s);
+    if (a->min_er > 0 && pct(all.exact, all.n) < a->min_er) {
+        printf("FAIL: ER exact %.1f%% < %.1f%%\n", pct(all.exact, all.n), a->min_er);
+        return false;
+    }
+    return true;
+}
+
+int main(int argc, char **argv)
+{
+    args a = {.data = SUDOKU_DEFAULT_DATA, .conf = NULL, .stride = 1, .nmiss = 15};
+    const char *scale = "both";
+    if (getenv("SUDOKU_DATA")) a.data = getenv("SUDOKU_DATA");
+    for (int i = 1; i < argc; i++) {
+        const char *o = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
+        if (!strcmp(o, "--list")) {
+            a.list = true;
+            continue;
+        }
+        if (!v) goto usage;
+        i++;
+        if (!strcmp(o, "--config"))
+            a.conf = v;
+        else if (!strcmp(o, "--data"))
+            a.data = v;
+        else if (!strcmp(o, "--scale"))
+            scale = v;
+        else if (!strcmp(o, "--max"))
+            a.max = atoi(v);
+        else if (!strcmp(o, "--stride"))
+            a.stride = atoi(v) > 0 ? atoi(v) : 1;
+        else if (!strcmp(o, "--misses"))
+            a.nmiss = atoi(v);
+        else if (!strcmp(o, "--path"))
+            a.path = atoi(v);
+        else if (!strcmp(o, "--min-level"))
+            a.min_level = atof(v);
+        else if (!strcmp(o, "--min-score5"))
+            a.min_score5 = atof(v);
+        else if (!strcmp(o, "--min-er"))
+            a.min_er = atof(v);
+        else
+            goto usage;
+    }
+    if (strcmp(scale, "se") && strcmp(scale, "hodoku") && strcmp(scale, "both")) goto usage;
+    char confpath[1024];
+    if (!a.conf) {
+        /* the build tree's config, found from the executable: bin/../etc/... */
+        const char *env = getenv("SUDOKU_CONF");
+        if (env)
+            a.conf = env;
+        else {
+            char exe[900];
+            ssize_t k = readlink("/proc/self/exe", exe, sizeof exe - 1);
+            if (k <= 0) goto usage;
+            exe[k] = 0;
+            char *slash = strrchr(exe, '/');
+            if (slash) *slash = 0;
+            snprintf(confpath, sizeof confpath, "%s/../%s", exe, SUDOKU_BUILD_CONF);
+            a.conf = confpath;
+        }
+    }
+    sdk_config cfg;
+    sdk_error err;
+    if (!sdk_config_load(a.conf, &cfg, &err)) {
+        fprintf(stderr, "calibrate: %s: %s\n", a.conf, err.msg);
+        return 2;
+    }
+    bool ok = true;
+    if (strcmp(scale, "se")) ok &= run_hodoku(&cfg, &a);
+    if (strcmp(scale, "hodoku")) ok &= run_se(&cfg, &a);
+    sdk_config_free(&cfg);
+    return ok ? 0 : 1;
+usage:
+    fprintf(stderr, "usage: calibrate [--config F] [--data DIR] [--scale se|hodoku|both] "
+                    "[--max N] [--stride K] [--misses K] [--list] [--path N] [--min-level PCT] "
+                    "[--min-score5 PCT] [--min-er PCT]\n");
+    return 2;
+}
