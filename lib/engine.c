@@ -9,6 +9,7 @@
 #include <string.h>
 #include "sudoku/alloc.h"
 #include "sudoku/engine.h"
+#include "hodoku.h"
 
 /* ---- profiles ----------------------------------------------------------- */
 
@@ -25,6 +26,15 @@ void sdk_profile_add(sdk_profile *p, const sdk_technique *t, const sdk_options *
     if (opts) e->opts = *opts;
     e->difficulty = difficulty >= 0 ? difficulty : t->difficulty;
     snprintf(e->source, sizeof e->source, "%s", source ? source : "");
+    for (int i = 0; i < e->opts.n; i++) { /* engine options (plugins ignore them) */
+        const char *k = e->opts.kv[i].key, *v = e->opts.kv[i].val;
+        if (!strcmp(k, "group")) snprintf(e->group, sizeof e->group, "%s", v);
+        if (strcmp(k, "pick")) continue;
+        e->pick = !strcmp(v, "best")       ? SDK_PICK_BEST
+                  : !strcmp(v, "ns-queue") ? SDK_PICK_NS_QUEUE
+                  : !strcmp(v, "hs-queue") ? SDK_PICK_HS_QUEUE
+                                           : SDK_PICK_FIRST;
+    }
 }
 
 void sdk_profile_free(sdk_profile *p)
@@ -123,6 +133,52 @@ static bool find_one(const engine_frame *fr, int i, const sdk_grid *g, const sdk
     return f.got;
 }
 
+/* A sink that keeps the best step by the entry's pick rule (hodoku.h). */
+typedef struct choose_sink {
+    sdk_step *best;
+    const sdk_hq *hq;
+    int pick, rank, delta;
+    bool got, taken; /* taken: this entry's search improved on the best */
+} choose_sink;
+
+static int rank_of(const choose_sink *c, const sdk_step *s)
+{
+    if (!c->hq || c->pick == SDK_PICK_BEST) return 0;
+    return c->pick == SDK_PICK_NS_QUEUE ? sdk_hq_rank_ns(c->hq, s) : sdk_hq_rank_hs(c->hq, s);
+}
+
+static int keep_best(void *ctx, const sdk_step *s)
+{
+    choose_sink *c = ctx;
+    int r = rank_of(c, s);
+    if (c->got && (c->pick == SDK_PICK_BEST ? !sdk_hodoku_better(s, c->best) : r >= c->rank))
+        return SDK_CONTINUE;
+    *c->best = *s;
+    c->best->difficulty += c->delta;
+    c->rank = r;
+    c->got = c->taken = true;
+    return SDK_CONTINUE;
+}
+
+/* Entries i..j (one group): every step of each, the best by the first
+ * entry's pick rule into *out. Returns the entry that found it, or -1. */
+static int find_best(const engine_frame *fr, int i, int j, const sdk_grid *g, const sdk_run_opts *o,
+                     const sdk_hq *hq, sdk_step *out)
+{
+    const sdk_profile *p = fr->p;
+    choose_sink c = {out, hq, p->entry[i].pick, 0, 0, false, false};
+    sdk_sink sink = {keep_best, &c};
+    int who = -1;
+    for (int k = i; k <= j; k++) {
+        if (!allowed(p, &p->entry[k], o)) continue;
+        c.delta = p->entry[k].difficulty - p->entry[k].tech->difficulty;
+        c.taken = false;
+        run_find(fr, k, g, o, 0, &sink);
+        if (c.taken) who = k;
+    }
+    return who;
+}
+
 /* Adjusts difficulty of every step sent on to the real sink. */
 typedef struct adjust_sink {
     sdk_sink *next;
@@ -156,14 +212,24 @@ int sdk_engine_find(const sdk_profile *p, int i, const sdk_grid *g, const sdk_ru
 /* The first step of the profile in order (last-resort techniques only when
  * nothing else yields and guessing is allowed). Returns the entry index or -1. */
 static int next_step(const engine_frame *fr, const sdk_grid *g, const sdk_run_opts *o, int limit,
-                     int depth, sdk_step *out)
+                     int depth, const sdk_hq *hq, sdk_step *out)
 {
     const sdk_profile *p = fr->p;
     for (int pass = 0; pass < 2; pass++) {
         for (int i = 0; i < limit; i++) {
             const sdk_entry *e = &p->entry[i];
             bool last = e->tech->flags & SDK_TF_LAST_RESORT;
-            if (last != (pass == 1) || !allowed(p, e, o)) continue;
+            if (last != (pass == 1)) continue;
+            if (depth == 0 && (e->pick || e->group[0])) { /* HoDoKu's choice, top level only */
+                int j = i;
+                while (e->group[0] && j + 1 < limit && !strcmp(p->entry[j + 1].group, e->group))
+                    j++;
+                int who = find_best(fr, i, j, g, o, hq, out);
+                if (who >= 0) return who;
+                i = j;
+                continue;
+            }
+            if (!allowed(p, e, o)) continue;
             if (depth > 0 && (e->tech->flags & (SDK_TF_USES_ENGINE | SDK_TF_LAST_RESORT))) continue;
             if (find_one(fr, i, g, o, depth, out)) return i;
         }
@@ -193,7 +259,7 @@ static sdk_prop propagate(const sdk_ctx *ctx, sdk_grid *g, int max_steps, sdk_pr
             break;
         }
         if (max_steps && res->steps >= max_steps) break;
-        if (next_step(fr, g, &o, ctx->position, ctx->depth + 1, step) < 0) break;
+        if (next_step(fr, g, &o, ctx->position, ctx->depth + 1, NULL, step) < 0) break;
         sdk_step_apply(step, g);
         ok = consistent_after(g, step);
         res->steps++;
@@ -281,6 +347,12 @@ sdk_run_status sdk_engine_run(const sdk_profile *p, sdk_grid *g, const sdk_run_o
     sdk_run_status st = SDK_RUN_STUCK;
     bool ok = sdk_grid_check(g, why, sizeof why);
     engine_frame fr = frame_of(p, o);
+    sdk_hq *hq = NULL; /* HoDoKu's singles queues, when an entry picks from them */
+    for (int i = 0; i < p->n && !hq; i++)
+        if (p->entry[i].pick >= SDK_PICK_NS_QUEUE) {
+            hq = sdk_xmalloc(sizeof *hq);
+            sdk_hq_init(hq, g);
+        }
     for (;;) {
         if (!ok) {
             st = SDK_RUN_BROKEN;
@@ -294,11 +366,12 @@ sdk_run_status sdk_engine_run(const sdk_profile *p, sdk_grid *g, const sdk_run_o
             st = SDK_RUN_LIMIT;
             break;
         }
-        int i = next_step(&fr, g, o, p->n, 0, step);
+        int i = next_step(&fr, g, o, p->n, 0, hq, step);
         if (i < 0) {
             st = SDK_RUN_STUCK;
             break;
         }
+        if (hq) sdk_hq_apply(hq, step);
         rate_step(rating, step, p->entry[i].tech, &placed);
         before = *g;
         sdk_step_apply(step, g);
@@ -315,6 +388,7 @@ sdk_run_status sdk_engine_run(const sdk_profile *p, sdk_grid *g, const sdk_run_o
         }
     }
     free(step);
+    free(hq);
     rating->status = st;
     hodoku_level(rating);
     return st;
@@ -334,7 +408,7 @@ int sdk_engine_hint(const sdk_profile *p, const sdk_grid *g, const sdk_run_opts 
     }
     engine_frame fr = frame_of(p, o);
     sdk_step *step = sdk_xmalloc(sizeof *step);
-    int i = next_step(&fr, g, o, p->n, 0, step);
+    int i = next_step(&fr, g, o, p->n, 0, NULL, step);
     if (i >= 0) sink->emit(sink->ctx, step);
     free(step);
     return i >= 0;

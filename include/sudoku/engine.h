@@ -20,7 +20,14 @@ typedef struct sdk_entry {
     sdk_options opts;
     int difficulty;   /* effective default (config override or descriptor) */
     char source[256]; /* the .so it came from */
+    int pick;         /* SDK_PICK_*: which of the steps found is taken (option pick=) */
+    char group[24];   /* option group=: neighbours with one group are searched as one */
 } sdk_entry;
+
+/* Which step of a technique the engine takes (entry option pick=...):
+ * first found (default); HoDoKu's best (most eliminations, smallest index
+ * sum, shortest chain); the first of HoDoKu's naked / hidden single queue. */
+enum { SDK_PICK_FIRST = 0, SDK_PICK_BEST, SDK_PICK_NS_QUEUE, SDK_PICK_HS_QUEUE };
 
 typedef struct sdk_profile {
     char name[48];
