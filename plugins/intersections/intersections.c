@@ -3,6 +3,7 @@
  * line), claiming (a digit of a line confined to one box leaves the rest of
  * the box), and locked pair/triple (a naked pair/triple inside a box-line
  * segment clears its digits from both houses). */
+#include <string.h>
 #include "sudoku/technique.h"
 
 /* Locked candidates: data is the bool `box_first` (pointing) or not
@@ -55,12 +56,145 @@ static const sdk_technique locked_triple = {.abi = SDK_ABI_VERSION,
 
 SDK_PLUGIN(&pointing, &claiming, &locked_pair, &locked_triple)
 
+static bool hodoku_order(const sdk_ctx *ctx)
+{
+    const char *order = sdk_opt(ctx, "order");
+    return order && !strcmp(order, "hodoku");
+}
+
+static int locked_one(const sdk_grid *g, sdk_sink *sink, const sdk_technique *t, int from, int to,
+                      int d);
+
+/* Option order=hodoku: HoDoKu's order, house by house (boxes for pointing,
+ * rows then columns for claiming), digit by digit within a house. */
+static int locked_hodoku(const sdk_grid *g, sdk_sink *sink, const sdk_technique *t, bool box_first)
+{
+    for (int i = 0; i < (box_first ? 9 : 18); i++) {
+        int from = box_first ? 18 + i : i;
+        for (int d = 1; d <= 9; d++) {
+            sdk_bb in = sdk_house_digit(g, from, d);
+            if (sdk_bb_count(in) < 2 || sdk_bb_count(in) > 3) continue;
+            int c = sdk_bb_first(in);
+            for (int k = 0; k < 3; k++) {
+                int to = sdk_cell_house[c][k];
+                if (to == from || (box_first ? to >= 18 : to < 18)) continue;
+                if (!sdk_bb_subset(in, sdk_house_bb[to])) continue;
+                if (locked_one(g, sink, t, from, to, d) == SDK_STOP) return SDK_STOP;
+            }
+        }
+    }
+    return SDK_CONTINUE;
+}
+
+static int locked_one(const sdk_grid *g, sdk_sink *sink, const sdk_technique *t, int from, int to,
+                      int d)
+{
+    char hn[4];
+    sdk_bb seg = sdk_bb_and(sdk_house_bb[from], sdk_house_bb[to]);
+    sdk_bb in = sdk_house_digit(g, from, d);
+    sdk_bb rest = sdk_bb_andnot(sdk_house_digit(g, to, d), seg);
+    if (sdk_bb_empty(rest)) return SDK_CONTINUE;
+    sdk_step s;
+    sdk_step_init(&s, t);
+    sdk_step_elim_bb(&s, g, rest, d);
+    sdk_step_mark_bb(&s, in, d, SDK_ROLE_BASE);
+    sdk_step_house(&s, from, SDK_ROLE_BASE);
+    sdk_step_house(&s, to, SDK_ROLE_COVER);
+    sdk_step_printf(&s, "%s: %d in %s", t->name, d, sdk_house_short(from, hn));
+    return sdk_emit(sink, &s);
+}
+
+/* HoDoKu's locked pair/triple (order=hodoku): n cells of a box (any cells of
+ * it, in cell order) holding n digits and sharing a line, that clear digits
+ * both in the box and in the line outside the box. */
+static int emit_subset(const sdk_grid *g, sdk_sink *sink, const sdk_technique *t, int b, int l,
+                       sdk_bb set, unsigned digits);
+
+/* The cells picked from one box: a HoDoKu locked subset? Then emit it. */
+static int try_locked(const sdk_grid *g, sdk_sink *sink, const sdk_technique *t, int b,
+                      const int *cells, int n)
+{
+    unsigned digits = 0;
+    sdk_bb set = sdk_bb_none();
+    for (int i = 0; i < n; i++) {
+        digits |= g->cand[cells[i]];
+        sdk_bb_add(&set, cells[i]);
+    }
+    if (sdk_mask_count(digits) != n) return SDK_CONTINUE;
+    int l = -1;
+    for (int j = 0; j < 2; j++)
+        if (sdk_bb_subset(set, sdk_house_bb[sdk_cell_house[cells[0]][j]]))
+            l = sdk_cell_house[cells[0]][j];
+    if (l < 0) return SDK_CONTINUE;
+    bool in_box = false, in_line = false;
+    sdk_bb box_rest = sdk_bb_andnot(sdk_house_bb[b], set);
+    sdk_bb line_rest = sdk_bb_andnot(sdk_house_bb[l], sdk_house_bb[b]);
+    SDK_MASK_FOREACH(d, digits)
+    {
+        if (!sdk_bb_empty(sdk_bb_and(box_rest, g->digit[d - 1]))) in_box = true;
+        if (!sdk_bb_empty(sdk_bb_and(line_rest, g->digit[d - 1]))) in_line = true;
+    }
+    if (!in_box || !in_line) return SDK_CONTINUE;
+    return emit_subset(g, sink, t, b, l, set, digits);
+}
+
+static int locked_subset_hodoku(const sdk_grid *g, sdk_sink *sink, const sdk_technique *t, int n)
+{
+    for (int b = 18; b < 27; b++) {
+        int c[9], k = 0;
+        for (int i = 0; i < 9; i++) {
+            int x = sdk_house_cell[b][i];
+            int m = sdk_mask_count(g->cand[x]);
+            if (!g->value[x] && m >= 2 && m <= n) c[k++] = x;
+        }
+        for (int i = 0; i < k; i++)
+            for (int j = i + 1; j < k; j++) {
+                int pick[3] = {c[i], c[j], 0};
+                if (n == 2 && try_locked(g, sink, t, b, pick, 2) == SDK_STOP) return SDK_STOP;
+                for (int m = j + 1; n == 3 && m < k; m++) {
+                    pick[2] = c[m];
+                    if (try_locked(g, sink, t, b, pick, 3) == SDK_STOP) return SDK_STOP;
+                }
+            }
+    }
+    return SDK_CONTINUE;
+}
+
+static int emit_subset(const sdk_grid *g, sdk_sink *sink, const sdk_technique *t, int b, int l,
+                       sdk_bb set, unsigned digits)
+{
+    char cells[32];
+    sdk_step s;
+    sdk_step_init(&s, t);
+    const int houses[2] = {l, b}; /* HoDoKu's order: the line, then the box */
+    for (int k = 0; k < 2; k++)
+        for (int i = 0; i < 9; i++) {
+            int c = sdk_house_cell[houses[k]][i];
+            if (sdk_bb_has(set, c)) continue;
+            SDK_MASK_FOREACH(d, g->cand[c] & digits) sdk_step_elim(&s, c, d);
+        }
+    if (sdk_step_empty(&s)) return SDK_CONTINUE;
+    SDK_MASK_FOREACH(d, digits) sdk_step_mark_bb(&s, set, d, SDK_ROLE_BASE);
+    sdk_step_house(&s, b, SDK_ROLE_COVER);
+    sdk_step_house(&s, l, SDK_ROLE_COVER);
+    sdk_step_printf(&s, "%s: ", t->name);
+    const char *sep = "";
+    SDK_MASK_FOREACH(d, digits)
+    {
+        sdk_step_printf(&s, "%s%d", sep, d);
+        sep = ",";
+    }
+    sdk_step_printf(&s, " in %s", sdk_cells_compact(set, cells, sizeof cells));
+    return sdk_emit(sink, &s);
+}
+
 /* For each box-line intersection (segment): digit d's cells in `from` all lie
  * in `to`; eliminate d from the rest of `to`. */
 static int find_locked(const sdk_ctx *ctx, const sdk_grid *g, sdk_sink *sink)
 {
     const sdk_technique *t = ctx->self;
     bool box_first = *(const bool *)t->data;
+    if (hodoku_order(ctx)) return locked_hodoku(g, sink, t, box_first);
     char hn[4];
     for (int b = 18; b < 27; b++) {
         for (int l = 0; l < 18; l++) {
@@ -91,6 +225,7 @@ static int find_locked_subset(const sdk_ctx *ctx, const sdk_grid *g, sdk_sink *s
 {
     const sdk_technique *t = ctx->self;
     int n = *(const int *)t->data;
+    if (hodoku_order(ctx)) return locked_subset_hodoku(g, sink, t, n);
     char cells[32];
     for (int b = 18; b < 27; b++) {
         for (int l = 0; l < 18; l++) {

@@ -3,7 +3,13 @@
  * of the house. A hidden subset: n digits of a house confined to n cells,
  * which then lose every other digit. A naked pair or triple that also lies in
  * one box-line segment is a locked pair/triple (intersections plugin) and is
- * left to it, as HoDoKu does. */
+ * left to it, as HoDoKu does.
+ *
+ * Option order=hodoku: HoDoKu's search order and extent: boxes first, then
+ * rows, then columns; a naked subset clears every house its cells share; only
+ * a pair/triple that clears both its box and its line outside the box is
+ * "locked" and left to the intersections plugin. */
+#include <string.h>
 #include "sudoku/technique.h"
 
 /* Naked and hidden subsets: the size n is the data. */
@@ -57,10 +63,17 @@ static bool in_segment(sdk_bb set)
            sdk_bb_subset(set, sdk_house_bb[sdk_cell_house[c][1]]);
 }
 
+/* HoDoKu's house order: boxes, rows, columns. */
+static int house_at(int i, bool hodoku)
+{
+    return hodoku ? (i + 18) % 27 : i;
+}
+
 typedef struct search {
     const sdk_grid *g;
     sdk_sink *sink;
     const sdk_technique *t;
+    bool hodoku;
     int n, house;
     int item[9], nitem; /* cells (naked) or digits (hidden) of the house to choose from */
 } search;
@@ -75,12 +88,29 @@ static int naked_found(search *q, const int *pick)
         digits |= g->cand[pick[i]];
     }
     if (sdk_mask_count(digits) != q->n) return SDK_CONTINUE;
-    if (q->n <= 3 && in_segment(set)) return SDK_CONTINUE; /* a locked subset */
+    if (!q->hodoku && q->n <= 3 && in_segment(set)) return SDK_CONTINUE; /* a locked subset */
     sdk_step s;
     char cells[40];
     sdk_step_init(&s, q->t);
     sdk_bb rest = sdk_bb_andnot(sdk_house_bb[q->house], set);
-    SDK_MASK_FOREACH(d, digits) sdk_step_elim_bb(&s, g, rest, d);
+    if (q->hodoku) { /* every house the cells share, in HoDoKu's order */
+        int c0 = sdk_bb_first(set);
+        bool in_box = false, in_line_out = false;
+        sdk_bb box = sdk_house_bb[sdk_cell_house[c0][2]];
+        for (int k = 0; k < 3; k++) {
+            int h = sdk_cell_house[c0][k];
+            if (!sdk_bb_subset(set, sdk_house_bb[h])) continue;
+            for (int i = 0; i < 9; i++) {
+                int c = sdk_house_cell[h][i];
+                if (sdk_bb_has(set, c) || !(g->cand[c] & digits)) continue;
+                SDK_MASK_FOREACH(d, g->cand[c] & digits) sdk_step_elim(&s, c, d);
+                if (k == 2) in_box = true;
+                if (k < 2 && !sdk_bb_has(box, c)) in_line_out = true;
+            }
+        }
+        if (q->n <= 3 && in_box && in_line_out) return SDK_CONTINUE; /* HoDoKu's locked */
+    } else
+        SDK_MASK_FOREACH(d, digits) sdk_step_elim_bb(&s, g, rest, d);
     if (sdk_step_empty(&s)) return SDK_CONTINUE;
     SDK_MASK_FOREACH(d, digits)
     sdk_step_mark_bb(&s, sdk_bb_and(set, g->digit[d - 1]), d, SDK_ROLE_BASE);
@@ -133,9 +163,11 @@ static int find_naked(const sdk_ctx *ctx, const sdk_grid *g, sdk_sink *sink)
 {
     const sdk_technique *t = ctx->self;
     int n = *(const int *)t->data;
-    search q = {.g = g, .sink = sink, .t = t, .n = n};
+    const char *order = sdk_opt(ctx, "order");
+    search q = {.g = g, .sink = sink, .t = t, .n = n, .hodoku = order && !strcmp(order, "hodoku")};
     int pick[9]; /* combine() recurses to depth n <= 4; 9 keeps GCC -O3 sure of it */
-    for (int h = 0; h < SDK_HOUSES; h++) {
+    for (int i = 0; i < SDK_HOUSES; i++) {
+        int h = house_at(i, q.hodoku);
         q.house = h;
         q.nitem = 0;
         for (int i = 0; i < 9; i++) {
@@ -153,9 +185,11 @@ static int find_hidden(const sdk_ctx *ctx, const sdk_grid *g, sdk_sink *sink)
 {
     const sdk_technique *t = ctx->self;
     int n = *(const int *)t->data;
-    search q = {.g = g, .sink = sink, .t = t, .n = n};
+    const char *order = sdk_opt(ctx, "order");
+    search q = {.g = g, .sink = sink, .t = t, .n = n, .hodoku = order && !strcmp(order, "hodoku")};
     int pick[9]; /* combine() recurses to depth n <= 4; 9 keeps GCC -O3 sure of it */
-    for (int h = 0; h < SDK_HOUSES; h++) {
+    for (int i = 0; i < SDK_HOUSES; i++) {
+        int h = house_at(i, q.hodoku);
         q.house = h;
         q.nitem = 0;
         int empty = sdk_bb_count(sdk_bb_andnot(sdk_house_bb[h], g->solved));

@@ -69,7 +69,7 @@ static const sdk_technique bug1 = {.abi = SDK_ABI_VERSION,
                                    .name = "Bivalue Universal Grave + 1",
                                    .difficulty = 56,
                                    .score = 100,
-                                   .level = SDK_LEVEL_MEDIUM,
+                                   .level = SDK_LEVEL_HARD, /* HoDoKu's */
                                    .flags = SDK_TF_UNIQUENESS,
                                    .find = find_bug1,
                                    .summary =

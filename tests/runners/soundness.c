@@ -11,7 +11,8 @@
  * a run of thousands of puzzles take days, so by default a technique whose mean
  * time per position exceeds --budget-ms is asked only at every k-th position,
  * k = mean / budget; the table says at how many positions each was checked.
- * --full asks every technique at every position.
+ * --full asks every technique at every position. The walk profile's entries
+ * that carry options are checked as well, with their options.
  * Usage: soundness_runner [--puzzles N] [--files a.txt,b.txt] [--max-steps-per N]
  *                         [--walk PROFILE] [--budget-ms X] [--full] */
 #include <stdio.h>
@@ -122,6 +123,12 @@ int main(int argc, char **argv)
             snprintf(files, sizeof files, "%s", argv[++i]);
         else if (!strcmp(argv[i], "--max-steps-per") && i + 1 < argc)
             limit = atoi(argv[++i]);
+        else if (!strcmp(argv[i], "--walk") && i + 1 < argc)
+            walk_name = argv[++i];
+        else if (!strcmp(argv[i], "--budget-ms") && i + 1 < argc)
+            budget_ms = atof(argv[++i]);
+        else if (!strcmp(argv[i], "--full"))
+            budget_ms = 0;
     }
     sdk_config cfg;
     sdk_error err;
@@ -139,6 +146,13 @@ int main(int argc, char **argv)
     if (!walk_profile) {
         fprintf(stderr, "no profile '%s' in the config\n", walk_name);
         return 2;
+    }
+    /* The walk profile's entries with options too (order=hodoku, ...): an
+     * option may change what a technique finds. */
+    for (int i = 0; i < walk_profile->n; i++) {
+        const sdk_entry *e = &walk_profile->entry[i];
+        if (e->opts.n && !(e->tech->flags & SDK_TF_USES_ENGINE))
+            sdk_profile_add(&all, e->tech, &e->opts, -1, e->source);
     }
     long *tech_steps = calloc((size_t)all.n, sizeof *tech_steps);
     double *tech_time = calloc((size_t)all.n, sizeof *tech_time);
@@ -194,8 +208,9 @@ int main(int argc, char **argv)
     }
     printf("\n%-34s %10s %10s %10s\n", "technique", "positions", "steps", "seconds");
     for (int i = 0; i < all.n; i++)
-        printf("%-34s %10ld %10ld %10.2f\n", all.entry[i].tech->id, tech_checked[i], tech_steps[i],
-               tech_time[i]);
+        printf("%-34s %10ld %10ld %10.2f%s\n", all.entry[i].tech->id, tech_checked[i],
+               tech_steps[i], tech_time[i],
+               all.entry[i].opts.n ? "  (walk profile's options)" : "");
     printf("\nsoundness: %d puzzles, %ld positions, %d techniques, %ld steps checked, %ld "
            "violations\n",
            done, positions, all.n, steps, violations);
