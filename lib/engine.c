@@ -31,6 +31,8 @@ void sdk_profile_add(sdk_profile *p, const sdk_technique *t, const sdk_options *
         if (!strcmp(k, "group")) snprintf(e->group, sizeof e->group, "%s", v);
         if (strcmp(k, "pick")) continue;
         e->pick = !strcmp(v, "best")       ? SDK_PICK_BEST
+                  : !strcmp(v, "easiest")  ? SDK_PICK_EASIEST
+                  : !strcmp(v, "digit")    ? SDK_PICK_DIGIT
                   : !strcmp(v, "ns-queue") ? SDK_PICK_NS_QUEUE
                   : !strcmp(v, "hs-queue") ? SDK_PICK_HS_QUEUE
                                            : SDK_PICK_FIRST;
@@ -143,16 +145,25 @@ typedef struct choose_sink {
 
 static int rank_of(const choose_sink *c, const sdk_step *s)
 {
-    if (!c->hq || c->pick == SDK_PICK_BEST) return 0;
+    if (!c->hq || c->pick < SDK_PICK_NS_QUEUE) return 0;
     return c->pick == SDK_PICK_NS_QUEUE ? sdk_hq_rank_ns(c->hq, s) : sdk_hq_rank_hs(c->hq, s);
+}
+
+/* The digit a one-digit step (a fish) eliminates or places. */
+static int step_digit(const sdk_step *s)
+{
+    return s->nelim ? s->elim[0].digit : s->nplace ? s->place[0].digit : 10;
 }
 
 static int keep_best(void *ctx, const sdk_step *s)
 {
     choose_sink *c = ctx;
     int r = rank_of(c, s);
-    if (c->got && (c->pick == SDK_PICK_BEST ? !sdk_hodoku_better(s, c->best) : r >= c->rank))
-        return SDK_CONTINUE;
+    bool worse = c->pick == SDK_PICK_BEST      ? !sdk_hodoku_better(s, c->best)
+                 : c->pick == SDK_PICK_EASIEST ? s->difficulty + c->delta >= c->best->difficulty
+                 : c->pick == SDK_PICK_DIGIT   ? step_digit(s) >= step_digit(c->best)
+                                               : r >= c->rank;
+    if (c->got && worse) return SDK_CONTINUE;
     *c->best = *s;
     c->best->difficulty += c->delta;
     c->rank = r;

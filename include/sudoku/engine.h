@@ -26,8 +26,18 @@ typedef struct sdk_entry {
 
 /* Which step of a technique the engine takes (entry option pick=...):
  * first found (default); HoDoKu's best (most eliminations, smallest index
- * sum, shortest chain); the first of HoDoKu's naked / hidden single queue. */
-enum { SDK_PICK_FIRST = 0, SDK_PICK_BEST, SDK_PICK_NS_QUEUE, SDK_PICK_HS_QUEUE };
+ * sum, shortest chain); the easiest (lowest difficulty, then entry order, as
+ * SE sorts its unique loops); the lowest digit, then first found (HoDoKu's
+ * fish search, digit by digit); the first of HoDoKu's naked / hidden single
+ * queue. */
+enum {
+    SDK_PICK_FIRST = 0,
+    SDK_PICK_BEST,
+    SDK_PICK_EASIEST,
+    SDK_PICK_DIGIT,
+    SDK_PICK_NS_QUEUE, /* the queue picks last: the engine keeps queues for them */
+    SDK_PICK_HS_QUEUE
+};
 
 typedef struct sdk_profile {
     char name[48];

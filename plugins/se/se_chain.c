@@ -1032,6 +1032,14 @@ TECH(t_nested, "se-nested-forcing-chain", "Nested Forcing Chains", 95, 1000,
 TECH(t_nested3, "se-nested-forcing-chain-3", "Nested Forcing Chains (+ Multiple)", 100, 1000,
      "dynamic forcing chains with multiple forcing chains nested inside", .multi = true,
      .dyn = true, .level = 3, .only_kind = -1)
+/* SE's last producers: dynamic forcing chains nested inside (level 4), and
+ * those with dynamic forcing chains nested again (level 5). */
+TECH(t_nested4, "se-nested-forcing-chain-4", "Nested Forcing Chains (+ Dynamic)", 105, 1000,
+     "dynamic forcing chains with dynamic forcing chains nested inside", .multi = true, .dyn = true,
+     .level = 4, .only_kind = -1)
+TECH(t_nested5, "se-nested-forcing-chain-5", "Nested Forcing Chains (+ Dynamic, nested)", 110, 1000,
+     "dynamic forcing chains nesting dynamic chains that nest forcing chains", .multi = true,
+     .dyn = true, .level = 5, .only_kind = -1)
 
 static const sdk_technique *kind_tech(int kind, const sdk_technique *def)
 {
@@ -1053,4 +1061,5 @@ static const sdk_technique *kind_tech(int kind, const sdk_technique *def)
 
 SDK_PLUGIN(&se_direct_pointing, &se_direct_claiming, &se_direct_hidden_pair,
            &se_direct_hidden_triple, &t_fcc, &t_xcycle, &t_ycycle, &t_cycle, &t_xchain, &t_chain,
-           &t_nishio, &t_multi, &t_cellfc, &t_regionfc, &t_dyn, &t_plus, &t_nested, &t_nested3)
+           &t_nishio, &t_multi, &t_cellfc, &t_regionfc, &t_dyn, &t_plus, &t_nested, &t_nested3,
+           &t_nested4, &t_nested5)

@@ -14,6 +14,7 @@
  *    missing candidates", the default) only need both digits not yet ruled
  *    out by a placed digit they see;
  *  - "two" corners hold no other digit, "extra" corners do.
+ * Option se=1 rates type 3 as Sudoku Explainer does (by the subset's size).
  * Avoidable rectangles use cells solved while solving (never givens): a
  * pattern of placed a/b that the open corners must not complete.
  */
@@ -430,12 +431,40 @@ static int check_hr(const sdk_technique *t, const sdk_grid *g, const ur *u, sdk_
     return SDK_CONTINUE;
 }
 
+/* Option se=1: Sudoku Explainer's rating of type 3, 4.5 plus 0.1 for each
+ * digit of the naked subset beyond the first (a pair 4.6, a quad 4.8). The
+ * subset's cells are the ones marked as fins (the two extra corners count as
+ * one cell of the subset). */
+typedef struct se_ur3_sink {
+    sdk_sink *next;
+    sdk_step *scratch;
+} se_ur3_sink;
+
+static int se_ur3_emit(void *ctx, const sdk_step *s)
+{
+    se_ur3_sink *w = ctx;
+    sdk_bb cells = sdk_bb_none();
+    for (int i = 0; i < s->nmark; i++)
+        if (s->mark[i].role == SDK_ROLE_FIN) sdk_bb_add(&cells, s->mark[i].cell);
+    int digits = sdk_bb_count(cells) - 1;
+    *w->scratch = *s;
+    w->scratch->difficulty += digits > 1 ? digits - 1 : 0;
+    return w->next->emit(w->next->ctx, w->scratch);
+}
+
 static int find_ur(const sdk_ctx *ctx, const sdk_grid *g, sdk_sink *sink)
 {
     static const ur_check checks[] = {check_ur1, check_ur2, check_ur3, check_ur4,
                                       check_ur5, check_ur6, check_hr};
     const sdk_technique *t = ctx->self;
-    return for_each_ur(t, ctx, g, sink, checks[*(const int *)t->data]);
+    int type = *(const int *)t->data;
+    if (checks[type] == check_ur3 && sdk_opt_bool(ctx, "se", false)) {
+        sdk_step scratch;
+        se_ur3_sink w = {sink, &scratch};
+        sdk_sink adjusted = {se_ur3_emit, &w};
+        return for_each_ur(t, ctx, g, &adjusted, check_ur3);
+    }
+    return for_each_ur(t, ctx, g, sink, checks[type]);
 }
 
 /* ---- avoidable rectangles -------------------------------------------------------

@@ -13,16 +13,21 @@
  *   what they do: the set of placements and eliminations (so a naming
  *   difference is no parting, but another single or another instance is).
  *
- * Every figure is printed for the whole file and for its two halves (odd and
- * even line numbers): tune on one half, the other tells whether a change
- * generalises.
+ * Every figure is printed for the whole sample and for its two halves (odd
+ * and even puzzles of the sample; the line numbers when the whole file is
+ * rated): tune on one half, the other tells whether a change generalises.
  *
  *   calibrate [--config F] [--data DIR] [--scale se|hodoku|both] [--max N]
  *             [--stride K] [--misses K] [--list] [--path N]
  *             [--min-level PCT] [--min-score5 PCT] [--min-er PCT]
+ *             [--hard N] [--max-bifurcation N]
  *
  * Config: --config, else $SUDOKU_CONF, else the build tree's own (found from
  * the executable); data: --data, else $SUDOKU_DATA, else ../shared/data.
+ * --hard N adds, on the SE scale, N puzzles spread over each of
+ * forum_hardest_1106.txt and forum_hardest_1905_11plus.txt: how many fall to
+ * bifurcation (SE rates them all with its nested chains) and how many we rate
+ * >= 11.0 (all, by the 11plus list's definition).
  * --stride K rates every K-th puzzle only (the ctest sample); --path N prints
  * our path beside HoDoKu's for puzzle #N; the --min-* floors make the exit
  * status 1 when a figure (whole sample) falls below them, so that a ctest can
@@ -332,7 +337,7 @@ static void show_path(int idx, const char *puz, const path *pa, const hpath *h)
 
 typedef struct args {
     const char *data, *conf;
-    int max, stride, nmiss, path;
+    int max, stride, nmiss, path, hard, max_bif;
     bool list;
     double min_level, min_score5, min_er;
 } args;
@@ -373,7 +378,7 @@ static bool run_hodoku(const sdk_config *cfg, const args *a)
         bool lex = ol == hl, sex = r.score == hs;
         bool s5 = abs(r.score - hs) * 20 <= hs;
         stat_add(&all, lex, s5, sex);
-        stat_add(&half[(idx - 1) % 2], lex, s5, sex);
+        stat_add(&half[(all.n - 1) % 2], lex, s5, sex);
         conf[hl][ol]++;
         const hpath *h = find_hpath(puz);
         int part = -1, hpart = 0, bpart = -1, hbpart = 0;
@@ -497,7 +502,7 @@ static bool run_se(const sdk_config *cfg, const args *a)
         epx += r.ep == sep;
         edx += r.ed == sed;
         stat_add(&all, ex, w1, r.ep == sep && r.ed == sed);
-        stat_add(&half[(idx - 1) % 2], ex, w1, r.ep == sep && r.ed == sed);
+        stat_add(&half[(all.n - 1) % 2], ex, w1, r.ep == sep && r.ed == sed);
         int bi = ser / 10 > 13 ? 13 : ser / 10, bj = er / 10 > 13 ? 13 : er / 10;
         conf[bi][bj]++;
         char ours[64];
@@ -551,9 +556,61 @@ static bool run_se(const sdk_config *cfg, const args *a)
     return true;
 }
 
+/* The hard files SE itself rates (every puzzle of the 11plus list >= 11.0):
+ * a sample of each, how many our default profile leaves to bifurcation (a
+ * step SE does not have) and how the ERs fall. */
+static bool run_se_hard(const sdk_config *cfg, const args *a)
+{
+    const sdk_profile *p = sdk_config_profile(cfg, "default");
+    const char *files[] = {"forum_hardest_1106.txt", "forum_hardest_1905_11plus.txt"};
+    path pa = {0};
+    bool ok = true;
+    for (int fi = 0; fi < 2; fi++) {
+        char fname[1024], line[256];
+        FILE *f = open_data(a->data, files[fi], fname, sizeof fname);
+        int total = 0;
+        while (fgets(line, sizeof line, f)) total++;
+        rewind(f);
+        int stride = total / a->hard > 0 ? total / a->hard : 1, k = 0, n = 0, bif = 0, ge11 = 0;
+        int band[14] = {0};
+        double cpu0 = (double)clock() / CLOCKS_PER_SEC, worst = 0;
+        while (fgets(line, sizeof line, f) && n < a->hard) {
+            if (k++ % stride || strlen(line) < 81) continue;
+            sdk_rating r;
+            double t0 = (double)clock() / CLOCKS_PER_SEC;
+            rate(p, line, &r, &pa);
+            double dt = (double)clock() / CLOCKS_PER_SEC - t0;
+            if (dt > worst) worst = dt;
+            bool guessed = r.hardest && !strcmp(r.hardest->id, "bifurcation");
+            bif += guessed;
+            ge11 += !guessed && r.er >= 110;
+            band[r.er / 10 > 13 ? 13 : r.er / 10]++;
+            if (a->list || guessed)
+                printf("  %s #%d: ER %.1f %s (%.1f s)\n", files[fi], k, r.er / 10.0,
+                       r.hardest ? r.hardest->id : "-", dt);
+            n++;
+        }
+        fclose(f);
+        printf("\n== Sudoku Explainer scale: %s, profile default (%d of %d puzzles, every %d-th) "
+               "==\n  left to bifurcation %d; ER >= 11.0 %d (%.1f%%); CPU %.1f s, worst %.1f s\n  "
+               "ER bands:",
+               files[fi], n, total, stride, bif, ge11, pct(ge11, n),
+               (double)clock() / CLOCKS_PER_SEC - cpu0, worst);
+        for (int b = 1; b <= 13; b++)
+            if (band[b]) printf(" %d%s: %d", b, b == 13 ? "+" : "", band[b]);
+        printf("\n");
+        if (a->max_bif >= 0 && bif > a->max_bif) {
+            printf("FAIL: %d left to bifurcation > %d\n", bif, a->max_bif);
+            ok = false;
+        }
+    }
+    free(pa.s);
+    return ok;
+}
+
 int main(int argc, char **argv)
 {
-    args a = {.data = SUDOKU_DEFAULT_DATA, .conf = NULL, .stride = 1, .nmiss = 15};
+    args a = {.data = SUDOKU_DEFAULT_DATA, .stride = 1, .nmiss = 15, .hard = 0, .max_bif = -1};
     const char *scale = "both";
     if (getenv("SUDOKU_DATA")) a.data = getenv("SUDOKU_DATA");
     for (int i = 1; i < argc; i++) {
@@ -584,6 +641,10 @@ int main(int argc, char **argv)
             a.min_score5 = atof(v);
         else if (!strcmp(o, "--min-er"))
             a.min_er = atof(v);
+        else if (!strcmp(o, "--hard"))
+            a.hard = atoi(v);
+        else if (!strcmp(o, "--max-bifurcation"))
+            a.max_bif = atoi(v);
         else
             goto usage;
     }
@@ -614,11 +675,12 @@ int main(int argc, char **argv)
     bool ok = true;
     if (strcmp(scale, "se")) ok &= run_hodoku(&cfg, &a);
     if (strcmp(scale, "hodoku")) ok &= run_se(&cfg, &a);
+    if (strcmp(scale, "hodoku") && a.hard > 0) ok &= run_se_hard(&cfg, &a);
     sdk_config_free(&cfg);
     return ok ? 0 : 1;
 usage:
     fprintf(stderr, "usage: calibrate [--config F] [--data DIR] [--scale se|hodoku|both] "
                     "[--max N] [--stride K] [--misses K] [--list] [--path N] [--min-level PCT] "
-                    "[--min-score5 PCT] [--min-er PCT]\n");
+                    "[--min-score5 PCT] [--min-er PCT] [--hard N] [--max-bifurcation N]\n");
     return 2;
 }
