@@ -323,6 +323,31 @@ static void observer_sees_nested_finds(void **state)
     sdk_profile_free(&p);
 }
 
+/* HoDoKu 2.3 rates unbiased_1k #1 Medium (544) and #2 Hard (1344); its path
+ * for #1 (hodoku_paths_public.txt) starts with a naked single, then hidden
+ * singles in its queue's order: r1c1=1, r5c7=4, r1c2=2. The score depends on
+ * which single comes first (naked 4, hidden 14). */
+static void hodoku_profile_rates_like_hodoku(void **state)
+{
+    (void)state;
+    const sdk_profile *p = sdk_config_profile(&cfg, "hodoku");
+    assert_non_null(p);
+    const char *puz[2] = {
+        "..3.7..4...6..23.1.89.........1.7.8.517.....6...4.....271..9..5.95..........2....",
+        "12.74.6.94..8......89..3.1....4.2..1..........4.6..9..3...2...62....6.....8...4.."};
+    const int level[2] = {SDK_LEVEL_MEDIUM, SDK_LEVEL_HARD}, score[2] = {544, 1344};
+    for (int i = 0; i < 2; i++) {
+        sdk_grid g;
+        sdk_error e;
+        assert_true(sdk_parse(puz[i], &g, &e));
+        sdk_rating rt;
+        sdk_run_opts o = {.unique = true};
+        assert_int_equal(sdk_engine_run(p, &g, &o, NULL, NULL, &rt), SDK_RUN_SOLVED);
+        assert_int_equal(rt.level, level[i]);
+        assert_int_equal(rt.score, score[i]);
+    }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -333,6 +358,8 @@ int main(void)
         cmocka_unit_test(uniqueness_only_when_allowed),
         cmocka_unit_test(engine_restarts_from_the_first_technique),
         cmocka_unit_test(observer_sees_nested_finds),
+
+        cmocka_unit_test(hodoku_profile_rates_like_hodoku),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
 }
