@@ -159,11 +159,13 @@ static int keep_best(void *ctx, const sdk_step *s)
 {
     choose_sink *c = ctx;
     int r = rank_of(c, s);
-    bool worse = c->pick == SDK_PICK_BEST      ? !sdk_hodoku_better(s, c->best)
-                 : c->pick == SDK_PICK_EASIEST ? s->difficulty + c->delta >= c->best->difficulty
-                 : c->pick == SDK_PICK_DIGIT   ? step_digit(s) >= step_digit(c->best)
-                                               : r >= c->rank;
-    if (c->got && worse) return SDK_CONTINUE;
+    if (c->got) { /* keep the best so far unless s beats it */
+        bool worse = c->pick == SDK_PICK_BEST      ? !sdk_hodoku_better(s, c->best)
+                     : c->pick == SDK_PICK_EASIEST ? s->difficulty + c->delta >= c->best->difficulty
+                     : c->pick == SDK_PICK_DIGIT   ? step_digit(s) >= step_digit(c->best)
+                                                   : r >= c->rank;
+        if (worse) return SDK_CONTINUE;
+    }
     *c->best = *s;
     c->best->difficulty += c->delta;
     c->rank = r;
