@@ -38,7 +38,7 @@ typedef struct opts {
     double timeout; /* seconds, 0: none */
     int mode;
     const char *profile;
-    bool no_guess, all, grid, pencil, trace, logic, no_autostart, als, trace_links;
+    bool no_guess, all, grid, pencil, trace, logic, no_autostart, als, gnpx, trace_links;
     bool passes;        /* explain: the seed 004 singles program's pass count */
     int color;          /* COLOR_AUTO / ALWAYS / NEVER */
     const char *lang;   /* --lang: eo, ja, nl, hi, en (else the locale) */
@@ -99,6 +99,7 @@ static void usage(FILE *f)
             "  --trace-links      explain, hint, solve --logic: each step's chains as\n"
             "                     consequence lines (r2c6/+8 [W r2c2/+1 -> r2c8/-1] => ...)\n"
             "  --assume A, --als  trace: the assumption (or the first argument), ALS links\n"
+            "  --gnpx             trace: GNPX's super-link rules and notation (with ALS links)\n"
             "  --logic            solve: by techniques, with the steps\n"
             "  -f FILE            read puzzles from FILE\n"
             "  --no-autostart     do not start a per-user sudokud when none answers\n"
@@ -283,6 +284,7 @@ static void pack_params(msgpack_sbuffer *sb, const opts *o, const char *cmd, cha
     int keys = 1 + (o->profile ? 1 : 0) + (o->no_guess ? 1 : 0) + (nt ? 1 : 0) + (o->all ? 1 : 0) +
                (o->logic ? 1 : 0) + (explain && o->trace ? 1 : 0) +
                (explain && o->max_trace > 0 ? 1 : 0) + (trace ? 1 : 0) + (trace && o->als ? 1 : 0) +
+               (trace && o->gnpx ? 1 : 0) +
                (progress ? 1 : 0) + (explain && o->passes ? 1 : 0);
     msgpack_pack_map(&pk, (size_t)keys);
     pack_str(&pk, "puzzles");
@@ -338,6 +340,10 @@ static void pack_params(msgpack_sbuffer *sb, const opts *o, const char *cmd, cha
         pack_str(&pk, o->assume);
         if (o->als) {
             pack_str(&pk, "als");
+            msgpack_pack_true(&pk);
+        }
+        if (o->gnpx) {
+            pack_str(&pk, "gnpx");
             msgpack_pack_true(&pk);
         }
     }
@@ -777,6 +783,7 @@ enum {
     OPT_MAX_TRACE,
     OPT_ASSUME,
     OPT_ALS,
+    OPT_GNPX,
     OPT_VERSION,
     OPT_SYSTEM,
     OPT_TRACE_LINKS,
@@ -826,6 +833,7 @@ int main(int argc, char **argv)
         {"max-trace", required_argument, NULL, OPT_MAX_TRACE},
         {"assume", required_argument, NULL, OPT_ASSUME},
         {"als", no_argument, NULL, OPT_ALS},
+        {"gnpx", no_argument, NULL, OPT_GNPX},
         {"file", required_argument, NULL, 'f'},
         {"help", no_argument, NULL, 'h'},
         {"version", no_argument, NULL, OPT_VERSION},
@@ -969,6 +977,9 @@ int main(int argc, char **argv)
         case OPT_ALS:
             o.als = true;
             break;
+        case OPT_GNPX:
+            o.gnpx = true;
+            break;
         case OPT_PROGRESS:
             o.progress = 1;
             break;
@@ -1030,6 +1041,7 @@ int main(int argc, char **argv)
         {o.logic, "--logic", "solve"},
         {o.max_trace > 0, "--max-trace", "explain"},
         {o.als, "--als", "trace"},
+        {o.gnpx, "--gnpx", "trace"},
         {o.assume != NULL, "--assume", "trace"},
     };
     for (size_t i = 0; i < sizeof only / sizeof *only; i++)

@@ -129,7 +129,7 @@ struct sdk_request {
     char *only_buf;
     /* trace: the assumption cell=digit (on) or cell<>digit, ALS links */
     int a_cell, a_digit;
-    bool a_on, als;
+    bool a_on, als, gnpx;
     char a_text[16];      /* normalised: "r2c2=1" / "r2c2<>1" */
     sdk_gen_request *gen; /* generate: the target and budget */
 };
@@ -151,7 +151,8 @@ static bool known_key(enum method m, const msgpack_object *k)
                                        "passes"};
     for (size_t i = 0; i < sizeof keys / sizeof *keys; i++)
         if (sdk_wire_str_is(k, keys[i])) return true;
-    if (m == M_TRACE && (sdk_wire_str_is(k, "assumption") || sdk_wire_str_is(k, "als")))
+    if (m == M_TRACE && (sdk_wire_str_is(k, "assumption") || sdk_wire_str_is(k, "als") ||
+                         sdk_wire_str_is(k, "gnpx")))
         return true;
     if (m == M_GENERATE && sdk_gen_known_key(k)) return true;
     return false;
@@ -365,6 +366,7 @@ sdk_request *sdk_service_prepare(sdk_service *sv, const char *method, size_t met
         }
         if (!parse_assumption(rq, a->via.str.ptr, a->via.str.size, err)) goto fail;
         if (!sdk_wire_get_bool(params, "als", &rq->als, err)) goto fail;
+        if (!sdk_wire_get_bool(params, "gnpx", &rq->gnpx, err)) goto fail;
     }
 
     if (m == M_TECHNIQUES) return rq;
@@ -785,6 +787,7 @@ static void pack_trace(const sdk_request *rq, puzzle *pz, msgpack_packer *pk)
     trace_out t = {.summary = NULL};
     list_init(&t.l);
     unsigned flags = rq->als ? SDK_DYN_ALS : 0;
+    if (rq->gnpx) flags |= SDK_DYN_ALS | SDK_DYN_GNPX; /* GNPX's super links hold ALS links */
     bool bad =
         sdk_trace_assumption(&pz->g, rq->a_cell, rq->a_digit, rq->a_on, flags, trace_line, &t);
     msgpack_pack_map(pk, 5);
