@@ -266,12 +266,14 @@ static void gnpx_als(sdk_dyn *d, lvl *next, int lit, const sdk_als_list *als, in
     int cand = lit >> 1, c = cand / 9, dg = cand % 9 + 1;
     const sdk_dyn_reason *w = &d->why[cand];
     /* entered by a weak link between cells, not by an ALS link */
-    if ((lit & 1) || w->from < 0 || w->strong || w->kind == SDK_LINK_ALS) return;
+    if ((lit & 1) || w->from < 0 || w->strong) return;
     int src = (w->from >> 1) / 9;
     if (src == c) return;
+    const sdk_grid *g = &d->g;
     for (int i = 0; i < als->n && !d->contradiction; i++) {
         const sdk_als *A = &als->als[i];
         if (!sdk_bb_has(A->dcells[dg - 1], c) || sdk_bb_has(A->cells, src)) continue;
+        if (w->kind == SDK_LINK_ALS && !sdk_bb_empty(sdk_bb_and(A->cells, w->als))) continue;
         bool gone = true;
         SDK_BB_FOREACH(x, A->dcells[dg - 1])
         if (d->state[x * 9 + dg - 1] != -1) gone = false;
@@ -282,9 +284,18 @@ static void gnpx_als(sdk_dyn *d, lvl *next, int lit, const sdk_als_list *als, in
             sdk_bb rm = sdk_bb_none();
             SDK_BB_FOREACH(x, A->dcells[m - 1])
             if (d->state[x * 9 + m - 1] != -1) sdk_bb_add(&rm, x);
-            if (sdk_bb_count(rm) == 1)
+            if (sdk_bb_count(rm) == 1) {
                 gnpx_reach(d, next, SDK_LIT(SDK_CAND_NODE(sdk_bb_first(rm), m), 1), lit,
                            SDK_LINK_ALS, 1, A->cells, depth);
+                continue;
+            }
+            /* m is locked in several cells of the set: it leaves their
+             * common peers (written as the set's m-cells, true, then a weak
+             * link) */
+            sdk_bb out = sdk_bb_andnot(sdk_bb_and(sdk_common_peers(rm), g->digit[m - 1]), A->cells);
+            SDK_BB_FOREACH(x, out)
+            gnpx_reach(d, next, SDK_LIT(SDK_CAND_NODE(x, m), 0), lit, SDK_LINK_ALS, 0, A->cells,
+                       depth);
         }
     }
 }
@@ -396,9 +407,19 @@ static void cells_list(sdk_bb cells, char *buf, size_t n)
 }
 
 /* "[W r2c2/+1 -> r2c8/-1]" for the link into lit with reason r. */
-static size_t link_text(int lit, const sdk_dyn_reason *r, char *buf, size_t n)
+static size_t link_text(const sdk_dyn *d, int lit, const sdk_dyn_reason *r, char *buf, size_t n)
 {
     char a[16], b[16], cl[64];
+    if (r->kind == SDK_LINK_ALS && !r->strong && d->gnpx) {
+        /* GNPX: into the set, then out of the digit's cells in it */
+        int m = (lit >> 1) % 9 + 1;
+        sdk_bb mc = sdk_bb_and(r->als, d->g.digit[m - 1]);
+        char ml[64];
+        cells_list(r->als, cl, sizeof cl);
+        cells_list(mc, ml, sizeof ml);
+        return (size_t)snprintf(buf, n, "[S (ALS:%s) %s -> %s/+%d] => [W %s/+%d -> %s]", cl,
+                                lit_text(r->from, a), ml, m, ml, m, lit_text(lit, b));
+    }
     if (r->kind == SDK_LINK_ALS || r->kind == SDK_LINK_GROUP) {
         cells_list(r->als, cl, sizeof cl);
         return (size_t)snprintf(buf, n, "[%c (%s:%s) %s -> %s]", r->strong ? 'S' : 'W',
@@ -438,7 +459,7 @@ static size_t chain_text_more(const sdk_dyn *d, int lit, bool more, char *buf, s
         if (!first) k += (size_t)snprintf(buf + k, n - k, " => ");
         first = false;
         if (k >= n) break;
-        k += link_text(ch[i], &d->why[ch[i] >> 1], buf + k, n - k);
+        k += link_text(d, ch[i], &d->why[ch[i] >> 1], buf + k, n - k);
     }
     return k;
 }
@@ -460,7 +481,7 @@ static size_t gnpx_text(const sdk_dyn *d, int lit, char *buf, size_t n)
             k = gnpx_text(d, tl, buf, n);
             sdk_dyn_reason w = {(int16_t)tl, SDK_LINK_CELL, 0, sdk_bb_none()};
             if (k < n) k += (size_t)snprintf(buf + k, n - k, "%s", k ? " => " : "");
-            if (k < n) k += link_text(lit, &w, buf + k, n - k);
+            if (k < n) k += link_text(d, lit, &w, buf + k, n - k);
             return k;
         }
     }
@@ -468,7 +489,7 @@ static size_t gnpx_text(const sdk_dyn *d, int lit, char *buf, size_t n)
     const sdk_dyn_reason *r = &d->shown[cand];
     k = chain_text_more(d, r->from, true, buf, n);
     if (k < n) k += (size_t)snprintf(buf + k, n - k, "%s", k ? " => " : "");
-    if (k < n) k += link_text(lit, r, buf + k, n - k);
+    if (k < n) k += link_text(d, lit, r, buf + k, n - k);
     return k;
 }
 
@@ -540,7 +561,7 @@ bool sdk_trace_assumption(const sdk_grid *g, int cell, int digit, bool on, unsig
                     k += chain_text(d, d->bad_reason.from, line + k, 8192 - k);
                     if (k > k0) k += (size_t)snprintf(line + k, 8192 - k, " => ");
                 }
-                link_text(d->bad_lit ^ 1, &d->bad_reason, line + k, 8192 - k);
+                link_text(d, d->bad_lit ^ 1, &d->bad_reason, line + k, 8192 - k);
             }
         }
         fn(ctx, -1, line);

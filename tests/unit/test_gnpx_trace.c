@@ -132,10 +132,20 @@ static int run(int which)
     position(f, which, &g);
     static got o;
     memset(&o, 0, sizeof o);
+    bool verbose = getenv("GNPX_VERBOSE") != NULL;
+    for (int c = 0; verbose && c < 81; c++) {
+        char b[12];
+        int k = 0;
+        if (g.value[c])
+            k = snprintf(b, sizeof b, "=%d", g.value[c]);
+        else
+            SDK_MASK_FOREACH(dd, g.cand[c]) b[k++] = (char)('0' + dd);
+        b[k] = 0;
+        printf("%-10s%s", b, c % 9 == 8 ? "\n" : "");
+    }
     bool bad =
         sdk_trace_assumption(&g, f->cell, f->digit, true, SDK_DYN_ALS | SDK_DYN_GNPX, grab, &o);
     int ok = 0;
-    bool verbose = getenv("GNPX_VERBOSE") != NULL;
     if (which == 2) { /* the verdict and its two chains */
         assert_true(bad);
         char *l1 = strchr(o.summary, '\n');
@@ -175,7 +185,7 @@ static int run(int which)
 }
 
 /* What the engine reaches today: a lower count is a regression. */
-static const int reached[3] = {25, 14, 1};
+static const int reached[3] = {27, 17, 1};
 
 static void test_figure(void **state)
 {
