@@ -51,10 +51,8 @@ static void on_off(sdk_dyn *d, dq *q, int lit, unsigned flags, const sdk_als_lis
     int cand = lit >> 1, c = cand / 9, dg = cand % 9 + 1;
     const sdk_grid *g = &d->g;
     bool nishio = flags & SDK_DYN_NISHIO;
-    bool gnpx = flags & SDK_DYN_GNPX;
     if (lit & 1) { /* true */
-        /* GNPX: the assumed cell's other digits are not consequences */
-        if (!nishio && !(gnpx && lit == d->start)) {
+        if (!nishio) {
             SDK_MASK_FOREACH(e, g->cand[c])
             {
                 if (e != dg)
@@ -89,8 +87,7 @@ static void on_off(sdk_dyn *d, dq *q, int lit, unsigned flags, const sdk_als_lis
             set_lit(d, q, SDK_LIT(SDK_CAND_NODE(c, last), 1), lit, SDK_LINK_CELL, 1, sdk_bb_none());
     }
     for (int k = 0; k < 3 && !d->contradiction; k++) {
-        /* GNPX looks at the box first */
-        int h = sdk_cell_house[c][gnpx ? (k + 2) % 3 : k];
+        int h = sdk_cell_house[c][k];
         sdk_bb r = remaining(d, h, dg);
         int n = sdk_bb_count(r);
         if (n == 0) {
@@ -118,14 +115,9 @@ static void on_off(sdk_dyn *d, dq *q, int lit, unsigned flags, const sdk_als_lis
         }
     }
     if (!(flags & SDK_DYN_ALS) || !als || d->contradiction) return;
-    /* GNPX: an ALS is entered by a weak link from outside the set, never by
-     * another ALS link */
-    if (gnpx && (d->why[cand].kind == SDK_LINK_ALS || d->why[cand].strong || d->why[cand].from < 0))
-        return;
     for (int i = 0; i < als->n && !d->contradiction; i++) {
         const sdk_als *A = &als->als[i];
         if (!sdk_bb_has(A->dcells[dg - 1], c)) continue;
-        if (gnpx && sdk_bb_has(A->cells, (d->why[cand].from >> 1) / 9)) continue;
         bool gone = true;
         SDK_BB_FOREACH(x, A->dcells[dg - 1])
         if (d->state[x * 9 + dg - 1] != -1) gone = false;
@@ -146,7 +138,6 @@ static void on_off(sdk_dyn *d, dq *q, int lit, unsigned flags, const sdk_als_lis
             if (sdk_bb_count(rm) == 1)
                 set_lit(d, q, SDK_LIT(SDK_CAND_NODE(sdk_bb_first(rm), m), 1), lit, SDK_LINK_ALS, 1,
                         A->cells);
-            if (gnpx) continue; /* GNPX: an ALS link ends inside the set */
             sdk_bb out = sdk_bb_andnot(sdk_bb_and(sdk_common_peers(rm), g->digit[m - 1]), A->cells);
             SDK_BB_FOREACH(x, out)
             set_lit(d, q, SDK_LIT(SDK_CAND_NODE(x, m), 0), lit, SDK_LINK_ALS, 0, A->cells);
@@ -160,12 +151,17 @@ static void on_off(sdk_dyn *d, dq *q, int lit, unsigned flags, const sdk_als_lis
  * between cells (a house link or an ALS link); the links inside a cell cost
  * nothing: a candidate that becomes true makes the rest of its cell false and
  * a false one leaves a bivalue cell's other digit true at the same level. A
- * level first follows the house links of every candidate of the level before
- * (box, row, column), then the ALS links: a digit removed from an ALS by a
- * weak link from outside it turns the set into a locked set, and a digit that
- * is left in one cell of the set becomes true there. Two ALS links never
- * follow each other. The assumed cell is fixed (its other digits are not
- * consequences). */
+ * level expands the candidates of the level before in the order GNPX lists
+ * them (by cell, then digit): first their house links (row, column, box),
+ * then their ALS links: a digit removed from an ALS by a weak link from
+ * outside it turns the set into a locked set; a digit left in one cell of the
+ * set becomes true there ([S (ALS:r2c68) r2c8/-1 -> r2c6/+8]), a digit left
+ * in several leaves their common peers (written through the set's cells:
+ * [S (ALS:r9c69) r9c6/-8 -> r9c69/+4] => [W r9c69/+4 -> r9c3/-4]). Two ALS
+ * links never follow each other. The assumed cell is fixed (its other digits
+ * are not consequences). A candidate is shown with the first link between
+ * cells that reached it at its depth, a false digit of a cell with a true one
+ * from the true one, and links inside a cell only as a chain's last link. */
 
 typedef struct lvl {
     int16_t lit[SDK_NCAND];
@@ -245,8 +241,7 @@ static void gnpx_houses(sdk_dyn *d, lvl *next, int lit, int depth)
     int cand = lit >> 1, c = cand / 9, dg = cand % 9 + 1;
     const sdk_grid *g = &d->g;
     for (int k = 0; k < 3 && !d->contradiction; k++) {
-        static const int row_box_col[3] = {0, 2, 1};
-        int h = sdk_cell_house[c][row_box_col[k]];
+        int h = sdk_cell_house[c][k];
         if (lit & 1) {
             sdk_bb peers = sdk_bb_andnot(sdk_house_digit(g, h, dg), sdk_bb_cell(c));
             SDK_BB_FOREACH(p, peers)
@@ -266,7 +261,7 @@ static void gnpx_als(sdk_dyn *d, lvl *next, int lit, const sdk_als_list *als, in
     int cand = lit >> 1, c = cand / 9, dg = cand % 9 + 1;
     const sdk_dyn_reason *w = &d->why[cand];
     /* entered by a weak link between cells, not by an ALS link */
-    if ((lit & 1) || w->from < 0 || w->strong) return;
+    if ((lit & 1) || w->from < 0 || w->strong || w->kind == SDK_LINK_ALS) return;
     int src = (w->from >> 1) / 9;
     if (src == c) return;
     const sdk_grid *g = &d->g;
@@ -300,6 +295,11 @@ static void gnpx_als(sdk_dyn *d, lvl *next, int lit, const sdk_als_list *als, in
     }
 }
 
+static int cmp_lit16(const void *a, const void *b)
+{
+    return *(const int16_t *)a - *(const int16_t *)b;
+}
+
 static void gnpx_run(sdk_dyn *d, int start, unsigned flags, const sdk_als_list *als)
 {
     memset(d->has_shown, 0, sizeof d->has_shown);
@@ -313,6 +313,8 @@ static void gnpx_run(sdk_dyn *d, int start, unsigned flags, const sdk_als_list *
     cur->lit[cur->n++] = (int16_t)start;
     for (int depth = 1; cur->n && !d->contradiction; depth++) {
         next->n = 0;
+        /* a level is expanded in the order GNPX lists it: by cell, then digit */
+        qsort(cur->lit, (size_t)cur->n, sizeof cur->lit[0], cmp_lit16);
         for (int i = 0; i < cur->n && !d->contradiction; i++)
             gnpx_houses(d, next, cur->lit[i], depth);
         if ((flags & SDK_DYN_ALS) && als)
@@ -551,18 +553,25 @@ bool sdk_trace_assumption(const sdk_grid *g, int cell, int digit, bool on, unsig
                                     on ? "false" : "true");
         if (!d->gnpx) k += (size_t)snprintf(line + k, 8192 - k, ": %s", d->why_text);
         if (d->bad_lit >= 0) {
-            /* the two chains that clash */
-            k += (size_t)snprintf(line + k, 8192 - k, "\n");
-            k += chain_text(d, d->bad_lit, line + k, 8192 - k);
-            k += (size_t)snprintf(line + k, 8192 - k, "\n");
-            if (k < 8192) {
-                size_t k0 = k;
-                if (d->bad_reason.from >= 0) {
-                    k += chain_text(d, d->bad_reason.from, line + k, 8192 - k);
-                    if (k > k0) k += (size_t)snprintf(line + k, 8192 - k, " => ");
-                }
-                link_text(d, d->bad_lit ^ 1, &d->bad_reason, line + k, 8192 - k);
+            /* the two chains that clash: the one found first, then the
+             * other (GNPX: the chain to the false literal first) */
+            char *held = sdk_xmalloc(4096), *clash = sdk_xmalloc(4096);
+            if (d->gnpx)
+                gnpx_text(d, d->bad_lit, held, 4096);
+            else
+                chain_text(d, d->bad_lit, held, 4096);
+            size_t c = 0;
+            clash[0] = 0;
+            if (d->bad_reason.from >= 0) {
+                c = chain_text_more(d, d->bad_reason.from, true, clash, 4096);
+                if (c) c += (size_t)snprintf(clash + c, 4096 - c, " => ");
             }
+            if (c < 4096) link_text(d, d->bad_lit ^ 1, &d->bad_reason, clash + c, 4096 - c);
+            bool clash_first = d->gnpx && (d->bad_lit & 1);
+            snprintf(line + k, 8192 - k, "\n%s\n%s", clash_first ? clash : held,
+                     clash_first ? held : clash);
+            free(held);
+            free(clash);
         }
         fn(ctx, -1, line);
     } else {

@@ -787,7 +787,7 @@ static void pack_trace(const sdk_request *rq, puzzle *pz, msgpack_packer *pk)
     trace_out t = {.summary = NULL};
     list_init(&t.l);
     unsigned flags = rq->als ? SDK_DYN_ALS : 0;
-    if (rq->gnpx) flags |= SDK_DYN_ALS | SDK_DYN_GNPX; /* GNPX's super links hold ALS links */
+    if (rq->gnpx) flags |= SDK_DYN_GNPX;
     bool bad =
         sdk_trace_assumption(&pz->g, rq->a_cell, rq->a_digit, rq->a_on, flags, trace_line, &t);
     msgpack_pack_map(pk, 5);

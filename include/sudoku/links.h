@@ -129,7 +129,7 @@ SDK_API int sdk_chain_length_tenths(int length);
 #define SDK_DYN_ALS 0x1u    /* ALS links (GNPX super links) */
 #define SDK_DYN_LOCKED 0x2u /* group links: a digit confined to a box segment */
 #define SDK_DYN_NISHIO 0x4u /* only the assumed digit (nishio) */
-#define SDK_DYN_GNPX 0x8u   /* GNPX super-link rules and notation (see sdk_trace_assumption) */
+#define SDK_DYN_GNPX 0x8u   /* GNPX's super-link search and notation (links_dyn.c) */
 
 /* Why a candidate got its value. */
 typedef struct sdk_dyn_reason {

@@ -114,6 +114,16 @@ def test_methods():
         check(res["contradiction"] is True and res["summary"].startswith("r1c2/#1 is false"), res["summary"])
         res = r.call("trace", {"puzzle": HARD, "assumption": "r1c2<>1", "als": True})
         check(res["contradiction"] in (True, False) and isinstance(res["lines"], list), "trace als")
+        # gnpx: GNPX's search and notation (the verdict, then the two clashing chains)
+        fig3 = ".9..4..6.4..15...2..6..91....4....7.36.....15.8....3....82..4..9...34..1.4..8..3."
+        res = r.call("trace", {"puzzle": fig3, "assumption": "r1c6=8", "gnpx": True})
+        parts = res["summary"].split("\n")
+        check(res["contradiction"] is True and parts[0] == "r1c6/#8 is false" and len(parts) == 3
+              and all(p.startswith("[W r1c6/+8 -> ") for p in parts[1:]), f"trace gnpx {res['summary']}")
+        res = r.call("trace", {"puzzle": fig3, "assumption": "r1c6=8"})
+        check(res["summary"].startswith("r1c6/#8 is false: "), "default trace summary unchanged")
+        eq(r.call_error("trace", {"puzzle": fig3, "assumption": "r1c6=8", "gnpx": 1})["code"],
+           "bad-request", "gnpx must be a boolean")
         eq(r.call_error("trace", {"puzzle": EASY, "assumption": "r1c3=1"})["code"], "bad-request", "given")
         eq(r.call_error("trace", {"puzzle": EASY, "assumption": "x"})["code"], "bad-request", "malformed")
         eq(r.call_error("rate", {"puzzle": EASY, "assumption": "r1c2=1"})["code"], "bad-request",

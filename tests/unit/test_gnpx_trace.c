@@ -5,6 +5,9 @@
  * wrapped lines joined; a line the seed cuts off after "->" is compared by its
  * prefix). Figure 1 starts where the basic techniques stop (singles, locked
  * candidates, naked and hidden subsets), figures 2 and 3 after the singles.
+ * Figures 1 and 2 are traced with ALS links, figure 3 (whose two chains hold
+ * none) with house links only: with ALS links a shorter contradiction (through
+ * the ALS r13467c9) comes first.
  * Every figure's lines are matched one by one with the engine's (consequences
  * sorted by cell, then digit, as the seed prints them); the counts are printed
  * and must not fall below what the engine reaches today. */
@@ -143,8 +146,8 @@ static int run(int which)
         b[k] = 0;
         printf("%-10s%s", b, c % 9 == 8 ? "\n" : "");
     }
-    bool bad =
-        sdk_trace_assumption(&g, f->cell, f->digit, true, SDK_DYN_ALS | SDK_DYN_GNPX, grab, &o);
+    bool bad = sdk_trace_assumption(&g, f->cell, f->digit, true,
+                                    (which == 2 ? 0u : SDK_DYN_ALS) | SDK_DYN_GNPX, grab, &o);
     int ok = 0;
     if (which == 2) { /* the verdict and its two chains */
         assert_true(bad);
@@ -185,7 +188,7 @@ static int run(int which)
 }
 
 /* What the engine reaches today: a lower count is a regression. */
-static const int reached[3] = {27, 17, 1};
+static const int reached[3] = {27, 18, 3};
 
 static void test_figure(void **state)
 {
