@@ -99,8 +99,8 @@ static void usage(FILE *f)
             "  --trace-links      explain, hint, solve --logic: each step's chains as\n"
             "                     consequence lines (r2c6/+8 [W r2c2/+1 -> r2c8/-1] => ...)\n"
             "  --assume A, --als  trace: the assumption (or the first argument), ALS links\n"
-            "  --gnpx             trace: GNPX's super-link rules and notation (--als: with\n"
-            "                     ALS links)\n"
+            "  --gnpx             trace, --trace-links: GNPX's super-link rules and notation\n"
+            "                     (trace --als: with ALS links)\n"
             "  --logic            solve: by techniques, with the steps\n"
             "  -f FILE            read puzzles from FILE\n"
             "  --no-autostart     do not start a per-user sudokud when none answers\n"
@@ -543,6 +543,7 @@ static int run_batch(const opts *o, const char *cmd, char **args, int nargs)
         .trace = o->trace,
         .logic = o->logic,
         .trace_links = o->trace_links,
+        .gnpx = o->gnpx,
         .big = nargs > 0 && !nfiles,
         .headers =
             nargs + nfiles > 1 || (nfiles > 0 && strcmp(cmd, "solve") && strcmp(cmd, "rate")),
@@ -1042,7 +1043,6 @@ int main(int argc, char **argv)
         {o.logic, "--logic", "solve"},
         {o.max_trace > 0, "--max-trace", "explain"},
         {o.als, "--als", "trace"},
-        {o.gnpx, "--gnpx", "trace"},
         {o.assume != NULL, "--assume", "trace"},
     };
     for (size_t i = 0; i < sizeof only / sizeof *only; i++)
@@ -1056,6 +1056,10 @@ int main(int argc, char **argv)
     }
     if (o.grid && strcmp(cmd, "explain") && strcmp(cmd, "hint")) {
         fprintf(stderr, "%s: --grid goes with explain or hint only\n", prog);
+        return EXIT_USAGE;
+    }
+    if (o.gnpx && strcmp(cmd, "trace") && !o.trace_links) {
+        fprintf(stderr, "%s: --gnpx goes with trace or --trace-links only\n", prog);
         return EXIT_USAGE;
     }
     if (o.trace_links && strcmp(cmd, "explain") && strcmp(cmd, "hint") &&

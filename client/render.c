@@ -222,17 +222,18 @@ static void put_line(void *ctx, const sdk_node *derived, const char *line)
 }
 
 /* The step's chains, one line each (sdk_links_trace_lines); JSON: an array. */
-static void step_trace_lines(FILE *f, const msgpack_object *s, bool json, const char *indent)
+static void step_trace_lines(FILE *f, const msgpack_object *s, bool json, const char *indent,
+                             unsigned flags)
 {
     static sdk_link links[SDK_STEP_MAX_LINK];
     int n = wire_step_links(s, links, SDK_STEP_MAX_LINK);
     line_out lo = {f, indent, json, 0};
     if (json) putc('[', f);
-    sdk_links_trace_lines(links, n, put_line, &lo);
+    sdk_links_trace_lines_flags(links, n, flags, put_line, &lo);
     if (json) putc(']', f);
 }
 
-static void json_steps(FILE *f, const msgpack_object *steps, bool trace_links)
+static void json_steps(FILE *f, const msgpack_object *steps, bool trace_links, unsigned flags)
 {
     putc('[', f);
     for (size_t i = 0; i < mp_len(steps) && steps->type == MSGPACK_OBJECT_ARRAY; i++) {
@@ -251,7 +252,7 @@ static void json_steps(FILE *f, const msgpack_object *steps, bool trace_links)
         json_field(f, &first, s, "truncated"); /* the chains did not all fit */
         if (trace_links && mp_len(links)) {
             json_key(f, &first, "trace_links");
-            step_trace_lines(f, s, true, "");
+            step_trace_lines(f, s, true, "", flags);
         }
         putc('}', f);
     }
@@ -290,7 +291,7 @@ static void json_puzzle(const render_opts *o, const msgpack_object *r, const cha
             json_field(f, &first, r, "solved");
             if (mp_get(r, "steps")) {
                 json_key(f, &first, "steps");
-                json_steps(f, mp_get(r, "steps"), o->trace_links);
+                json_steps(f, mp_get(r, "steps"), o->trace_links, o->gnpx ? SDK_TRACE_GNPX : 0);
             }
         }
     } else if (!strcmp(o->cmd, "rate")) {
@@ -308,7 +309,7 @@ static void json_puzzle(const render_opts *o, const msgpack_object *r, const cha
             json_field(f, &first, r, "passes_grid");
         }
         json_key(f, &first, "steps");
-        json_steps(f, mp_get(r, "steps"), o->trace_links);
+        json_steps(f, mp_get(r, "steps"), o->trace_links, o->gnpx ? SDK_TRACE_GNPX : 0);
         if (o->trace) {
             json_field(f, &first, r, "trace");
             json_field(f, &first, r, "trace_status");
@@ -512,7 +513,7 @@ static void print_steps(const render_opts *o, const msgpack_object *steps, const
         free(text);
         putc('\n', f);
         print_branches(f, s);
-        if (o->trace_links) step_trace_lines(f, s, false, "    ");
+        if (o->trace_links) step_trace_lines(f, s, false, "    ", o->gnpx ? SDK_TRACE_GNPX : 0);
         if (have && advance) apply_wire_step(&g, s);
     }
 }

@@ -19,6 +19,7 @@ typedef struct render_opts {
     bool trace;       /* explain: the backtracking trace */
     bool logic;       /* solve: by techniques */
     bool trace_links; /* each step's chains as consequence lines */
+    bool gnpx;        /* those lines as GNPX writes them (SDK_TRACE_GNPX) */
     bool big;         /* print grids rather than lines (puzzles from arguments) */
     bool headers;     /* several puzzles: a header line before each (explain, hint) */
 } render_opts;

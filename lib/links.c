@@ -828,8 +828,37 @@ char *sdk_link_text(const sdk_link *l, char *buf, size_t n)
     return buf;
 }
 
+/* GNPX writes a group node (a digit confined to 2-3 cells of a segment, an
+ * AIC node) in angle brackets: "<r2c46>/+1". */
+static char *gnpx_node_text(const sdk_node *nd, char *buf, size_t n)
+{
+    char t[48];
+    sdk_node_text(nd, t, sizeof t);
+    if (nd->ncell <= 1) {
+        snprintf(buf, n, "%s", t);
+        return buf;
+    }
+    char *slash = strrchr(t, '/');
+    if (slash) *slash++ = 0;
+    snprintf(buf, n, "<%s>/%s", t, slash ? slash : "");
+    return buf;
+}
+
+/* A link between two digits of one cell. */
+static bool link_in_cell(const sdk_link *l)
+{
+    return l->from.ncell == 1 && l->to.ncell == 1 && l->from.cell[0] == l->to.cell[0];
+}
+
 int sdk_links_trace_lines(const sdk_link *links, int n, sdk_link_line_fn fn, void *ctx)
 {
+    return sdk_links_trace_lines_flags(links, n, 0, fn, ctx);
+}
+
+int sdk_links_trace_lines_flags(const sdk_link *links, int n, unsigned flags, sdk_link_line_fn fn,
+                                void *ctx)
+{
+    bool gnpx = flags & SDK_TRACE_GNPX;
     enum { LINE = 16384 };
     char *line = sdk_xmalloc(LINE);
     int lines = 0;
@@ -841,6 +870,7 @@ int sdk_links_trace_lines(const sdk_link *links, int n, sdk_link_line_fn fn, voi
         size_t k = 0;
         char a[48];
         k += (size_t)snprintf(line, LINE, "%s", sdk_node_text(derived, a, sizeof a));
+        bool printed = false;
         for (int e = i; e < j && k < LINE;) {
             const sdk_node *from = &links[e].from;
             char label[256];
@@ -852,10 +882,26 @@ int sdk_links_trace_lines(const sdk_link *links, int n, sdk_link_line_fn fn, voi
                 if (more[0] && !strstr(label, more) && kl < sizeof label)
                     kl += (size_t)snprintf(label + kl, sizeof label - kl, "%s", more);
             }
+            /* GNPX passes through a cell silently (an in-cell link is
+             * written only as the chain's last one) */
+            if (gnpx && e + 1 < j && link_in_cell(&links[e])) {
+                e++;
+                continue;
+            }
+            if (printed && k < LINE) k += (size_t)snprintf(line + k, LINE - k, " =>");
+            printed = true;
             k += (size_t)snprintf(line + k, LINE - k, " ");
-            if (k < LINE)
+            if (k < LINE && gnpx) {
+                char fa[64], ta[64];
+                gnpx_node_text(from, fa, sizeof fa);
+                gnpx_node_text(&links[e].to, ta, sizeof ta);
+                int w = snprintf(line + k, LINE - k, "[%c %s%s%s -> %s]",
+                                 links[e].strong ? 'S' : 'W', label, label[0] ? " " : "", fa, ta);
+                k += w < 0 ? 0 : (size_t)w;
+            } else if (k < LINE) {
                 k += link_text3(from, &links[e].to, links[e].strong, label, line + k, LINE - k);
-            if (++e < j && k < LINE) k += (size_t)snprintf(line + k, LINE - k, " =>");
+            }
+            e++;
         }
         if (k >= LINE) memcpy(line + LINE - 4, "...", 4);
         fn(ctx, derived, line);

@@ -208,6 +208,12 @@ SDK_API char *sdk_link_text(const sdk_link *l, char *buf, size_t n);
 typedef void (*sdk_link_line_fn)(void *ctx, const sdk_node *derived, const char *line);
 /* Call fn once per chain of links[0..n) with its line. Returns the line count. */
 SDK_API int sdk_links_trace_lines(const sdk_link *links, int n, sdk_link_line_fn fn, void *ctx);
+/* The same with flags: SDK_TRACE_GNPX writes the lines as GNPX does: a link
+ * inside a cell only as a chain's last one, group (AIC) nodes in angle
+ * brackets ("<r2c46>/+1"). */
+#define SDK_TRACE_GNPX 0x1u
+SDK_API int sdk_links_trace_lines_flags(const sdk_link *links, int n, unsigned flags,
+                                        sdk_link_line_fn fn, void *ctx);
 /* The lines of a step's links joined by '\n' (no newline after the last).
  * Returns buf ("" when the step has no links). */
 SDK_API char *sdk_step_trace_text(const sdk_step *s, char *buf, size_t n);

@@ -452,6 +452,20 @@ def test_trace_links():
             p = d.sudoctl("--trace-links", *bad, CHAINY)
             eq(p.returncode, 2, f"--trace-links with {bad[0]}")
             check("--trace-links goes with" in p.stderr, p.stderr)
+        # --gnpx: GNPX's notation: in-cell links only as a chain's last link,
+        # group (AIC) nodes in angle brackets
+        p = d.sudoctl("--json", "--profile", "standard", "--trace-links", "--gnpx", "explain",
+                      CHAINY, timeout=120)
+        eq(p.returncode, 0, "explain --trace-links --gnpx rc " + p.stderr)
+        glines = [ln for s in jlines(p.stdout)[0]["steps"] for ln in s.get("trace_links", [])]
+        check(any("<r" in ln for ln in glines), "group nodes in <...>")
+        for ln in glines:
+            links = re.findall(r"\[[SW] (?:\(\w+:[^)]*\) )?(\S+) -> (\S+)\]", ln)
+            for fr, to in links[:-1]:
+                check(not (fr.split("/")[0] == to.split("/")[0] and "<" not in fr),
+                      f"no in-cell link mid-chain: {ln}")
+        p = d.sudoctl("--gnpx", "solve", CHAINY)
+        eq(p.returncode, 2, "--gnpx with solve")
 
 
 def test_progress_notifications():
