@@ -564,7 +564,7 @@ static void on_frame(worker *w, int kind, const char *body, size_t n)
                 sdk_wire_reader r;
                 const msgpack_object *o;
                 sdk_error e;
-                if (sdk_wire_reader_init(&r, n + 16) && sdk_wire_reader_feed(&r, body, n) &&
+                if (sdk_wire_reader_init(&r, n + 4096) && sdk_wire_reader_feed(&r, body, n) &&
                     sdk_wire_reader_next(&r, &o, &e) == 1) {
                     sdk_wire_copy_str(sdk_wire_get(o, "code"), code, sizeof code);
                     sdk_wire_copy_str(sdk_wire_get(o, "message"), msg, sizeof msg);

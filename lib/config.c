@@ -10,16 +10,18 @@
 #include <dlfcn.h>
 #include <errno.h>
 #include <libgen.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 #include "sudoku/alloc.h"
 #include "sudoku/host.h"
 
 typedef struct conf_line {
     char section[64];
     char key[64];
-    char value[256];
+    char value[SDK_CONFIG_VALUE_MAX];
     int line;
 } conf_line;
 
@@ -31,20 +33,57 @@ static char *trim(char *s)
     return s;
 }
 
-/* Read all key lines; false with err on a malformed line. */
-static bool read_lines(const char *path, conf_line **out, int *nout, sdk_error *err)
+/* One whole line of f into buf (its newline dropped): 1, 0 at the end of the
+ * file, -1 when the line is longer than SDK_CONFIG_LINE_MAX (the rest of it is
+ * read and dropped) or holds a NUL byte (-2). */
+static int read_line(FILE *f, char *buf)
+{
+    size_t n = 0;
+    int ch, rc = 1;
+    bool any = false;
+    while ((ch = getc(f)) != EOF) {
+        any = true;
+        if (ch == '\n') break;
+        if (ch == 0 && rc == 1) rc = -2;
+        if (n < SDK_CONFIG_LINE_MAX)
+            buf[n++] = (char)ch;
+        else if (rc == 1)
+            rc = -1;
+    }
+    buf[n] = 0;
+    return any ? rc : 0;
+}
+
+/* Read all key lines; false with err on a malformed line. Lines are read
+ * whole (up to SDK_CONFIG_LINE_MAX bytes: a longer one is an error, never
+ * cut in pieces), and every name and value must fit its field (no silent
+ * truncation), so what the file says is what is read, at the line it is on.
+ * name is what messages call the file. */
+static bool read_lines(const char *path, const char *name, conf_line **out, int *nout,
+                       sdk_error *err)
 {
     FILE *f = fopen(path, "r");
     if (!f) {
-        sdk_error_set(err, "bad-config", "%s: cannot read: %s", path, strerror(errno));
+        sdk_error_set(err, "bad-config", "%s: cannot read: %s", name, strerror(errno));
         return false;
     }
-    char buf[1024], section[64] = "";
-    int n = 0, cap = 0, lineno = 0;
+    char *buf = sdk_xmalloc(SDK_CONFIG_LINE_MAX + 1), section[64] = "";
+    int n = 0, cap = 0, lineno = 0, rc;
     conf_line *v = NULL;
     bool ok = true;
-    while (fgets(buf, sizeof buf, f)) {
+    while (ok && (rc = read_line(f, buf)) != 0) {
         lineno++;
+        if (rc == -1) {
+            sdk_error_set(err, "bad-config", "%s:%d: line longer than %d bytes", name, lineno,
+                          SDK_CONFIG_LINE_MAX);
+            ok = false;
+            break;
+        }
+        if (rc == -2) {
+            sdk_error_set(err, "bad-config", "%s:%d: the line holds a NUL byte", name, lineno);
+            ok = false;
+            break;
+        }
         char *s = buf;
         /* Strip comments: ';' or '#' at the start or after whitespace. */
         for (char *q = s; *q; q++)
@@ -57,38 +96,54 @@ static bool read_lines(const char *path, conf_line **out, int *nout, sdk_error *
         if (*s == '[') {
             char *e = strchr(s, ']');
             if (!e || e[1]) {
-                sdk_error_set(err, "bad-config", "%s:%d: section header without closing ']'", path,
+                sdk_error_set(err, "bad-config", "%s:%d: section header without closing ']'", name,
                               lineno);
                 ok = false;
                 break;
             }
             *e = 0;
-            snprintf(section, sizeof section, "%s", trim(s + 1));
+            char *sec = trim(s + 1);
+            if (strlen(sec) >= sizeof section) {
+                sdk_error_set(err, "bad-config", "%s:%d: section name longer than %zu bytes", name,
+                              lineno, sizeof section - 1);
+                ok = false;
+                break;
+            }
+            snprintf(section, sizeof section, "%s", sec);
             continue;
         }
         char *eq = strchr(s, '=');
         if (!eq) {
-            sdk_error_set(err, "bad-config", "%s:%d: expected 'key = value', got '%.60s'", path,
+            sdk_error_set(err, "bad-config", "%s:%d: expected 'key = value', got '%.60s'", name,
                           lineno, s);
             ok = false;
             break;
         }
         if (!*section) {
-            sdk_error_set(err, "bad-config", "%s:%d: key outside any [section]", path, lineno);
+            sdk_error_set(err, "bad-config", "%s:%d: key outside any [section]", name, lineno);
             ok = false;
             break;
         }
         *eq = 0;
+        char *key = trim(s), *val = trim(eq + 1);
+        if (strlen(key) >= sizeof v->key || strlen(val) >= sizeof v->value) {
+            sdk_error_set(err, "bad-config", "%s:%d: %s longer than %zu bytes", name, lineno,
+                          strlen(key) >= sizeof v->key ? "key" : "value",
+                          (strlen(key) >= sizeof v->key ? sizeof v->key : sizeof v->value) - 1);
+            ok = false;
+            break;
+        }
         if (n == cap) {
             cap = cap ? cap * 2 : 64;
             v = sdk_xrealloc(v, sizeof *v * (size_t)cap);
         }
         conf_line *l = &v[n++];
         snprintf(l->section, sizeof l->section, "%s", section);
-        snprintf(l->key, sizeof l->key, "%s", trim(s));
-        snprintf(l->value, sizeof l->value, "%s", trim(eq + 1));
+        snprintf(l->key, sizeof l->key, "%s", key);
+        snprintf(l->value, sizeof l->value, "%s", val);
         l->line = lineno;
     }
+    free(buf);
     fclose(f);
     if (!ok) {
         free(v);
@@ -137,6 +192,8 @@ bool sdk_options_parse(const char *text, sdk_options *o, char *why, size_t n)
     return true;
 }
 
+static bool plugin_open(const char *path, sdk_plugin *pl, sdk_error *err);
+
 static bool valid_id(const char *id)
 {
     if (!id || !*id || !islower((unsigned char)*id)) return false;
@@ -145,7 +202,24 @@ static bool valid_id(const char *id)
     return true;
 }
 
+static sdk_plugin_observer g_observer;
+static void *g_observer_arg;
+
+void sdk_config_observe_plugins(sdk_plugin_observer fn, void *arg)
+{
+    g_observer = fn;
+    g_observer_arg = arg;
+}
+
 bool sdk_plugin_open(const char *path, sdk_plugin *pl, sdk_error *err)
+{
+    if (g_observer) g_observer(path, g_observer_arg);
+    bool ok = plugin_open(path, pl, err);
+    if (g_observer) g_observer(NULL, g_observer_arg);
+    return ok;
+}
+
+static bool plugin_open(const char *path, sdk_plugin *pl, sdk_error *err)
 {
     memset(pl, 0, sizeof *pl);
     snprintf(pl->path, sizeof pl->path, "%s", path);
@@ -279,16 +353,89 @@ static void resolve(const char *cfgpath, const char *p, char *out, size_t n)
     snprintf(out, n, "%s/%s", dirname(tmp), p);
 }
 
-static bool parse_int(const conf_line *l, const char *path, int *out, sdk_error *err)
+int sdk_config_max_workers(void)
 {
+    long cores = sysconf(_SC_NPROCESSORS_ONLN);
+    if (cores < 1) cores = 1;
+    long max = SDK_WORKERS_PER_CORE * cores;
+    return max < SDK_WORKERS_PER_CORE ? SDK_WORKERS_PER_CORE : max > 1024 ? 1024 : (int)max;
+}
+
+/* The numeric keys of [sudokud]: where the value goes, its range, and what
+ * the error adds. Byte sizes may end in K, M or G (binary: 16M = 16 MiB). */
+typedef struct num_key {
+    const char *key;
+    size_t off;  /* offsetof in sdk_config */
+    bool wide;   /* long long (else int) */
+    bool bytes;  /* K/M/G suffixes */
+    long long lo, hi;
+    bool zero_ok; /* 0 allowed below lo (it means none/off) */
+    const char *note;
+} num_key;
+
+#define MiB (1LL << 20)
+static const num_key num_keys[] = {
+    {"workers", offsetof(sdk_config, workers), false, false, 0, 0, false, "0: one per core"},
+    {"deadline_ms", offsetof(sdk_config, deadline_ms), false, false, 10, 86400000, false,
+     "per puzzle"},
+    {"max_connections", offsetof(sdk_config, max_connections), false, false, 1, 65536, false,
+     NULL},
+    {"max_connections_per_uid", offsetof(sdk_config, max_connections_per_uid), false, false, 1,
+     65536, false, "at most max_connections"},
+    {"max_queue", offsetof(sdk_config, max_queue), false, false, 1, 1000000, false, NULL},
+    {"max_message", offsetof(sdk_config, max_message), false, true, 4096, 1LL << 30, false,
+     "bytes of a message, parsed"},
+    {"max_input_memory", offsetof(sdk_config, max_input_memory), true, true, MiB, 1LL << 40,
+     false, "bytes, all connections"},
+    {"max_output", offsetof(sdk_config, max_output), true, true, 65536, 1LL << 30, false,
+     "unsent bytes per connection"},
+    {"max_answer", offsetof(sdk_config, max_answer), true, true, 65536, 1LL << 30, false,
+     "bytes of one answer"},
+    {"max_trace", offsetof(sdk_config, max_trace), false, false, 1, 2000000, false, NULL},
+    {"read_timeout_ms", offsetof(sdk_config, read_timeout_ms), false, false, 100, 3600000, false,
+     NULL},
+    {"idle_timeout_ms", offsetof(sdk_config, idle_timeout_ms), false, false, 100, 86400000, true,
+     "0: never"},
+    {"load_timeout_ms", offsetof(sdk_config, load_timeout_ms), false, false, 100, 600000, false,
+     NULL},
+    {"worker_memory", offsetof(sdk_config, worker_memory), true, true, 64 * MiB, 1LL << 40, true,
+     "bytes, 0: no limit"},
+};
+
+static bool parse_num(const num_key *k, const conf_line *l, const char *name, sdk_config *cfg,
+                      sdk_error *err)
+{
+    long long lo = k->lo, hi = k->hi;
+    char note[128];
+    snprintf(note, sizeof note, "%s", k->note ? k->note : "");
+    if (!strcmp(k->key, "workers")) {
+        hi = sdk_config_max_workers();
+        long cores = sysconf(_SC_NPROCESSORS_ONLN);
+        snprintf(note, sizeof note, "0: one per core; at most %d per core, %ld core%s here",
+                 SDK_WORKERS_PER_CORE, cores < 1 ? 1 : cores, cores == 1 ? "" : "s");
+    }
+    errno = 0;
     char *end;
-    long v = strtol(l->value, &end, 10);
-    if (!*l->value || *end || v < 0 || v > 1L << 30) {
-        sdk_error_set(err, "bad-config", "%s:%d: %s must be a whole number >= 0, got '%s'", path,
-                      l->line, l->key, l->value);
+    long long v = strtoll(l->value, &end, 10);
+    bool ok = *l->value && end != l->value && errno == 0 && isdigit((unsigned char)*l->value);
+    if (ok && k->bytes && *end) {
+        int shift = *end == 'K' || *end == 'k' ? 10 : *end == 'M' || *end == 'm' ? 20
+                    : *end == 'G' || *end == 'g' ? 30 : -1;
+        if (shift < 0 || end[1] || v > (1LL << 50)) ok = false;
+        else v <<= shift, end++;
+    }
+    if (ok && *end) ok = false;
+    if (!ok || ((v < lo || v > hi) && !(k->zero_ok && v == 0))) {
+        sdk_error_set(err, "bad-config", "%s:%d: %s must be a whole number from %s%lld to %lld%s%s%s, got '%s'",
+                      name, l->line, l->key, k->zero_ok ? "0 or " : "", lo, hi,
+                      *note ? " (" : "", note, *note ? ")" : "", l->value);
         return false;
     }
-    *out = (int)v;
+    char *field = (char *)cfg + k->off;
+    if (k->wide)
+        *(long long *)field = v;
+    else
+        *(int *)field = (int)v;
     return true;
 }
 
@@ -299,100 +446,160 @@ static sdk_profile *profile_by_name(sdk_config *cfg, const char *name)
     return NULL;
 }
 
-bool sdk_config_load(const char *path, sdk_config *cfg, sdk_error *err)
+static void set_defaults(sdk_config *cfg, const char *name)
 {
     memset(cfg, 0, sizeof *cfg);
-    snprintf(cfg->path, sizeof cfg->path, "%s", path);
+    snprintf(cfg->path, sizeof cfg->path, "%s", name);
     snprintf(cfg->default_profile, sizeof cfg->default_profile, "default");
+    cfg->deadline_ms = 60000;
     cfg->max_connections = 256;
     cfg->max_queue = 4096;
     cfg->max_message = 16 << 20;
-    conf_line *lines;
-    int n;
-    if (!read_lines(path, &lines, &n, err)) return false;
-    bool ok = true, have_dir = false;
-    /* Pass 1: the [sudokud] section. */
+    cfg->max_input_memory = 256 * MiB;
+    cfg->max_output = 32 * MiB;
+    cfg->max_answer = 64 * MiB;
+    cfg->max_trace = 200000;
+    cfg->read_timeout_ms = 10000;
+    cfg->idle_timeout_ms = 600000;
+    cfg->load_timeout_ms = 30000;
+    cfg->worker_memory = 4096 * MiB;
+}
+
+/* Pass 1: the [sudokud] section (and that every section is known). */
+static bool read_settings(const char *name, conf_line *lines, int n, sdk_config *cfg,
+                          bool *have_dir, sdk_error *err)
+{
+    bool ok = true, per_uid = false;
+    *have_dir = false;
     for (int i = 0; i < n && ok; i++) {
         conf_line *l = &lines[i];
-        if (strcmp(l->section, "sudokud") != 0) continue;
-        if (!strcmp(l->key, "plugin_dir")) {
-            resolve(path, l->value, cfg->plugin_dir, sizeof cfg->plugin_dir);
-            have_dir = true;
+        if (strcmp(l->section, "sudokud") != 0) {
+            if (strncmp(l->section, "profile ", 8) != 0) {
+                sdk_error_set(err, "bad-config",
+                              "%s:%d: unknown section [%s] (expected [sudokud] or [profile NAME])",
+                              name, l->line, l->section);
+                ok = false;
+            }
+            continue;
+        }
+        const num_key *nk = NULL;
+        for (size_t k = 0; k < sizeof num_keys / sizeof *num_keys; k++)
+            if (!strcmp(l->key, num_keys[k].key)) nk = &num_keys[k];
+        if (nk) {
+            ok = parse_num(nk, l, name, cfg, err);
+            per_uid |= !strcmp(l->key, "max_connections_per_uid");
+        } else if (!strcmp(l->key, "plugin_dir")) {
+            resolve(name, l->value, cfg->plugin_dir, sizeof cfg->plugin_dir);
+            *have_dir = true;
         } else if (!strcmp(l->key, "default_profile")) {
+            if (strlen(l->value) >= sizeof cfg->default_profile) {
+                sdk_error_set(err, "bad-config", "%s:%d: default_profile longer than %zu bytes",
+                              name, l->line, sizeof cfg->default_profile - 1);
+                ok = false;
+            }
             snprintf(cfg->default_profile, sizeof cfg->default_profile, "%s", l->value);
-        } else if (!strcmp(l->key, "workers")) {
-            ok = parse_int(l, path, &cfg->workers, err);
-        } else if (!strcmp(l->key, "deadline_ms")) {
-            ok = parse_int(l, path, &cfg->deadline_ms, err);
-        } else if (!strcmp(l->key, "max_connections")) {
-            ok = parse_int(l, path, &cfg->max_connections, err);
-        } else if (!strcmp(l->key, "max_queue")) {
-            ok = parse_int(l, path, &cfg->max_queue, err);
-        } else if (!strcmp(l->key, "max_message")) {
-            ok = parse_int(l, path, &cfg->max_message, err);
         } else if (!strcmp(l->key, "uniqueness")) {
             if (!strcmp(l->value, "on") || !strcmp(l->value, "off")) {
                 cfg->no_uniqueness = !strcmp(l->value, "off");
             } else {
                 sdk_error_set(err, "bad-config", "%s:%d: uniqueness must be on or off, got '%s'",
-                              path, l->line, l->value);
+                              name, l->line, l->value);
                 ok = false;
             }
         } else if (strcmp(l->key, "plugin") != 0) {
-            sdk_error_set(err, "bad-config", "%s:%d: unknown key '%s' in [sudokud]", path, l->line,
+            sdk_error_set(err, "bad-config", "%s:%d: unknown key '%s' in [sudokud]", name, l->line,
                           l->key);
             ok = false;
         }
     }
+    if (!ok) return false;
+    if (!per_uid) cfg->max_connections_per_uid = (cfg->max_connections + 1) / 2;
+    if (cfg->max_connections_per_uid > cfg->max_connections) {
+        sdk_error_set(err, "bad-config",
+                      "%s: max_connections_per_uid (%d) is more than max_connections (%d)", name,
+                      cfg->max_connections_per_uid, cfg->max_connections);
+        return false;
+    }
+    if (cfg->max_input_memory < cfg->max_message) {
+        sdk_error_set(err, "bad-config",
+                      "%s: max_input_memory (%lld) is less than max_message (%d): no message of "
+                      "that size could arrive",
+                      name, cfg->max_input_memory, cfg->max_message);
+        return false;
+    }
+    return true;
+}
+
+bool sdk_config_read_settings(const char *path, const char *name, sdk_config *cfg,
+                              sdk_error *err)
+{
+    if (!name) name = path;
+    set_defaults(cfg, name);
+    conf_line *lines;
+    int n;
+    if (!read_lines(path, name, &lines, &n, err)) return false;
+    bool have_dir;
+    bool ok = read_settings(name, lines, n, cfg, &have_dir, err);
+    free(lines);
+    return ok;
+}
+
+bool sdk_config_load(const char *path, sdk_config *cfg, sdk_error *err)
+{
+    return sdk_config_load_named(path, NULL, cfg, err);
+}
+
+bool sdk_config_load_named(const char *path, const char *name, sdk_config *cfg, sdk_error *err)
+{
+    if (!name) name = path;
+    set_defaults(cfg, name);
+    conf_line *lines;
+    int n;
+    if (!read_lines(path, name, &lines, &n, err)) return false;
+    bool have_dir;
+    bool ok = read_settings(name, lines, n, cfg, &have_dir, err);
     if (ok && have_dir) ok = load_dir(cfg, err);
     for (int i = 0; i < n && ok; i++) {
         conf_line *l = &lines[i];
         if (strcmp(l->section, "sudokud") != 0 || strcmp(l->key, "plugin") != 0) continue;
         char p[1024], where[600];
-        resolve(path, l->value, p, sizeof p);
-        snprintf(where, sizeof where, "%s:%d", path, l->line);
+        resolve(name, l->value, p, sizeof p);
+        snprintf(where, sizeof where, "%s:%d", name, l->line);
         ok = add_plugin(cfg, p, where, err);
     }
     /* Pass 2: profiles. */
     for (int i = 0; i < n && ok; i++) {
         conf_line *l = &lines[i];
         if (strcmp(l->section, "sudokud") == 0) continue;
-        if (strncmp(l->section, "profile ", 8) != 0) {
-            sdk_error_set(err, "bad-config",
-                          "%s:%d: unknown section [%s] (expected [sudokud] or [profile NAME])",
-                          path, l->line, l->section);
-            ok = false;
-            break;
-        }
-        const char *name = trim(l->section + 8);
-        sdk_profile *p = profile_by_name(cfg, name);
+        const char *pname = trim(l->section + 8);
+        sdk_profile *p = profile_by_name(cfg, pname);
         if (!p) {
             cfg->profile =
                 sdk_xrealloc(cfg->profile, sizeof *cfg->profile * (size_t)(cfg->nprofile + 1));
             p = &cfg->profile[cfg->nprofile++];
             memset(p, 0, sizeof *p);
-            snprintf(p->name, sizeof p->name, "%s", name);
+            snprintf(p->name, sizeof p->name, "%s", pname);
             p->no_uniqueness = cfg->no_uniqueness;
         }
         const char *src;
         const sdk_technique *t = sdk_config_technique(cfg, l->key, &src);
         if (!t) {
             sdk_error_set(err, SDK_E_TECHNIQUE,
-                          "%s:%d: technique '%s' is in no loaded plugin (plugin_dir %s)", path,
+                          "%s:%d: technique '%s' is in no loaded plugin (plugin_dir %s)", name,
                           l->line, l->key, cfg->plugin_dir[0] ? cfg->plugin_dir : "not set");
             ok = false;
             break;
         }
         if (sdk_profile_find(p, l->key) >= 0) {
             sdk_error_set(err, "bad-config", "%s:%d: technique '%s' named twice in profile %s",
-                          path, l->line, l->key, p->name);
+                          name, l->line, l->key, p->name);
             ok = false;
             break;
         }
         sdk_options o;
         char why[128];
         if (!sdk_options_parse(l->value, &o, why, sizeof why)) {
-            sdk_error_set(err, "bad-config", "%s:%d: %s", path, l->line, why);
+            sdk_error_set(err, "bad-config", "%s:%d: %s", name, l->line, why);
             ok = false;
             break;
         }
@@ -403,7 +610,7 @@ bool sdk_config_load(const char *path, sdk_config *cfg, sdk_error *err)
                 difficulty = sdk_parse_difficulty(o.kv[k].val);
                 if (difficulty < 0) {
                     sdk_error_set(err, "bad-config",
-                                  "%s:%d: difficulty must look like 3.2, got '%s'", path, l->line,
+                                  "%s:%d: difficulty must look like 3.2, got '%s'", name, l->line,
                                   o.kv[k].val);
                     ok = false;
                 }
@@ -414,7 +621,7 @@ bool sdk_config_load(const char *path, sdk_config *cfg, sdk_error *err)
         if (ok) sdk_profile_add(p, t, &rest, difficulty, src);
     }
     if (ok && !profile_by_name(cfg, cfg->default_profile)) {
-        sdk_error_set(err, SDK_E_PROFILE, "%s: default profile '%s' is not defined", path,
+        sdk_error_set(err, SDK_E_PROFILE, "%s: default profile '%s' is not defined", name,
                       cfg->default_profile);
         ok = false;
     }

@@ -12,6 +12,7 @@ bool sdk_wire_reader_init(sdk_wire_reader *r, size_t max_message)
 {
     memset(r, 0, sizeof *r);
     r->max = max_message ? max_message : (size_t)16 << 20;
+    sdk_wire_meter_reset(&r->meter);
     msgpack_unpacked_init(&r->msg);
     r->ok = msgpack_unpacker_init(&r->up, 16 * 1024);
     return r->ok;
@@ -34,7 +35,27 @@ char *sdk_wire_reader_space(sdk_wire_reader *r, size_t want, size_t *len)
 
 void sdk_wire_reader_commit(sdk_wire_reader *r, size_t n)
 {
+    /* meter the new bytes before the parser may see them */
+    if (!r->failed &&
+        sdk_wire_meter_scan(&r->meter, msgpack_unpacker_buffer(&r->up), n, r->max, &r->ready,
+                            &r->fail) < 0)
+        r->failed = true;
     msgpack_unpacker_buffer_consumed(&r->up, n);
+}
+
+size_t sdk_wire_reader_partial(const sdk_wire_reader *r)
+{
+    return r->meter.in_msg ? r->meter.cost : 0;
+}
+
+void sdk_wire_reader_trim(sdk_wire_reader *r, size_t keep)
+{
+    if (!r->ok || r->meter.in_msg || r->ready || r->failed || sdk_wire_reader_pending(r) ||
+        msgpack_unpacker_buffer_capacity(&r->up) + r->up.used <= keep)
+        return;
+    size_t max = r->max;
+    sdk_wire_reader_free(r);
+    sdk_wire_reader_init(r, max);
 }
 
 bool sdk_wire_reader_feed(sdk_wire_reader *r, const void *data, size_t n)
@@ -49,26 +70,21 @@ bool sdk_wire_reader_feed(sdk_wire_reader *r, const void *data, size_t n)
 
 int sdk_wire_reader_next(sdk_wire_reader *r, const msgpack_object **obj, sdk_error *err)
 {
-    /* the message's size: bytes consumed by earlier calls plus by this one */
-    size_t before = msgpack_unpacker_parsed_size(&r->up), off = r->up.off;
+    /* the parser only sees what the meter let through: whole messages, and
+     * the metered start of the next (or a byte it will call not msgpack) */
+    if (r->ready == 0 && !r->meter.broken) {
+        if (!r->failed) return 0;
+        *err = r->fail;
+        return -1;
+    }
     msgpack_unpack_return rc = msgpack_unpacker_next(&r->up, &r->msg);
     switch (rc) {
     case MSGPACK_UNPACK_SUCCESS:
     case MSGPACK_UNPACK_EXTRA_BYTES:
-        if (before + (r->up.off - off) > r->max) {
-            sdk_error_set(err, SDK_E_TOO_LARGE,
-                          "message of %zu bytes is larger than the limit of %zu bytes",
-                          before + (r->up.off - off), r->max);
-            return -1;
-        }
+        if (r->ready) r->ready--;
         *obj = &r->msg.data;
         return 1;
     case MSGPACK_UNPACK_CONTINUE:
-        if (msgpack_unpacker_message_size(&r->up) > r->max) {
-            sdk_error_set(err, SDK_E_TOO_LARGE, "message larger than the limit of %zu bytes",
-                          r->max);
-            return -1;
-        }
         return 0;
     case MSGPACK_UNPACK_NOMEM_ERROR:
         sdk_error_set(err, SDK_E_TOO_LARGE, "message needs more memory than available");

@@ -36,15 +36,30 @@ typedef struct sdk_plugin {
     const sdk_technique *const *list;
 } sdk_plugin;
 
+/* Lines are read whole up to this many bytes (a longer one is an error). */
+#define SDK_CONFIG_LINE_MAX 4096
+#define SDK_CONFIG_VALUE_MAX 512
+/* `workers` may be at most this many per core (sdk_config_max_workers). */
+#define SDK_WORKERS_PER_CORE 4
+
 typedef struct sdk_config {
-    char path[512];
+    char path[512];            /* the name messages use (and relative paths start from) */
     char plugin_dir[512];
     char default_profile[48];
-    int workers;               /* 0: one per core */
-    int deadline_ms;           /* per request, 0: none */
+    int workers;               /* 0: one per core; at most SDK_WORKERS_PER_CORE x cores */
+    int deadline_ms;           /* per puzzle */
     int max_connections;
+    int max_connections_per_uid;
     int max_queue;
-    int max_message;           /* bytes */
+    int max_message;           /* bytes a message may take while parsed */
+    int max_trace;             /* the largest max_trace a request may ask for */
+    int read_timeout_ms;       /* an incomplete message */
+    int idle_timeout_ms;       /* a connection with nothing in flight, 0: never */
+    int load_timeout_ms;       /* loading the plugins, in a worker */
+    long long max_input_memory; /* incomplete messages, all connections */
+    long long max_output;      /* unsent answers per connection before its jobs wait */
+    long long max_answer;      /* bytes of one answer (a whole batch) */
+    long long worker_memory;   /* a worker's data limit (RLIMIT_DATA), 0: none */
     bool no_uniqueness;        /* uniqueness = off */
     int nplugin;
     sdk_plugin *plugin;
@@ -55,6 +70,21 @@ typedef struct sdk_config {
 /* Load the config and its plugins. On error fills err (msg "file:line: ...")
  * and returns false; cfg is then empty. */
 bool sdk_config_load(const char *path, sdk_config *cfg, sdk_error *err);
+/* The same, reading path but naming the file `name` in messages and
+ * resolving relative paths from name's folder (a copy read through a file
+ * descriptor keeps its meaning). name NULL: path. */
+bool sdk_config_load_named(const char *path, const char *name, sdk_config *cfg, sdk_error *err);
+/* Only the [sudokud] settings, checked (every line read, sections known);
+ * no plugin is loaded, so no plugin code runs. cfg needs no free. */
+bool sdk_config_read_settings(const char *path, const char *name, sdk_config *cfg,
+                              sdk_error *err);
+/* The largest `workers` this machine accepts. */
+int sdk_config_max_workers(void);
+/* Called with a plugin's path before it is loaded (its constructors and its
+ * list function run) and with NULL after: a worker tells its daemon which
+ * plugin it is in, should that plugin kill or hang it. */
+typedef void (*sdk_plugin_observer)(const char *path, void *arg);
+void sdk_config_observe_plugins(sdk_plugin_observer fn, void *arg);
 void sdk_config_free(sdk_config *cfg);
 /* A profile by name; NULL or "" names the default. */
 const sdk_profile *sdk_config_profile(const sdk_config *cfg, const char *name);

@@ -24,12 +24,43 @@ enum { SDK_RPC_REQUEST = 0, SDK_RPC_RESPONSE = 1, SDK_RPC_NOTIFY = 2 };
 
 /* ---- framing ------------------------------------------------------------ */
 
-/* A streaming reader: bytes in (in any pieces), whole messages out. */
+/* The meter (wire_meter.c): what a message costs to parse, counted from its
+ * bytes as they arrive, before msgpack-c allocates anything for them: its
+ * bytes, the lengths it claims, one msgpack_object per array element and a
+ * msgpack_object_kv per map entry. Nesting is bounded too. */
+#define SDK_WIRE_MAX_DEPTH 32
+typedef struct sdk_wire_meter {
+    uint64_t left[SDK_WIRE_MAX_DEPTH]; /* elements still due per open container */
+    int depth;
+    uint8_t kind, need, nhead; /* a header being read: type byte, bytes still due */
+    uint8_t head[8];
+    uint64_t skip;    /* body bytes still to pass */
+    size_t cost;      /* of the message being read */
+    size_t last_cost; /* of the last whole message */
+    bool in_msg;      /* a message has begun and is not whole */
+    bool broken;      /* a byte that is never msgpack: the parser will say so */
+} sdk_wire_meter;
+
+void sdk_wire_meter_reset(sdk_wire_meter *m);
+/* Meter n more bytes: *complete counts the messages that became whole. -1
+ * with err (too-large, or bad-request for nesting) when a message passes max. */
+int sdk_wire_meter_scan(sdk_wire_meter *m, const void *data, size_t n, size_t max,
+                        size_t *complete, sdk_error *err);
+/* What one whole message costs (SIZE_MAX when data is not one whole message). */
+size_t sdk_wire_message_cost(const void *data, size_t n);
+
+/* A streaming reader: bytes in (in any pieces), whole messages out. Its
+ * limit (max) is on the meter's count: no message can make it hold much more
+ * than that (the buffer grows by doubling), whatever its headers claim. */
 typedef struct sdk_wire_reader {
     msgpack_unpacker up;
     msgpack_unpacked msg; /* the last message returned by next() */
-    size_t max;           /* largest message accepted, bytes */
+    size_t max;           /* largest message accepted, as metered */
     bool ok;
+    sdk_wire_meter meter;
+    size_t ready;   /* whole messages metered, not yet returned */
+    bool failed;    /* the meter refused a message: fail after the ready ones */
+    sdk_error fail;
 } sdk_wire_reader;
 
 bool sdk_wire_reader_init(sdk_wire_reader *r, size_t max_message);
@@ -46,6 +77,11 @@ bool sdk_wire_reader_feed(sdk_wire_reader *r, const void *data, size_t n);
 int sdk_wire_reader_next(sdk_wire_reader *r, const msgpack_object **obj, sdk_error *err);
 /* Bytes buffered but not yet returned as messages. */
 size_t sdk_wire_reader_pending(const sdk_wire_reader *r);
+/* What the incomplete message read so far costs (0: between messages). */
+size_t sdk_wire_reader_partial(const sdk_wire_reader *r);
+/* Between messages, give back a buffer grown past keep bytes (after a big
+ * message). Objects returned earlier become invalid. */
+void sdk_wire_reader_trim(sdk_wire_reader *r, size_t keep);
 
 /* ---- messages ----------------------------------------------------------- */
 

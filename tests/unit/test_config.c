@@ -133,6 +133,73 @@ static void uniqueness_switch(void **state)
     unlink(p);
 }
 
+/* Lines are read whole: a long comment stays a comment, a padded value does
+ * not hide a second key, errors name the right line; a line over the limit
+ * is an error. Numeric keys are checked against their ranges. */
+static void whole_lines_and_ranges(void **state)
+{
+    (void)state;
+    size_t big = 3000;
+    char *body = malloc(SDK_CONFIG_LINE_MAX + 512);
+    assert_non_null(body);
+    /* a 3000-byte comment line ending in what looks like a key */
+    int k = sprintf(body, "; ");
+    memset(body + k, 'c', big), k += (int)big;
+    sprintf(body + k, " workers = 7\nworkers = 2\n[profile default]\nfull-house =\n");
+    sdk_config cfg;
+    sdk_error err;
+    const char *p = write_conf(body);
+    assert_true(sdk_config_load(p, &cfg, &err));
+    assert_int_equal(cfg.workers, 2);
+    sdk_config_free(&cfg);
+    /* a padded value: the second key on the line is part of the value */
+    k = sprintf(body, "workers = 2");
+    memset(body + k, ' ', 1500), k += 1500;
+    sprintf(body + k, "deadline_ms = 5\n");
+    expect_error(body, ":3: value longer than 511 bytes");
+    sprintf(body, "workers = 2      deadline_ms = 5\n");
+    expect_error(body, ":3: workers must be a whole number");
+    /* the right line after a long one */
+    k = sprintf(body, "; ");
+    memset(body + k, 'c', big), k += (int)big;
+    sprintf(body + k, "\ncolour = blue\n");
+    expect_error(body, ":4: unknown key 'colour'");
+    /* a line over the limit */
+    memset(body, 'c', SDK_CONFIG_LINE_MAX + 10);
+    body[0] = ';';
+    sprintf(body + SDK_CONFIG_LINE_MAX + 10, "\n");
+    expect_error(body, ":3: line longer than 4096 bytes");
+    free(body);
+    /* ranges, with the range in the message */
+    char want[160];
+    snprintf(want, sizeof want, ":3: workers must be a whole number from 0 to %d",
+             sdk_config_max_workers());
+    expect_error("workers = 100000\n", want);
+    expect_error("max_message = 1\n", ":3: max_message must be a whole number from 4096 to");
+    expect_error("deadline_ms = 0\n", ":3: deadline_ms must be a whole number from 10 to");
+    expect_error("read_timeout_ms = -5\n", "read_timeout_ms must be a whole number");
+    expect_error("worker_memory = 1K\n", "worker_memory must be a whole number from 0 or");
+    expect_error("max_connections = 4\nmax_connections_per_uid = 5\n",
+                 "max_connections_per_uid (5) is more than max_connections (4)");
+    p = write_conf("max_message = 64K\nworker_memory = 0\nidle_timeout_ms = 0\n"
+                   "[profile default]\nfull-house =\n");
+    assert_true(sdk_config_load(p, &cfg, &err));
+    assert_int_equal(cfg.max_message, 65536);
+    assert_true(cfg.worker_memory == 0 && cfg.idle_timeout_ms == 0);
+    assert_int_equal(cfg.max_connections_per_uid, 128); /* half of max_connections */
+    sdk_config_free(&cfg);
+    /* settings alone: no plugin loaded, so a profile naming an unknown
+     * technique is not seen, but a bad number is */
+    p = write_conf("workers = 1\n[profile default]\nno-such-technique =\n");
+    assert_true(sdk_config_read_settings(p, "/etc/x.conf", &cfg, &err));
+    assert_int_equal(cfg.workers, 1);
+    assert_int_equal(cfg.nplugin, 0);
+    p = write_conf("workers = lots\n");
+    assert_false(sdk_config_read_settings(p, "/etc/x.conf", &cfg, &err));
+    assert_non_null(strstr(err.msg, "/etc/x.conf:3: workers must be"));
+    unlink(p);
+}
+
 static void shipped_config_loads(void **state)
 {
     (void)state;
@@ -150,6 +217,7 @@ int main(void)
         cmocka_unit_test(good_config_keeps_order_and_options),
         cmocka_unit_test(refusals_are_precise),
         cmocka_unit_test(uniqueness_switch),
+        cmocka_unit_test(whole_lines_and_ranges),
         cmocka_unit_test(shipped_config_loads),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

@@ -133,9 +133,12 @@ static void test_too_large(void **state)
     assert_string_equal(err.code, SDK_E_TOO_LARGE);
     sdk_wire_reader_free(&r);
 
-    /* a message of exactly the limit passes, in pieces or not */
+    /* a message of exactly the limit (as metered: bytes and parse memory)
+     * passes, in pieces or not */
+    size_t cost = sdk_wire_message_cost(p.buf.data, p.buf.size);
+    assert_true(cost > p.buf.size && cost < p.buf.size + 1024);
     for (size_t step = 1; step <= p.buf.size; step += p.buf.size - 1) {
-        assert_true(sdk_wire_reader_init(&r, p.buf.size));
+        assert_true(sdk_wire_reader_init(&r, cost));
         rc = 0;
         for (size_t i = 0; i < p.buf.size && rc == 0; i += step) {
             size_t n = p.buf.size - i < step ? p.buf.size - i : step;
@@ -145,8 +148,8 @@ static void test_too_large(void **state)
         assert_int_equal(rc, 1);
         sdk_wire_reader_free(&r);
     }
-    /* one byte over the limit, fed byte by byte: caught when it completes */
-    assert_true(sdk_wire_reader_init(&r, p.buf.size - 1));
+    /* one byte over the limit, fed byte by byte */
+    assert_true(sdk_wire_reader_init(&r, cost - 1));
     rc = 0;
     for (size_t i = 0; i < p.buf.size && rc == 0; i++) {
         assert_true(sdk_wire_reader_feed(&r, p.buf.data + i, 1));
@@ -156,6 +159,71 @@ static void test_too_large(void **state)
     assert_string_equal(err.code, SDK_E_TOO_LARGE);
     sdk_wire_reader_free(&r);
     msgpack_sbuffer_destroy(&p.buf);
+}
+
+/* Headers that claim more than the limit are refused at the header, before
+ * the parser allocates for them (an array of 2^28 elements would be 6 GiB);
+ * elements are counted at their parse size, not their one wire byte; deep
+ * nesting is a bad request, not "out of memory". */
+static void test_lying_headers(void **state)
+{
+    (void)state;
+    sdk_wire_reader r;
+    sdk_error err = {"", ""};
+    const msgpack_object *o;
+    const char *heads[] = {"\xdd\x10\x00\x00\x00", "\xdf\x10\x00\x00\x00", "\xdb\x7f\xff\xff\xff",
+                           "\xc6\x7f\xff\xff\xff", "\x94\x00\x01\xdd\xff\xff\xff\xff"};
+    const size_t lens[] = {5, 5, 5, 5, 8};
+    for (size_t i = 0; i < sizeof heads / sizeof *heads; i++) {
+        assert_true(sdk_wire_reader_init(&r, 16 << 20));
+        assert_true(sdk_wire_reader_feed(&r, heads[i], lens[i]));
+        assert_int_equal(sdk_wire_reader_next(&r, &o, &err), -1);
+        assert_string_equal(err.code, SDK_E_TOO_LARGE);
+        sdk_wire_reader_free(&r);
+    }
+    /* an array of 2^24 nils: 16 MB of wire bytes is 400 MB parsed: refused
+     * after about limit / 24 of them */
+    assert_true(sdk_wire_reader_init(&r, 1 << 20));
+    assert_true(sdk_wire_reader_feed(&r, "\xdd\x01\x00\x00\x00", 5));
+    assert_int_equal(sdk_wire_reader_next(&r, &o, &err), -1);
+    assert_string_equal(err.code, SDK_E_TOO_LARGE);
+    sdk_wire_reader_free(&r);
+    /* a small array of nils passes; the partial cost is reported meanwhile */
+    assert_true(sdk_wire_reader_init(&r, 1 << 20));
+    assert_true(sdk_wire_reader_feed(&r, "\xdc\x01\x00\xc0\xc0", 5));
+    assert_int_equal(sdk_wire_reader_next(&r, &o, &err), 0);
+    assert_true(sdk_wire_reader_partial(&r) >= 256 * sizeof(msgpack_object));
+    char nils[254];
+    memset(nils, 0xc0, sizeof nils);
+    assert_true(sdk_wire_reader_feed(&r, nils, sizeof nils));
+    assert_int_equal(sdk_wire_reader_next(&r, &o, &err), 1);
+    assert_int_equal(o->via.array.size, 256);
+    assert_int_equal(sdk_wire_reader_partial(&r), 0);
+    sdk_wire_reader_free(&r);
+    /* nesting: 10,000 levels */
+    char deep[10000];
+    memset(deep, 0x91, sizeof deep);
+    assert_true(sdk_wire_reader_init(&r, 1 << 20));
+    assert_true(sdk_wire_reader_feed(&r, deep, sizeof deep));
+    assert_int_equal(sdk_wire_reader_next(&r, &o, &err), -1);
+    assert_string_equal(err.code, SDK_E_REQUEST);
+    assert_non_null(strstr(err.msg, "nested deeper than 32 levels"));
+    sdk_wire_reader_free(&r);
+    /* 32 levels are fine */
+    assert_true(sdk_wire_reader_init(&r, 1 << 20));
+    assert_true(sdk_wire_reader_feed(&r, deep, 31));
+    assert_true(sdk_wire_reader_feed(&r, "\x90", 1));
+    assert_int_equal(sdk_wire_reader_next(&r, &o, &err), 1);
+    sdk_wire_reader_free(&r);
+    /* good messages before a refused one are still returned */
+    assert_true(sdk_wire_reader_init(&r, 4096));
+    assert_true(sdk_wire_reader_feed(&r, "\x93\x01\x02\x03\x92\x04\x05\xdd\x10\x00\x00\x00", 12));
+    assert_int_equal(sdk_wire_reader_next(&r, &o, &err), 1);
+    assert_int_equal(sdk_wire_reader_next(&r, &o, &err), 1);
+    assert_int_equal(o->via.array.size, 2);
+    assert_int_equal(sdk_wire_reader_next(&r, &o, &err), -1);
+    assert_string_equal(err.code, SDK_E_TOO_LARGE);
+    sdk_wire_reader_free(&r);
 }
 
 static void test_garbage(void **state)
@@ -432,6 +500,7 @@ int main(void)
         cmocka_unit_test(test_request_in_pieces),
         cmocka_unit_test(test_zero_copy_space),
         cmocka_unit_test(test_too_large),
+        cmocka_unit_test(test_lying_headers),
         cmocka_unit_test(test_garbage),
         cmocka_unit_test(test_shapes),
         cmocka_unit_test(test_response_error),

@@ -1,0 +1,176 @@
+/* wire_meter.c - what a msgpack message will cost to parse, known before it
+ * is parsed.
+ *
+ * msgpack-c allocates an object per element as soon as it reads an array or
+ * map header: a five-byte header `dd 10 00 00 00` (an array of 2^28
+ * elements) asks for 6 GiB at once, and 16 MB of nils inside one array hold
+ * 24 bytes each while the message is incomplete. Counting wire bytes does
+ * not bound that. The meter reads the same bytes first, as they arrive, and
+ * counts what the parse will hold: the bytes themselves (the parser keeps
+ * pointing into its buffer for strings), the lengths strings and binaries
+ * claim (at their header, before their bytes come), and one msgpack_object
+ * per array element and a key/value pair per map entry (at the container's
+ * header, as msgpack-c does). A message whose count passes the limit is
+ * refused at the header that passes it, before msgpack-c sees that header,
+ * so nothing is allocated for it. It also bounds the nesting (msgpack-c has a
+ * fixed stack and calls a deeper message "out of memory").
+ *
+ * The meter is a byte-level state machine: a type byte, then header bytes
+ * (lengths), then body bytes to skip; a stack of elements still due per open
+ * container; a message is whole when its root element is. A byte msgpack
+ * never uses (0xc1) stops the meter: the parser fails on that byte anyway,
+ * without allocating more. */
+#include <stdio.h>
+#include <string.h>
+#include "sudoku/wire.h"
+
+void sdk_wire_meter_reset(sdk_wire_meter *m)
+{
+    memset(m, 0, sizeof *m);
+}
+
+/* An element ended: count it in its container, close the containers that
+ * are full; at the root, the message is whole. */
+static void element_done(sdk_wire_meter *m, size_t *complete)
+{
+    while (m->depth > 0) {
+        if (--m->left[m->depth - 1] > 0) return;
+        m->depth--; /* the container itself is an element of its parent */
+    }
+    (*complete)++;
+    m->in_msg = false;
+    m->last_cost = m->cost;
+    m->cost = 0;
+}
+
+static bool charge(sdk_wire_meter *m, uint64_t bytes, size_t max, sdk_error *err)
+{
+    if (bytes > max || m->cost + bytes > max) {
+        sdk_error_set(err, SDK_E_TOO_LARGE,
+                      "message larger than the limit of %zu bytes (counted as parsed: its bytes, "
+                      "the lengths it claims, %zu bytes per array element and %zu per map entry)",
+                      max, sizeof(msgpack_object), sizeof(msgpack_object_kv));
+        return false;
+    }
+    m->cost += (size_t)bytes;
+    return true;
+}
+
+static bool open_container(sdk_wire_meter *m, uint64_t n, bool map, size_t max, sdk_error *err,
+                           size_t *complete)
+{
+    if (!charge(m, n * (map ? sizeof(msgpack_object_kv) : sizeof(msgpack_object)), max, err))
+        return false;
+    if (n == 0) {
+        element_done(m, complete);
+        return true;
+    }
+    if (m->depth >= SDK_WIRE_MAX_DEPTH) {
+        sdk_error_set(err, SDK_E_REQUEST, "message nested deeper than %d levels",
+                      SDK_WIRE_MAX_DEPTH);
+        return false;
+    }
+    m->left[m->depth++] = map ? 2 * n : n;
+    return true;
+}
+
+static uint64_t big_endian(const uint8_t *p, int n)
+{
+    uint64_t v = 0;
+    for (int i = 0; i < n; i++) v = v << 8 | p[i];
+    return v;
+}
+
+/* A header is whole: kind is its type byte. */
+static bool header_done(sdk_wire_meter *m, size_t max, sdk_error *err, size_t *complete)
+{
+    uint8_t t = m->kind;
+    uint64_t n = big_endian(m->head, m->nhead);
+    switch (t) {
+    case 0xc4: case 0xc5: case 0xc6: /* bin */
+    case 0xd9: case 0xda: case 0xdb: /* str */
+        if (!charge(m, n, max, err)) return false;
+        m->skip = n;
+        break;
+    case 0xc7: case 0xc8: case 0xc9: /* ext: a type byte, then the data */
+        if (!charge(m, n + 1, max, err)) return false;
+        m->skip = n + 1;
+        break;
+    case 0xdc: case 0xdd:
+        return open_container(m, n, false, max, err, complete);
+    case 0xde: case 0xdf:
+        return open_container(m, n, true, max, err, complete);
+    default:
+        break;
+    }
+    if (m->skip == 0) element_done(m, complete);
+    return true;
+}
+
+int sdk_wire_meter_scan(sdk_wire_meter *m, const void *data, size_t n, size_t max,
+                        size_t *complete, sdk_error *err)
+{
+    const uint8_t *p = data, *end = p + n;
+    while (p < end && !m->broken) {
+        if (m->skip > 0) { /* body bytes, already counted at their header */
+            size_t k = (size_t)(end - p) < m->skip ? (size_t)(end - p) : (size_t)m->skip;
+            p += k;
+            m->skip -= k;
+            if (m->skip == 0) element_done(m, complete);
+            continue;
+        }
+        if (!charge(m, 1, max, err)) return -1;
+        uint8_t b = *p++;
+        m->in_msg = true;
+        if (m->need > 0) {
+            m->head[m->nhead++] = b;
+            if (--m->need == 0 && !header_done(m, max, err, complete)) return -1;
+            continue;
+        }
+        if (b <= 0x7f || b >= 0xe0 || b == 0xc0 || b == 0xc2 || b == 0xc3) {
+            element_done(m, complete);
+        } else if (b <= 0x8f) {
+            if (!open_container(m, b & 0x0f, true, max, err, complete)) return -1;
+        } else if (b <= 0x9f) {
+            if (!open_container(m, b & 0x0f, false, max, err, complete)) return -1;
+        } else if (b <= 0xbf) {
+            m->skip = b & 0x1f;
+            if (!charge(m, m->skip, max, err)) return -1;
+            if (m->skip == 0) element_done(m, complete);
+        } else if (b == 0xc1) {
+            m->broken = true; /* never msgpack: the parser reports it */
+        } else {
+            /* 0xc4..0xdf: a header of 1, 2, 4 or 8 bytes, or a fixed-size body */
+            static const uint8_t head_len[32] = {
+                [0x04] = 1, [0x05] = 2, [0x06] = 4, [0x07] = 1, [0x08] = 2, [0x09] = 4,
+                [0x19] = 1, [0x1a] = 2, [0x1b] = 4, [0x1c] = 2, [0x1d] = 4, [0x1e] = 2,
+                [0x1f] = 4};
+            static const uint8_t body_len[32] = {
+                [0x0a] = 4, [0x0b] = 8, [0x0c] = 1, [0x0d] = 2, [0x0e] = 4, [0x0f] = 8,
+                [0x10] = 1, [0x11] = 2, [0x12] = 4, [0x13] = 8, [0x14] = 2, [0x15] = 3,
+                [0x16] = 5, [0x17] = 9, [0x18] = 17};
+            int i = b - 0xc0;
+            m->kind = b;
+            m->nhead = 0;
+            if (head_len[i]) {
+                m->need = head_len[i];
+            } else {
+                m->skip = body_len[i];
+                if (!charge(m, m->skip, max, err)) return -1;
+            }
+        }
+    }
+    return 0;
+}
+
+size_t sdk_wire_message_cost(const void *data, size_t n)
+{
+    sdk_wire_meter m;
+    sdk_wire_meter_reset(&m);
+    size_t complete = 0;
+    sdk_error err;
+    const uint8_t *p = data;
+    for (size_t i = 0; i < n && !complete; i++)
+        if (sdk_wire_meter_scan(&m, p + i, 1, SIZE_MAX / 2, &complete, &err) < 0) return SIZE_MAX;
+    return complete ? m.last_cost : SIZE_MAX;
+}
