@@ -2,7 +2,8 @@
  * jobs (one per client request), the worker pool, the worker frame format and
  * logging. Each .c file owns one job: main.c (options, startup, signals),
  * server.c (socket, connections), rpc.c (requests from clients), workers.c
- * (the pool and routing), worker_main.c (the worker process), log.c. */
+ * (the pool and routing), worker_main.c (the worker process), reload.c (which
+ * config serves: read, checked by a child, rolled out), log.c. */
 #ifndef SUDOKUD_DAEMON_H
 #define SUDOKUD_DAEMON_H
 
@@ -34,9 +35,10 @@ void log_msg(int level, const char *fmt, ...) __attribute__((format(printf, 2, 3
  *   (mode 0: answer the whole result; mode 1: a batch chunk, one ITEM per puzzle).
  * worker -> daemon: u32 big-endian body length, u8 kind, then the body. */
 enum {
-    FRAME_READY = 0, /* body: nothing; the worker loaded its config */
+    FRAME_READY = 0, /* body: {techniques: n, profiles: [names]}; the worker loaded its config */
     FRAME_RESULT,    /* body: the packed result object */
-    FRAME_ERROR,     /* body: the packed {code, message} map */
+    FRAME_ERROR,     /* body: the packed {code, message} map (before READY: the config
+                        does not load, and the worker exits) */
     FRAME_ITEM,      /* body: one packed per-puzzle result */
     FRAME_END,       /* the chunk is done */
 };
@@ -52,9 +54,31 @@ enum {
 typedef struct worker_shm {
     sdk_service_probe probe; /* first: the service sees only this */
     volatile int32_t item;   /* batch chunk: index of the puzzle being served */
+    /* how the worker ended, when it could tell: a signal sent from outside
+     * (its sender), or a fault while out of memory (worker_memory) */
+    volatile int32_t signo, sender_pid, sender_uid;
+    volatile int32_t out_of_memory;
+    char loading[512]; /* the plugin being loaded ("" none): blamed if it dies or hangs */
 } worker_shm;
 
+/* The worker's copy of the config is named by this variable (the accepted
+ * file's path: messages and relative paths), its bytes come from CONFIG_FD. */
+#define CONFIG_NAME_ENV "SUDOKUD_CONFIG_NAME"
+
 int worker_main(const char *config_path); /* worker_main.c */
+
+/* AddressSanitizer reserves terabytes of shadow memory: a data limit
+ * (RLIMIT_DATA or RLIMIT_AS) would make every later mmap fail. */
+#if defined(__SANITIZE_ADDRESS__)
+#define SUDOKUD_ASAN 1
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer)
+#define SUDOKUD_ASAN 1
+#endif
+#endif
+#ifndef SUDOKUD_ASAN
+#define SUDOKUD_ASAN 0
+#endif
 
 /* ---- daemon state -------------------------------------------------------- */
 
@@ -66,8 +90,16 @@ typedef struct limits {
     int workers;
     int deadline_ms;
     int max_connections;
+    int max_connections_per_uid;
     int max_queue;
     size_t max_message;
+    size_t max_input_memory; /* incomplete messages and accepted requests, all connections */
+    size_t max_output;       /* unsent bytes of a connection before its jobs wait */
+    size_t max_answer;       /* one answer (a batch: all its results) */
+    int read_timeout_ms;     /* an incomplete message */
+    int idle_timeout_ms;     /* nothing in flight, 0: never */
+    int load_timeout_ms;     /* a worker loading its plugins */
+    size_t worker_memory;    /* RLIMIT_DATA of a worker, 0: none */
 } limits;
 
 typedef struct daemon_state {
@@ -106,19 +138,37 @@ typedef struct daemon_state {
     int nworkers_live; /* current generation, not retiring */
     uint64_t requests;
     uint64_t crashes;
-    int spawn_failures; /* consecutive workers that died before ready */
-    int ready_fd;       /* detaching: tell the parent we listen (-1: none) */
+    uint64_t killed;     /* workers killed from outside (not crashes) */
+    size_t input_memory; /* incomplete messages + accepted requests, bytes */
+    int spawn_failures;  /* consecutive workers that died before ready */
+    int ready_fd;        /* detaching: tell the parent we listen (-1: none) */
 } daemon_state;
 
 extern daemon_state D;
 
-/* config: load and validate in the daemon, keep the numbers and profile names.
- * Returns false with err when the config does not load. (main.c) */
+/* ---- the config that serves (reload.c) ------------------------------------- *
+ * The master reads only the settings; a child loads the plugins (the master
+ * never runs plugin code). */
+
+/* Startup: read the config, have a short-lived worker load it, keep the
+ * numbers and profile names. False with err when it does not load. */
 bool daemon_load_config(const char *path, sdk_error *err);
-void daemon_begin_drain(void);
-/* Reload the config and roll the workers (SIGHUP, the reload method), telling
- * systemd. False with err when the new config does not load. */
+/* Reload (SIGHUP): start a new generation of workers on the file as it is
+ * now; the old one serves until the new one is ready. False with err when
+ * the settings are refused at once (the rest is logged when known). */
 bool daemon_reload(sdk_error *err);
+/* The reload method: answered when the new generation is ready or refused. */
+void daemon_reload_request(conn *c, uint32_t msgid);
+void reload_forget_conn(conn *c);
+/* workers.c reports on the workers of a generation being tried. */
+bool reload_trying(unsigned gen);
+void reload_worker_ready(unsigned gen, const char *body, size_t n);
+void reload_worker_failed(unsigned gen, const char *code, const char *msg);
+/* A worker of gen died (or was killed) before it was ready. */
+void reload_loader_died(unsigned gen, const worker_shm *shm, int status, int sig);
+void reload_cancel(const char *why);
+
+void daemon_begin_drain(void);
 void daemon_check_drained(void);
 uint64_t now_ms(void);
 
@@ -140,12 +190,17 @@ struct conn {
     sdk_wire_reader rd;
     conn *next, *prev;
     unsigned id;
-    int jobs;             /* unanswered requests of this connection */
-    uint64_t last_served; /* when a worker last took a piece of its work */
-    unsigned pass;        /* workers.c's pick(): seen in this pass */
-    bool closing;         /* no more reading; close when writes are done */
-    bool paused;          /* reading stopped while writes back up */
-    bool dead;            /* handle closed */
+    int jobs;               /* unanswered requests of this connection */
+    uint64_t last_served;   /* when a worker last took a piece of its work */
+    unsigned pass;          /* workers.c's pick(): seen in this pass */
+    unsigned uid;           /* the peer's */
+    uint64_t partial_since; /* ms: an incomplete message began (0: none) */
+    uint64_t last_active;   /* ms: the last byte read or answer written */
+    size_t partial;         /* its metered cost, counted in D.input_memory */
+    bool held;              /* unsent answers passed max_output: its jobs wait */
+    bool closing;           /* no more reading; close when writes are done */
+    bool paused;            /* reading stopped while writes back up */
+    bool dead;              /* handle closed */
 };
 
 bool server_listen(sdk_error *err);
@@ -160,6 +215,8 @@ void conn_close(conn *c);
 /* One of c's jobs was answered (c->jobs already decremented). */
 void conn_job_done(conn *c);
 void server_close_all(void);
+/* Bytes written to c but not yet taken by the peer. */
+size_t conn_unsent(conn *c);
 
 /* ---- requests (rpc.c) -------------------------------------------------------- */
 
@@ -195,17 +252,28 @@ struct job {
     bool queued;
     job *qnext;
     job *all_next, *all_prev;
+    size_t held;      /* request bytes counted in D.input_memory */
+    size_t res_bytes; /* batch: results gathered so far */
 };
 
 /* Create a job for a request (takes what it needs from params). */
 job *job_new(conn *c, uint32_t msgid, const char *method, const msgpack_object *params);
+/* False (j freed) when its request bytes would pass max_input_memory. */
+bool job_admit(job *j);
 void job_submit(job *j);
 /* A connection is going away: its jobs keep running but answer nobody. */
 void jobs_forget_conn(conn *c);
 
 bool workers_start(void);
-/* Reload: new workers with the current config; old ones retire. */
+/* Reload: start n workers of generation gen on config fd (not yet serving). */
+void workers_try_generation(unsigned gen, int n, int config_fd);
+/* The plugin a starting worker of gen is loading ("" when none). */
+const char *workers_loading(unsigned gen);
+void workers_kill_generation(unsigned gen);
+/* Reload accepted (gen is D.generation): old workers retire. */
 void workers_roll(void);
+/* Hand queued work to idle workers (a held connection read its answers). */
+void workers_dispatch(void);
 void workers_stop_all(void);
 int workers_busy(void);
 int workers_count(void);

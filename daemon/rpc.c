@@ -25,7 +25,7 @@ static void do_status(conn *c, uint32_t msgid)
     sdk_wire_response_head(&pk, msgid);
     int queued = 0;
     for (job *j = D.queue_head; j; j = j->qnext) queued++;
-    msgpack_pack_map(&pk, 13);
+    msgpack_pack_map(&pk, 14);
     sdk_wire_kv_str(&pk, "version", SUDOKUD_VERSION);
     sdk_wire_str(&pk, "uptime");
     msgpack_pack_double(&pk, (double)(now_ms() - D.started_ms) / 1000.0);
@@ -37,6 +37,7 @@ static void do_status(conn *c, uint32_t msgid)
     sdk_wire_kv_int(&pk, "connections", D.nconn);
     sdk_wire_kv_int(&pk, "requests", (long)D.requests);
     sdk_wire_kv_int(&pk, "crashes", (long)D.crashes);
+    sdk_wire_kv_int(&pk, "killed", (long)D.killed);
     sdk_wire_kv_str(&pk, "config", D.config_path);
     sdk_wire_str(&pk, "profiles");
     msgpack_pack_array(&pk, (size_t)D.nprofile);
@@ -45,24 +46,18 @@ static void do_status(conn *c, uint32_t msgid)
     send_packed(c, &sb);
 }
 
-static void do_reload(conn *c, uint32_t msgid)
+/* status and reload take no parameter: any is an error, as for the others. */
+static bool no_params(conn *c, const sdk_rpc_msg *m, const char *method)
 {
-    sdk_error err;
-    log_info("reload asked by connection %u", c->id);
-    if (!daemon_reload(&err)) {
-        conn_send_error(c, msgid, err.code[0] ? err.code : "bad-config", "%s", err.msg);
-        return;
-    }
-    msgpack_sbuffer sb;
-    msgpack_packer pk;
-    msgpack_sbuffer_init(&sb);
-    msgpack_packer_init(&pk, &sb, msgpack_sbuffer_write);
-    sdk_wire_response_head(&pk, msgid);
-    msgpack_pack_map(&pk, 3);
-    sdk_wire_kv_bool(&pk, "ok", true);
-    sdk_wire_kv_int(&pk, "techniques", D.ntechniques);
-    sdk_wire_kv_int(&pk, "generation", (long)D.generation);
-    send_packed(c, &sb);
+    if (!m->params || m->params->via.map.size == 0) return true;
+    const msgpack_object *k = &m->params->via.map.ptr[0].key;
+    if (k->type == MSGPACK_OBJECT_STR)
+        conn_send_error(c, m->msgid, SDK_E_REQUEST, "unknown parameter '%.*s' (%s takes none)",
+                        (int)(k->via.str.size > 64 ? 64 : k->via.str.size), k->via.str.ptr, method);
+    else
+        conn_send_error(c, m->msgid, SDK_E_REQUEST,
+                        "parameter names must be strings (%s takes none)", method);
+    return false;
 }
 
 void rpc_handle(conn *c, const msgpack_object *o)
@@ -78,13 +73,17 @@ void rpc_handle(conn *c, const msgpack_object *o)
     if (m.type == SDK_RPC_NOTIFY) return;   /* nothing to answer */
     if (m.type == SDK_RPC_RESPONSE) return; /* we never ask clients anything */
     if (sdk_rpc_method_is(&m, "status")) {
-        do_status(c, m.msgid);
+        if (no_params(c, &m, "status")) do_status(c, m.msgid);
         D.requests++;
         return;
     }
     if (sdk_rpc_method_is(&m, "reload")) {
-        do_reload(c, m.msgid);
-        D.requests++;
+        if (!no_params(c, &m, "reload")) {
+            D.requests++;
+            return;
+        }
+        log_info("reload asked by connection %u", c->id);
+        daemon_reload_request(c, m.msgid); /* answered when the new workers are ready */
         return;
     }
     const char *method = NULL;
@@ -110,6 +109,13 @@ void rpc_handle(conn *c, const msgpack_object *o)
     job *j = job_new(c, m.msgid, method, m.params);
     if (!j) {
         conn_send_error(c, m.msgid, SDK_E_INTERNAL, "out of memory");
+        return;
+    }
+    if (!job_admit(j)) {
+        conn_send_error(c, m.msgid, SDK_E_BUSY,
+                        "sudokud holds %zu bytes of requests (max_input_memory is %zu): try "
+                        "again later",
+                        D.input_memory, D.lim.max_input_memory);
         return;
     }
     job_submit(j);

@@ -1,9 +1,15 @@
 /* server.c - sudokud's Unix socket: listening (mode 0600; 0660 and the
  * group's in system mode or with --group; stale sockets replaced, a live
  * daemon left alone; or the socket systemd passes), accepting with peer
- * credentials (our uid, root, or a member of the socket's group) and the
- * connection limit, reading messages through the wire reader, and writing
- * responses with back-pressure. */
+ * credentials (our uid, root, or a member of the socket's group), the
+ * connection limits (in all and per peer uid: one user cannot take every
+ * slot; a refused client is told why), reading messages through the wire
+ * reader (metered: see lib/wire_meter.c) within a daemon-wide budget for
+ * incomplete messages, timeouts (an incomplete message must be whole within
+ * read_timeout_ms; a connection with nothing in flight closes after
+ * idle_timeout_ms), and writing responses with back-pressure: a connection
+ * whose unsent answers pass max_output is not read and its jobs wait until
+ * it reads. */
 #include <errno.h>
 #include <grp.h>
 #include <libgen.h>
@@ -18,7 +24,7 @@
 #include <unistd.h>
 #include "daemon.h"
 
-#define WRITE_HIGH ((size_t)64 << 20) /* stop reading a client that does not read */
+#define READER_KEEP ((size_t)256 << 10) /* a reader buffer grown past this is given back */
 
 typedef struct wreq {
     uv_write_t w;
@@ -28,6 +34,8 @@ typedef struct wreq {
 } wreq;
 
 static unsigned next_conn_id = 1;
+static uv_timer_t sweep_timer;
+static bool sweep_on;
 
 /* Is a daemon answering on path? */
 static bool socket_alive(const char *path)
@@ -55,6 +63,9 @@ static void conn_destroy(conn *c)
 {
     if (c->dead) return;
     c->dead = true;
+    D.input_memory -= c->partial;
+    c->partial = 0;
+    reload_forget_conn(c);
     if (c->prev)
         c->prev->next = c->next;
     else
@@ -69,6 +80,25 @@ static void conn_destroy(conn *c)
 static bool writes_pending(conn *c)
 {
     return uv_stream_get_write_queue_size((uv_stream_t *)&c->h) > 0;
+}
+
+size_t conn_unsent(conn *c)
+{
+    return c->dead ? 0 : uv_stream_get_write_queue_size((uv_stream_t *)&c->h);
+}
+
+/* What the connection's incomplete message costs now: kept in the
+ * daemon-wide count. False when that passes max_input_memory. */
+static bool account_partial(conn *c)
+{
+    size_t now = sdk_wire_reader_partial(&c->rd);
+    D.input_memory = D.input_memory - c->partial + now;
+    c->partial = now;
+    if (!now)
+        c->partial_since = 0;
+    else if (!c->partial_since)
+        c->partial_since = now_ms();
+    return !now || D.input_memory <= D.lim.max_input_memory;
 }
 
 static void alloc_cb(uv_handle_t *h, size_t suggested, uv_buf_t *buf)
@@ -93,6 +123,7 @@ static void read_cb(uv_stream_t *s, ssize_t n, const uv_buf_t *buf)
         return;
     }
     if (n == 0) return;
+    c->last_active = now_ms();
     sdk_wire_reader_commit(&c->rd, (size_t)n);
     const msgpack_object *o;
     sdk_error err;
@@ -106,6 +137,19 @@ static void read_cb(uv_stream_t *s, ssize_t n, const uv_buf_t *buf)
         }
         rpc_handle(c, o);
     }
+    if (c->dead || c->closing) return;
+    if (!account_partial(c)) {
+        log_warn("connection %u: incomplete messages hold %zu bytes (max_input_memory %zu): "
+                 "closing it",
+                 c->id, D.input_memory, D.lim.max_input_memory);
+        conn_send_error(c, 0, SDK_E_BUSY,
+                        "sudokud holds %zu bytes of incomplete messages (max_input_memory is "
+                        "%zu): send smaller messages or try again later",
+                        D.input_memory, D.lim.max_input_memory);
+        conn_close(c);
+        return;
+    }
+    sdk_wire_reader_trim(&c->rd, READER_KEEP);
 }
 
 static void write_cb(uv_write_t *w, int status)
@@ -119,9 +163,16 @@ static void write_cb(uv_write_t *w, int status)
         conn_destroy(c);
         return;
     }
-    if (c->paused && uv_stream_get_write_queue_size((uv_stream_t *)&c->h) < WRITE_HIGH / 2) {
+    c->last_active = now_ms();
+    size_t unsent = uv_stream_get_write_queue_size((uv_stream_t *)&c->h);
+    if (c->paused && unsent < D.lim.max_output / 2) {
         c->paused = false;
+        if (c->partial_since) c->partial_since = now_ms(); /* we did not read meanwhile */
         if (!c->closing) uv_read_start((uv_stream_t *)&c->h, alloc_cb, read_cb);
+    }
+    if (c->held && unsent < D.lim.max_output / 2) {
+        c->held = false;
+        workers_dispatch();
     }
     if (c->closing && c->jobs == 0 && !writes_pending(c)) conn_destroy(c);
 }
@@ -146,9 +197,12 @@ void conn_send(conn *c, const char *data, size_t n)
         conn_destroy(c);
         return;
     }
-    if (!c->paused && uv_stream_get_write_queue_size((uv_stream_t *)&c->h) > WRITE_HIGH) {
+    if (!c->held && uv_stream_get_write_queue_size((uv_stream_t *)&c->h) > D.lim.max_output) {
+        log_debug("connection %u: %zu bytes unsent (max_output): its jobs wait", c->id,
+                  uv_stream_get_write_queue_size((uv_stream_t *)&c->h));
+        c->held = true;
+        if (!c->paused && !c->closing) uv_read_stop((uv_stream_t *)&c->h);
         c->paused = true;
-        uv_read_stop((uv_stream_t *)&c->h);
     }
 }
 
@@ -210,6 +264,7 @@ static bool peer_allowed(conn *c)
         log_warn("connection %u: SO_PEERCRED: %s", c->id, strerror(errno));
         return false;
     }
+    c->uid = (unsigned)cr.uid;
     if (cr.uid == getuid() || cr.uid == 0) return true;
     if (D.sock_gid >= 0 && peer_in_group(fd, cr.uid, cr.gid, (gid_t)D.sock_gid)) return true;
     log_warn("connection %u: refused peer uid %u gid %u (pid %d)%s", c->id, (unsigned)cr.uid,
@@ -245,16 +300,75 @@ static void on_connection(uv_stream_t *server, int status)
         conn_destroy(c);
         return;
     }
-    if (D.nconn > D.lim.max_connections) {
-        log_warn("connection %u refused: %d connections open (max_connections)", c->id,
-                 D.nconn - 1);
-        conn_send_error(c, 0, SDK_E_BUSY, "too many connections (max_connections is %d)",
-                        D.lim.max_connections);
+    int same = 0;
+    for (conn *o = D.conns; o; o = o->next) same += !o->closing && o->uid == c->uid;
+    if (same > D.lim.max_connections_per_uid) {
+        log_warn("connection %u refused: uid %u has %d connections open "
+                 "(max_connections_per_uid)",
+                 c->id, c->uid, same - 1);
+        conn_send_error(c, 0, SDK_E_BUSY,
+                        "too many connections from uid %u: %d open (max_connections_per_uid is "
+                        "%d); close some or try again later",
+                        c->uid, same - 1, D.lim.max_connections_per_uid);
         conn_close(c);
         return;
     }
+    if (D.nconn > D.lim.max_connections) {
+        log_warn("connection %u refused: %d connections open (max_connections)", c->id,
+                 D.nconn - 1);
+        conn_send_error(c, 0, SDK_E_BUSY,
+                        "too many connections: %d open (max_connections is %d); try again later",
+                        D.nconn - 1, D.lim.max_connections);
+        conn_close(c);
+        return;
+    }
+    c->last_active = now_ms();
     log_debug("connection %u open", c->id);
     uv_read_start((uv_stream_t *)&c->h, alloc_cb, read_cb);
+}
+
+/* Every connection's clocks, a few times a second: an incomplete message
+ * older than read_timeout_ms is answered `timeout` and the connection
+ * closed; a connection with nothing in flight (no request, no unsent
+ * answer, no partial message) idle for idle_timeout_ms is closed. */
+static void sweep(uv_timer_t *t)
+{
+    (void)t;
+    uint64_t now = now_ms();
+    for (conn *c = D.conns, *next; c; c = next) {
+        next = c->next;
+        if (c->closing || c->dead) continue;
+        if (c->partial_since && !c->paused &&
+            now - c->partial_since > (uint64_t)D.lim.read_timeout_ms) {
+            log_info("connection %u: an incomplete message for %llu ms (read_timeout_ms): "
+                     "closing it",
+                     c->id, (unsigned long long)(now - c->partial_since));
+            conn_send_error(c, 0, SDK_E_TIMEOUT,
+                            "no whole message within %d ms (read_timeout_ms): %zu bytes of an "
+                            "incomplete message dropped",
+                            D.lim.read_timeout_ms, sdk_wire_reader_pending(&c->rd));
+            conn_close(c);
+            continue;
+        }
+        if (D.lim.idle_timeout_ms > 0 && c->jobs == 0 && !c->partial_since && !writes_pending(c) &&
+            now - c->last_active > (uint64_t)D.lim.idle_timeout_ms) {
+            log_debug("connection %u idle for %d ms (idle_timeout_ms): closing it", c->id,
+                      D.lim.idle_timeout_ms);
+            conn_close(c);
+        }
+    }
+}
+
+static void sweep_start(void)
+{
+    if (sweep_on) return;
+    int every = D.lim.read_timeout_ms / 4;
+    if (every > 250) every = 250;
+    if (every < 25) every = 25;
+    uv_timer_init(D.loop, &sweep_timer);
+    uv_unref((uv_handle_t *)&sweep_timer); /* never what keeps the daemon running */
+    uv_timer_start(&sweep_timer, sweep, (uint64_t)every, (uint64_t)every);
+    sweep_on = true;
 }
 
 /* The socket systemd passed us (socket activation). */
@@ -280,6 +394,7 @@ static bool listen_activated(int fd, sdk_error *err)
     }
     D.activated = true;
     D.listening = true;
+    sweep_start();
     return true;
 }
 
@@ -333,6 +448,7 @@ bool server_listen(sdk_error *err)
         return false;
     }
     D.listening = true;
+    sweep_start();
     return true;
 }
 
@@ -347,6 +463,11 @@ void server_stop_listening(void)
 void server_close_all(void)
 {
     while (D.conns) conn_destroy(D.conns);
+    if (sweep_on) {
+        uv_timer_stop(&sweep_timer);
+        uv_close((uv_handle_t *)&sweep_timer, NULL);
+        sweep_on = false;
+    }
 }
 
 /* A job of c got its answer: a closing connection may now go. */

@@ -1,9 +1,15 @@
 /* worker_main.c - a sudokud worker process (`sudokud --worker`): loads the
- * config and its plugins, then serves one request at a time on fd 0, a
- * socketpair with the daemon (framed
+ * config the daemon accepted (its copy on fd 4) and the plugins, writing the
+ * path of each plugin it loads into the memory it shares with the daemon
+ * (fd 3, worker_shm) so that a plugin that kills or hangs it is named; says
+ * READY {techniques, profiles} or why the config does not load; then serves
+ * one request at a time on fd 0, a socketpair with the daemon (framed
  * msgpack both ways, see daemon.h), writing which technique runs into the
- * probe the daemon shares with it on fd 3 (worker_shm). Batch answers go out
- * in bursts. Plain blocking I/O, no event loop. */
+ * probe. Batch answers go out in bursts; an answer over max_answer becomes a
+ * too-large error. Its data is limited to worker_memory (RLIMIT_DATA; not
+ * under AddressSanitizer, whose shadow memory a limit breaks); a fault while
+ * out of memory, and the sender of a signal from outside, are noted in the
+ * shared memory for the daemon's answer. Plain blocking I/O, no event loop. */
 #include <arpa/inet.h>
 #include <errno.h>
 #include <signal.h>
@@ -11,7 +17,9 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <fcntl.h>
 #include <sys/prctl.h>
+#include <sys/resource.h>
 #include <sys/uio.h>
 #include <time.h>
 #include <unistd.h>
@@ -95,6 +103,83 @@ static bool read_all(int fd, void *buf, size_t n)
     return true;
 }
 
+static worker_shm *g_shm;
+static size_t g_limit; /* worker_memory, 0: none */
+
+/* A fault (SIGSEGV, SIGBUS, SIGABRT): was the worker out of memory? The last
+ * failed allocation left ENOMEM in errno, or the data in use is near the
+ * limit (/proc/self/statm: async-signal-safe reads). Then the default action
+ * runs again (SA_RESETHAND). */
+static void on_fault(int sig)
+{
+    int e = errno;
+    bool oom = e == ENOMEM;
+    if (!oom && g_limit) {
+        char buf[128];
+        int fd = open("/proc/self/statm", O_RDONLY);
+        ssize_t n = fd >= 0 ? read(fd, buf, sizeof buf - 1) : -1;
+        if (fd >= 0) close(fd);
+        if (n > 0) {
+            buf[n] = 0;
+            /* size resident shared text lib data dt: the 6th field */
+            char *p = buf;
+            for (int f = 0; f < 5 && p; f++) {
+                while (*p && *p != ' ') p++;
+                while (*p == ' ') p++;
+            }
+            unsigned long pages = 0;
+            while (*p >= '0' && *p <= '9') pages = pages * 10 + (unsigned long)(*p++ - '0');
+            oom = pages * (unsigned long)sysconf(_SC_PAGESIZE) + ((size_t)32 << 20) > g_limit;
+        }
+    }
+    if (oom && g_shm) g_shm->out_of_memory = 1;
+    (void)sig;
+}
+
+/* A signal sent from outside: note who sent it, then die of it. */
+static void on_outside(int sig, siginfo_t *si, void *uc)
+{
+    (void)uc;
+    if (g_shm && si) {
+        g_shm->sender_pid = si->si_pid;
+        g_shm->sender_uid = (int32_t)si->si_uid;
+        g_shm->signo = sig;
+    }
+    signal(sig, SIG_DFL);
+    raise(sig);
+}
+
+static void watch_signals(bool faults)
+{
+    static const int outside[] = {SIGTERM, SIGQUIT, SIGUSR1, SIGUSR2, SIGALRM, SIGXCPU, SIGXFSZ};
+    for (size_t i = 0; i < sizeof outside / sizeof *outside; i++) {
+        struct sigaction sa;
+        memset(&sa, 0, sizeof sa);
+        sa.sa_sigaction = on_outside;
+        sa.sa_flags = SA_SIGINFO | SA_RESETHAND;
+        sigaction(outside[i], &sa, NULL);
+    }
+    if (!faults) return;
+    static const int fault[] = {SIGSEGV, SIGBUS, SIGABRT};
+    for (size_t i = 0; i < sizeof fault / sizeof *fault; i++) {
+        struct sigaction sa;
+        memset(&sa, 0, sizeof sa);
+        sa.sa_handler = on_fault;
+        sa.sa_flags = SA_RESETHAND | SA_NODEFER;
+        sigaction(fault[i], &sa, NULL);
+    }
+}
+
+static void note_loading(const char *path, void *arg)
+{
+    worker_shm *shm = arg;
+    if (!shm) return;
+    if (path)
+        snprintf(shm->loading, sizeof shm->loading, "%s", path);
+    else
+        shm->loading[0] = 0;
+}
+
 static bool send_error(const sdk_error *e)
 {
     msgpack_sbuffer sb;
@@ -105,6 +190,19 @@ static bool send_error(const sdk_error *e)
     bool ok = send_frame(FRAME_ERROR, sb.data, sb.size);
     msgpack_sbuffer_destroy(&sb);
     return ok;
+}
+
+static size_t g_max_answer;
+
+/* An answer over max_answer: a too-large error in its place. */
+static bool answer_fits(size_t n, sdk_error *err)
+{
+    if (!g_max_answer || n <= g_max_answer) return true;
+    sdk_error_set(err, SDK_E_TOO_LARGE,
+                  "the answer of %zu bytes is larger than max_answer (%zu bytes): ask for less "
+                  "(max_trace, fewer steps)",
+                  n, g_max_answer);
+    return false;
 }
 
 /* One request: [method, params, mode]. Returns false when the pipe broke. */
@@ -134,6 +232,10 @@ static bool serve(sdk_service *sv, worker_shm *shm, const msgpack_object *o)
             if (shm) shm->item = i;
             msgpack_sbuffer_clear(&sb);
             sdk_service_item(sv, rq, i, &pk);
+            if (!answer_fits(sb.size, &err)) { /* this puzzle's entry: {puzzle, error} */
+                msgpack_sbuffer_clear(&sb);
+                sdk_service_item_error(rq, i, &err, &pk);
+            }
             queue_frame(FRAME_ITEM, sb.data, sb.size);
             if (outq.size >= FLUSH_BYTES || mono_ns() - last_flush >= FLUSH_NS) ok = flush_frames();
         }
@@ -143,7 +245,8 @@ static bool serve(sdk_service *sv, worker_shm *shm, const msgpack_object *o)
         }
         msgpack_sbuffer_clear(&outq);
     } else if (sdk_service_run(sv, rq, &pk, &err)) {
-        ok = send_frame(FRAME_RESULT, sb.data, sb.size);
+        ok = answer_fits(sb.size, &err) ? send_frame(FRAME_RESULT, sb.data, sb.size)
+                                        : send_error(&err);
     } else {
         ok = send_error(&err);
     }
@@ -167,24 +270,53 @@ int worker_main(const char *config_path)
     close(PROBE_FD);
     msgpack_sbuffer_init(&outq);
 
+    g_shm = shm;
+    watch_signals(false);
     sdk_config cfg;
     sdk_error err;
-    bool ok = sdk_config_load(config_path, &cfg, &err);
+    sdk_config_observe_plugins(note_loading, shm);
+    bool ok = sdk_config_load_named(config_path, getenv(CONFIG_NAME_ENV), &cfg, &err);
+    sdk_config_observe_plugins(NULL, NULL);
     char snap[32];
     snprintf(snap, sizeof snap, "/proc/self/fd/%d", CONFIG_FD);
     if (strcmp(config_path, snap) == 0) close(CONFIG_FD); /* the daemon's copy: read */
-    if (!ok) {
-        log_err("worker: %s", err.msg);
+    if (!ok) { /* the daemon refuses this config with the reason */
+        log_debug("worker: %s", err.msg);
+        send_error(&err);
         return 2;
     }
     sdk_service sv;
     if (!sdk_service_init(&sv, &cfg, probe, &err)) {
-        log_err("worker: %s", err.msg);
+        send_error(&err);
         sdk_config_free(&cfg);
         return 2;
     }
+    g_max_answer = (size_t)cfg.max_answer;
+    if (cfg.worker_memory > 0 && !SUDOKUD_ASAN) {
+        struct rlimit rl = {(rlim_t)cfg.worker_memory, (rlim_t)cfg.worker_memory};
+        if (setrlimit(RLIMIT_DATA, &rl) != 0)
+            log_warn("worker: cannot limit its memory to %lld bytes: %s", cfg.worker_memory,
+                     strerror(errno));
+        g_limit = (size_t)cfg.worker_memory;
+        watch_signals(true);
+    }
     int status = 0;
-    if (!send_frame(FRAME_READY, NULL, 0)) status = 1;
+    {
+        msgpack_sbuffer rb;
+        msgpack_packer pk;
+        msgpack_sbuffer_init(&rb);
+        msgpack_packer_init(&pk, &rb, msgpack_sbuffer_write);
+        int nt = 0;
+        for (int i = 0; i < cfg.nplugin; i++)
+            for (int k = 0; cfg.plugin[i].list[k]; k++) nt++;
+        msgpack_pack_map(&pk, 2);
+        sdk_wire_kv_int(&pk, "techniques", nt);
+        sdk_wire_str(&pk, "profiles");
+        msgpack_pack_array(&pk, (size_t)cfg.nprofile);
+        for (int i = 0; i < cfg.nprofile; i++) sdk_wire_str(&pk, cfg.profile[i].name);
+        if (!send_frame(FRAME_READY, rb.data, rb.size)) status = 1;
+        msgpack_sbuffer_destroy(&rb);
+    }
     sdk_wire_reader rd;
     sdk_wire_reader_init(&rd, (size_t)1 << 31);
     while (status == 0) {

@@ -21,6 +21,7 @@ enum { W_STARTING, W_IDLE, W_BUSY, W_EXITED };
 struct worker {
     uv_process_t proc;
     uv_pipe_t pipe;
+    uv_pipe_t err; /* its stderr: plugins' output, logged a line at a time (rate-limited) */
     uv_timer_t timer;
     worker *next;
     unsigned id;
@@ -29,7 +30,9 @@ struct worker {
     int open_handles;
     bool retiring;
     bool deadline_hit;
-    worker_shm *shm; /* the probe and the chunk position (shared memory) */
+    const char *killed_why; /* we killed it for this (NULL: not us) */
+    int config_fd;          /* the config it loads */
+    worker_shm *shm;        /* the probe and the chunk position (shared memory) */
     /* the task on this worker */
     job *job;
     int first, count, got; /* batch: puzzles first..first+count-1, got answered */
@@ -37,6 +40,10 @@ struct worker {
     /* frames coming in */
     char *buf;
     size_t len, cap;
+    /* its stderr, a line at a time */
+    char line[512];
+    size_t nline;
+    bool dropping; /* the rest of a line too long to log */
 };
 
 typedef struct wwrite {
@@ -46,6 +53,13 @@ typedef struct wwrite {
 
 static unsigned next_worker_id = 1;
 static int respawn_wanted;
+
+/* Kill w, saying why (for the log and the answer). */
+static void worker_kill(worker *w, const char *why)
+{
+    if (!w->killed_why) w->killed_why = why;
+    uv_process_kill(&w->proc, SIGKILL);
+}
 
 static void dispatch(void);
 static void spawn_missing(void);
@@ -152,8 +166,16 @@ job *job_new(conn *c, uint32_t msgid, const char *method, const msgpack_object *
     return j;
 }
 
+static size_t job_bytes(const job *j)
+{
+    size_t per =
+        j->n > 0 ? (size_t)j->n * (sizeof *j->pz_off + 1 + sizeof *j->res + sizeof *j->res_len) : 0;
+    return sizeof *j + j->req.alloc + j->common.alloc + j->pz.alloc + per;
+}
+
 static void job_free(job *j)
 {
+    D.input_memory -= j->held;
     if (j->res)
         for (int i = 0; i < j->n; i++) free(j->res[i]);
     free(j->res);
@@ -188,8 +210,18 @@ static void queue_remove(job *j)
     j->queued = false;
 }
 
+bool job_admit(job *j)
+{
+    size_t bytes = job_bytes(j);
+    if (D.input_memory + bytes <= D.lim.max_input_memory) return true;
+    job_free(j);
+    return false;
+}
+
 void job_submit(job *j)
 {
+    j->held = job_bytes(j);
+    D.input_memory += j->held;
     j->all_next = D.jobs;
     if (D.jobs) D.jobs->all_prev = j;
     D.jobs = j;
@@ -322,6 +354,7 @@ static void job_progress(job *j)
 static void job_item(job *j, int i, const char *body, size_t n)
 {
     if (j->state[i] == 2) return;
+    j->res_bytes += n;
     j->res[i] = malloc(n ? n : 1);
     if (j->res[i]) {
         memcpy(j->res[i], body, n);
@@ -362,14 +395,14 @@ static void worker_send(worker *w, const char *data, size_t n)
 {
     wwrite *r = malloc(sizeof *r + n);
     if (!r) {
-        uv_process_kill(&w->proc, SIGKILL);
+        worker_kill(w, "out of memory writing to it");
         return;
     }
     memcpy(r->data, data, n);
     uv_buf_t b = uv_buf_init(r->data, (unsigned)n);
     if (uv_write(&r->w, (uv_stream_t *)&w->pipe, &b, 1, wwrite_cb) != 0) {
         free(r);
-        uv_process_kill(&w->proc, SIGKILL);
+        worker_kill(w, "writing to it failed");
     }
 }
 
@@ -379,7 +412,7 @@ static void on_deadline(uv_timer_t *t)
     if (w->state != W_BUSY) return;
     w->deadline_hit = true;
     log_warn("worker %u: deadline of %d ms exceeded, killing it", w->id, D.lim.deadline_ms);
-    uv_process_kill(&w->proc, SIGKILL);
+    worker_kill(w, "deadline");
 }
 
 static void arm_deadline(worker *w)
@@ -459,6 +492,7 @@ static job *pick(void)
         }
         if (j->c->pass == pass) continue; /* a later request of a connection seen */
         j->c->pass = pass;
+        if (j->c->held) continue; /* its answers wait to be read: its work waits too */
         if (!best || (best->c && j->c->last_served < best->c->last_served)) best = j;
     }
     return best;
@@ -522,7 +556,12 @@ static bool assign(worker *w)
 static void dispatch(void)
 {
     for (worker *w = D.workers; w && D.queue_head; w = w->next)
-        if (w->state == W_IDLE && !w->retiring && w->gen == D.generation) assign(w);
+        if (w->state == W_IDLE && !w->retiring && w->gen == D.generation && !assign(w)) break;
+}
+
+void workers_dispatch(void)
+{
+    dispatch();
 }
 
 /* The worker finished its task (normally). */
@@ -544,16 +583,39 @@ static void on_frame(worker *w, int kind, const char *body, size_t n)
     switch (kind) {
     case FRAME_READY:
         if (w->state != W_STARTING) break;
+        uv_timer_stop(&w->timer);
         w->state = W_IDLE;
-        D.spawn_failures = 0;
-        log_debug("worker %u ready (pid %d)", w->id, w->proc.pid);
-        if (w->retiring)
+        if (w->shm) w->shm->loading[0] = 0;
+        log_debug("worker %u ready (pid %d, generation %u)", w->id, w->proc.pid, w->gen);
+        if (w->retiring) {
             uv_process_kill(&w->proc, SIGTERM);
-        else
+        } else if (reload_trying(w->gen)) {
+            reload_worker_ready(w->gen, body, n); /* the last one makes it serve */
+        } else {
+            D.spawn_failures = 0;
             dispatch();
+        }
         return;
     case FRAME_RESULT:
     case FRAME_ERROR:
+        if (kind == FRAME_ERROR && w->state == W_STARTING) { /* its config does not load */
+            char code[32] = "bad-config", msg[256] = "the config does not load";
+            sdk_wire_reader r;
+            const msgpack_object *o;
+            sdk_error e;
+            if (sdk_wire_reader_init(&r, n + 4096) && sdk_wire_reader_feed(&r, body, n) &&
+                sdk_wire_reader_next(&r, &o, &e) == 1) {
+                sdk_wire_copy_str(sdk_wire_get(o, "code"), code, sizeof code);
+                sdk_wire_copy_str(sdk_wire_get(o, "message"), msg, sizeof msg);
+            }
+            sdk_wire_reader_free(&r);
+            w->killed_why = "its config does not load";
+            if (reload_trying(w->gen))
+                reload_worker_failed(w->gen, code, msg);
+            else
+                log_err("worker %u cannot load the accepted config: %s", w->id, msg);
+            return; /* it exits */
+        }
         if (!j) break;
         w->job = NULL; /* so that job_finish sees it is not in flight here */
         if (!j->answered) {
@@ -583,6 +645,14 @@ static void on_frame(worker *w, int kind, const char *body, size_t n)
         if (!j || j->n < 0 || w->got >= w->count) break;
         if (!j->answered) job_item(j, w->first + w->got, body, n);
         w->got++;
+        if (!j->answered && j->res_bytes > D.lim.max_answer) {
+            char msg[160];
+            snprintf(msg, sizeof msg,
+                     "the results of this batch pass max_answer (%zu bytes) at puzzle %d of %d: "
+                     "send it in smaller batches",
+                     D.lim.max_answer, w->first + w->got, j->n);
+            job_reply_error(j, SDK_E_TOO_LARGE, msg);
+        }
         arm_deadline(w); /* the deadline is per puzzle */
         return;
     case FRAME_END:
@@ -607,7 +677,7 @@ static void on_frame(worker *w, int kind, const char *body, size_t n)
         break;
     }
     log_err("worker %u sent an unexpected frame (kind %d); killing it", w->id, kind);
-    uv_process_kill(&w->proc, SIGKILL);
+    worker_kill(w, "it sent an unexpected frame");
 }
 
 static void worker_alloc(uv_handle_t *h, size_t suggested, uv_buf_t *buf)
@@ -644,6 +714,13 @@ static void worker_read(uv_stream_t *s, ssize_t n, const uv_buf_t *buf)
         memcpy(&blen, w->buf + off, 4);
         blen = ntohl(blen);
         if (w->len - off < FRAME_HEAD + (size_t)blen) break;
+        if (blen > D.lim.max_answer + ((size_t)1 << 20)) {
+            log_err("worker %u sent a frame of %u bytes (max_answer is %zu); killing it", w->id,
+                    blen, D.lim.max_answer);
+            worker_kill(w, "it sent an answer larger than max_answer");
+            w->len = off = 0;
+            break;
+        }
         int kind = (unsigned char)w->buf[off + 4];
         on_frame(w, kind, w->buf + off + FRAME_HEAD, blen);
         off += FRAME_HEAD + blen;
@@ -678,34 +755,77 @@ static void worker_unlink(worker *w)
         }
 }
 
+/* Signals a fault in the code running raises: a crash of the technique (when
+ * the kernel sent them, not someone with kill). */
+static bool fault_signal(int sig)
+{
+    return sig == SIGSEGV || sig == SIGBUS || sig == SIGILL || sig == SIGFPE || sig == SIGABRT ||
+           sig == SIGTRAP || sig == SIGSYS;
+}
+
+/* Why w died during a task, as an error code and message (and counted):
+ * the deadline; out of worker_memory; a crash of the technique the probe
+ * names; or killed from outside (the OOM killer's SIGKILL, an operator's
+ * kill: the sender when the worker could see it). */
+static const char *describe_death(worker *w, int64_t status, int sig, char *msg, size_t n)
+{
+    const char *tech = w->shm ? sdk_service_probe_current(&w->shm->probe) : NULL;
+    char in[96] = "";
+    if (tech) snprintf(in, sizeof in, " (in technique %s)", tech);
+    if (w->deadline_hit) {
+        snprintf(msg, n, "deadline of %d ms exceeded%s", D.lim.deadline_ms, in);
+        return SDK_E_DEADLINE;
+    }
+    char how[96];
+    if (sig)
+        snprintf(how, sizeof how, "signal %d, %s", sig, strsignal(sig));
+    else
+        snprintf(how, sizeof how, "exit status %d", (int)status);
+    if (sig == SIGKILL && w->killed_why) {
+        snprintf(msg, n, "sudokud killed the worker: %s%s", w->killed_why, in);
+        return SDK_E_INTERNAL;
+    }
+    bool sent = w->shm && w->shm->signo == sig && sig && w->shm->sender_pid != w->proc.pid &&
+                w->shm->sender_pid != 0;
+    if (w->shm && w->shm->out_of_memory && !sent) {
+        D.crashes++;
+        snprintf(msg, n, "%s%s ran out of memory: worker_memory is %zu MiB (%s)",
+                 tech ? "plugin " : "the worker", tech ? tech : "", D.lim.worker_memory >> 20, how);
+        return SDK_E_MEMORY;
+    }
+    if (sent || (sig && !fault_signal(sig))) {
+        D.killed++;
+        char who[96];
+        if (sent)
+            snprintf(who, sizeof who, "by pid %d (uid %d)", (int)w->shm->sender_pid,
+                     (int)w->shm->sender_uid);
+        else if (sig == SIGKILL)
+            snprintf(who, sizeof who, "from outside sudokud (the kernel's OOM killer?)");
+        else
+            snprintf(who, sizeof who, "from outside sudokud");
+        snprintf(msg, n, "the worker was killed %s (%s)%s", who, how,
+                 tech ? ", not by a crash of its technique" : "");
+        if (tech) {
+            size_t k = strlen(msg);
+            snprintf(msg + k, n - k, "%s", in);
+        }
+        return SDK_E_KILLED;
+    }
+    D.crashes++;
+    if (tech)
+        snprintf(msg, n, "plugin %s crashed (%s)", tech, how);
+    else
+        snprintf(msg, n, "worker crashed outside any technique (%s)", how);
+    return SDK_E_CRASH;
+}
+
 /* The worker died with a task: blame the technique the probe names. */
 static void task_failed(worker *w, int64_t status, int sig)
 {
     job *j = w->job;
     w->job = NULL;
-    const char *tech = w->shm ? sdk_service_probe_current(&w->shm->probe) : NULL;
     char msg[256];
-    const char *code;
-    if (w->deadline_hit) {
-        code = SDK_E_DEADLINE;
-        if (tech)
-            snprintf(msg, sizeof msg, "deadline of %d ms exceeded (in technique %s)",
-                     D.lim.deadline_ms, tech);
-        else
-            snprintf(msg, sizeof msg, "deadline of %d ms exceeded", D.lim.deadline_ms);
-    } else {
-        code = SDK_E_CRASH;
-        D.crashes++;
-        char how[96];
-        if (sig)
-            snprintf(how, sizeof how, "signal %d, %s", sig, strsignal(sig));
-        else
-            snprintf(how, sizeof how, "exit status %d", (int)status);
-        if (tech)
-            snprintf(msg, sizeof msg, "plugin %s crashed (%s)", tech, how);
-        else
-            snprintf(msg, sizeof msg, "worker crashed outside any technique (%s)", how);
-    }
+    const char *code = describe_death(w, status, sig, msg, sizeof msg);
     log_warn("worker %u (pid %d): %s", w->id, w->proc.pid, msg);
     if (j->answered) {
         job_release(j);
@@ -733,7 +853,7 @@ static void task_failed(worker *w, int64_t status, int sig)
     if (j->done == j->n) job_reply_batch(j);
 }
 
-static worker *spawn_worker(void);
+static worker *spawn_worker(unsigned gen, int config_fd);
 
 static void on_respawn(uv_timer_t *t)
 {
@@ -748,7 +868,7 @@ static void spawn_missing(void)
     for (worker *w = D.workers; w; w = w->next)
         if (w->state != W_EXITED && !w->retiring && w->gen == D.generation) live++;
     while (live < D.lim.workers) {
-        if (!spawn_worker()) break;
+        if (!spawn_worker(D.generation, D.config_fd)) break;
         live++;
     }
 }
@@ -769,23 +889,94 @@ static void fail_queue_if_stuck(void)
     while (D.queue_head) job_reply_error(D.queue_head, SDK_E_INTERNAL, msg);
 }
 
+/* ---- a worker's stderr -------------------------------------------------- *
+ * Plugins may print; a worker's own messages go there too. Each line is
+ * logged with the worker's id, daemon-wide at most STDERR_BURST lines at
+ * once and STDERR_RATE a second after that; what is dropped is counted and
+ * said when lines flow again. */
+#define STDERR_BURST 100.0
+#define STDERR_RATE 10.0
+static double err_tokens = STDERR_BURST;
+static uint64_t err_refill_ms, err_dropped;
+
+static void stderr_line(worker *w)
+{
+    uint64_t now = now_ms();
+    err_tokens += (double)(now - err_refill_ms) * STDERR_RATE / 1000.0;
+    if (err_tokens > STDERR_BURST) err_tokens = STDERR_BURST;
+    err_refill_ms = now;
+    if (err_tokens < 1.0) {
+        err_dropped++;
+    } else {
+        err_tokens -= 1.0;
+        if (err_dropped) {
+            log_warn("(%llu lines of worker stderr not logged: more than %.0f a second)",
+                     (unsigned long long)err_dropped, STDERR_RATE);
+            err_dropped = 0;
+        }
+        log_warn("worker %u stderr: %.*s", w->id, (int)w->nline, w->line);
+    }
+    w->nline = 0;
+}
+
+static void err_alloc(uv_handle_t *h, size_t suggested, uv_buf_t *buf)
+{
+    static char chunk[4096];
+    (void)h, (void)suggested;
+    *buf = uv_buf_init(chunk, sizeof chunk);
+}
+
+static void err_read(uv_stream_t *s, ssize_t n, const uv_buf_t *buf)
+{
+    worker *w = s->data;
+    if (n < 0) {
+        if (w->nline) stderr_line(w);
+        uv_read_stop(s);
+        return;
+    }
+    for (ssize_t i = 0; i < n; i++) {
+        char ch = buf->base[i];
+        if (ch == '\n') {
+            if (w->dropping)
+                w->dropping = false, w->nline = 0;
+            else
+                stderr_line(w);
+        } else if (w->dropping) {
+            continue;
+        } else if (w->nline < sizeof w->line) {
+            w->line[w->nline++] = ch;
+        } else { /* a long line: its first part is logged, the rest dropped */
+            stderr_line(w);
+            w->dropping = true;
+        }
+    }
+}
+
 static void worker_exited(uv_process_t *p, int64_t status, int sig)
 {
     worker *w = p->data;
     int prev = w->state;
     w->state = W_EXITED;
     uv_timer_stop(&w->timer);
-    if (w->job)
+    bool trying = reload_trying(w->gen) && !w->retiring;
+    if (w->job) {
         task_failed(w, status, sig);
-    else if (!w->retiring && !D.draining)
-        log_warn("worker %u (pid %d) exited (status %d, signal %d)", w->id, p->pid, (int)status,
-                 sig);
-    else
+    } else if (!w->retiring && !D.draining && prev != W_STARTING) {
+        char msg[256];
+        describe_death(w, status, sig, msg, sizeof msg);
+        log_warn("worker %u (pid %d) exited without a task: %s", w->id, p->pid, msg);
+    } else {
         log_debug("worker %u (pid %d) retired", w->id, p->pid);
+    }
     worker_unlink(w);
     uv_close((uv_handle_t *)&w->proc, worker_handle_closed);
     uv_close((uv_handle_t *)&w->pipe, worker_handle_closed);
+    uv_close((uv_handle_t *)&w->err, worker_handle_closed);
     uv_close((uv_handle_t *)&w->timer, worker_handle_closed);
+    if (trying && prev == W_STARTING) { /* a reload's new worker: its config is refused */
+        reload_loader_died(w->gen, w->shm, (int)status, sig);
+        return;
+    }
     if (D.draining || w->retiring || w->gen != D.generation) {
         daemon_check_drained();
         return;
@@ -794,8 +985,10 @@ static void worker_exited(uv_process_t *p, int64_t status, int sig)
         /* died before it was ready: do not spin */
         D.spawn_failures++;
         uint64_t delay = 100u << (D.spawn_failures < 6 ? D.spawn_failures : 6);
-        log_err("worker %u died while starting; next try in %llu ms", w->id,
-                (unsigned long long)delay);
+        log_err("worker %u died while starting (%s%s%s); next try in %llu ms", w->id,
+                w->killed_why ? w->killed_why : "exited",
+                w->shm && w->shm->loading[0] ? ", loading " : "",
+                w->shm ? (const char *)w->shm->loading : "", (unsigned long long)delay);
         respawn_wanted = 1;
         uv_timer_start(&D.respawn_timer, on_respawn, delay, 0);
         fail_queue_if_stuck();
@@ -805,12 +998,22 @@ static void worker_exited(uv_process_t *p, int64_t status, int sig)
     dispatch();
 }
 
-static worker *spawn_worker(void)
+static void on_load_timeout(uv_timer_t *t)
+{
+    worker *w = t->data;
+    if (w->state != W_STARTING || reload_trying(w->gen)) return; /* reload.c times those */
+    log_err("worker %u did not load its config within %d ms; killing it", w->id,
+            D.lim.load_timeout_ms);
+    worker_kill(w, "it did not load its config in time (load_timeout_ms)");
+}
+
+static worker *spawn_worker(unsigned gen, int config_fd)
 {
     worker *w = calloc(1, sizeof *w);
     if (!w) return NULL;
     w->id = next_worker_id++;
-    w->gen = D.generation;
+    w->gen = gen;
+    w->config_fd = config_fd;
     w->state = W_STARTING;
     int fd = memfd_create("sudokud-probe", MFD_CLOEXEC);
     if (fd < 0 || ftruncate(fd, sizeof *w->shm) != 0) {
@@ -829,48 +1032,50 @@ static worker *spawn_worker(void)
     w->shm = m;
     w->shm->probe.current = -1;
     uv_pipe_init(D.loop, &w->pipe, 0);
+    uv_pipe_init(D.loop, &w->err, 0);
     uv_timer_init(D.loop, &w->timer);
-    w->pipe.data = w->timer.data = w->proc.data = w;
-    w->timer.data = w;
+    w->pipe.data = w->err.data = w->timer.data = w->proc.data = w;
     uv_stdio_container_t stdio[5];
     stdio[0].flags = UV_CREATE_PIPE | UV_READABLE_PIPE | UV_WRITABLE_PIPE;
     stdio[0].data.stream = (uv_stream_t *)&w->pipe;
     stdio[1].flags = UV_IGNORE;
-    stdio[2].flags = UV_INHERIT_FD;
-    stdio[2].data.fd = 2;
+    stdio[2].flags = UV_CREATE_PIPE | UV_WRITABLE_PIPE;
+    stdio[2].data.stream = (uv_stream_t *)&w->err;
     stdio[3].flags = UV_INHERIT_FD;
     stdio[3].data.fd = fd;
-    /* the config the daemon loaded (a sealed copy), not the file: it may have
-     * changed since */
+    /* the config the daemon accepted (a sealed copy), never the file: it may
+     * have changed since, or turned bad */
     char snap[32];
     snprintf(snap, sizeof snap, "/proc/self/fd/%d", CONFIG_FD);
     stdio[4].flags = UV_INHERIT_FD;
-    stdio[4].data.fd = D.config_fd;
-    char *args[] = {D.exe,         "--worker",
-                    "--config",    D.config_fd >= 0 ? snap : D.config_path,
-                    "--log-level", (char *)log_level_name(log_level()),
+    stdio[4].data.fd = config_fd;
+    char *args[] = {D.exe, "--worker",    "--config",
+                    snap,  "--log-level", (char *)log_level_name(log_level()),
                     NULL};
     uv_process_options_t o;
     memset(&o, 0, sizeof o);
     o.file = D.exe;
     o.args = args;
     o.exit_cb = worker_exited;
-    o.stdio_count = D.config_fd >= 0 ? 5 : 4;
+    o.stdio_count = 5;
     o.stdio = stdio;
     int rc = uv_spawn(D.loop, &w->proc, &o);
     close(fd);
     w->proc.data = w;
-    w->open_handles = 3;
+    w->open_handles = 4;
     if (rc != 0) {
         log_err("cannot start a worker (%s): %s", D.exe, uv_strerror(rc));
         uv_close((uv_handle_t *)&w->proc, worker_handle_closed);
         uv_close((uv_handle_t *)&w->pipe, worker_handle_closed);
+        uv_close((uv_handle_t *)&w->err, worker_handle_closed);
         uv_close((uv_handle_t *)&w->timer, worker_handle_closed);
         return NULL;
     }
     w->next = D.workers;
     D.workers = w;
     uv_read_start((uv_stream_t *)&w->pipe, worker_alloc, worker_read);
+    uv_read_start((uv_stream_t *)&w->err, err_alloc, err_read);
+    uv_timer_start(&w->timer, on_load_timeout, (uint64_t)D.lim.load_timeout_ms, 0);
     log_debug("worker %u started (pid %d, generation %u)", w->id, w->proc.pid, w->gen);
     return w;
 }
@@ -881,6 +1086,32 @@ bool workers_start(void)
     return D.workers != NULL;
 }
 
+void workers_try_generation(unsigned gen, int n, int config_fd)
+{
+    for (int i = 0; i < n; i++)
+        if (!spawn_worker(gen, config_fd)) {
+            reload_worker_failed(gen, SDK_E_INTERNAL, "cannot start a worker");
+            return;
+        }
+}
+
+const char *workers_loading(unsigned gen)
+{
+    for (worker *w = D.workers; w; w = w->next)
+        if (w->gen == gen && w->state == W_STARTING && w->shm && w->shm->loading[0])
+            return (const char *)w->shm->loading;
+    return "";
+}
+
+void workers_kill_generation(unsigned gen)
+{
+    for (worker *w = D.workers; w; w = w->next)
+        if (w->gen == gen && w->state != W_EXITED) {
+            w->retiring = true;
+            worker_kill(w, "its generation was refused");
+        }
+}
+
 void workers_roll(void)
 {
     for (worker *w = D.workers; w; w = w->next) {
@@ -889,10 +1120,12 @@ void workers_roll(void)
         if (w->state == W_IDLE || w->state == W_STARTING) uv_process_kill(&w->proc, SIGTERM);
     }
     spawn_missing();
+    dispatch();
 }
 
 void workers_stop_all(void)
 {
+    reload_cancel("sudokud is shutting down");
     uv_timer_stop(&D.respawn_timer);
     for (worker *w = D.workers; w; w = w->next) {
         w->retiring = true;

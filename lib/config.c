@@ -365,9 +365,9 @@ int sdk_config_max_workers(void)
  * the error adds. Byte sizes may end in K, M or G (binary: 16M = 16 MiB). */
 typedef struct num_key {
     const char *key;
-    size_t off;  /* offsetof in sdk_config */
-    bool wide;   /* long long (else int) */
-    bool bytes;  /* K/M/G suffixes */
+    size_t off; /* offsetof in sdk_config */
+    bool wide;  /* long long (else int) */
+    bool bytes; /* K/M/G suffixes */
     long long lo, hi;
     bool zero_ok; /* 0 allowed below lo (it means none/off) */
     const char *note;
@@ -378,15 +378,14 @@ static const num_key num_keys[] = {
     {"workers", offsetof(sdk_config, workers), false, false, 0, 0, false, "0: one per core"},
     {"deadline_ms", offsetof(sdk_config, deadline_ms), false, false, 10, 86400000, false,
      "per puzzle"},
-    {"max_connections", offsetof(sdk_config, max_connections), false, false, 1, 65536, false,
-     NULL},
+    {"max_connections", offsetof(sdk_config, max_connections), false, false, 1, 65536, false, NULL},
     {"max_connections_per_uid", offsetof(sdk_config, max_connections_per_uid), false, false, 1,
      65536, false, "at most max_connections"},
     {"max_queue", offsetof(sdk_config, max_queue), false, false, 1, 1000000, false, NULL},
     {"max_message", offsetof(sdk_config, max_message), false, true, 4096, 1LL << 30, false,
      "bytes of a message, parsed"},
-    {"max_input_memory", offsetof(sdk_config, max_input_memory), true, true, MiB, 1LL << 40,
-     false, "bytes, all connections"},
+    {"max_input_memory", offsetof(sdk_config, max_input_memory), true, true, MiB, 1LL << 40, false,
+     "bytes, all connections"},
     {"max_output", offsetof(sdk_config, max_output), true, true, 65536, 1LL << 30, false,
      "unsent bytes per connection"},
     {"max_answer", offsetof(sdk_config, max_answer), true, true, 65536, 1LL << 30, false,
@@ -419,16 +418,21 @@ static bool parse_num(const num_key *k, const conf_line *l, const char *name, sd
     long long v = strtoll(l->value, &end, 10);
     bool ok = *l->value && end != l->value && errno == 0 && isdigit((unsigned char)*l->value);
     if (ok && k->bytes && *end) {
-        int shift = *end == 'K' || *end == 'k' ? 10 : *end == 'M' || *end == 'm' ? 20
-                    : *end == 'G' || *end == 'g' ? 30 : -1;
-        if (shift < 0 || end[1] || v > (1LL << 50)) ok = false;
-        else v <<= shift, end++;
+        int shift = *end == 'K' || *end == 'k'   ? 10
+                    : *end == 'M' || *end == 'm' ? 20
+                    : *end == 'G' || *end == 'g' ? 30
+                                                 : -1;
+        if (shift < 0 || end[1] || v > (1LL << 50))
+            ok = false;
+        else
+            v <<= shift, end++;
     }
     if (ok && *end) ok = false;
     if (!ok || ((v < lo || v > hi) && !(k->zero_ok && v == 0))) {
-        sdk_error_set(err, "bad-config", "%s:%d: %s must be a whole number from %s%lld to %lld%s%s%s, got '%s'",
-                      name, l->line, l->key, k->zero_ok ? "0 or " : "", lo, hi,
-                      *note ? " (" : "", note, *note ? ")" : "", l->value);
+        sdk_error_set(err, "bad-config",
+                      "%s:%d: %s must be a whole number from %s%lld to %lld%s%s%s, got '%s'", name,
+                      l->line, l->key, k->zero_ok ? "0 or " : "", lo, hi, *note ? " (" : "", note,
+                      *note ? ")" : "", l->value);
         return false;
     }
     char *field = (char *)cfg + k->off;
@@ -530,8 +534,7 @@ static bool read_settings(const char *name, conf_line *lines, int n, sdk_config 
     return true;
 }
 
-bool sdk_config_read_settings(const char *path, const char *name, sdk_config *cfg,
-                              sdk_error *err)
+bool sdk_config_read_settings(const char *path, const char *name, sdk_config *cfg, sdk_error *err)
 {
     if (!name) name = path;
     set_defaults(cfg, name);

@@ -146,6 +146,8 @@ static bool method_from(const char *s, size_t n, enum method *m)
 
 static bool known_key(enum method m, const msgpack_object *k)
 {
+    if (m == M_TECHNIQUES) /* a list of the profile's techniques: nothing about a puzzle */
+        return sdk_wire_str_is(k, "profile") || sdk_wire_str_is(k, "progress");
     static const char *const keys[] = {"puzzle", "puzzles", "profile", "no_guess",  "techniques",
                                        "all",    "logic",   "trace",   "max_trace", "progress",
                                        "passes"};
@@ -291,7 +293,10 @@ sdk_request *sdk_service_prepare(sdk_service *sv, const char *method, size_t met
     }
     sdk_request *rq = sdk_xcalloc(1, sizeof *rq);
     rq->m = m;
-    rq->max_trace = DEFAULT_MAX_TRACE;
+    /* the config caps max_trace (an answer grows with it) */
+    long trace_cap = sv->cfg->max_trace > 0 ? sv->cfg->max_trace : MAX_MAX_TRACE;
+    if (trace_cap > MAX_MAX_TRACE) trace_cap = MAX_MAX_TRACE;
+    rq->max_trace = DEFAULT_MAX_TRACE < trace_cap ? DEFAULT_MAX_TRACE : trace_cap;
     if (params)
         for (uint32_t i = 0; i < params->via.map.size; i++) {
             const msgpack_object *k = &params->via.map.ptr[i].key;
@@ -347,7 +352,7 @@ sdk_request *sdk_service_prepare(sdk_service *sv, const char *method, size_t met
         !sdk_wire_get_bool(params, "trace", &rq->trace, err) ||
         !sdk_wire_get_bool(params, "all", &rq->all, err) ||
         !sdk_wire_get_bool(params, "passes", &rq->passes, err) ||
-        !sdk_wire_get_int(params, "max_trace", 1, MAX_MAX_TRACE, &rq->max_trace, err))
+        !sdk_wire_get_int(params, "max_trace", 1, trace_cap, &rq->max_trace, err))
         goto fail;
     bool progress = false;
     if (!sdk_wire_get_bool(params, "progress", &progress, err)) goto fail;
@@ -873,6 +878,11 @@ static void pack_item_error(msgpack_packer *pk, const msgpack_object *text, cons
     pack_puzzle_echo(pk, text);
     pack_key(pk, "error");
     sdk_wire_pack_error(pk, e);
+}
+
+void sdk_service_item_error(const sdk_request *rq, int i, const sdk_error *e, msgpack_packer *out)
+{
+    pack_item_error(out, &rq->puzzles->via.array.ptr[i], e);
 }
 
 void sdk_service_item(sdk_service *sv, sdk_request *rq, int i, msgpack_packer *out)

@@ -36,9 +36,8 @@ char *sdk_wire_reader_space(sdk_wire_reader *r, size_t want, size_t *len)
 void sdk_wire_reader_commit(sdk_wire_reader *r, size_t n)
 {
     /* meter the new bytes before the parser may see them */
-    if (!r->failed &&
-        sdk_wire_meter_scan(&r->meter, msgpack_unpacker_buffer(&r->up), n, r->max, &r->ready,
-                            &r->fail) < 0)
+    if (!r->failed && sdk_wire_meter_scan(&r->meter, msgpack_unpacker_buffer(&r->up), n, r->max,
+                                          &r->ready, &r->fail) < 0)
         r->failed = true;
     msgpack_unpacker_buffer_consumed(&r->up, n);
 }

@@ -87,18 +87,26 @@ static bool header_done(sdk_wire_meter *m, size_t max, sdk_error *err, size_t *c
     uint8_t t = m->kind;
     uint64_t n = big_endian(m->head, m->nhead);
     switch (t) {
-    case 0xc4: case 0xc5: case 0xc6: /* bin */
-    case 0xd9: case 0xda: case 0xdb: /* str */
+    case 0xc4:
+    case 0xc5:
+    case 0xc6: /* bin */
+    case 0xd9:
+    case 0xda:
+    case 0xdb: /* str */
         if (!charge(m, n, max, err)) return false;
         m->skip = n;
         break;
-    case 0xc7: case 0xc8: case 0xc9: /* ext: a type byte, then the data */
+    case 0xc7:
+    case 0xc8:
+    case 0xc9: /* ext: a type byte, then the data */
         if (!charge(m, n + 1, max, err)) return false;
         m->skip = n + 1;
         break;
-    case 0xdc: case 0xdd:
+    case 0xdc:
+    case 0xdd:
         return open_container(m, n, false, max, err, complete);
-    case 0xde: case 0xdf:
+    case 0xde:
+    case 0xdf:
         return open_container(m, n, true, max, err, complete);
     default:
         break;
@@ -107,8 +115,8 @@ static bool header_done(sdk_wire_meter *m, size_t max, sdk_error *err, size_t *c
     return true;
 }
 
-int sdk_wire_meter_scan(sdk_wire_meter *m, const void *data, size_t n, size_t max,
-                        size_t *complete, sdk_error *err)
+int sdk_wire_meter_scan(sdk_wire_meter *m, const void *data, size_t n, size_t max, size_t *complete,
+                        sdk_error *err)
 {
     const uint8_t *p = data, *end = p + n;
     while (p < end && !m->broken) {
@@ -142,13 +150,12 @@ int sdk_wire_meter_scan(sdk_wire_meter *m, const void *data, size_t n, size_t ma
         } else {
             /* 0xc4..0xdf: a header of 1, 2, 4 or 8 bytes, or a fixed-size body */
             static const uint8_t head_len[32] = {
-                [0x04] = 1, [0x05] = 2, [0x06] = 4, [0x07] = 1, [0x08] = 2, [0x09] = 4,
-                [0x19] = 1, [0x1a] = 2, [0x1b] = 4, [0x1c] = 2, [0x1d] = 4, [0x1e] = 2,
-                [0x1f] = 4};
+                [0x04] = 1, [0x05] = 2, [0x06] = 4, [0x07] = 1, [0x08] = 2, [0x09] = 4, [0x19] = 1,
+                [0x1a] = 2, [0x1b] = 4, [0x1c] = 2, [0x1d] = 4, [0x1e] = 2, [0x1f] = 4};
             static const uint8_t body_len[32] = {
-                [0x0a] = 4, [0x0b] = 8, [0x0c] = 1, [0x0d] = 2, [0x0e] = 4, [0x0f] = 8,
-                [0x10] = 1, [0x11] = 2, [0x12] = 4, [0x13] = 8, [0x14] = 2, [0x15] = 3,
-                [0x16] = 5, [0x17] = 9, [0x18] = 17};
+                [0x0a] = 4, [0x0b] = 8, [0x0c] = 1, [0x0d] = 2, [0x0e] = 4,
+                [0x0f] = 8, [0x10] = 1, [0x11] = 2, [0x12] = 4, [0x13] = 8,
+                [0x14] = 2, [0x15] = 3, [0x16] = 5, [0x17] = 9, [0x18] = 17};
             int i = b - 0xc0;
             m->kind = b;
             m->nhead = 0;

@@ -26,6 +26,9 @@ extern "C" {
 #define SDK_E_PROFILE "unknown-profile"
 #define SDK_E_CRASH "plugin-crashed"
 #define SDK_E_DEADLINE "deadline-exceeded"
+#define SDK_E_KILLED "worker-killed"      /* a signal from outside (OOM killer, kill) */
+#define SDK_E_MEMORY "memory-exceeded"    /* a technique passed worker_memory */
+#define SDK_E_TIMEOUT "timeout"           /* no whole message within read_timeout_ms */
 #define SDK_E_BUSY "busy"
 #define SDK_E_INTERNAL "internal"
 #define SDK_E_NOT_FOUND "not-found"       /* generate: no puzzle met the target in the budget */

@@ -43,24 +43,24 @@ typedef struct sdk_plugin {
 #define SDK_WORKERS_PER_CORE 4
 
 typedef struct sdk_config {
-    char path[512];            /* the name messages use (and relative paths start from) */
+    char path[512]; /* the name messages use (and relative paths start from) */
     char plugin_dir[512];
     char default_profile[48];
-    int workers;               /* 0: one per core; at most SDK_WORKERS_PER_CORE x cores */
-    int deadline_ms;           /* per puzzle */
+    int workers;     /* 0: one per core; at most SDK_WORKERS_PER_CORE x cores */
+    int deadline_ms; /* per puzzle */
     int max_connections;
     int max_connections_per_uid;
     int max_queue;
-    int max_message;           /* bytes a message may take while parsed */
-    int max_trace;             /* the largest max_trace a request may ask for */
-    int read_timeout_ms;       /* an incomplete message */
-    int idle_timeout_ms;       /* a connection with nothing in flight, 0: never */
-    int load_timeout_ms;       /* loading the plugins, in a worker */
+    int max_message;            /* bytes a message may take while parsed */
+    int max_trace;              /* the largest max_trace a request may ask for */
+    int read_timeout_ms;        /* an incomplete message */
+    int idle_timeout_ms;        /* a connection with nothing in flight, 0: never */
+    int load_timeout_ms;        /* loading the plugins, in a worker */
     long long max_input_memory; /* incomplete messages, all connections */
-    long long max_output;      /* unsent answers per connection before its jobs wait */
-    long long max_answer;      /* bytes of one answer (a whole batch) */
-    long long worker_memory;   /* a worker's data limit (RLIMIT_DATA), 0: none */
-    bool no_uniqueness;        /* uniqueness = off */
+    long long max_output;       /* unsent answers per connection before its jobs wait */
+    long long max_answer;       /* bytes of one answer (a whole batch) */
+    long long worker_memory;    /* a worker's data limit (RLIMIT_DATA), 0: none */
+    bool no_uniqueness;         /* uniqueness = off */
     int nplugin;
     sdk_plugin *plugin;
     int nprofile;
@@ -76,8 +76,7 @@ bool sdk_config_load(const char *path, sdk_config *cfg, sdk_error *err);
 bool sdk_config_load_named(const char *path, const char *name, sdk_config *cfg, sdk_error *err);
 /* Only the [sudokud] settings, checked (every line read, sections known);
  * no plugin is loaded, so no plugin code runs. cfg needs no free. */
-bool sdk_config_read_settings(const char *path, const char *name, sdk_config *cfg,
-                              sdk_error *err);
+bool sdk_config_read_settings(const char *path, const char *name, sdk_config *cfg, sdk_error *err);
 /* The largest `workers` this machine accepts. */
 int sdk_config_max_workers(void);
 /* Called with a plugin's path before it is loaded (its constructors and its

@@ -44,8 +44,8 @@ typedef struct sdk_wire_meter {
 void sdk_wire_meter_reset(sdk_wire_meter *m);
 /* Meter n more bytes: *complete counts the messages that became whole. -1
  * with err (too-large, or bad-request for nesting) when a message passes max. */
-int sdk_wire_meter_scan(sdk_wire_meter *m, const void *data, size_t n, size_t max,
-                        size_t *complete, sdk_error *err);
+int sdk_wire_meter_scan(sdk_wire_meter *m, const void *data, size_t n, size_t max, size_t *complete,
+                        sdk_error *err);
 /* What one whole message costs (SIZE_MAX when data is not one whole message). */
 size_t sdk_wire_message_cost(const void *data, size_t n);
 
@@ -58,8 +58,8 @@ typedef struct sdk_wire_reader {
     size_t max;           /* largest message accepted, as metered */
     bool ok;
     sdk_wire_meter meter;
-    size_t ready;   /* whole messages metered, not yet returned */
-    bool failed;    /* the meter refused a message: fail after the ready ones */
+    size_t ready; /* whole messages metered, not yet returned */
+    bool failed;  /* the meter refused a message: fail after the ready ones */
     sdk_error fail;
 } sdk_wire_reader;
 
