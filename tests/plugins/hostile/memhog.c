@@ -27,6 +27,7 @@ static int find_hog(const sdk_ctx *ctx, const sdk_grid *g, sdk_sink *sink)
 }
 
 static const sdk_technique memhog = {.abi = SDK_ABI_VERSION,
+                                     .size = sizeof(sdk_technique),
                                      .id = "memhog",
                                      .name = "Memory Hog",
                                      .difficulty = 10,

@@ -11,6 +11,7 @@ static int find_nothing(const sdk_ctx *ctx, const sdk_grid *g, sdk_sink *sink)
 }
 
 static const sdk_technique slow = {.abi = SDK_ABI_VERSION,
+                                   .size = sizeof(sdk_technique),
                                    .id = "slow-to-load",
                                    .name = "Slow To Load",
                                    .difficulty = 10,
