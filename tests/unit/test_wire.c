@@ -226,6 +226,110 @@ static void test_lying_headers(void **state)
     sdk_wire_reader_free(&r);
 }
 
+/* A random object of every msgpack kind (ints of each width, floats, str,
+ * bin and ext of each header size, nested arrays and maps of each header
+ * size), so that the meter and msgpack-c agree on where messages end. */
+static unsigned rnd_state = 12345;
+static unsigned rnd(unsigned n)
+{
+    rnd_state = rnd_state * 1103515245u + 12345u;
+    return (rnd_state >> 8) % n;
+}
+
+static void pack_random(msgpack_packer *pk, int depth)
+{
+    static char blob[70000];
+    unsigned k = rnd(depth > 3 ? 12 : 15);
+    size_t lens[] = {0, 5, 31, 32, 200, 300, 66000};
+    size_t len = lens[rnd(depth > 1 ? 6 : 7)];
+    switch (k) {
+    case 0:
+        msgpack_pack_nil(pk);
+        break;
+    case 1:
+        msgpack_pack_true(pk);
+        break;
+    case 2:
+        msgpack_pack_int64(pk, -(int64_t)rnd(100000) * (int64_t)rnd(100000) - 1);
+        break;
+    case 3:
+        msgpack_pack_uint64(pk, (uint64_t)rnd(1u << 30) << rnd(34));
+        break;
+    case 4:
+        msgpack_pack_int8(pk, -5);
+        break;
+    case 5:
+        msgpack_pack_float(pk, 1.5f);
+        break;
+    case 6:
+        msgpack_pack_double(pk, 2.25);
+        break;
+    case 7:
+        msgpack_pack_str(pk, len);
+        msgpack_pack_str_body(pk, blob, len);
+        break;
+    case 8:
+        msgpack_pack_bin(pk, len);
+        msgpack_pack_bin_body(pk, blob, len);
+        break;
+    case 9: {
+        size_t el[] = {1, 2, 4, 8, 16, 0, 3, 300, 70000};
+        size_t n = el[rnd(depth > 1 ? 8 : 9)];
+        msgpack_pack_ext(pk, n, 7);
+        msgpack_pack_ext_body(pk, blob, n);
+        break;
+    }
+    case 10:
+        msgpack_pack_uint16(pk, 300);
+        break;
+    case 11:
+        msgpack_pack_int32(pk, -70000);
+        break;
+    case 12:
+    case 13: {
+        unsigned sizes[] = {0, 1, 3, 15, 16, 20};
+        unsigned n = sizes[rnd(6)];
+        msgpack_pack_array(pk, n);
+        for (unsigned i = 0; i < n; i++) pack_random(pk, depth + 1);
+        break;
+    }
+    default: {
+        unsigned sizes[] = {0, 1, 2, 15, 16, 17};
+        unsigned n = sizes[rnd(6)];
+        msgpack_pack_map(pk, n);
+        for (unsigned i = 0; i < 2 * n; i++) pack_random(pk, depth + 1);
+        break;
+    }
+    }
+}
+
+static void test_meter_agrees(void **state)
+{
+    (void)state;
+    packed p;
+    packed_init(&p);
+    int n = 300;
+    for (int i = 0; i < n; i++) pack_random(&p.pk, 0);
+    /* in pieces of every size from 1 byte */
+    for (size_t step = 1; step < 5000; step = step * 3 + 1) {
+        sdk_wire_reader r;
+        assert_true(sdk_wire_reader_init(&r, 64 << 20));
+        sdk_error err = {"", ""};
+        const msgpack_object *o;
+        int got = 0, rc;
+        for (size_t i = 0; i < p.buf.size; i += step) {
+            size_t k = p.buf.size - i < step ? p.buf.size - i : step;
+            assert_true(sdk_wire_reader_feed(&r, p.buf.data + i, k));
+            while ((rc = sdk_wire_reader_next(&r, &o, &err)) == 1) got++;
+            assert_int_equal(rc, 0);
+        }
+        assert_int_equal(got, n);
+        assert_int_equal(sdk_wire_reader_partial(&r), 0);
+        sdk_wire_reader_free(&r);
+    }
+    msgpack_sbuffer_destroy(&p.buf);
+}
+
 static void test_garbage(void **state)
 {
     (void)state;
@@ -501,6 +605,7 @@ int main(void)
         cmocka_unit_test(test_zero_copy_space),
         cmocka_unit_test(test_too_large),
         cmocka_unit_test(test_lying_headers),
+        cmocka_unit_test(test_meter_agrees),
         cmocka_unit_test(test_garbage),
         cmocka_unit_test(test_shapes),
         cmocka_unit_test(test_response_error),
