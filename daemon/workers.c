@@ -1001,7 +1001,8 @@ static void worker_exited(uv_process_t *p, int64_t status, int sig)
 static void on_load_timeout(uv_timer_t *t)
 {
     worker *w = t->data;
-    if (w->state != W_STARTING || reload_trying(w->gen)) return; /* reload.c times those */
+    if (w->state != W_STARTING || w->retiring || reload_trying(w->gen))
+        return; /* reload.c: those */
     log_err("worker %u did not load its config within %d ms; killing it", w->id,
             D.lim.load_timeout_ms);
     worker_kill(w, "it did not load its config in time (load_timeout_ms)");
