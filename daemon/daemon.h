@@ -238,6 +238,7 @@ struct job {
     /* single (n < 0): the whole frame for the worker */
     msgpack_sbuffer req;
     bool assigned;
+    bool started; /* a piece went to a worker */
     /* batch (n >= 0) */
     int n;
     msgpack_sbuffer common; /* the params map's other key/value pairs, packed */

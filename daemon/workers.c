@@ -355,6 +355,8 @@ static void job_item(job *j, int i, const char *body, size_t n)
 {
     if (j->state[i] == 2) return;
     j->res_bytes += n;
+    j->held += n; /* results gathered count in the daemon-wide budget until sent */
+    D.input_memory += n;
     j->res[i] = malloc(n ? n : 1);
     if (j->res[i]) {
         memcpy(j->res[i], body, n);
@@ -479,7 +481,10 @@ static int chunk_size(const job *j)
 /* The job the next piece comes from: the connections take turns (the one
  * served longest ago first), and each connection's requests go in order. So a
  * client's small request waits for at most one piece of another client's
- * batch, not for the whole batch to be handed out. */
+ * batch, not for the whole batch to be handed out. A connection whose unsent
+ * answers passed max_output waits. While the daemon holds more than
+ * max_input_memory (requests, incomplete messages, gathered batch results),
+ * no new job starts: the started ones finish and give their memory back. */
 static job *pick(void)
 {
     static unsigned pass;
@@ -493,6 +498,7 @@ static job *pick(void)
         if (j->c->pass == pass) continue; /* a later request of a connection seen */
         j->c->pass = pass;
         if (j->c->held) continue; /* its answers wait to be read: its work waits too */
+        if (!j->started && D.input_memory > D.lim.max_input_memory) continue;
         if (!best || (best->c && j->c->last_served < best->c->last_served)) best = j;
     }
     return best;
@@ -505,6 +511,7 @@ static bool assign(worker *w)
     job *j = pick();
     if (!j) return false;
     if (j->c) j->c->last_served = ++served;
+    j->started = true;
     if (w->shm) w->shm->item = 0; /* before the worker can see the task */
     if (j->n < 0) {
         queue_remove(j);

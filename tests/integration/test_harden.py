@@ -289,6 +289,26 @@ def test_no_read():
         probe.close()
 
 
+def test_budget():
+    """Gathered batch results count in max_input_memory: with a 1 MiB budget
+    and batches whose results pass it, new jobs wait for the started ones
+    instead of piling up results; every request still gets its whole answer."""
+    lines = ["max_input_memory = 1M", "max_message = 64K"]
+    with with_daemon(lines) as d:
+        conns = [d.rpc() for _ in range(3)]
+        ids = [c.send("explain", {"puzzles": [EASY] * 150}) for c in conns]
+        for c, i in zip(conns, ids):
+            m = c.response(i)
+            check(m[2] is None, f"answered: {m[2]}")
+            eq(len(m[3]["results"]), 150, "whole")
+            check(all(x["solved"] for x in m[3]["results"]), "solved")
+            c.close()
+        size = len(msgpack.packb(m[3]))
+        check(size > 1 << 20, f"each answer ({size} bytes) is larger than the budget")
+        st = d.rpc().call("status", {})
+        eq(st["jobs"], 0, "nothing left")
+
+
 # ---- 4 and 5: plugins loaded by children, the accepted config ------------------------
 
 
@@ -520,6 +540,7 @@ TESTS = {
     "memory_bounds": test_memory_bounds,
     "lockout": test_lockout,
     "no_read": test_no_read,
+    "budget": test_budget,
     "plugin_loading": test_plugin_loading,
     "accepted_config": test_accepted_config,
     "config_values": test_config_values,
