@@ -93,8 +93,12 @@ static int accept_settings(const char *path, limits *lim, sdk_error *err)
         .worker_memory = (size_t)cfg.worker_memory,
     };
     if (lim->workers <= 0) lim->workers = (int)uv_available_parallelism();
-    if (lim->workers > sdk_config_max_workers() && D.workers_opt <= 0)
-        lim->workers = sdk_config_max_workers();
+    int most = sdk_config_max_workers();
+    if (lim->workers > most) {
+        log_warn("--workers %d: at most %d on this machine (%d per core): starting %d",
+                 lim->workers, most, SDK_WORKERS_PER_CORE, most);
+        lim->workers = most;
+    }
     return fd;
 }
 
@@ -409,6 +413,10 @@ static void start(void)
 
 bool daemon_reload(sdk_error *err)
 {
+    if (D.draining) {
+        sdk_error_set(err, SDK_E_BUSY, "sudokud is shutting down: no reload");
+        return false;
+    }
     if (T.active) {
         T.again = true;
         sdk_error_set(err, SDK_E_BUSY, "a reload is in progress; the file is read again after it");
@@ -421,6 +429,11 @@ bool daemon_reload(sdk_error *err)
 
 void daemon_reload_request(conn *c, uint32_t msgid)
 {
+    if (D.draining) {
+        conn_send_error(c, msgid, SDK_E_BUSY, "sudokud is shutting down");
+        D.requests++;
+        return;
+    }
     if (T.active) {
         conn_send_error(c, msgid, SDK_E_BUSY,
                         "a reload is in progress (generation %u is starting): try again later",
