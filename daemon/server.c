@@ -330,14 +330,25 @@ static void on_connection(uv_stream_t *server, int status)
 /* Every connection's clocks, a few times a second: an incomplete message
  * older than read_timeout_ms is answered `timeout` and the connection
  * closed; a connection with nothing in flight (no request, no unsent
- * answer, no partial message) idle for idle_timeout_ms is closed. */
+ * answer, no partial message) idle for idle_timeout_ms is closed; one that
+ * has taken none of its unsent answers for idle_timeout_ms is dropped (its
+ * requests are forgotten). */
 static void sweep(uv_timer_t *t)
 {
     (void)t;
     uint64_t now = now_ms();
     for (conn *c = D.conns, *next; c; c = next) {
         next = c->next;
-        if (c->closing || c->dead) continue;
+        if (c->dead) continue;
+        if (D.lim.idle_timeout_ms > 0 && writes_pending(c) &&
+            now - c->last_active > (uint64_t)D.lim.idle_timeout_ms) {
+            log_info("connection %u took none of its %zu unsent bytes for %d ms "
+                     "(idle_timeout_ms): dropping it",
+                     c->id, conn_unsent(c), D.lim.idle_timeout_ms);
+            conn_destroy(c);
+            continue;
+        }
+        if (c->closing) continue;
         if (c->partial_since && !c->paused &&
             now - c->partial_since > (uint64_t)D.lim.read_timeout_ms) {
             log_info("connection %u: an incomplete message for %llu ms (read_timeout_ms): "

@@ -171,7 +171,7 @@ def test_lockout():
     connection closes after idle_timeout_ms; one uid cannot take every slot
     and the client refused is told why; after the stalled clients are timed
     out, new clients are served."""
-    lines = ["read_timeout_ms = 1000", "idle_timeout_ms = 2000", "max_connections = 12",
+    lines = ["read_timeout_ms = 1000", "idle_timeout_ms = 1500", "max_connections = 12",
              "max_connections_per_uid = 8"]
     with with_daemon(lines) as d:
         req = msgpack.packb([0, 1, "solve", [{"puzzle": EASY}]])
@@ -222,12 +222,23 @@ def test_lockout():
         t0 = time.monotonic()
         check(closed(idle, timeout=6), "an idle connection is closed")
         took = time.monotonic() - t0
-        check(1.5 < took < 5, f"after about idle_timeout_ms: {took:.1f} s")
+        check(1.0 < took < 4.5, f"after about idle_timeout_ms: {took:.1f} s")
+        # a client that takes none of its answers for idle_timeout_ms is dropped
+        nr = raw(d.sock)
+        nr.sendall(b"".join(msgpack.packb([0, i, "explain", [{"puzzle": EASY, "trace": True,
+                                                               "max_trace": 5000}]])
+                            for i in range(60)))
+        r = d.rpc()
+        wait_for("the non-reader dropped", lambda: r.call("status", {})["connections"] == 1
+                 and r.call("status", {})["jobs"] == 0, timeout=10)
+        check("took none of its" in whole_log(d), "the drop is logged")
+        r.close()
+        nr.close()
         # a connection that works is not idle
         r = d.rpc()
-        for _ in range(3):
+        for _ in range(3):  # 1.8 s in all, more than idle_timeout_ms
             eq(r.call("solve", {"puzzle": EASY})["status"], "unique", "busy connection")
-            time.sleep(0.8)
+            time.sleep(0.6)
         r.close()
 
 
