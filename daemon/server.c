@@ -87,11 +87,13 @@ size_t conn_unsent(conn *c)
     return c->dead ? 0 : uv_stream_get_write_queue_size((uv_stream_t *)&c->h);
 }
 
-/* What the connection's incomplete message costs now: kept in the
+/* What the connection's incomplete message holds now (its bytes: the
+ * parser sees a message only once the meter says it is whole and within
+ * max_message, so what it claims is not allocated yet), kept in the
  * daemon-wide count. False when that passes max_input_memory. */
 static bool account_partial(conn *c)
 {
-    size_t now = sdk_wire_reader_partial(&c->rd);
+    size_t now = sdk_wire_reader_partial(&c->rd) ? sdk_wire_reader_pending(&c->rd) : 0;
     D.input_memory = D.input_memory - c->partial + now;
     c->partial = now;
     if (!now)

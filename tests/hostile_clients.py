@@ -31,7 +31,7 @@ import msgpack  # noqa: E402
 METHODS = ["solve", "rate", "explain", "hint", "techniques", "trace", "status", "reload", "nope"]
 CONF_LINES = ["read_timeout_ms = 1000", "idle_timeout_ms = 5000", "max_connections = 256",
               "max_connections_per_uid = 200", "load_timeout_ms = 3000", "max_output = 1M",
-              "worker_memory = 512M", "deadline_ms = 5000"]
+              "worker_memory = 512M", "deadline_ms = 5000", "max_input_memory = 64M"]
 
 
 def kib(pid, key="VmHWM"):
@@ -195,21 +195,23 @@ def case_fuzz(d, seconds, rng):
 
 
 def case_amplification(d, seconds, rng):
-    """64 connections, each an incomplete array of nils just under the
-    message limit (600,000 elements: 14.4 MB parsed, 0.6 MB sent), then
-    waiting; max_input_memory (256 MiB) refuses those past it."""
+    """48 connections each holding an incomplete array of nils just under
+    the message limit (600,000 elements: 14.4 MB parsed, 0.6 MB sent), then
+    8 each sending 15 MB of a 16 MB string: max_input_memory (64 MiB here)
+    refuses the ones past it."""
     c = Case("amplification", d)
     conns = []
     until = time.monotonic() + seconds
     n = 600000
-    msg = b"\xdd" + n.to_bytes(4, "big") + b"\xc0" * (n - 10)
-    for i in range(64):
+    nils = b"\xdd" + n.to_bytes(4, "big") + b"\xc0" * (n - 10)
+    big = b"\xdb" + (16_000_000).to_bytes(4, "big") + b"x" * 15_000_000
+    for i in range(56):
         if time.monotonic() > until:
             break
         try:
             s = connect(d, timeout=1)
             conns.append(s)
-            s.sendall(msg)
+            s.sendall(nils if i < 48 else big)
         except OSError:
             pass  # refused while sending: its answer is read below
     time.sleep(0.3)
@@ -219,7 +221,8 @@ def case_amplification(d, seconds, rng):
             if isinstance(m, list) and m[2]:
                 codes[m[2]["code"]] = codes.get(m[2]["code"], 0) + 1
         s.close()
-    return c.line(f"{len(conns)} x 0.6 MB incomplete arrays (14.4 MB parsed each)",
+    return c.line(f"{min(len(conns), 48)} x 0.6 MB nil arrays (14.4 MB parsed each), "
+                  f"{max(0, len(conns) - 48)} x 15 MB strings",
                   ", ".join(f"{k} x{v}" for k, v in sorted(codes.items())) or "nothing",
                   "issue: ~365 MB held per 16 MB connection before")
 

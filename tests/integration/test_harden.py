@@ -135,18 +135,29 @@ def test_memory_bounds():
             check(m and m[0][2] and m[0][2]["code"] == "too-large", f"{head!r}: {m}")
             check(closed(s), "closed after too-large")
             s.close()
-        # five connections each hold an incomplete array of nils that fits
-        # (30,000 elements: 720 KB parsed) and wait
+        # connections holding incomplete arrays of nils that fit (30,000
+        # elements: 720 KB parsed, 29 KB sent): nothing is parsed before the
+        # message is whole, so they hold their bytes only
         held = []
-        for _ in range(5):
+        for _ in range(16):
             s = raw(d.sock)
             s.sendall(b"\xdc\x75\x30" + b"\xc0" * 29000)
             held.append(s)
+        # strings claiming 900 KB with 600 KB sent: the fifth passes
+        # max_input_memory (16 x 29 KB + 5 x 600 KB > 3 MiB): refused, told why
+        for i in range(5):
+            s = raw(d.sock)
+            try:
+                s.sendall(b"\xdb" + (900000).to_bytes(4, "big") + b"x" * 600000)
+            except OSError:
+                pass
+            held.append(s)
         time.sleep(0.3)
-        # the fifth passes max_input_memory (5 x 750 KB > 3 MiB): refused, told why
         m = read_msgs(held[-1], timeout=2)
         check(m and m[0][2]["code"] == "busy" and "max_input_memory" in m[0][2]["message"],
               f"the budget refuses the connection that passes it: {m}")
+        m = read_msgs(held[-2], timeout=0.5)
+        eq(m, [], "the ones within the budget wait")
         grown = kib(pid, "VmHWM") - base
         print(f"  peak RSS grew by {grown} KiB (issue: ~365 MB per connection)")
         check(grown < 64 * 1024, f"peak RSS grew by {grown} KiB")
