@@ -365,10 +365,13 @@ def test_plugin_loading():
                 other = d.rpc()
                 t1 = time.monotonic()
                 eq(other.call("solve", {"puzzle": HARD})["status"], "unique", "served meanwhile")
-                took = time.monotonic() - t1
-                check(took < 1.5, f"answered in {took:.2f} s during the reload")
+                t_solve = time.monotonic()
+                check(t_solve - t1 < 5, f"answered in {t_solve - t1:.2f} s during the reload")
                 other.close()
                 m = r.response(rid)
+                if so == "slow_load.so":  # the old workers answered while the new ones hung
+                    check(t_solve < time.monotonic() - 0.5,
+                          "the solve was answered well before the reload")
                 check(m[2] is not None, f"reload with {so} refused: {m}")
                 eq(m[2]["code"], "bad-plugin", "code")
                 check(so in m[2]["message"] and why in m[2]["message"], m[2]["message"])
