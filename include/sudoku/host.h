@@ -5,9 +5,10 @@
  *     [sudokud]
  *     plugin_dir = /usr/lib/sudokud/plugins   ; relative paths: from the config's folder
  *     plugin = /opt/extra/my-technique.so     ; further plugins (repeatable)
- *     workers = 0                             ; 0: one per core
+ *     workers = 0                             ; 0: one per core (at most 4 per core)
  *     default_profile = default
  *     uniqueness = on                         ; off: uniqueness techniques never act
+ *     max_message = 16M                       ; limits: conf/sudokud.conf lists them
  *
  *     [profile default]
  *     full-house =
@@ -18,7 +19,9 @@
  * Every `*.so` in plugin_dir and every `plugin =` is loaded; each profile lists
  * technique ids in the order the engine tries them, each with options. Loading
  * refuses with a precise message: unreadable file, missing symbol, wrong ABI
- * version, duplicate id, id named in no plugin, bad line (file:line).
+ * version, duplicate id, id named in no plugin, bad line (file:line), a line
+ * longer than SDK_CONFIG_LINE_MAX, a number out of its range (the range is in
+ * the message).
  */
 #ifndef SUDOKU_HOST_H
 #define SUDOKU_HOST_H
