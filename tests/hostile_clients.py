@@ -267,7 +267,9 @@ def case_slowloris(d, seconds, rng):
 
 
 def case_no_read(d, seconds, rng):
-    """4 connections pipeline explain with trace (50 KB answers) and never read."""
+    """4 connections pipeline explain with trace (50 KB answers) and never
+    read: their jobs wait once max_output (1 MiB here) is unsent; after
+    idle_timeout_ms (5 s here) of taking nothing they are dropped."""
     c = Case("no-read", d)
     conns = []
     n = 2000
@@ -277,7 +279,9 @@ def case_no_read(d, seconds, rng):
         s = connect(d, timeout=seconds)
         s.setblocking(False)
         conns.append([s, 0])
-    until = time.monotonic() + seconds
+    t0 = time.monotonic()
+    until = t0 + seconds
+    mid = None
     while time.monotonic() < until:
         for cs in conns:
             if cs[1] < len(req):
@@ -285,13 +289,21 @@ def case_no_read(d, seconds, rng):
                     cs[1] += cs[0].send(req[cs[1]:cs[1] + 65536])
                 except (BlockingIOError, OSError):
                     pass
+        if mid is None and time.monotonic() - t0 > min(2.0, seconds / 2):
+            r = d.rpc()
+            mid = r.call("status", {})
+            r.close()
         time.sleep(0.05)
     r = d.rpc()
-    st = r.call("status", {})
+    end = r.call("status", {})
     r.close()
     for cs in conns:
         cs[0].close()
-    return c.line(f"4 x {n} explain+trace, never read", f"jobs held {st['jobs']}, busy {st['busy']}",
+    mid = mid or end
+    return c.line(f"4 x {n} explain+trace, never read",
+                  f"after {min(2.0, seconds / 2):.0f} s: {mid['jobs']} jobs held, {mid['busy']} "
+                  f"workers busy; after {seconds:.0f} s: {end['connections'] - 1} of 4 connections "
+                  f"left, {end['jobs']} jobs",
                   f"{sum(cs[1] for cs in conns) // 1024} KiB of requests taken")
 
 
