@@ -19,8 +19,11 @@ unanswered or was answered twice, a well-behaved client was not served)."""
 import argparse
 import os
 import random
+import shutil
+import signal
 import socket
 import sys
+import tempfile
 import threading
 import time
 
@@ -411,12 +414,25 @@ def main():
     rng = random.Random(a.seed)
     good = True
     for name in a.cases:
-        import tempfile
         tmp = tempfile.mkdtemp(prefix="sudokud-hostile-")
         conf = make_conf(os.path.join(tmp, "sudokud.conf"), sudokud=CONF_LINES)
-        with Daemon(conf=conf, tmp=tmp) as d:
-            d.own_tmp = True
+        d = Daemon(conf=conf, tmp=tmp)
+        try:
+            d.start()
             good &= CASES[name](d, a.seconds, rng)
+            d.proc.send_signal(signal.SIGTERM)
+            rc = d.proc.wait(30)
+            with open(d.log, errors="replace") as f:
+                log = f.read()
+            bad = [ln for ln in log.splitlines()
+                   if "ERROR: AddressSanitizer" in ln or "ERROR: LeakSanitizer" in ln
+                   or "runtime error:" in ln]
+            if rc != 0 or bad:
+                print(f"{name:14s} | FAULT: the daemon exited with {rc}; {bad[:2]}", flush=True)
+                good = False
+        finally:
+            d.stop()
+            shutil.rmtree(tmp, ignore_errors=True)
     return 0 if good else 1
 
 
