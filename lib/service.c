@@ -132,6 +132,7 @@ struct sdk_request {
     bool a_on, als, gnpx;
     char a_text[16];      /* normalised: "r2c2=1" / "r2c2<>1" */
     sdk_gen_request *gen; /* generate: the target and budget */
+    long gen_first;       /* generate: the index of item 0 */
 };
 
 static bool method_from(const char *s, size_t n, enum method *m)
@@ -378,6 +379,9 @@ sdk_request *sdk_service_prepare(sdk_service *sv, const char *method, size_t met
     if (m == M_GENERATE) {
         rq->gen = sdk_gen_request_parse(sv->cfg, rq->observer, rq->profile, params, err);
         if (!rq->gen) goto fail;
+        const msgpack_object *fv = sdk_wire_get(params, "first");
+        if (fv && fv->type == MSGPACK_OBJECT_POSITIVE_INTEGER && fv->via.u64 <= INT32_MAX)
+            rq->gen_first = (long)fv->via.u64;
         return rq;
     }
     const msgpack_object *p1 = sdk_wire_get(params, "puzzle");
@@ -882,6 +886,13 @@ static void pack_item_error(msgpack_packer *pk, const msgpack_object *text, cons
 
 void sdk_service_item_error(const sdk_request *rq, int i, const sdk_error *e, msgpack_packer *out)
 {
+    if (rq->gen) { /* generate: {index, error} */
+        msgpack_pack_map(out, 2);
+        sdk_wire_kv_int(out, "index", rq->gen_first + i);
+        pack_key(out, "error");
+        sdk_wire_pack_error(out, e);
+        return;
+    }
     pack_item_error(out, &rq->puzzles->via.array.ptr[i], e);
 }
 
