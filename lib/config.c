@@ -462,7 +462,7 @@ static void set_defaults(sdk_config *cfg, const char *name)
     cfg->max_input_memory = 256 * MiB;
     cfg->max_output = 32 * MiB;
     cfg->max_answer = 64 * MiB;
-    cfg->max_trace = 200000;
+    cfg->max_trace = 2000000;
     cfg->read_timeout_ms = 10000;
     cfg->idle_timeout_ms = 600000;
     cfg->load_timeout_ms = 30000;
