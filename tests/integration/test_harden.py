@@ -489,14 +489,17 @@ def test_worker_killed():
                           (signal.SIGTERM, f"killed by pid {os.getpid()}")):
             rid = r.send("rate", {"puzzle": hang, "profile": "hang"})
             wait_for("a busy worker", lambda: r.call("status", {})["busy"] == 1)
-            for w in workers_of(d):
+            old = set(workers_of(d))
+            for w in old:
                 os.kill(int(w), sig)
             m = r.response(rid)
             check(m[2] is not None, f"an error: {m}")
             eq(m[2]["code"], "worker-killed", "killed, not crashed")
             check(want in m[2]["message"] and "hang-test" in m[2]["message"], m[2]["message"])
             print(f"  {sig.name}: {m[2]['message']}")
-            wait_for("workers back", lambda: r.call("status", {})["workers"] == 2)
+            # the killed ones gone (not merely not yet reaped), two new ones up
+            wait_for("workers back", lambda: not set(workers_of(d)) & old
+                     and r.call("status", {})["workers"] == 2)
         st = r.call("status", {})
         eq(st["crashes"], 0, "no crash counted")
         check(st["killed"] >= 2, f"kills counted: {st['killed']}")
