@@ -34,9 +34,9 @@ def test_socket():
             check(False, "no daemon: should fail")
         except ConnectionError as e:
             check(os.path.join(tmp, "sudokud.sock") in str(e), str(e))
-        with Daemon(tmp=tmp, sock=os.path.join(tmp, "sudokud.sock")):
+        with Daemon(tmp=tmp, sock=os.path.join(tmp, "sudokud.sock")) as d:
             with Client() as c:
-                eq(c.status()["workers"], 2, "status through the default socket")
+                eq(c.status()["pid"], d.proc.pid, "status through the default socket")
         del os.environ["XDG_RUNTIME_DIR"]
         eq(sudokud.default_socket(), "/run/sudokud/sudokud.sock", "system socket without XDG")
     finally:
@@ -93,7 +93,7 @@ def test_batches():
         # other calls while a batch runs
         it = c.rate(puzzles[:40])
         a = [next(it) for _ in range(3)]
-        eq(c.status()["workers"], 2, "status mid-batch")
+        eq(c.status()["pid"], d.proc.pid, "status mid-batch")
         eq([r["puzzle"] for r in a + list(it)], puzzles[:40], "batch after a call")
 
 

@@ -1,0 +1,33 @@
+#!/usr/bin/env bash
+# build-debs.sh - the Debian packages of sudokud: configure a build tree with
+# the Debian layout (prefix /usr, config in /etc/sudokud, systemd units in
+# /lib/systemd, no RPATH, Python module in /usr/lib/python3/dist-packages),
+# build what is installed, `cpack -G DEB`, then `lintian` on the result.
+#
+#   packaging/build-debs.sh [BUILD_DIR]      (default: build-deb)
+#
+# Prints the paths of the .deb files last. Exit status: 0 when the packages
+# are built and lintian reports no error (warnings are shown, not fatal).
+set -euo pipefail
+src=$(cd "$(dirname "$0")/.." && pwd)
+out=${1:-$src/build-deb}
+jobs=${SUDOKU_JOBS:-$(nproc)}
+cmake -S "$src" -B "$out" -DCMAKE_BUILD_TYPE=RelWithDebInfo \
+  -DCMAKE_INSTALL_PREFIX=/usr -DCMAKE_INSTALL_SYSCONFDIR=/etc \
+  -DSUDOKU_SYSTEMD_DIR=/lib/systemd -DCMAKE_SKIP_INSTALL_RPATH=ON -DSUDOKU_DEB=ON \
+  -DSUDOKU_TESTS=OFF -DSUDOKU_BENCH=OFF >/dev/null
+cmake --build "$out" -j"$jobs" >/dev/null
+rm -f "$out"/*.deb
+# CPack warns that plugins have no soname (they are modules): kept in a log
+if ! (cd "$out" && cpack -G DEB >"$out/cpack.log" 2>&1); then
+  cat "$out/cpack.log" >&2
+  exit 1
+fi
+debs=$(ls "$out"/*.deb)
+if command -v lintian >/dev/null; then
+  # errors fail; everything lintian says is shown
+  lintian --fail-on error --no-tag-display-limit $debs >&2
+else
+  echo "build-debs: lintian is not installed (apt-get install lintian): not checked" >&2
+fi
+echo "$debs"
