@@ -2,7 +2,8 @@
 # configured by packaging/build-debs.sh: prefix /usr, config in /etc, no
 # RPATH, units in /lib/systemd). Five packages, one per install component:
 #
-#   sudokud          runtime   the daemon, sudoctl, the config, systemd units, docs
+#   sudokud          runtime   the daemon, sudoctl, sudoctl-parallel, the config,
+#                              systemd units, docs
 #   libsudoku1       lib       the shared library
 #   sudokud-plugins  plugins   the technique plugins
 #   libsudoku-dev    dev       headers, libsudoku.so, sudoku.pc (plugin authors)
@@ -60,6 +61,7 @@ set(CPACK_DEBIAN_RUNTIME_PACKAGE_NAME sudokud)
 set(CPACK_DEBIAN_RUNTIME_PACKAGE_SECTION misc)
 set(CPACK_DEBIAN_RUNTIME_PACKAGE_DEPENDS
   "libsudoku1 (= ${deb_version}), sudokud-plugins (= ${deb_version}), ${libc}, libuv1 (>= 1.44), libmsgpackc2 (>= 4.0)")
+set(CPACK_DEBIAN_RUNTIME_PACKAGE_RECOMMENDS "parallel") # sudoctl-parallel
 set(CPACK_DEBIAN_RUNTIME_PACKAGE_CONTROL_EXTRA ${CMAKE_CURRENT_LIST_DIR}/sudokud/conffiles)
 set(CPACK_COMPONENT_RUNTIME_DESCRIPTION "Sudoku rule engine: daemon and client
  sudokud loads deduction techniques as plugins and answers solve, rate,
