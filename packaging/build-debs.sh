@@ -24,6 +24,19 @@ if ! (cd "$out" && cpack -G DEB >"$out/cpack.log" 2>&1); then
   exit 1
 fi
 debs=$(ls "$out"/*.deb)
+# every installed file is in some package (an install rule in a component
+# the packages do not list would be lost silently)
+rm -rf "$out/stage"
+DESTDIR="$out/stage" cmake --install "$out" >/dev/null
+(cd "$out/stage" && find . ! -type d | sed 's|^\./|/|' | sort) >"$out/installed.txt"
+for d in $debs; do dpkg-deb -c "$d"; done | awk '$1 !~ /^d/ { sub(/^\./, "", $6); print $6 }' |
+  sort >"$out/packaged.txt"
+if ! cmp -s "$out/installed.txt" "$out/packaged.txt"; then
+  echo "build-debs: installed files and packaged files differ (< installed only, > packaged only):" >&2
+  diff "$out/installed.txt" "$out/packaged.txt" >&2
+  exit 1
+fi
+rm -rf "$out/stage"
 if command -v lintian >/dev/null; then
   # errors fail; everything lintian says is shown
   lintian --fail-on error --no-tag-display-limit $debs >&2

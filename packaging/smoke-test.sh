@@ -93,6 +93,13 @@ cc -O2 -Wall -Werror -o "$tmp/rate" "$src/examples/library/rate.c" $(pkg-config 
 [ "$(grep -c . "$tmp/lib.txt")" = "$n" ] || fail "example: not $n lines"
 echo "example: $n puzzles rated in-process"
 
+if command -v parallel >/dev/null; then
+  /usr/bin/sudoctl-parallel -q --hosts "local:$tmp/s.sock" --block 2 -- rate <"$tmp/five.txt" >"$tmp/par.txt" ||
+    fail "sudoctl-parallel"
+  $sudoctl rate <"$tmp/five.txt" | cmp -s - "$tmp/par.txt" || fail "sudoctl-parallel output differs"
+  echo "sudoctl-parallel: the same $n ratings"
+fi
+
 kill "$daemon_pid"
 wait "$daemon_pid" || true
 daemon_pid=""
