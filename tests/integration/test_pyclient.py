@@ -4,18 +4,22 @@ real sudokud: finding the socket as sudoctl does, every method, batches in
 input order and streamed (an endless generator), busy answers retried,
 errors as exceptions carrying the wire's code and message."""
 
+import contextlib
 import itertools
 import json
 import os
 import shutil
+import signal
 import sys
 import tempfile
+import time
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HERE)
 # the module under test: from the source tree unless PYTHONPATH says otherwise
 sys.path.insert(1, os.path.join(os.environ.get("SUDOKU_SOURCE", os.path.join(HERE, "../..")), "python"))
-from harness import EASY, HARD, Daemon, check, eq, main, make_conf, read_puzzles, valid_solution  # noqa: E402
+from harness import (EASY, HARD, SUDOCTL, Daemon, check, eq, main, make_conf, read_puzzles,  # noqa: E402
+                     valid_solution)
 
 import sudokud  # noqa: E402
 from sudokud import Client, PuzzleError, SudokudError  # noqa: E402
@@ -44,6 +48,48 @@ def test_socket():
             os.environ.pop("XDG_RUNTIME_DIR", None)
         else:
             os.environ["XDG_RUNTIME_DIR"] = old
+        shutil.rmtree(tmp, ignore_errors=True)
+
+
+def pids_with(text):
+    """Processes whose command line mentions text (ours: a fresh temp path)."""
+    out = []
+    for pid in filter(str.isdigit, os.listdir("/proc")):
+        with contextlib.suppress(OSError), open(f"/proc/{pid}/cmdline", "rb") as f:
+            if text.encode() in f.read():
+                out.append(int(pid))
+    return out
+
+
+def test_autostart():
+    """autostart=True: no daemon on the default socket, sudoctl starts one."""
+    tmp = tempfile.mkdtemp(prefix="pyclient-auto-")
+    old = os.environ.get("XDG_RUNTIME_DIR")
+    try:
+        os.environ["XDG_RUNTIME_DIR"] = tmp
+        with Client(autostart=True, sudoctl=SUDOCTL, timeout=60) as c:
+            eq(c.solve(EASY)["status"], "unique", "solve on the started daemon")
+            check(c.status()["pid"] in pids_with(tmp), "a sudokud on the temp socket")
+        try:
+            Client(os.path.join(tmp, "other.sock"), autostart=True, sudoctl=SUDOCTL)
+            check(False, "a given socket is never autostarted (as sudoctl)")
+        except ConnectionError:
+            pass
+    finally:
+        if old is None:
+            os.environ.pop("XDG_RUNTIME_DIR", None)
+        else:
+            os.environ["XDG_RUNTIME_DIR"] = old
+        pids = pids_with(tmp)
+        for pid in pids:
+            with contextlib.suppress(ProcessLookupError):
+                os.kill(pid, signal.SIGTERM)
+        deadline = time.time() + 5
+        while time.time() < deadline and any(os.path.exists(f"/proc/{p}") for p in pids):
+            time.sleep(0.05)
+        for pid in pids_with(tmp):
+            with contextlib.suppress(ProcessLookupError):
+                os.kill(pid, signal.SIGKILL)
         shutil.rmtree(tmp, ignore_errors=True)
 
 
@@ -151,7 +197,7 @@ def test_busy():
         shutil.rmtree(tmp, ignore_errors=True)
 
 
-TESTS = {"socket": test_socket, "methods": test_methods, "batches": test_batches,
+TESTS = {"socket": test_socket, "autostart": test_autostart, "methods": test_methods, "batches": test_batches,
          "errors": test_errors, "busy": test_busy}
 
 if __name__ == "__main__":
