@@ -90,6 +90,10 @@ def test_output():
         eq(len(lines), 6, "one line per good puzzle")
         check(all(valid_solution(q, s) for q, s in zip(puzzles, lines)), "solutions in order")
         check("p.txt:7: bad-format: 5 cells, expected 81" in p.stderr, p.stderr)
+        multi = read_puzzles("serg_benchmark.txt", 1)[0]
+        p = d.sudoctl("--lines", "solve", multi, EASY)
+        eq((p.returncode, len(p.stdout.split())), (1, 1), "several solutions: no line, exit 1")
+        check("argument 1: more than one solution" in p.stderr, p.stderr)
         p = d.sudoctl("--lines", "rate", "-f", path)
         eq(p.stdout.splitlines(), puzzles[:6], "rate --lines: the puzzles")
         # --csv: a header, one row per puzzle, the same values as --json
