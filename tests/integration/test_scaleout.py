@@ -18,10 +18,22 @@ from harness import SOURCE, SUDOCTL, Daemon, check, eq, main, read_puzzles  # no
 TOOL = os.path.join(SOURCE, "tools", "sudoctl-parallel")
 
 
-def par(hosts, *args, input, slots=2, block=23, retries=3):
+def par(hosts, *args, input, slots=2, block=23, retries=3, env=None):
     return subprocess.run([TOOL, "--hosts", ",".join(hosts), "--slots", str(slots), "--block",
                            str(block), "--retries", str(retries), "--sudoctl", SUDOCTL, "--", *args],
-                          input=input, capture_output=True, text=True, timeout=240)
+                          input=input, capture_output=True, text=True, timeout=240, env=env)
+
+
+# An ssh stand-in: drops ssh's options, logs the host, runs the remote
+# command line here through a shell, as sshd would; host "down" is
+# unreachable (ssh's exit status 255).
+FAKE_SSH = """#!/bin/sh
+while [ $# -gt 0 ]; do case $1 in -o) shift 2 ;; -*) shift ;; *) break ;; esac; done
+host=$1; shift
+echo "$host" >>"$FAKE_SSH_LOG"
+[ "$host" = down ] && { echo "ssh: connect to host down: No route to host" >&2; exit 255; }
+exec sh -c "$*"
+"""
 
 
 def totals(stderr):
@@ -91,7 +103,40 @@ def test_failures():
             check(msg in p.stderr, p.stderr)
 
 
-TESTS = {"equal": test_equal_to_single_run, "failures": test_failures}
+def test_ssh():
+    """Remote nodes through ssh (a stand-in that runs the command here): the
+    sudoctl arguments survive the remote shell (spaces, %, quotes), HOST
+    uses the node's default socket, HOST:/SOCK a given one, an unreachable
+    node's blocks go elsewhere."""
+    text, n = collection()
+    with Daemon() as a, Daemon() as b:
+        bindir = os.path.join(a.tmp, "bin")
+        os.makedirs(bindir)
+        with open(os.path.join(bindir, "ssh"), "w") as f:
+            f.write(FAKE_SSH)
+        os.chmod(os.path.join(bindir, "ssh"), 0o755)
+        log = os.path.join(a.tmp, "ssh.log")
+        # node2's default socket: $XDG_RUNTIME_DIR/sudokud.sock is b's
+        runtime = os.path.join(a.tmp, "run")
+        os.makedirs(runtime)
+        os.symlink(b.sock, os.path.join(runtime, "sudokud.sock"))
+        env = dict(os.environ, PATH=bindir + os.pathsep + os.environ["PATH"], FAKE_SSH_LOG=log,
+                   XDG_RUNTIME_DIR=runtime)
+        fmt = "%g ED=%r/%p/%d it's \"%S\" $HOME"
+        single = a.sudoctl("--no-autostart", "rate", "--format", fmt, input=text)
+        p = par(["node1:" + a.sock, "down", "node2"], "rate", "--format", fmt, "--no-autostart",
+                input=text, env=env)
+        eq(p.returncode, single.returncode, "exit status " + p.stderr[-500:])
+        eq(p.stdout, single.stdout, "output equals one run, the format intact")
+        check("$HOME" in p.stdout.splitlines()[0] and "it's" in p.stdout, p.stdout[:300])
+        with open(log) as f:
+            seen = set(f.read().split())
+        eq(seen, {"node1", "down", "node2"}, "every node tried")
+        puzzles, blocks, retried, extra, failed, invalid = totals(p.stderr)
+        check(retried >= 1 and failed == 0, p.stderr)
+
+
+TESTS = {"equal": test_equal_to_single_run, "failures": test_failures, "ssh": test_ssh}
 
 if __name__ == "__main__":
     if not shutil.which("parallel"):
