@@ -356,6 +356,7 @@ static bool is_puzzle_section(const char *name, size_t n)
 
 bool sdk_parse(const char *text, sdk_grid *g, sdk_error *err)
 {
+restart:;
     const char *p = text;
     /* Skip leading blank lines, comment lines and borders. */
     for (;;) {
@@ -406,7 +407,8 @@ bool sdk_parse(const char *text, sdk_grid *g, sdk_error *err)
             return false;
         }
         /* rows follow; a 81-character line is fine too */
-        return sdk_parse(e + 1, g, err);
+        text = e + 1;
+        goto restart;
     }
     size_t tok = token_len(p);
     size_t cellish = 0;
