@@ -106,6 +106,7 @@ class Client:
         self._unpacker = msgpack.Unpacker(raw=False, strict_map_key=False)
         self._packer = msgpack.Packer(use_bin_type=True)
         self._early = {}  # answers read while waiting for another msgid
+        self._abandoned = set()  # msgids of batches dropped before their end
         self.busy_retries = 0  # requests sent again after a `busy` answer
         try:
             self._sock = self._connect()
@@ -186,6 +187,9 @@ class Client:
                 raise SudokudError(err.get("code", "?"), err.get("message", ""))
             if mid == msgid:
                 return err, res
+            if mid in self._abandoned:  # a batch that was not read to its end
+                self._abandoned.discard(mid)
+                continue
             self._early[mid] = (err, res)
 
     def call(self, method, params=None):
@@ -209,6 +213,15 @@ class Client:
             raise ValueError("errors is 'raise' or 'yield'")
         source = _chunks(puzzles, chunk)
         inflight = []  # [msgid, chunk, first index, retries], in input order
+        try:
+            yield from self._batch_loop(method, params, source, inflight, errors)
+        finally:
+            # left early (break, an exception): answers still to come are dropped
+            for r in inflight:
+                if self._early.pop(r[0], None) is None:
+                    self._abandoned.add(r[0])
+
+    def _batch_loop(self, method, params, source, inflight, errors):
         index = 0
         exhausted = False
         while True:

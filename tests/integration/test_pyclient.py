@@ -130,6 +130,9 @@ def test_batches():
         # streamed: an endless generator, only what is read is asked for
         first = list(itertools.islice(c.rate(itertools.cycle(puzzles[:5])), 23))
         eq([r["puzzle"] for r in first], (puzzles[:5] * 5)[:23], "endless input, order kept")
+        # the answers of that batch still in flight are dropped, not kept
+        eq([r["puzzle"] for r in c.solve(puzzles[:50])], puzzles[:50], "next batch")
+        eq(c._early, {}, "no answer left over")
         # an open file is a batch: line ends dropped, blank and # lines skipped
         path = os.path.join(d.tmp, "p.txt")
         with open(path, "w") as f:
