@@ -86,8 +86,8 @@ static void usage(FILE *f)
             "  --lines            one 81-character line per puzzle (solve: the solution)\n"
             "  --csv              CSV with a header (explain, hint: a row per step)\n"
             "  --format FMT       rate: serate's conversions, e.g. '%%g ED=%%r/%%p/%%d'\n"
-            "                     (%%r %%p %%d %%R %%P %%D %%S %%T %%U %%g %%i %%m %%M %%n %%e %%l "
-            "%%t)\n"
+            "                     (%%r %%p %%d %%R %%P %%D %%S %%T %%U %%g %%i %%m %%M %%n\n"
+            "                     %%e %%l %%t %%%%: see the README)\n"
             "  --profile NAME     technique profile\n"
             "  --no-guess         no trial and error\n"
             "  --technique a,b    hint: only these techniques\n"
@@ -291,11 +291,12 @@ static void pack_params(msgpack_sbuffer *sb, const opts *o, const char *cmd, cha
     bool explain = !strcmp(cmd, "explain"), trace = !strcmp(cmd, "trace");
     int nt = count_techniques(o->techniques);
     bool timing = o->format && !strcmp(cmd, "rate") && outfmt_wants(o->format, "e");
-    int keys = 1 + (timing ? 1 : 0) + (o->profile ? 1 : 0) + (o->no_guess ? 1 : 0) + (nt ? 1 : 0) +
-               (o->all ? 1 : 0) + (o->logic ? 1 : 0) + (explain && o->trace ? 1 : 0) +
+    int keys = 1 + (o->profile ? 1 : 0) + (o->no_guess ? 1 : 0) + (nt ? 1 : 0) + (o->all ? 1 : 0) +
+               (o->logic ? 1 : 0) + (explain && o->trace ? 1 : 0) +
                (explain && o->max_trace > 0 ? 1 : 0) + (trace ? 1 : 0) + (trace && o->als ? 1 : 0) +
                (trace && o->gnpx ? 1 : 0) +
                (progress ? 1 : 0) + (explain && o->passes ? 1 : 0);
+    keys += timing ? 1 : 0;
     msgpack_pack_map(&pk, (size_t)keys);
     pack_str(&pk, "puzzles");
     msgpack_pack_array(&pk, (size_t)n);
