@@ -7,7 +7,8 @@
  * per-puzzle ("final") conversions, so that scripts written for serate keep
  * working on sudoctl's output:
  *
- *   %r %p %d   ER, EP, ED with one decimal (0.0 when the puzzle failed)
+ *   %r %p %d   ER, EP, ED with one decimal (0.0 when the puzzle failed; ER
+ *              20.0 when the techniques do not solve it, as serate)
  *   %R %P %D   the name of the technique behind ER / EP / ED
  *   %S %T %U   the same as technique ids (serate: its short names)
  *   %g         the input puzzle as read (one line)
@@ -180,9 +181,14 @@ static void format_puzzle(const render_opts *o, const msgpack_object *r, const c
         const char *key = NULL;
         switch (c) {
         case 'r':
+            if (ok && !mp_bool(mp_get(r, "solved"), true))
+                fputs("20.0", f); /* serate: valid, but the techniques do not solve it */
+            else
+                put_rating(f, ok ? mp_get(r, "er") : NULL);
+            break;
         case 'p':
         case 'd':
-            put_rating(f, ok ? mp_get(r, c == 'r' ? "er" : c == 'p' ? "ep" : "ed") : NULL);
+            put_rating(f, ok ? mp_get(r, c == 'p' ? "ep" : "ed") : NULL);
             break;
         case 'R':
         case 'S':

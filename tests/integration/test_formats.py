@@ -138,6 +138,11 @@ def test_output():
             eq(m.group(8), names[o["hardest"]], "%R")
             check(m.group(6) in names and m.group(7) in names, "%T %U are technique ids")
             eq(m.group(9), o["puzzle"].replace(".", "0"), "%i")
+        # as serate: 20.0 for a valid puzzle the techniques do not solve
+        p = d.sudoctl("rate", "--no-guess", "--format", "%r/%p/%d", HARD)
+        [o] = jlines(d.sudoctl("--json", "rate", "--no-guess", HARD).stdout)
+        check(not o["solved"], "fast without guessing is stuck on HARD")
+        eq(p.stdout, "20.0/%.1f/%.1f\n" % (o["ep"], o["ed"]), "unsolved: ER 20.0")
         # usage errors: precise, exit status 2
         for fmt, msg in (("%x", "'%x' is not a conversion"), ("%s", "per-step conversions"),
                          ("50%", "lone '%'")):
