@@ -105,14 +105,22 @@ wait "$daemon_pid" || true
 daemon_pid=""
 
 echo "== remove"
+leftover() { # the packages' files still there
+  local f left=""
+  while read -r f; do
+    [ -e "$f" ] || continue
+    # a folder still holding other packages' files (/usr/bin, /lib/systemd/user)
+    [ -d "$f" ] && [ -n "$(ls -A "$f" | grep -v '^sudokud.conf$')" ] && continue
+    left="$left $f"
+  done <"$tmp/files"
+  echo "$left"
+}
 dpkg -r $packages >/dev/null || fail "dpkg -r"
+left=$(leftover)
+[ "$left" = " /etc/sudokud /etc/sudokud/sudokud.conf" ] ||
+  fail "after dpkg -r, not only the conffile is left:$left"
 dpkg -P $packages >/dev/null 2>&1 || fail "dpkg -P" # -r left sudokud's conffile
-left=""
-while read -r f; do
-  [ -e "$f" ] || continue
-  # a folder still holding other packages' files (/usr/bin, /lib/systemd/user)
-  [ -d "$f" ] && [ -n "$(ls -A "$f")" ] && continue
-  left="$left $f"
-done <"$tmp/files"
+left=$(leftover)
 [ -z "$left" ] || fail "left after purge:$left"
+echo "dpkg -r left only /etc/sudokud/sudokud.conf; dpkg -P left nothing"
 echo "== packages built, lintian-clean, installed, run, removed: PASS"
