@@ -247,10 +247,9 @@ static rpc_conn *gen_connect(const char *socket, bool socket_given, bool no_auto
  * option's value. */
 static const char *command_word(int argc, char **argv)
 {
-    static const char *const with_value[] = {
-        "--socket",     "--timeout", "--profile", "--technique",
-        "--techniques", "--chunk",   "--window",  "--max-trace",
-        "--assume",     "--file",    "-f"};
+    static const char *const with_value[] = {"--socket", "--timeout", "--profile", "--technique",
+                                             "--techniques", "--chunk", "--window",
+                                             "--max-trace", "--assume", "--file", "-f", "--format"};
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i];
         if (!strcmp(a, "--")) return i + 1 < argc ? argv[i + 1] : NULL;

@@ -147,9 +147,9 @@ static bool method_from(const char *s, size_t n, enum method *m)
 
 static bool known_key(enum method m, const msgpack_object *k)
 {
-    static const char *const keys[] = {"puzzle",     "puzzles",  "profile", "no_guess",
-                                       "techniques", "all",      "logic",   "trace",
-                                       "max_trace",  "progress", "passes"};
+    static const char *const keys[] = {"puzzle", "puzzles", "profile", "no_guess",  "techniques",
+                                       "all",    "logic",   "trace",   "max_trace", "progress",
+                                       "passes"};
     for (size_t i = 0; i < sizeof keys / sizeof *keys; i++)
         if (sdk_wire_str_is(k, keys[i])) return true;
     if (m == M_TRACE && (sdk_wire_str_is(k, "assumption") || sdk_wire_str_is(k, "als") ||
