@@ -4,9 +4,9 @@
 #
 #   sudokud          runtime   the daemon, sudoctl, sudoctl-parallel, the config,
 #                              systemd units, docs
-#   libsudoku1       lib       the shared library
+#   libsudokuN       lib       the SDK's shared library (N: its SOVERSION)
 #   sudokud-plugins  plugins   the technique plugins
-#   libsudoku-dev    dev       headers, libsudoku.so, sudoku.pc (plugin authors)
+#   libsudoku-dev    dev       the SDK headers, libsudoku.so, sudoku.pc (plugin authors)
 #   python3-sudokud  python    the Python client module
 #
 # Dependencies are written out (dpkg-shlibdeps cannot see a library built in
@@ -16,9 +16,12 @@ set(SUDOKU_DEB_RELEASE 1 CACHE STRING "Debian revision of the packages")
 set(SUDOKU_DEB_MAINTAINER "sudokud developers <sudokud-dev@example.org>" CACHE STRING
   "Maintainer field of the packages")
 set(deb_version "${PROJECT_VERSION}-${SUDOKU_DEB_RELEASE}")
+# the library package is named after the soname: libsudoku.so.2 -> libsudoku2
+get_target_property(sdk_soversion sudoku_sdk SOVERSION)
+set(lib_package libsudoku${sdk_soversion})
 
 # Every package carries /usr/share/doc/<package>/{copyright,changelog.Debian.gz}.
-set(deb_packages sudokud:runtime libsudoku1:lib sudokud-plugins:plugins libsudoku-dev:dev
+set(deb_packages sudokud:runtime ${lib_package}:lib sudokud-plugins:plugins libsudoku-dev:dev
   python3-sudokud:python)
 string(TIMESTAMP deb_date "%a, %d %b %Y %H:%M:%S +0000" UTC)
 set(deb_doc ${CMAKE_BINARY_DIR}/deb-doc)
@@ -52,15 +55,17 @@ set(CPACK_COMPONENTS_ALL runtime lib plugins dev python)
 set(CPACK_STRIP_FILES ON)
 set(CPACK_SET_DESTDIR ON) # /etc/sudokud is an absolute destination
 set(CPACK_DEBIAN_PACKAGE_CONTROL_STRICT_PERMISSION ON)
-# a shlibs file for libsudoku1 (plugins have no soname: CPack says so and skips them)
+# a shlibs file for the library package (plugins have no soname: CPack says
+# so and skips them)
 set(CPACK_DEBIAN_PACKAGE_GENERATE_SHLIBS ON)
 set(CPACK_PACKAGE_DESCRIPTION_SUMMARY "Sudoku rule engine")
 
 set(libc "libc6 (>= 2.34)")
 set(CPACK_DEBIAN_RUNTIME_PACKAGE_NAME sudokud)
 set(CPACK_DEBIAN_RUNTIME_PACKAGE_SECTION misc)
+# sudokud and sudoctl link the library statically; the plugins need the SDK's
 set(CPACK_DEBIAN_RUNTIME_PACKAGE_DEPENDS
-  "libsudoku1 (= ${deb_version}), sudokud-plugins (= ${deb_version}), ${libc}, libuv1 (>= 1.44), libmsgpackc2 (>= 4.0)")
+  "sudokud-plugins (= ${deb_version}), ${libc}, libuv1 (>= 1.44), libmsgpackc2 (>= 4.0)")
 set(CPACK_DEBIAN_RUNTIME_PACKAGE_RECOMMENDS "parallel") # sudoctl-parallel
 set(CPACK_DEBIAN_RUNTIME_PACKAGE_CONTROL_EXTRA ${CMAKE_CURRENT_LIST_DIR}/sudokud/conffiles)
 set(CPACK_COMPONENT_RUNTIME_DESCRIPTION "Sudoku rule engine: daemon and client
@@ -69,21 +74,20 @@ set(CPACK_COMPONENT_RUNTIME_DESCRIPTION "Sudoku rule engine: daemon and client
  sudoctl is its command-line client. Ratings on the Sudoku Explainer scale,
  explanations step by step in HoDoKu notation.")
 
-set(CPACK_DEBIAN_LIB_PACKAGE_NAME libsudoku1)
+set(CPACK_DEBIAN_LIB_PACKAGE_NAME ${lib_package})
 set(CPACK_DEBIAN_LIB_PACKAGE_SECTION libs)
-set(CPACK_DEBIAN_LIB_PACKAGE_DEPENDS "${libc}, libmsgpackc2 (>= 4.0)")
+set(CPACK_DEBIAN_LIB_PACKAGE_DEPENDS "${libc}")
 # ldconfig by trigger; these (empty) maintainer scripts keep CPack from
 # writing ones that call ldconfig
-set(CPACK_DEBIAN_LIB_PACKAGE_CONTROL_EXTRA ${CMAKE_CURRENT_LIST_DIR}/libsudoku1/triggers
-  ${CMAKE_CURRENT_LIST_DIR}/libsudoku1/postinst ${CMAKE_CURRENT_LIST_DIR}/libsudoku1/postrm)
-set(CPACK_COMPONENT_LIB_DESCRIPTION "Sudoku rule engine: shared library
- libsudoku holds the grid model, puzzle formats, the solver, the engine that
- applies techniques in a profile's order, the config and plugin loader and
- the wire codec of sudokud.")
+set(CPACK_DEBIAN_LIB_PACKAGE_CONTROL_EXTRA ${CMAKE_CURRENT_LIST_DIR}/lib/triggers
+  ${CMAKE_CURRENT_LIST_DIR}/lib/postinst ${CMAKE_CURRENT_LIST_DIR}/lib/postrm)
+set(CPACK_COMPONENT_LIB_DESCRIPTION "Sudoku rule engine: plugin SDK library
+ libsudoku is what technique plugins link: the grid model, the step record,
+ technique options, and the ALS, fish and link enumerators.")
 
 set(CPACK_DEBIAN_PLUGINS_PACKAGE_NAME sudokud-plugins)
 set(CPACK_DEBIAN_PLUGINS_PACKAGE_SECTION misc)
-set(CPACK_DEBIAN_PLUGINS_PACKAGE_DEPENDS "libsudoku1 (= ${deb_version}), ${libc}")
+set(CPACK_DEBIAN_PLUGINS_PACKAGE_DEPENDS "${lib_package} (= ${deb_version}), ${libc}")
 set(CPACK_COMPONENT_PLUGINS_DESCRIPTION "Sudoku rule engine: technique plugins
  The deduction techniques sudokud loads: singles, intersections, subsets,
  fish, single-digit patterns, colouring, wings, uniqueness, ALS, chains,
@@ -92,10 +96,10 @@ set(CPACK_COMPONENT_PLUGINS_DESCRIPTION "Sudoku rule engine: technique plugins
 
 set(CPACK_DEBIAN_DEV_PACKAGE_NAME libsudoku-dev)
 set(CPACK_DEBIAN_DEV_PACKAGE_SECTION libdevel)
-set(CPACK_DEBIAN_DEV_PACKAGE_DEPENDS "libsudoku1 (= ${deb_version}), libmsgpack-dev")
-set(CPACK_COMPONENT_DEV_DESCRIPTION "Sudoku rule engine: development files
+set(CPACK_DEBIAN_DEV_PACKAGE_DEPENDS "${lib_package} (= ${deb_version})")
+set(CPACK_COMPONENT_DEV_DESCRIPTION "Sudoku rule engine: plugin SDK
  Headers, the libsudoku.so link and sudoku.pc, for technique plugins built
- out of tree and for programs using the engine in-process.")
+ out of tree (docs/PLUGINS.md).")
 
 set(CPACK_DEBIAN_PYTHON_PACKAGE_NAME python3-sudokud)
 set(CPACK_DEBIAN_PYTHON_PACKAGE_SECTION python)

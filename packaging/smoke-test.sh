@@ -3,8 +3,9 @@
 # (packaging/build-debs.sh, lintian without errors), install them with apt,
 # start the installed /usr/bin/sudokud (its default config
 # /etc/sudokud/sudokud.conf, the plugins from /usr/lib/...), rate a small file
-# with the installed sudoctl, use the installed Python module and build the
-# library example against the installed SDK (pkg-config), stop the daemon,
+# with the installed sudoctl and sudoctl-parallel, use the installed Python
+# module, build the SDK's example plugin (examples/line-singles) against the
+# installed libsudoku-dev (pkg-config) and run it in the installed daemon,
 # purge the packages and check that none of their files is left.
 #
 #   packaging/smoke-test.sh [BUILD_DIR]       (default: build-deb)
@@ -19,7 +20,7 @@ out=${1:-$src/build-deb}
 skip() { echo "SKIP: $*"; exit 77; }
 [ "$(id -u)" = 0 ] || skip "not root (installing packages needs root)"
 command -v dpkg >/dev/null && command -v apt-get >/dev/null || skip "no dpkg/apt-get"
-packages="sudokud libsudoku1 sudokud-plugins libsudoku-dev python3-sudokud"
+packages="sudokud sudokud-plugins libsudoku-dev python3-sudokud"
 for f in /usr/bin/sudokud /usr/bin/sudoctl; do
   if [ -e "$f" ] && ! dpkg -S "$f" >/dev/null 2>&1; then
     skip "$f exists and belongs to no package: not replacing it"
@@ -45,6 +46,8 @@ debs=$("$src/packaging/build-debs.sh" "$out" 2>"$tmp/lintian.txt") || { cat "$tm
 echo "lintian warnings: $(grep -c "^W: " "$tmp/lintian.txt" || true)"
 grep "^E: " "$tmp/lintian.txt" && fail "lintian errors"
 [ "$(echo "$debs" | wc -l)" = 5 ] || fail "expected 5 packages, got: $debs"
+libpkg=$(for d in $debs; do dpkg-deb -f "$d" Package; done | grep '^libsudoku[0-9]') || fail "no library package"
+packages="$packages $libpkg"
 
 echo "== install"
 # a leftover of an interrupted run first
@@ -86,12 +89,27 @@ with sudokud.Client('$tmp/s.sock') as c:
 print('python: %d puzzles rated through %s' % (len(rs), sudokud.__file__))
 ") || fail "python module"
 
-echo "== the library example against the installed SDK"
-cc -O2 -Wall -Werror -o "$tmp/rate" "$src/examples/library/rate.c" $(pkg-config --cflags --libs sudoku) ||
-  fail "examples/library/rate.c does not build with pkg-config sudoku"
-"$tmp/rate" /etc/sudokud/sudokud.conf fast <"$tmp/five.txt" >"$tmp/lib.txt" || fail "the example failed"
-[ "$(grep -c . "$tmp/lib.txt")" = "$n" ] || fail "example: not $n lines"
-echo "example: $n puzzles rated in-process"
+echo "== a plugin built against the installed SDK (examples/line-singles), in the installed daemon"
+cp -r "$src/examples/line-singles" "$tmp/plugin"
+make -s -C "$tmp/plugin" CFLAGS="-O2 -Wall -Wextra -Werror" >"$tmp/make.log" 2>&1 ||
+  { cat "$tmp/make.log" >&2; fail "examples/line-singles does not build with pkg-config sudoku"; }
+plugindir=$(pkg-config --variable=plugindir sudoku)
+[ -e "$plugindir/singles.so" ] || fail "pkg-config's plugindir $plugindir holds no plugins"
+# the installed config, its plugin_dir made absolute, the plugin and a profile added
+sed -e "s|^plugin_dir = .*|plugin_dir = $plugindir\nplugin = $tmp/plugin/line_singles.so|" \
+  /etc/sudokud/sudokud.conf >"$tmp/lines.conf"
+printf '\n[profile lines]\nexample-row-single =\nexample-column-single =\nbifurcation =\n' >>"$tmp/lines.conf"
+/usr/bin/sudokud --foreground --socket "$tmp/p.sock" --config "$tmp/lines.conf" --workers 1 \
+  >"$tmp/daemon2.log" 2>&1 &
+plugin_daemon=$!
+for _ in $(seq 100); do [ -S "$tmp/p.sock" ] && break; sleep 0.1; done
+out=$(/usr/bin/sudoctl --socket "$tmp/p.sock" --no-autostart --json --profile lines explain \
+  ..43..2.9..5..9..1.7..6..43..6..2.8719...74...5..83...6.....1.5..35.869..4291.3..) ||
+  { cat "$tmp/daemon2.log" >&2; kill "$plugin_daemon"; fail "explain with the plugin"; }
+kill "$plugin_daemon"
+wait "$plugin_daemon" || true
+echo "$out" | grep -q '"technique":"example-row-single"' || fail "the plugin's technique not used"
+echo "the SDK example plugin builds against libsudoku-dev and runs in the installed sudokud"
 
 if command -v parallel >/dev/null; then
   /usr/bin/sudoctl-parallel -q --hosts "local:$tmp/s.sock" --block 2 -- rate <"$tmp/five.txt" >"$tmp/par.txt" ||
