@@ -50,6 +50,7 @@ typedef struct opts {
     int chunk, window;
     int progress; /* -1 auto, 0 off, 1 on */
     long max_trace;
+    const char *format; /* --format: serate's conversions (rate) */
 } opts;
 
 static const char *prog = "sudoctl";
@@ -71,8 +72,9 @@ static void usage(FILE *f)
             "  reload      make the daemon re-read its config\n"
             "\n"
             "Puzzles come from the arguments, from -f FILE (repeatable; '-' is stdin), or\n"
-            "from stdin when neither is given: 81-character lines, printed grids,\n"
-            "candidate grids (729 characters or printed pencilmarks).\n"
+            "from stdin when neither is given: 81-character lines ('.', '0', '*', '_'\n"
+            "empty), printed grids, candidate grids (729 characters or printed\n"
+            "pencilmarks), HoDoKu library lines, SadMan .sdk files.\n"
             "\n"
             "options:\n"
             "  --socket PATH      daemon socket (default $XDG_RUNTIME_DIR/sudokud.sock,\n"
@@ -81,6 +83,11 @@ static void usage(FILE *f)
             "  --timeout SECONDS  give up when the daemon does not answer in time\n"
             "  --json             one JSON object per puzzle\n"
             "  --html             an HTML page drawing each step\n"
+            "  --lines            one 81-character line per puzzle (solve: the solution)\n"
+            "  --csv              CSV with a header (explain, hint: a row per step)\n"
+            "  --format FMT       rate: serate's conversions, e.g. '%%g ED=%%r/%%p/%%d'\n"
+            "                     (%%r %%p %%d %%R %%P %%D %%S %%T %%U %%g %%i %%m %%M %%n\n"
+            "                     %%e %%l %%t %%%%: see the README)\n"
             "  --profile NAME     technique profile\n"
             "  --no-guess         no trial and error\n"
             "  --technique a,b    hint: only these techniques\n"
@@ -242,7 +249,7 @@ static const char *command_word(int argc, char **argv)
 {
     static const char *const with_value[] = {"--socket", "--timeout", "--profile", "--technique",
                                              "--techniques", "--chunk", "--window",
-                                             "--max-trace", "--assume", "--file", "-f"};
+                                             "--max-trace", "--assume", "--file", "-f", "--format"};
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i];
         if (!strcmp(a, "--")) return i + 1 < argc ? argv[i + 1] : NULL;
@@ -282,11 +289,13 @@ static void pack_params(msgpack_sbuffer *sb, const opts *o, const char *cmd, cha
     msgpack_packer_init(&pk, sb, msgpack_sbuffer_write);
     bool explain = !strcmp(cmd, "explain"), trace = !strcmp(cmd, "trace");
     int nt = count_techniques(o->techniques);
+    bool timing = o->format && !strcmp(cmd, "rate") && outfmt_wants(o->format, "e");
     int keys = 1 + (o->profile ? 1 : 0) + (o->no_guess ? 1 : 0) + (nt ? 1 : 0) + (o->all ? 1 : 0) +
                (o->logic ? 1 : 0) + (explain && o->trace ? 1 : 0) +
                (explain && o->max_trace > 0 ? 1 : 0) + (trace ? 1 : 0) + (trace && o->als ? 1 : 0) +
                (trace && o->gnpx ? 1 : 0) +
                (progress ? 1 : 0) + (explain && o->passes ? 1 : 0);
+    keys += timing ? 1 : 0;
     msgpack_pack_map(&pk, (size_t)keys);
     pack_str(&pk, "puzzles");
     msgpack_pack_array(&pk, (size_t)n);
@@ -294,6 +303,10 @@ static void pack_params(msgpack_sbuffer *sb, const opts *o, const char *cmd, cha
     if (o->profile) {
         pack_str(&pk, "profile");
         pack_str(&pk, o->profile);
+    }
+    if (timing) { /* serate's %e: the daemon times each puzzle */
+        pack_str(&pk, "timing");
+        msgpack_pack_true(&pk);
     }
     if (o->no_guess) {
         pack_str(&pk, "no_guess");
@@ -547,6 +560,9 @@ static int run_batch(const opts *o, const char *cmd, char **args, int nargs)
         .big = nargs > 0 && !nfiles,
         .headers =
             nargs + nfiles > 1 || (nfiles > 0 && strcmp(cmd, "solve") && strcmp(cmd, "rate")),
+        .format = o->format,
+        .socket = o->socket,
+        .profile = o->profile,
     };
     /* one puzzle from the arguments: no header */
     if (nargs == 1 && !o->nfiles) ro.headers = false;
@@ -792,6 +808,8 @@ enum {
     OPT_PASSES,
     OPT_COLOR,
     OPT_LANG,
+    OPT_LINES,
+    OPT_CSV,
     OPT_FORMAT,
 };
 
@@ -813,6 +831,9 @@ int main(int argc, char **argv)
         {"timeout", required_argument, NULL, OPT_TIMEOUT},
         {"json", no_argument, NULL, OPT_JSON},
         {"html", no_argument, NULL, OPT_HTML},
+        {"lines", no_argument, NULL, OPT_LINES},
+        {"csv", no_argument, NULL, OPT_CSV},
+        {"format", required_argument, NULL, OPT_FORMAT},
         {"profile", required_argument, NULL, OPT_PROFILE},
         {"no-guess", no_argument, NULL, OPT_NO_GUESS},
         {"technique", required_argument, NULL, OPT_TECHNIQUE},
@@ -822,7 +843,6 @@ int main(int argc, char **argv)
         {"color", required_argument, NULL, OPT_COLOR},
         {"colour", required_argument, NULL, OPT_COLOR},
         {"lang", required_argument, NULL, OPT_LANG},
-        {"format", required_argument, NULL, OPT_FORMAT},
         {"trace", no_argument, NULL, OPT_TRACE},
         {"trace-links", no_argument, NULL, OPT_TRACE_LINKS},
         {"passes", no_argument, NULL, OPT_PASSES},
@@ -883,6 +903,12 @@ int main(int argc, char **argv)
         case OPT_HTML:
             o.mode = OUT_HTML;
             break;
+        case OPT_LINES:
+            o.mode = OUT_LINES;
+            break;
+        case OPT_CSV:
+            o.mode = OUT_CSV;
+            break;
         case OPT_PROFILE:
             o.profile = optarg;
             break;
@@ -916,9 +942,14 @@ int main(int argc, char **argv)
                 o.share = SHARE_FORUM;
             else if (!strcmp(optarg, "hodoku"))
                 o.share = SHARE_HODOKU;
-            else {
-                fprintf(stderr, "%s: --format wants forum or hodoku, not '%s'\n", prog, optarg);
-                return EXIT_USAGE;
+            else { /* rate: serate's conversions (outfmt.c) */
+                char why[512];
+                if (!outfmt_check(optarg, why, sizeof why)) {
+                    fprintf(stderr, "%s: %s\n", prog, why);
+                    return EXIT_USAGE;
+                }
+                o.mode = OUT_FORMAT;
+                o.format = optarg;
             }
             break;
         case OPT_LANG:
@@ -1052,6 +1083,13 @@ int main(int argc, char **argv)
         }
     if (o.share && (strcmp(cmd, "explain") || o.mode != OUT_TEXT)) {
         fprintf(stderr, "%s: --format goes with explain, as text, only\n", prog);
+        return EXIT_USAGE;
+    }
+    if (o.format && strcmp(cmd, "rate")) {
+        fprintf(stderr,
+                "%s: --format goes with rate only (serate's conversions; explain takes "
+                "--format forum or hodoku)\n",
+                prog);
         return EXIT_USAGE;
     }
     if (o.grid && strcmp(cmd, "explain") && strcmp(cmd, "hint")) {

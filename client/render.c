@@ -748,6 +748,7 @@ void render_begin(const render_opts *o)
         report_begin(o->out, o->cmd);
     else if (o->mode == OUT_HTML)
         html_begin(o->out, o->cmd);
+    if (o->mode >= OUT_LINES) outfmt_begin(o);
 }
 
 void render_end(const render_opts *o)
@@ -780,6 +781,10 @@ bool render_puzzle(const render_opts *o, const msgpack_object *r, const char *in
         else
             html_puzzle(o, r, input, where);
         return result_ok(o, r);
+    case OUT_LINES:
+    case OUT_CSV:
+    case OUT_FORMAT:
+        return outfmt_puzzle(o, r, input, where);
     default:
         return text_puzzle(o, r, input, where);
     }
@@ -801,6 +806,8 @@ void render_failure(const render_opts *o, const char *input, const char *where, 
         report_failure(o, input, where, code, message);
     } else if (o->mode == OUT_HTML) {
         html_failure(f, input, where, code, message);
+    } else if (o->mode >= OUT_LINES) {
+        outfmt_failure(o, input, where, code, message);
     } else {
         char *line = NULL;
         size_t len = 0;

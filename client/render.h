@@ -6,7 +6,7 @@
 #include <stdio.h>
 #include <msgpack.h>
 
-enum { OUT_TEXT = 0, OUT_JSON, OUT_HTML };
+enum { OUT_TEXT = 0, OUT_JSON, OUT_HTML, OUT_LINES, OUT_CSV, OUT_FORMAT };
 
 typedef struct render_opts {
     FILE *out;
@@ -22,6 +22,11 @@ typedef struct render_opts {
     bool gnpx;        /* those lines as GNPX writes them (SDK_TRACE_GNPX) */
     bool big;         /* print grids rather than lines (puzzles from arguments) */
     bool headers;     /* several puzzles: a header line before each (explain, hint) */
+
+    /* OUT_FORMAT (outfmt.c): serate's conversions; the daemon and profile to
+     * ask for technique names */
+    const char *format;
+    const char *socket, *profile;
 } render_opts;
 
 void render_begin(const render_opts *o);
@@ -57,6 +62,16 @@ int wire_cell(const msgpack_object *o);
 /* Role of a wire value: an integer (sdk_role) or its name; 0 when unknown. */
 int wire_role(const msgpack_object *o);
 const char *role_name(int role);
+
+/* 81-character lines, CSV, serate's --format (outfmt.c). outfmt_check says
+ * why a format is bad; outfmt_wants whether it uses one of convs. */
+bool outfmt_check(const char *fmt, char *why, size_t n);
+bool outfmt_wants(const char *fmt, const char *convs);
+void outfmt_begin(const render_opts *o);
+bool outfmt_puzzle(const render_opts *o, const msgpack_object *r, const char *input,
+                   const char *where);
+void outfmt_failure(const render_opts *o, const char *input, const char *where, const char *code,
+                    const char *message);
 
 /* The HTML page (html.c). */
 void html_begin(FILE *f, const char *title);

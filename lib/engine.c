@@ -325,8 +325,14 @@ static void rate_step(sdk_rating *r, const sdk_step *s, const sdk_technique *t, 
         r->er = s->difficulty;
         r->hardest = t;
     }
-    if (r->steps == 0) r->ed = s->difficulty;
-    if (!*placed && s->difficulty > r->ep) r->ep = s->difficulty;
+    if (r->steps == 0) {
+        r->ed = s->difficulty;
+        r->diamond = t;
+    }
+    if (!*placed && s->difficulty > r->ep) {
+        r->ep = s->difficulty;
+        r->pearl = t;
+    }
     if (s->nplace) *placed = true;
     r->score += t->score;
     if (t->level > r->level) r->level = t->level;

@@ -1,10 +1,19 @@
 /* format.c - reading and writing puzzles: 81-character lines, printed 9-line
- * grids, 729-character candidate grids, printed pencilmark grids; a reader
- * that splits a stream of lines into puzzles. Errors say what, where, why. */
+ * grids, 729-character candidate grids, printed pencilmark grids, HoDoKu
+ * library lines and SadMan .sdk files; a reader that splits a stream of lines
+ * into puzzles. Errors say what, where, why.
+ *
+ * An empty cell is '.', '0', '*' or '_' wherever a cell is one character.
+ * A HoDoKu library line (":0000:x:<grid>:<removed>:...") holds its position in
+ * the third field (a '+' before a digit: placed, not given) and candidates
+ * already removed in the fourth ("436 512": digit, row, column). A SadMan
+ * .sdk file has '#X' header lines, then the puzzle, bare or under a [Puzzle]
+ * line; its other sections ([State], [PencilMarks], ...) are skipped. */
 #include <ctype.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include "sudoku/alloc.h"
 #include "sudoku/format.h"
 
@@ -21,6 +30,11 @@ void sdk_error_set(sdk_error *e, const char *code, const char *fmt, ...)
 static bool is_cell_char(int ch)
 {
     return (ch >= '0' && ch <= '9') || ch == '.';
+}
+/* An empty cell where a cell is one character. */
+static bool is_empty_cell(int ch)
+{
+    return ch == '.' || ch == '0' || ch == '*' || ch == '_';
 }
 /* A border line of a printed grid: no digits, at least one of "-=+". */
 static bool is_separator_line(const char *s, size_t n)
@@ -126,7 +140,7 @@ static bool parse_line81(const char *s, size_t tok, sdk_grid *g, sdk_error *err)
     size_t n = tok < 81 ? tok : 81;
     for (size_t i = 0; i < n; i++) {
         int ch = (unsigned char)s[i];
-        if (!is_cell_char(ch)) {
+        if (!is_cell_char(ch) && !is_empty_cell(ch)) {
             if (i >= 81) break;
             if (isprint(ch))
                 sdk_error_set(err, SDK_E_FORMAT, "%s: unexpected character '%c'",
@@ -136,7 +150,7 @@ static bool parse_line81(const char *s, size_t tok, sdk_grid *g, sdk_error *err)
                               sdk_cell_name((int)i, name), ch);
             return false;
         }
-        v[i] = ch == '.' ? 0 : (uint8_t)(ch - '0');
+        v[i] = is_empty_cell(ch) ? 0 : (uint8_t)(ch - '0');
     }
     if (tok < 81) {
         sdk_error_set(err, SDK_E_FORMAT, "%zu cells, expected 81", tok);
@@ -219,8 +233,130 @@ static bool parse_printed(const char *text, sdk_grid *g, sdk_error *err)
     return grid_from_values_checked(g, v, err);
 }
 
+/* A HoDoKu library line: ":<technique>:<digits>:<grid>:<removed>:<elims>:
+ * <placements>:<extra>" (6 or 7 colons; see ../shared/reglib/FORMAT.md). The
+ * position is the grid field ('+d' placed, 'd' given) with the removed
+ * candidates ("436 512": digit, row, column) taken out. */
+static bool parse_library(const char *s, size_t n, sdk_grid *g, sdk_error *err)
+{
+    const char *field[8];
+    size_t flen[8];
+    int nf = 0;
+    const char *p = s + 1; /* after the leading ':' */
+    const char *end = s + n;
+    while (nf < 8) {
+        const char *c = memchr(p, ':', (size_t)(end - p));
+        field[nf] = p;
+        flen[nf] = c ? (size_t)(c - p) : (size_t)(end - p);
+        nf++;
+        if (!c) break;
+        p = c + 1;
+    }
+    if (nf < 3) {
+        sdk_error_set(err, SDK_E_FORMAT,
+                      "library line: %d field%s after the first ':', expected the grid in the "
+                      "third (:technique:digits:grid:removed:...)",
+                      nf, nf == 1 ? "" : "s");
+        return false;
+    }
+    /* grid: 81 cells, '+' before a placed digit */
+    uint8_t v[81];
+    bool placed[81] = {false};
+    char name[8];
+    const char *q = field[2], *qe = field[2] + flen[2];
+    int cell = 0;
+    while (q < qe) {
+        int ch = (unsigned char)*q++;
+        bool plus = ch == '+';
+        if (plus) {
+            ch = q < qe ? (unsigned char)*q++ : 0;
+            if (ch < '1' || ch > '9') {
+                sdk_error_set(err, SDK_E_FORMAT,
+                              "library line, grid field: %s: '+' must be followed by a digit 1-9",
+                              sdk_cell_name(cell < 81 ? cell : 80, name));
+                return false;
+            }
+        }
+        if (!(ch >= '1' && ch <= '9') && !is_empty_cell(ch)) {
+            if (isprint(ch))
+                sdk_error_set(err, SDK_E_FORMAT,
+                              "library line, grid field: %s: unexpected character '%c'",
+                              sdk_cell_name(cell < 81 ? cell : 80, name), ch);
+            else
+                sdk_error_set(err, SDK_E_FORMAT,
+                              "library line, grid field: %s: unexpected byte 0x%02x",
+                              sdk_cell_name(cell < 81 ? cell : 80, name), ch);
+            return false;
+        }
+        if (cell < 81) {
+            v[cell] = is_empty_cell(ch) ? 0 : (uint8_t)(ch - '0');
+            placed[cell] = plus;
+        }
+        cell++;
+    }
+    if (cell != 81) {
+        sdk_error_set(err, SDK_E_FORMAT, "library line, grid field: %d cells, expected 81", cell);
+        return false;
+    }
+    if (!grid_from_values_checked(g, v, err)) return false;
+    for (int c = 0; c < 81; c++)
+        if (placed[c]) g->given[c] = 0;
+    /* removed candidates */
+    if (nf > 3) {
+        const char *r = field[3], *re = field[3] + flen[3];
+        while (r < re) {
+            while (r < re && *r == ' ') r++;
+            const char *t = r;
+            while (r < re && *r != ' ') r++;
+            size_t tl = (size_t)(r - t);
+            if (!tl) continue;
+            if (tl != 3 || t[0] < '1' || t[0] > '9' || t[1] < '1' || t[1] > '9' || t[2] < '1' ||
+                t[2] > '9') {
+                sdk_error_set(err, SDK_E_FORMAT,
+                              "library line, removed field: '%.*s' is not a candidate "
+                              "(<digit><row><column>, each 1-9)",
+                              (int)(tl < 16 ? tl : 16), t);
+                return false;
+            }
+            int d = t[0] - '0', c = (t[1] - '1') * 9 + (t[2] - '1');
+            if (g->value[c]) {
+                sdk_error_set(err, SDK_E_FORMAT,
+                              "library line, removed field: %.3s: %s already holds %d", t,
+                              sdk_cell_name(c, name), g->value[c]);
+                return false;
+            }
+            sdk_grid_eliminate(g, c, d);
+        }
+    }
+    char why[200];
+    if (!sdk_grid_check(g, why, sizeof why)) {
+        sdk_error_set(err, SDK_E_CONFLICT, "%s", why);
+        return false;
+    }
+    return true;
+}
+
+/* "[Name]" alone on a line (a SadMan .sdk section header): its name's length,
+ * 0 when the line is not one. */
+static size_t section_header(const char *s, size_t n, const char **name)
+{
+    while (n && (s[n - 1] == ' ' || s[n - 1] == '\t' || s[n - 1] == '\r')) n--;
+    while (n && (*s == ' ' || *s == '\t')) s++, n--;
+    if (n < 3 || s[0] != '[' || s[n - 1] != ']') return 0;
+    for (size_t i = 1; i + 1 < n; i++)
+        if (!isalnum((unsigned char)s[i]) && s[i] != ' ') return 0;
+    *name = s + 1;
+    return n - 2;
+}
+
+static bool is_puzzle_section(const char *name, size_t n)
+{
+    return n == 6 && !strncasecmp(name, "puzzle", 6);
+}
+
 bool sdk_parse(const char *text, sdk_grid *g, sdk_error *err)
 {
+restart:;
     const char *p = text;
     /* Skip leading blank lines, comment lines and borders. */
     for (;;) {
@@ -236,6 +372,43 @@ bool sdk_parse(const char *text, sdk_grid *g, sdk_error *err)
     if (!*p) {
         sdk_error_set(err, SDK_E_FORMAT, "empty puzzle");
         return false;
+    }
+    const char *eol0 = strchr(p, '\n');
+    size_t n0 = eol0 ? (size_t)(eol0 - p) : strlen(p);
+    if (*p == ':') {
+        while (n0 && (p[n0 - 1] == '\r' || p[n0 - 1] == ' ' || p[n0 - 1] == '\t')) n0--;
+        return parse_library(p, n0, g, err);
+    }
+    const char *sec;
+    size_t sl = section_header(p, n0, &sec);
+    if (sl) {
+        /* SadMan .sdk: the puzzle is the [Puzzle] section */
+        if (!is_puzzle_section(sec, sl)) {
+            const char *q = p;
+            for (;;) {
+                const char *e = strchr(q, '\n');
+                size_t ln = e ? (size_t)(e - q) : strlen(q);
+                const char *nm;
+                size_t l = section_header(q, ln, &nm);
+                if (l && is_puzzle_section(nm, l)) break;
+                if (!e) {
+                    sdk_error_set(err, SDK_E_FORMAT,
+                                  "section [%.*s] but no [Puzzle] section (SadMan .sdk)",
+                                  (int)(sl < 32 ? sl : 32), sec);
+                    return false;
+                }
+                q = e + 1;
+            }
+            p = q;
+        }
+        const char *e = strchr(p, '\n');
+        if (!e) {
+            sdk_error_set(err, SDK_E_FORMAT, "[Puzzle] section with no rows");
+            return false;
+        }
+        /* rows follow; a 81-character line is fine too */
+        text = e + 1;
+        goto restart;
     }
     size_t tok = token_len(p);
     size_t cellish = 0;
@@ -315,6 +488,16 @@ int sdk_reader_next(sdk_reader *r, const char **text, long *first_line)
             r->line++;
         }
         while (n > 0 && (line[n - 1] == '\n' || line[n - 1] == '\r')) line[--n] = 0;
+        const char *sec;
+        size_t sl = rows == 0 ? section_header(line, (size_t)n, &sec) : 0;
+        if (sl) { /* SadMan .sdk: only the [Puzzle] section holds the puzzle */
+            r->skip_section = !is_puzzle_section(sec, sl);
+            continue;
+        }
+        if (r->skip_section) {
+            if (line[0] != '#') continue;
+            r->skip_section = false; /* a header line: the next file of a concatenation */
+        }
         if (rows == 0 && (is_blank(line, (size_t)n) || line[0] == '#')) continue;
         if (is_separator_line(line, (size_t)n)) {
             if (rows == 0) continue;

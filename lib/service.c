@@ -121,6 +121,7 @@ struct sdk_request {
     const sdk_observer *observer; /* the service's probe (NULL: none) */
     bool no_guess, logic, trace, all;
     bool passes; /* explain: also the seed 004 program's pass count */
+    bool timing; /* rate: the time each puzzle took (`time`) */
     long max_trace;
     const msgpack_object *puzzle;  /* str */
     const msgpack_object *puzzles; /* array of str */
@@ -158,6 +159,7 @@ static bool known_key(enum method m, const msgpack_object *k)
                          sdk_wire_str_is(k, "gnpx")))
         return true;
     if (m == M_GENERATE && sdk_gen_known_key(k)) return true;
+    if (m == M_RATE && sdk_wire_str_is(k, "timing")) return true;
     return false;
 }
 
@@ -353,6 +355,7 @@ sdk_request *sdk_service_prepare(sdk_service *sv, const char *method, size_t met
         !sdk_wire_get_bool(params, "trace", &rq->trace, err) ||
         !sdk_wire_get_bool(params, "all", &rq->all, err) ||
         !sdk_wire_get_bool(params, "passes", &rq->passes, err) ||
+        !sdk_wire_get_bool(params, "timing", &rq->timing, err) ||
         !sdk_wire_get_int(params, "max_trace", 1, trace_cap, &rq->max_trace, err))
         goto fail;
     bool progress = false;
@@ -650,9 +653,12 @@ static void pack_solve(const sdk_request *rq, puzzle *pz, msgpack_packer *pk)
 static void pack_rate(const sdk_request *rq, puzzle *pz, msgpack_packer *pk)
 {
     sdk_grid g;
+    struct timespec t0, t1;
+    clock_gettime(CLOCK_MONOTONIC, &t0);
     sdk_rating r = run_engine(rq, pz, NULL, &g);
+    clock_gettime(CLOCK_MONOTONIC, &t1);
     bool solved = r.status == SDK_RUN_SOLVED;
-    msgpack_pack_map(pk, 9 + (solved ? 0 : 1));
+    msgpack_pack_map(pk, 11 + (rq->timing ? 1 : 0) + (solved ? 0 : 1));
     pack_puzzle_echo(pk, pz->text);
     sdk_wire_kv_tenths(pk, "er", r.er);
     sdk_wire_kv_tenths(pk, "ep", r.ep);
@@ -666,6 +672,21 @@ static void pack_rate(const sdk_request *rq, puzzle *pz, msgpack_packer *pk)
         msgpack_pack_nil(pk);
     sdk_wire_kv_bool(pk, "solved", solved);
     sdk_wire_kv_int(pk, "steps", r.steps);
+    /* serate's %P / %D: the techniques behind EP and ED; its %e: the time */
+    const sdk_technique *by[2] = {r.pearl, r.diamond};
+    const char *key[2] = {"ep_technique", "ed_technique"};
+    for (int i = 0; i < 2; i++) {
+        pack_key(pk, key[i]);
+        if (by[i] && by[i]->id)
+            sdk_wire_str(pk, by[i]->id);
+        else
+            msgpack_pack_nil(pk);
+    }
+    if (rq->timing) { /* asked for only: answers stay reproducible */
+        pack_key(pk, "time");
+        msgpack_pack_double(pk, (double)(t1.tv_sec - t0.tv_sec) +
+                                    (double)(t1.tv_nsec - t0.tv_nsec) / 1e9);
+    }
     if (!solved) {
         char c729[730];
         sdk_wire_kv_str(pk, "stuck_grid", sdk_format_cands729(&g, c729));

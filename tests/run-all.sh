@@ -3,12 +3,13 @@
 # build from scratch, run every test; then the same under ASan+UBSan.
 # Usage: tests/run-all.sh            (root, or a user with sudo for apt)
 # Env:   SUDOKU_SKIP_SANITIZE=1 skips the sanitizer pass; SUDOKU_SKIP_CLANG=1 the
-#        extra compiler/build-type builds.
+#        extra compiler/build-type builds; SUDOKU_SKIP_PACKAGES=1 the Debian
+#        package test (root only: it installs and removes the packages).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 root=$(pwd)
 
-packages="build-essential clang cmake pkg-config libuv1-dev libmsgpack-dev libcmocka-dev python3 python3-msgpack valgrind chromium gettext"
+packages="build-essential clang cmake pkg-config libuv1-dev libmsgpack-dev libcmocka-dev python3 python3-msgpack valgrind chromium gettext lintian parallel"
 missing=""
 for p in $packages; do
   dpkg -s "$p" >/dev/null 2>&1 || missing="$missing $p"
@@ -61,5 +62,13 @@ if [ "${SUDOKU_SKIP_SANITIZE:-0}" != 1 ]; then
   echo "== tests (ASan+UBSan)"
   (cd build-asan && ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 \
      UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 ctest --output-on-failure -j"$jobs")
+fi
+if [ "${SUDOKU_SKIP_PACKAGES:-0}" != 1 ]; then
+  # last, so that nothing else runs while its packages are installed
+  echo "== Debian packages: build, lintian, install, run, remove (packaging/smoke-test.sh)"
+  rc=0
+  packaging/smoke-test.sh build-deb || rc=$?
+  [ "$rc" = 0 ] || [ "$rc" = 77 ] || exit "$rc"
+  rm -rf build-deb
 fi
 echo "== all tests passed"

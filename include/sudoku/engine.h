@@ -90,6 +90,9 @@ typedef struct sdk_rating {
     const sdk_technique *hardest;
     int steps;
     int status; /* sdk_run_status */
+    /* the techniques that set ep (the hardest up to the first placement) and ed
+     * (the first step) */
+    const sdk_technique *pearl, *diamond;
 } sdk_rating;
 
 /* Called for every applied step with the grid before it; return nonzero to stop. */

@@ -1,9 +1,13 @@
 /* sudoku/format.h - reading and writing puzzles.
  *
- * Read: 81-character lines (1-9, '.' or '0' empty; text after the 81 cells is
- * ignored), printed 9-line grids (separators '|', '-', '+', spaces), candidate
- * grids as 729 characters (9 per cell, the digit when present, '.'/'0' when not)
- * and the printed pencilmark grids of HoDoKu and Sudoku Explainer.
+ * Read: 81-character lines (1-9, '.', '0', '*' or '_' empty; text after the 81
+ * cells is ignored), printed 9-line grids (separators '|', '-', '+', spaces),
+ * candidate grids as 729 characters (9 per cell, the digit when present,
+ * '.'/'0' when not), the printed pencilmark grids of HoDoKu and Sudoku
+ * Explainer, HoDoKu library lines (":0000:x:<grid>:<removed>:::", '+d' a
+ * placed digit, removed candidates as "<digit><row><col>") and SadMan .sdk
+ * files ('#X' header lines, the grid bare or in a [Puzzle] section; other
+ * sections such as [State] are skipped).
  * Errors say what, where and why, in sdk_error.
  */
 #ifndef SUDOKU_FORMAT_H
@@ -59,6 +63,7 @@ typedef struct sdk_reader {
     char *pending;   /* a line read ahead */
     size_t pcap;
     bool has_pending;
+    bool skip_section; /* inside a SadMan .sdk section other than [Puzzle] */
 } sdk_reader;
 
 void sdk_reader_init(sdk_reader *r, FILE *in);

@@ -161,6 +161,129 @@ static void reader_reports_a_bad_line_alone(void **state)
     fclose(f);
 }
 
+static void star_and_underscore_are_blanks(void **state)
+{
+    (void)state;
+    sdk_grid g, h;
+    sdk_error e;
+    char buf[82];
+    int k = 0;
+    for (int i = 0; i < 81; i++) buf[i] = seed[i] == '.' ? (k++ % 2 ? '*' : '_') : seed[i];
+    buf[81] = 0;
+    assert_true(sdk_parse(seed, &g, &e));
+    assert_true(sdk_parse(buf, &h, &e));
+    assert_memory_equal(g.value, h.value, 81);
+    assert_memory_equal(g.cand, h.cand, sizeof g.cand);
+    buf[3] = '#'; /* r1c4 */
+    assert_false(sdk_parse(buf, &h, &e));
+    assert_string_equal(e.code, SDK_E_FORMAT);
+    assert_string_equal(e.msg, "r1c4: unexpected character '#'");
+}
+
+/* A line of HoDoKu's reglib: givens, placed digits ('+'), removed candidates. */
+static const char *library =
+    ":0002:1:74..+2+9..6+3+9.8..2..+28.3+7.+945.+2..651......+9+3.+2...328....63...7.9+2.+79+6.2..."
+    "5+1+2+9+3+8+764:118 123 125 126 185::175:";
+
+static void hodoku_library_lines(void **state)
+{
+    (void)state;
+    sdk_grid g;
+    sdk_error e;
+    assert_true(sdk_parse(library, &g, &e));
+    assert_int_equal(g.value[0], 7);
+    assert_true(g.given[0]);
+    assert_int_equal(g.value[4], 2); /* +2: placed, not given */
+    assert_false(g.given[4]);
+    assert_false(sdk_grid_has(&g, 7, 1));  /* 118: 1 removed from r1c8 */
+    assert_false(sdk_grid_has(&g, 11, 1)); /* 123 */
+    sdk_grid k;                            /* without the removed field r1c8 has its 1 */
+    char bare[256];
+    snprintf(bare, sizeof bare, "%.*s::::", (int)(strchr(library + 8, ':') - library), library);
+    assert_true(sdk_parse(bare, &k, &e));
+    assert_true(sdk_grid_has(&k, 7, 1));
+    /* trailing CR and blanks, and the 6-colon form, read the same */
+    char buf[512];
+    snprintf(buf, sizeof buf, "%s\r\n", library);
+    sdk_grid h;
+    assert_true(sdk_parse(buf, &h, &e));
+    assert_memory_equal(g.cand, h.cand, sizeof g.cand);
+    /* precise errors */
+    assert_false(sdk_parse(":0000:x", &h, &e));
+    assert_string_equal(e.code, SDK_E_FORMAT);
+    assert_string_equal(e.msg, "library line: 2 fields after the first ':', expected the grid in "
+                               "the third (:technique:digits:grid:removed:...)");
+    snprintf(buf, sizeof buf, ":0000:x:%.80s:::", seed);
+    assert_false(sdk_parse(buf, &h, &e));
+    assert_string_equal(e.msg, "library line, grid field: 80 cells, expected 81");
+    snprintf(buf, sizeof buf, ":0000:x:%s:::", seed);
+    buf[8 + 12] = 'x'; /* r2c4 */
+    assert_false(sdk_parse(buf, &h, &e));
+    assert_string_equal(e.msg, "library line, grid field: r2c4: unexpected character 'x'");
+    snprintf(buf, sizeof buf, ":0000:x:+.%s:::", seed + 1);
+    assert_false(sdk_parse(buf, &h, &e));
+    assert_string_equal(e.msg,
+                        "library line, grid field: r1c1: '+' must be followed by a digit 1-9");
+    snprintf(buf, sizeof buf, ":0000:x:%s:118 1x3:::", seed);
+    assert_false(sdk_parse(buf, &h, &e));
+    assert_string_equal(e.msg, "library line, removed field: '1x3' is not a candidate "
+                               "(<digit><row><column>, each 1-9)");
+    snprintf(buf, sizeof buf, ":0000:x:%s:113:::", seed); /* r1c3 holds 7 */
+    assert_false(sdk_parse(buf, &h, &e));
+    assert_string_equal(e.msg, "library line, removed field: 113: r1c3 already holds 7");
+}
+
+static void sadman_sdk_files(void **state)
+{
+    (void)state;
+    sdk_grid g, h;
+    sdk_error e;
+    char rows[9][10];
+    for (int r = 0; r < 9; r++) {
+        memcpy(rows[r], seed + r * 9, 9);
+        rows[r][9] = 0;
+    }
+    char grid[128] = "";
+    for (int r = 0; r < 9; r++) {
+        strcat(grid, rows[r]);
+        strcat(grid, "\n");
+    }
+    char text[1024];
+    /* headers, [Puzzle], then a [State] section that must not be read */
+    snprintf(text, sizeof text,
+             "#ARuud\n#DA test\n#LEasy\n[Puzzle]\n%s[State]\n%.81s\n[PencilMarks]\n1 2 3\n", grid,
+             "123456789123456789123456789123456789123456789123456789123456789123456789123456789");
+    assert_true(sdk_parse(seed, &g, &e));
+    assert_true(sdk_parse(text, &h, &e));
+    assert_memory_equal(g.value, h.value, 81);
+    /* the bare form: headers and 9 rows */
+    snprintf(text, sizeof text, "#ARuud\n%s", grid);
+    assert_true(sdk_parse(text, &h, &e));
+    assert_memory_equal(g.value, h.value, 81);
+    assert_false(sdk_parse("[State]\n123456789\n", &h, &e));
+    assert_string_equal(e.msg, "section [State] but no [Puzzle] section (SadMan .sdk)");
+    /* a stream of two .sdk files, the first with a [State] section */
+    snprintf(text, sizeof text, "#AOne\n[Puzzle]\n%s[State]\n%s#ATwo\n#B2006\n%s", grid, grid,
+             grid);
+    FILE *f = fmemopen(text, strlen(text), "r");
+    sdk_reader r;
+    sdk_reader_init(&r, f);
+    const char *p;
+    long line, lines[4];
+    int n = 0;
+    while (sdk_reader_next(&r, &p, &line) == 1) {
+        assert_true(n < 4);
+        assert_true(sdk_parse(p, &h, &e));
+        assert_memory_equal(g.value, h.value, 81);
+        lines[n++] = line;
+    }
+    assert_int_equal(n, 2);
+    assert_int_equal(lines[0], 3);
+    assert_int_equal(lines[1], 24);
+    sdk_reader_free(&r);
+    fclose(f);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -170,6 +293,9 @@ int main(void)
         cmocka_unit_test(candidate_grids_round_trip),
         cmocka_unit_test(reader_splits_streams),
         cmocka_unit_test(reader_reports_a_bad_line_alone),
+        cmocka_unit_test(star_and_underscore_are_blanks),
+        cmocka_unit_test(hodoku_library_lines),
+        cmocka_unit_test(sadman_sdk_files),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
