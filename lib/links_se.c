@@ -57,22 +57,26 @@ void sdk_se_set_add(sdk_se_set *s, const sdk_se_arena *a, int node)
 
 static const int house_order[3] = {SDK_BOX, SDK_ROW, SDK_COL};
 
+/* Cells of b in increasing order into out; returns the new count. */
+static inline int bb_cells(sdk_bb b, int *out, int n)
+{
+    for (uint64_t w = b.lo; w; w &= w - 1) out[n++] = __builtin_ctzll(w);
+    for (uint64_t w = b.hi; w; w &= w - 1) out[n++] = 64 + __builtin_ctzll(w);
+    return n;
+}
+
 /* Other cells of the houses of cell (block, row, column order, no repeats)
- * where g has digit d. */
+ * where g has digit d: the box's cells, then the row's and the column's
+ * outside the box, each in increasing cell order (a house's own order). */
 static int peers_with(const sdk_grid *g, int cell, int d, int *out)
 {
-    int n = 0, box = sdk_cell_house[cell][SDK_BOX];
-    unsigned bit = sdk_digit_bit(d);
-    for (int k = 0; k < 3; k++) {
-        int h = sdk_cell_house[cell][house_order[k]];
-        for (int i = 0; i < 9; i++) {
-            int c = sdk_house_cell[h][i];
-            if (c == cell || !(g->cand[c] & bit)) continue;
-            if (k > 0 && sdk_cell_house[c][SDK_BOX] == box) continue; /* met in the box */
-            out[n++] = c;
-        }
-    }
-    return n;
+    sdk_bb with = g->digit[d - 1];
+    sdk_bb_del(&with, cell);
+    sdk_bb box = sdk_house_bb[sdk_cell_house[cell][SDK_BOX]];
+    sdk_bb outside = sdk_bb_andnot(with, box);
+    int n = bb_cells(sdk_bb_and(with, box), out, 0);
+    n = bb_cells(sdk_bb_and(outside, sdk_house_bb[sdk_cell_house[cell][SDK_ROW]]), out, n);
+    return bb_cells(sdk_bb_and(outside, sdk_house_bb[sdk_cell_house[cell][SDK_COL]]), out, n);
 }
 
 static int cause_of(int k)
@@ -279,25 +283,35 @@ static int off_to_on_static(const sdk_se_static *t, int cand, bool y, bool x, in
     return n;
 }
 
-/* Successors of literal lit (cand*2 + on) in the static graph. */
-static int static_next(const sdk_se_static *t, int lit, bool y, bool x, int *ks)
-{
-    uint8_t cs[40];
-    int n =
-        (lit & 1) ? on_to_off(t, lit >> 1, y, ks, cs) : off_to_on_static(t, lit >> 1, y, x, ks, cs);
-    for (int i = 0; i < n; i++) ks[i] = ks[i] * 2 + !(lit & 1);
-    return n;
-}
-
 void sdk_se_scc_init(sdk_se_scc *r, const sdk_se_static *t, bool y, bool x)
 {
-    /* the graph as adjacency lists, then Tarjan's algorithm without
-     * recursion; only literals of candidates of the grid take part */
-    int m = 0;
+    /* The graph as adjacency lists, then Tarjan's algorithm without
+     * recursion. A false literal whose candidate has no strong link here
+     * (no bivalue partner, no conjugate) leads nowhere: it is left out of
+     * the graph with the edges into it (most of the edges), which changes
+     * no component; sdk_se_reach looks at its predecessors instead. */
+    r->t = t;
+    r->y = y;
+    for (int c = 0; c < 729; c++) {
+        bool l = y && t->bi[c] >= 0;
+        if (x)
+            for (int k = 0; k < 3; k++) l |= t->conj[c][k] >= 0;
+        r->linked[c] = l;
+    }
+    int m = 0, ks[40];
+    uint8_t cs[40];
     for (int lit = 0; lit < 1458; lit++) {
+        int c = lit >> 1;
         r->first[lit] = m;
-        if (t->cand[lit / 18] & sdk_digit_bit((lit >> 1) % 9 + 1))
-            m += static_next(t, lit, y, x, r->adj + m);
+        if (!(t->cand[c / 9] & sdk_digit_bit(c % 9 + 1))) continue;
+        if (lit & 1) {
+            int n = on_to_off(t, c, y, ks, cs);
+            for (int i = 0; i < n; i++)
+                if (r->linked[ks[i]]) r->adj[m++] = ks[i] * 2;
+        } else if (r->linked[c]) {
+            int n = off_to_on_static(t, c, y, x, ks, cs);
+            for (int i = 0; i < n; i++) r->adj[m++] = ks[i] * 2 + 1;
+        }
     }
     r->first[1458] = m;
     int16_t index[1458], low[1458], stack[1458], call[1458];
@@ -309,7 +323,8 @@ void sdk_se_scc_init(sdk_se_scc *r, const sdk_se_static *t, bool y, bool x)
     memset(on_stack, 0, sizeof on_stack);
     for (int root = 0; root < 1458; root++) {
         if (index[root] >= 0) continue;
-        if (!(t->cand[root / 18] & sdk_digit_bit((root >> 1) % 9 + 1))) {
+        if (!(t->cand[root / 18] & sdk_digit_bit((root >> 1) % 9 + 1)) ||
+            (!(root & 1) && !r->linked[root >> 1])) {
             r->comp[root] = -1;
             continue;
         }
@@ -350,23 +365,57 @@ void sdk_se_scc_init(sdk_se_scc *r, const sdk_se_static *t, bool y, bool x)
     r->ncomp = ncomp;
 }
 
+/* Whether literal `to` is reached, given the component masks after a pass
+ * (bit j), when `to` may be a false literal left out of the graph: then
+ * through one of its predecessors, the true candidates its candidate sees. */
+static bool reached(const sdk_se_scc *r, const uint64_t *mask, int to, int j)
+{
+    if (r->comp[to] >= 0) return (mask[r->comp[to]] >> j) & 1;
+    int ks[40];
+    uint8_t cs[40];
+    int n = on_to_off(r->t, to >> 1, r->y, ks, cs); /* the links are symmetric */
+    for (int i = 0; i < n; i++)
+        if ((mask[r->comp[ks[i] * 2 + 1]] >> j) & 1) return true;
+    return false;
+}
+
 void sdk_se_reach(const sdk_se_scc *r, const int *from, const int *to, int n, bool *out)
 {
+    /* the same component reaches itself; a smaller number never reaches a
+     * larger one; the rest is decided 64 at a time */
+    int *ask = sdk_xmalloc(sizeof *ask * (size_t)(n ? n : 1));
     uint64_t *mask = sdk_xmalloc(sizeof *mask * (size_t)(r->ncomp ? r->ncomp : 1));
-    for (int b = 0; b < n; b += 64) {
-        int k = n - b < 64 ? n - b : 64;
+    int nask = 0;
+    for (int i = 0; i < n; i++) {
+        int cf = r->comp[from[i]], ct = r->comp[to[i]];
+        out[i] = false;
+        if (cf < 0) continue; /* a false literal that leads nowhere */
+        if (ct >= 0 && cf == ct)
+            out[i] = true;
+        else if ((ct < 0 || cf > ct) && r->first[from[i] + 1] > r->first[from[i]])
+            ask[nask++] = i;
+    }
+    for (int b = 0; b < nask; b += 64) {
+        int k = nask - b < 64 ? nask - b : 64, hi = 0;
         memset(mask, 0, sizeof *mask * (size_t)r->ncomp);
-        for (int j = 0; j < k; j++) mask[r->comp[from[b + j]]] |= 1ull << j;
-        /* sources first: a component's in-edges come from larger numbers */
+        for (int j = 0; j < k; j++) {
+            int cf = r->comp[from[ask[b + j]]];
+            mask[cf] |= 1ull << j;
+            if (cf > hi) hi = cf;
+        }
+        /* sources first: a component's in-edges come from larger numbers;
+         * nothing above the largest source is reached */
         for (int i = r->norder - 1; i >= 0; i--) {
             int v = r->order[i];
+            if (r->comp[v] > hi) continue;
             uint64_t m = mask[r->comp[v]];
             if (!m) continue;
             for (int e = r->first[v]; e < r->first[v + 1]; e++) mask[r->comp[r->adj[e]]] |= m;
         }
-        for (int j = 0; j < k; j++) out[b + j] = (mask[r->comp[to[b + j]]] >> j) & 1;
+        for (int j = 0; j < k; j++) out[ask[b + j]] = reached(r, mask, to[ask[b + j]], j);
     }
     free(mask);
+    free(ask);
 }
 
 /* The unary searches below visit many potentials but report few chains:

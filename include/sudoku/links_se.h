@@ -124,12 +124,15 @@ void sdk_se_static_init(sdk_se_static *t, const sdk_grid *g);
  * cannot reach its target, or a cycle through a literal alone in its
  * component, finds nothing: callers skip it. */
 typedef struct sdk_se_scc {
-    int16_t comp[1458]; /* by literal cand*2 + on; -1: not a candidate */
+    int16_t comp[1458]; /* by literal cand*2 + on; -1: not in the graph */
     int16_t size[1458]; /* literals per component */
     int first[1459];    /* the graph: successors of lit are adj[first[lit]..first[lit+1]) */
     int adj[1458 * 28];
     int16_t order[1458]; /* literals by component, sinks first */
     int norder, ncomp;
+    bool linked[729]; /* the candidate has a strong link in this graph */
+    const sdk_se_static *t;
+    bool y;
 } sdk_se_scc;
 void sdk_se_scc_init(sdk_se_scc *r, const sdk_se_static *t, bool y, bool x);
 /* out[i]: whether literal from[i] reaches literal to[i] (64 at a time, one
