@@ -260,8 +260,9 @@ static void unary(chainer *c, const sdk_se_static *t, bool y, bool x)
     const sdk_grid *g = c->g;
     int out[512];
     /* searches that cannot find anything are skipped (sdk_se_scc) */
-    sdk_se_scc *scc = pool_get(c->pool, B_SCC, sizeof *scc);
-    sdk_se_scc_init(scc, t, y, x);
+    /* (not for bivalue cells alone: few searches, each short) */
+    sdk_se_scc *scc = x ? pool_get(c->pool, B_SCC, sizeof *scc) : NULL;
+    if (scc) sdk_se_scc_init(scc, t, y, x);
     /* forcing chains: which sources reach their own negation, all at once */
     int from[1458], to[1458], nq = 0;
     bool reach[1458];
@@ -277,7 +278,7 @@ static void unary(chainer *c, const sdk_se_static *t, bool y, bool x)
                 to[nq++] = cand * 2 + 1;
             }
         }
-    sdk_se_reach(scc, from, to, nq, reach);
+    if (scc) sdk_se_reach(scc, from, to, nq, reach);
     nq = 0;
     for (int cell = 0; cell < 81; cell++) {
         if (g->value[cell] || sdk_se_mask_count(g->cand[cell]) < 2) continue;
@@ -285,13 +286,14 @@ static void unary(chainer *c, const sdk_se_static *t, bool y, bool x)
         SDK_MASK_FOREACH(d, g->cand[cell])
         {
             int cand = cell * 9 + d - 1;
-            int n = scc->size[scc->comp[cand * 2 + 1]] > 1
+            int n = !scc || scc->size[scc->comp[cand * 2 + 1]] > 1
                         ? sdk_se_cycles(&c->A, t, cand, y, x, out, 512)
                         : 0;
             int m = 0, chains[64];
             if (x) {
-                if (reach[nq++]) m = sdk_se_forcing(&c->A, t, cand, true, y, chains, 32);
-                if (reach[nq++]) m += sdk_se_forcing(&c->A, t, cand, false, y, chains + m, 32);
+                if (!scc || reach[nq++]) m = sdk_se_forcing(&c->A, t, cand, true, y, chains, 32);
+                if (!scc || reach[nq++])
+                    m += sdk_se_forcing(&c->A, t, cand, false, y, chains + m, 32);
             }
             for (int i = 0; i < n; i++) cycle_hint(c, out[i], y, x);
             for (int i = 0; i < m; i++) chain_hint(c, chains[i], y);
