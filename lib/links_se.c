@@ -43,6 +43,13 @@ void sdk_se_set_init(sdk_se_set *s)
     s->non = s->noff = 0;
 }
 
+void sdk_se_set_clear(sdk_se_set *s)
+{
+    for (int i = 0; i < s->non; i++) s->idx[s->on_ord[i] * 2 + 1] = -1;
+    for (int i = 0; i < s->noff; i++) s->idx[s->off_ord[i] * 2] = -1;
+    s->non = s->noff = 0;
+}
+
 void sdk_se_set_add(sdk_se_set *s, const sdk_se_arena *a, int node)
 {
     const sdk_se_pot *p = &a->p[node];

@@ -76,6 +76,8 @@ typedef struct sdk_se_set {
 } sdk_se_set;
 
 void sdk_se_set_init(sdk_se_set *s);
+/* Empty a set made by sdk_se_set_init, touching only its members. */
+void sdk_se_set_clear(sdk_se_set *s);
 void sdk_se_set_add(sdk_se_set *s, const sdk_se_arena *a, int node);
 
 #define SDK_SE_DYNAMIC 0x1u /* false potentials leave the working grid */

@@ -86,6 +86,15 @@ static void pool_put(pool *pl, int kind, void *b)
         free(b);
 }
 
+/* A set, empty and initialised (a pooled one was, and is cleared by use). */
+static sdk_se_set *set_get(pool *pl)
+{
+    if (pl->nblk[B_SET]) return pl->blk[B_SET][--pl->nblk[B_SET]];
+    sdk_se_set *s = pool_get(pl, B_SET, sizeof *s);
+    sdk_se_set_init(s);
+    return s;
+}
+
 static void pool_free(pool *pl)
 {
     for (int i = 0; i < pl->narena; i++) sdk_se_arena_free(&pl->arena[i]);
@@ -310,7 +319,7 @@ static int advanced(void *ctx, sdk_se_arena *a, sdk_se_set *s, const sdk_grid *c
 /* Propagate from one assumption into set s; true on a contradiction. */
 static bool run_from(chainer *c, sdk_se_set *s, int cand, bool on)
 {
-    sdk_se_set_init(s);
+    sdk_se_set_clear(s); /* sets come from set_get: initialised */
     int p = sdk_se_new(&c->A, cand, on, SDK_SE_ASSUMED, NULL, 0);
     sdk_se_set_add(s, &c->A, p);
     sdk_se_run *r = c->run;
@@ -329,7 +338,7 @@ static const onrun *on_run(chainer *c, int cand)
     }
     onrun *o = &c->oncache[cand];
     if (!o->s) {
-        o->s = pool_get(c->pool, B_SET, sizeof *o->s);
+        o->s = set_get(c->pool);
         o->bad = run_from(c, o->s, cand, true);
         o->absurd_on = c->run->absurd_on;
         o->absurd_off = c->run->absurd_off;
@@ -425,7 +434,7 @@ static void multiple_cell(chainer *c, int cell)
 {
     const sdk_grid *g = c->g;
     int card = sdk_se_mask_count(g->cand[cell]);
-    sdk_se_set *on_sets[9], *off_set = pool_get(c->pool, B_SET, sizeof *off_set);
+    sdk_se_set *on_sets[9], *off_set = set_get(c->pool);
     int nv = 0;
     SDK_MASK_FOREACH(d, g->cand[cell])
     {
