@@ -444,6 +444,7 @@ typedef struct cyc_tabs {
     int on_node[729]; /* arena index once copied, -1 before */
     cyc_off offs[729 * 28];
     int off_node[729 * 28];
+    uint64_t anc[729][12]; /* true cand -> false cands on its chain */
 } cyc_tabs;
 
 /* Copy the chain ending at true candidate `cand` into the arena. */
@@ -467,12 +468,11 @@ static int cyc_copy_on(sdk_se_arena *a, cyc_tabs *t, int cand)
     return t->on_node[cand] = node;
 }
 
-/* Whether candidate k (false) is on the chain to true candidate `on`. */
-static bool cyc_has_off(const cyc_tabs *t, int on, int k)
+/* Whether candidate k (false) is on the chain to true candidate `on`: each
+ * true candidate keeps the false candidates of its chain as a bit set. */
+static inline bool cyc_has_off(const cyc_tabs *t, int on, int k)
 {
-    for (int o = t->on_par[on]; o >= 0; o = t->on_par[t->offs[o].from])
-        if (t->offs[o].cand == k) return true;
-    return false;
+    return (t->anc[on][k >> 6] >> (k & 63)) & 1;
 }
 
 int sdk_se_cycles(sdk_se_arena *a, const sdk_se_static *g, int cand, bool y, bool x, int *out,
@@ -490,6 +490,7 @@ int sdk_se_cycles(sdk_se_arena *a, const sdk_se_static *g, int cand, bool y, boo
     uint8_t ends_cause[512];
     on_seen[cand] = 1;
     t->on_par[cand] = -1;
+    memset(t->anc[cand], 0, sizeof t->anc[cand]);
     pon[non++] = (int16_t)cand;
     int length = 0, ks[40];
     uint8_t cs[40];
@@ -520,6 +521,9 @@ int sdk_se_cycles(sdk_se_arena *a, const sdk_se_static *g, int cand, bool y, boo
                 if (!on_seen[k]) {
                     on_seen[k] = 1;
                     t->on_par[k] = p;
+                    int from = t->offs[p].from, oc = t->offs[p].cand;
+                    memcpy(t->anc[k], t->anc[from], sizeof t->anc[k]);
+                    t->anc[k][oc >> 6] |= 1ull << (oc & 63);
                     t->on_cause[k] = cs[i];
                     pon[non++] = (int16_t)k;
                 }
