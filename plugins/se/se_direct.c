@@ -92,9 +92,29 @@ static int locking(const sdk_grid *g, sdk_sink *sink, const sdk_technique *t, in
     return SDK_CONTINUE;
 }
 
+/* locked[h][d-1][k]: the house of type k (SDK_ROW, SDK_COL, SDK_BOX) that
+ * holds every place (two or more) of d in house h, or -1: the only cover
+ * worth a call to locking() for that base and digit. */
+static void locked_covers(const sdk_grid *g, int8_t (*locked)[9][3])
+{
+    for (int h = 0; h < 27; h++)
+        for (int d = 1; d <= 9; d++) {
+            sdk_bb p = sdk_house_digit(g, h, d);
+            for (int k = 0; k < 3; k++) locked[h][d - 1][k] = -1;
+            if (sdk_bb_count(p) < 2) continue;
+            int first = sdk_bb_first(p);
+            for (int k = 0; k < 3; k++) {
+                int c = sdk_cell_house[first][k];
+                if (c != h && sdk_bb_subset(p, sdk_house_bb[c])) locked[h][d - 1][k] = (int8_t)c;
+            }
+        }
+}
+
 static int find_dp(const sdk_ctx *ctx, const sdk_grid *g, sdk_sink *sink)
 {
     (void)ctx;
+    int8_t locked[27][9][3];
+    locked_covers(g, locked);
     /* SE: box->column, then box->row */
     for (int pass = 0; pass < 2; pass++)
         for (int b = 18; b < 27; b++)
@@ -102,7 +122,9 @@ static int find_dp(const sdk_ctx *ctx, const sdk_grid *g, sdk_sink *sink)
                 int c = pass == 0 ? 9 + k : k;
                 if (sdk_bb_empty(sdk_bb_and(sdk_house_bb[b], sdk_house_bb[c]))) continue;
                 for (int d = 1; d <= 9; d++)
-                    if (locking(g, sink, &se_direct_pointing, b, c, d) == SDK_STOP) return SDK_STOP;
+                    if (locked[b][d - 1][sdk_house_type(c)] == c &&
+                        locking(g, sink, &se_direct_pointing, b, c, d) == SDK_STOP)
+                        return SDK_STOP;
             }
     return SDK_CONTINUE;
 }
@@ -110,6 +132,8 @@ static int find_dp(const sdk_ctx *ctx, const sdk_grid *g, sdk_sink *sink)
 static int find_dc(const sdk_ctx *ctx, const sdk_grid *g, sdk_sink *sink)
 {
     (void)ctx;
+    int8_t locked[27][9][3];
+    locked_covers(g, locked);
     /* SE: column->box, then row->box */
     for (int pass = 0; pass < 2; pass++)
         for (int k = 0; k < 9; k++) {
@@ -117,7 +141,9 @@ static int find_dc(const sdk_ctx *ctx, const sdk_grid *g, sdk_sink *sink)
             for (int c = 18; c < 27; c++) {
                 if (sdk_bb_empty(sdk_bb_and(sdk_house_bb[b], sdk_house_bb[c]))) continue;
                 for (int d = 1; d <= 9; d++)
-                    if (locking(g, sink, &se_direct_claiming, b, c, d) == SDK_STOP) return SDK_STOP;
+                    if (locked[b][d - 1][sdk_house_type(c)] == c &&
+                        locking(g, sink, &se_direct_claiming, b, c, d) == SDK_STOP)
+                        return SDK_STOP;
             }
         }
     return SDK_CONTINUE;
