@@ -11,6 +11,7 @@ void sdk_se_arena_free(sdk_se_arena *a)
 {
     free(a->p);
     free(a->par);
+    free(a->scratch);
     memset(a, 0, sizeof *a);
 }
 
@@ -42,6 +43,13 @@ void sdk_se_set_init(sdk_se_set *s)
     s->non = s->noff = 0;
 }
 
+void sdk_se_set_clear(sdk_se_set *s)
+{
+    for (int i = 0; i < s->non; i++) s->idx[s->on_ord[i] * 2 + 1] = -1;
+    for (int i = 0; i < s->noff; i++) s->idx[s->off_ord[i] * 2] = -1;
+    s->non = s->noff = 0;
+}
+
 void sdk_se_set_add(sdk_se_set *s, const sdk_se_arena *a, int node)
 {
     const sdk_se_pot *p = &a->p[node];
@@ -56,22 +64,26 @@ void sdk_se_set_add(sdk_se_set *s, const sdk_se_arena *a, int node)
 
 static const int house_order[3] = {SDK_BOX, SDK_ROW, SDK_COL};
 
+/* Cells of b in increasing order into out; returns the new count. */
+static inline int bb_cells(sdk_bb b, int *out, int n)
+{
+    for (uint64_t w = b.lo; w; w &= w - 1) out[n++] = __builtin_ctzll(w);
+    for (uint64_t w = b.hi; w; w &= w - 1) out[n++] = 64 + __builtin_ctzll(w);
+    return n;
+}
+
 /* Other cells of the houses of cell (block, row, column order, no repeats)
- * where g has digit d. */
+ * where g has digit d: the box's cells, then the row's and the column's
+ * outside the box, each in increasing cell order (a house's own order). */
 static int peers_with(const sdk_grid *g, int cell, int d, int *out)
 {
-    int n = 0, box = sdk_cell_house[cell][SDK_BOX];
-    unsigned bit = sdk_digit_bit(d);
-    for (int k = 0; k < 3; k++) {
-        int h = sdk_cell_house[cell][house_order[k]];
-        for (int i = 0; i < 9; i++) {
-            int c = sdk_house_cell[h][i];
-            if (c == cell || !(g->cand[c] & bit)) continue;
-            if (k > 0 && sdk_cell_house[c][SDK_BOX] == box) continue; /* met in the box */
-            out[n++] = c;
-        }
-    }
-    return n;
+    sdk_bb with = g->digit[d - 1];
+    sdk_bb_del(&with, cell);
+    sdk_bb box = sdk_house_bb[sdk_cell_house[cell][SDK_BOX]];
+    sdk_bb outside = sdk_bb_andnot(with, box);
+    int n = bb_cells(sdk_bb_and(with, box), out, 0);
+    n = bb_cells(sdk_bb_and(outside, sdk_house_bb[sdk_cell_house[cell][SDK_ROW]]), out, n);
+    return bb_cells(sdk_bb_and(outside, sdk_house_bb[sdk_cell_house[cell][SDK_COL]]), out, n);
 }
 
 static int cause_of(int k)
@@ -200,37 +212,6 @@ bool sdk_se_chain(sdk_se_run *r, const sdk_grid *g0)
     return bad;
 }
 
-/* Whether `anc` (a candidate literal) is on the first-parent line of node. */
-static bool is_parent(const sdk_se_arena *a, int node, int cand, int on)
-{
-    while (a->p[node].np) {
-        node = a->par[a->p[node].par];
-        if (a->p[node].cand == cand && a->p[node].on == on) return true;
-    }
-    return false;
-}
-
-typedef struct vec {
-    int *v;
-    int n, cap, head;
-    int *own; /* heap copy once the stack buffer is full */
-} vec;
-#define VEC_INIT(buf)                                                                              \
-    {                                                                                              \
-        (buf), 0, (int)(sizeof(buf) / sizeof((buf)[0])), 0, NULL                                   \
-    }
-static void vpush(vec *q, int x)
-{
-    if (q->n == q->cap) {
-        int *nv = sdk_xmalloc(sizeof *nv * (size_t)q->cap * 2);
-        memcpy(nv, q->v, sizeof *nv * (size_t)q->n);
-        free(q->own);
-        q->v = q->own = nv;
-        q->cap *= 2;
-    }
-    q->v[q->n++] = x;
-}
-
 void sdk_se_static_init(sdk_se_static *t, const sdk_grid *g)
 {
     memcpy(t->cand, g->cand, sizeof t->cand);
@@ -309,108 +290,309 @@ static int off_to_on_static(const sdk_se_static *t, int cand, bool y, bool x, in
     return n;
 }
 
+void sdk_se_scc_init(sdk_se_scc *r, const sdk_se_static *t, bool y, bool x)
+{
+    /* The graph as adjacency lists, then Tarjan's algorithm without
+     * recursion. A false literal whose candidate has no strong link here
+     * (no bivalue partner, no conjugate) leads nowhere: it is left out of
+     * the graph with the edges into it (most of the edges), which changes
+     * no component; sdk_se_reach looks at its predecessors instead. */
+    r->t = t;
+    r->y = y;
+    for (int c = 0; c < 729; c++) {
+        bool l = y && t->bi[c] >= 0;
+        if (x)
+            for (int k = 0; k < 3; k++) l |= t->conj[c][k] >= 0;
+        r->linked[c] = l;
+    }
+    int m = 0, ks[40];
+    uint8_t cs[40];
+    for (int lit = 0; lit < 1458; lit++) {
+        int c = lit >> 1;
+        r->first[lit] = m;
+        if (!(t->cand[c / 9] & sdk_digit_bit(c % 9 + 1))) continue;
+        if (lit & 1) {
+            int n = on_to_off(t, c, y, ks, cs);
+            for (int i = 0; i < n; i++)
+                if (r->linked[ks[i]]) r->adj[m++] = ks[i] * 2;
+        } else if (r->linked[c]) {
+            int n = off_to_on_static(t, c, y, x, ks, cs);
+            for (int i = 0; i < n; i++) r->adj[m++] = ks[i] * 2 + 1;
+        }
+    }
+    r->first[1458] = m;
+    int16_t index[1458], low[1458], stack[1458], call[1458];
+    int edge[1458];
+    char on_stack[1458];
+    int sp = 0, depth = 0, next_index = 0, ncomp = 0;
+    r->norder = 0;
+    memset(index, 0xff, sizeof index);
+    memset(on_stack, 0, sizeof on_stack);
+    for (int root = 0; root < 1458; root++) {
+        if (index[root] >= 0) continue;
+        if (!(t->cand[root / 18] & sdk_digit_bit((root >> 1) % 9 + 1)) ||
+            (!(root & 1) && !r->linked[root >> 1])) {
+            r->comp[root] = -1;
+            continue;
+        }
+        call[depth] = (int16_t)root;
+        edge[depth++] = r->first[root];
+        index[root] = low[root] = (int16_t)next_index++;
+        stack[sp++] = (int16_t)root;
+        on_stack[root] = 1;
+        while (depth) {
+            int v = call[depth - 1];
+            if (edge[depth - 1] < r->first[v + 1]) {
+                int w = r->adj[edge[depth - 1]++];
+                if (index[w] < 0) {
+                    call[depth] = (int16_t)w;
+                    edge[depth++] = r->first[w];
+                    index[w] = low[w] = (int16_t)next_index++;
+                    stack[sp++] = (int16_t)w;
+                    on_stack[w] = 1;
+                } else if (on_stack[w] && index[w] < low[v])
+                    low[v] = index[w];
+                continue;
+            }
+            depth--;
+            if (depth && low[v] < low[call[depth - 1]]) low[call[depth - 1]] = low[v];
+            if (low[v] == index[v]) {
+                int size = 0, w;
+                do {
+                    w = stack[--sp];
+                    on_stack[w] = 0;
+                    r->comp[w] = (int16_t)ncomp;
+                    r->order[r->norder++] = (int16_t)w;
+                    size++;
+                } while (w != v);
+                r->size[ncomp++] = (int16_t)size;
+            }
+        }
+    }
+    r->ncomp = ncomp;
+}
+
+/* Whether literal `to` is reached, given the component masks after a pass
+ * (bit j), when `to` may be a false literal left out of the graph: then
+ * through one of its predecessors, the true candidates its candidate sees. */
+static bool reached(const sdk_se_scc *r, const uint64_t *mask, int to, int j)
+{
+    if (r->comp[to] >= 0) return (mask[r->comp[to]] >> j) & 1;
+    int ks[40];
+    uint8_t cs[40];
+    int n = on_to_off(r->t, to >> 1, r->y, ks, cs); /* the links are symmetric */
+    for (int i = 0; i < n; i++)
+        if ((mask[r->comp[ks[i] * 2 + 1]] >> j) & 1) return true;
+    return false;
+}
+
+void sdk_se_reach(const sdk_se_scc *r, const int *from, const int *to, int n, bool *out)
+{
+    /* the same component reaches itself; a smaller number never reaches a
+     * larger one; the rest is decided 64 at a time */
+    int *ask = sdk_xmalloc(sizeof *ask * (size_t)(n ? n : 1));
+    uint64_t *mask = sdk_xmalloc(sizeof *mask * (size_t)(r->ncomp ? r->ncomp : 1));
+    int nask = 0;
+    for (int i = 0; i < n; i++) {
+        int cf = r->comp[from[i]], ct = r->comp[to[i]];
+        out[i] = false;
+        if (cf < 0) continue; /* a false literal that leads nowhere */
+        if (ct >= 0 && cf == ct)
+            out[i] = true;
+        else if ((ct < 0 || cf > ct) && r->first[from[i] + 1] > r->first[from[i]])
+            ask[nask++] = i;
+    }
+    for (int b = 0; b < nask; b += 64) {
+        int k = nask - b < 64 ? nask - b : 64, hi = 0;
+        memset(mask, 0, sizeof *mask * (size_t)r->ncomp);
+        for (int j = 0; j < k; j++) {
+            int cf = r->comp[from[ask[b + j]]];
+            mask[cf] |= 1ull << j;
+            if (cf > hi) hi = cf;
+        }
+        /* sources first: a component's in-edges come from larger numbers;
+         * nothing above the largest source is reached */
+        for (int i = r->norder - 1; i >= 0; i--) {
+            int v = r->order[i];
+            if (r->comp[v] > hi) continue;
+            uint64_t m = mask[r->comp[v]];
+            if (!m) continue;
+            for (int e = r->first[v]; e < r->first[v + 1]; e++) mask[r->comp[r->adj[e]]] |= m;
+        }
+        for (int j = 0; j < k; j++) out[ask[b + j]] = reached(r, mask, to[ask[b + j]], j);
+    }
+    free(mask);
+    free(ask);
+}
+
+/* The unary searches below visit many potentials but report few chains:
+ * nodes live in small local tables (a potential by its literal or by its
+ * entry in the off list) and only the chains reported are copied into the
+ * arena, root first, with the same candidates, signs, causes and parents as
+ * if every visited potential had been an arena node. */
+
+/* An off potential of the cycle search: reached from the true potential of
+ * candidate `from` (each true candidate is visited once). */
+typedef struct cyc_off {
+    int16_t cand, from;
+    uint8_t cause;
+} cyc_off;
+
+typedef struct cyc_tabs {
+    int on_par[729]; /* true cand -> index in offs of its parent, -1: the source */
+    uint8_t on_cause[729];
+    int on_node[729]; /* arena index once copied, -1 before */
+    cyc_off offs[729 * 28];
+    int off_node[729 * 28];
+    uint64_t anc[729][12]; /* true cand -> false cands on its chain */
+} cyc_tabs;
+
+/* Copy the chain ending at true candidate `cand` into the arena. */
+static int cyc_copy_on(sdk_se_arena *a, cyc_tabs *t, int cand);
+static int cyc_copy_off(sdk_se_arena *a, cyc_tabs *t, int off)
+{
+    if (t->off_node[off] >= 0) return t->off_node[off];
+    int par = cyc_copy_on(a, t, t->offs[off].from);
+    return t->off_node[off] = sdk_se_new(a, t->offs[off].cand, 0, t->offs[off].cause, &par, 1);
+}
+static int cyc_copy_on(sdk_se_arena *a, cyc_tabs *t, int cand)
+{
+    if (t->on_node[cand] >= 0) return t->on_node[cand];
+    int node;
+    if (t->on_par[cand] < 0)
+        node = sdk_se_new(a, cand, 1, SDK_SE_ASSUMED, NULL, 0);
+    else {
+        int par = cyc_copy_off(a, t, t->on_par[cand]);
+        node = sdk_se_new(a, cand, 1, t->on_cause[cand], &par, 1);
+    }
+    return t->on_node[cand] = node;
+}
+
+/* Whether candidate k (false) is on the chain to true candidate `on`: each
+ * true candidate keeps the false candidates of its chain as a bit set. */
+static inline bool cyc_has_off(const cyc_tabs *t, int on, int k)
+{
+    return (t->anc[on][k >> 6] >> (k & 63)) & 1;
+}
+
 int sdk_se_cycles(sdk_se_arena *a, const sdk_se_static *g, int cand, bool y, bool x, int *out,
                   int max)
 {
-    char on_seen[729], off_seen[729];
-    int bon[1024], boff[2048];
-    vec pon = VEC_INIT(bon), poff = VEC_INIT(boff);
+    if (!a->scratch) {
+        a->scratch = sdk_xmalloc(sizeof(cyc_tabs));
+    }
+    cyc_tabs *t = a->scratch;
+    char on_seen[729];
+    int16_t pon[729];
+    int hon = 0, non = 0, hoff = 0, noff = 0;
     memset(on_seen, 0, sizeof on_seen);
-    memset(off_seen, 0, sizeof off_seen);
-    int nout = 0;
-    int src = sdk_se_new(a, cand, 1, SDK_SE_ASSUMED, NULL, 0);
+    int nout = 0, ends_par[512];
+    uint8_t ends_cause[512];
     on_seen[cand] = 1;
-    vpush(&pon, src);
+    t->on_par[cand] = -1;
+    memset(t->anc[cand], 0, sizeof t->anc[cand]);
+    pon[non++] = (int16_t)cand;
     int length = 0, ks[40];
     uint8_t cs[40];
-    while (pon.head < pon.n || poff.head < poff.n) {
+    while (hon < non || hoff < noff) {
         length++;
-        while (pon.head < pon.n) {
-            int p = pon.v[pon.head++];
-            int n = on_to_off(g, a->p[p].cand, y, ks, cs);
+        while (hon < non) {
+            int p = pon[hon++];
+            int n = on_to_off(g, p, y, ks, cs);
             for (int i = 0; i < n; i++) {
                 int k = ks[i];
-                if (!is_parent(a, p, k, 0)) {
-                    vpush(&poff, sdk_se_new(a, k, 0, cs[i], &p, 1));
-                    off_seen[k] = 1;
+                if (!cyc_has_off(t, p, k)) {
+                    t->offs[noff].cand = (int16_t)k;
+                    t->offs[noff].from = (int16_t)p;
+                    t->offs[noff++].cause = cs[i];
                 }
             }
         }
         length++;
-        while (poff.head < poff.n) {
-            int p = poff.v[poff.head++];
-            int n = off_to_on_static(g, a->p[p].cand, y, x, ks, cs);
+        while (hoff < noff) {
+            int p = hoff++;
+            int n = off_to_on_static(g, t->offs[p].cand, y, x, ks, cs);
             for (int i = 0; i < n; i++) {
-                int k = ks[i], node = -1;
-                if (length >= 4 && k == cand && nout < max)
-                    out[nout++] = node = sdk_se_new(a, k, 1, cs[i], &p, 1);
+                int k = ks[i];
+                if (length >= 4 && k == cand && nout < max) {
+                    ends_par[nout] = p;
+                    ends_cause[nout++] = cs[i];
+                }
                 if (!on_seen[k]) {
                     on_seen[k] = 1;
-                    vpush(&pon, node >= 0 ? node : sdk_se_new(a, k, 1, cs[i], &p, 1));
+                    t->on_par[k] = p;
+                    int from = t->offs[p].from, oc = t->offs[p].cand;
+                    memcpy(t->anc[k], t->anc[from], sizeof t->anc[k]);
+                    t->anc[k][oc >> 6] |= 1ull << (oc & 63);
+                    t->on_cause[k] = cs[i];
+                    pon[non++] = (int16_t)k;
                 }
             }
         }
     }
-    free(pon.own);
-    free(poff.own);
+    if (nout) {
+        for (int i = 0; i < non; i++) t->on_node[pon[i]] = -1;
+        for (int i = 0; i < noff; i++) t->off_node[i] = -1;
+        cyc_copy_on(a, t, cand); /* the source first, as the search made it */
+        for (int i = 0; i < nout; i++) {
+            int par = cyc_copy_off(a, t, ends_par[i]);
+            out[i] = sdk_se_new(a, cand, 1, ends_cause[i], &par, 1);
+        }
+    }
     return nout;
 }
 
 int sdk_se_forcing(sdk_se_arena *a, const sdk_se_static *g, int cand, bool on, bool y, int *out,
                    int max)
 {
-    char on_seen[729], off_seen[729], got_on[729], got_off[729];
-    int bon[1024], boff[1024];
-    vec pon = VEC_INIT(bon), poff = VEC_INIT(boff);
-    memset(on_seen, 0, sizeof on_seen);
-    memset(off_seen, 0, sizeof off_seen);
-    memset(got_on, 0, sizeof got_on);
-    memset(got_off, 0, sizeof got_off);
-    int nout = 0, ks[40];
+    /* by literal (cand*2 + on): parent literal (-1: the source) and cause */
+    int16_t par[1458], queue[1458];
+    uint8_t cause[1458];
+    char seen[1458];
+    memset(seen, 0, sizeof seen);
+    int ks[40], head = 0, tail = 0, found = -1;
     uint8_t cs[40];
-    int src = sdk_se_new(a, cand, on, SDK_SE_ASSUMED, NULL, 0);
-    if (on) {
-        on_seen[cand] = 1;
-        vpush(&pon, src);
-    } else {
-        off_seen[cand] = 1;
-        vpush(&poff, src);
-    }
-    while (pon.head < pon.n || poff.head < poff.n) {
-        while (pon.head < pon.n) {
-            int p = pon.v[pon.head++];
-            int n = on_to_off(g, a->p[p].cand, y, ks, cs);
+    int src = cand * 2 + on;
+    seen[src] = 1;
+    par[src] = -1;
+    cause[src] = SDK_SE_ASSUMED;
+    queue[tail++] = (int16_t)src;
+    /* SE's order: every pending true potential, then every pending false
+     * one. Each phase adds only literals of the other sign, so one queue
+     * read level by level visits them in that order. */
+    bool on_phase = on;
+    while (head < tail && found < 0 && max > 0) {
+        int end = tail;
+        for (; head < end && found < 0; head++) {
+            int lit = queue[head], pc = lit >> 1;
+            int n =
+                on_phase ? on_to_off(g, pc, y, ks, cs) : off_to_on_static(g, pc, y, true, ks, cs);
+            int sign = on_phase ? 0 : 1;
             for (int i = 0; i < n; i++) {
-                int k = ks[i], node = -1;
-                if (on && k == cand && !got_off[k] && nout < max) {
-                    got_off[k] = 1;
-                    out[nout++] = node = sdk_se_new(a, k, 0, cs[i], &p, 1);
-                }
-                if (!off_seen[k]) { /* an off ancestor is always seen: no parent test */
-                    off_seen[k] = 1;
-                    vpush(&poff, node >= 0 ? node : sdk_se_new(a, k, 0, cs[i], &p, 1));
+                int l = ks[i] * 2 + sign;
+                if (seen[l]) continue;
+                seen[l] = 1;
+                par[l] = (int16_t)lit;
+                cause[l] = cs[i];
+                queue[tail++] = (int16_t)l;
+                if (ks[i] == cand) { /* the source's own negation: the chain */
+                    found = l;
+                    break;
                 }
             }
         }
-        while (poff.head < poff.n) {
-            int p = poff.v[poff.head++];
-            int n = off_to_on_static(g, a->p[p].cand, y, true, ks, cs);
-            for (int i = 0; i < n; i++) {
-                int k = ks[i], node = -1;
-                if (!on && k == cand && !got_on[k] && nout < max) {
-                    got_on[k] = 1;
-                    out[nout++] = node = sdk_se_new(a, k, 1, cs[i], &p, 1);
-                }
-                if (!on_seen[k]) {
-                    on_seen[k] = 1;
-                    vpush(&pon, node >= 0 ? node : sdk_se_new(a, k, 1, cs[i], &p, 1));
-                }
-            }
-        }
+        on_phase = !on_phase;
     }
-    free(pon.own);
-    free(poff.own);
-    return nout;
+    if (found < 0) return 0;
+    int path[1458], m = 0;
+    for (int l = found; l >= 0; l = par[l]) path[m++] = l;
+    int node = -1;
+    for (int i = m - 1; i >= 0; i--) {
+        int l = path[i];
+        node = sdk_se_new(a, l >> 1, l & 1, cause[l], node >= 0 ? &node : NULL, node >= 0);
+    }
+    out[0] = node;
+    return 1;
 }
 
 int sdk_se_ancestors(const sdk_se_arena *a, int node, int *nested)

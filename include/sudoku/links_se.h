@@ -60,6 +60,7 @@ typedef struct sdk_se_arena {
     int n, cap;
     int *par;
     int npar, parcap;
+    void *scratch; /* the cycle search's tables, made on first use (freed with the arena) */
 } sdk_se_arena;
 
 void sdk_se_arena_free(sdk_se_arena *a);
@@ -75,6 +76,8 @@ typedef struct sdk_se_set {
 } sdk_se_set;
 
 void sdk_se_set_init(sdk_se_set *s);
+/* Empty a set made by sdk_se_set_init, touching only its members. */
+void sdk_se_set_clear(sdk_se_set *s);
 void sdk_se_set_add(sdk_se_set *s, const sdk_se_arena *a, int node);
 
 #define SDK_SE_DYNAMIC 0x1u /* false potentials leave the working grid */
@@ -115,6 +118,28 @@ typedef struct sdk_se_static {
     uint8_t pcause[729][20]; /* SDK_SE_BLOCK / ROW / COL: the house of that peer */
 } sdk_se_static;
 void sdk_se_static_init(sdk_se_static *t, const sdk_grid *g);
+
+/* Strongly connected components of the static implication graph (cell
+ * links when y, house links when x; the graph the unary searches walk).
+ * Components are numbered in Tarjan's order: when a literal reaches another
+ * of a different component, its number is the larger. A search whose source
+ * cannot reach its target, or a cycle through a literal alone in its
+ * component, finds nothing: callers skip it. */
+typedef struct sdk_se_scc {
+    int16_t comp[1458]; /* by literal cand*2 + on; -1: not in the graph */
+    int16_t size[1458]; /* literals per component */
+    int first[1459];    /* the graph: successors of lit are adj[first[lit]..first[lit+1]) */
+    int adj[1458 * 28];
+    int16_t order[1458]; /* literals by component, sinks first */
+    int norder, ncomp;
+    bool linked[729]; /* the candidate has a strong link in this graph */
+    const sdk_se_static *t;
+    bool y;
+} sdk_se_scc;
+void sdk_se_scc_init(sdk_se_scc *r, const sdk_se_static *t, bool y, bool x);
+/* out[i]: whether literal from[i] reaches literal to[i] (64 at a time, one
+ * pass over the graph in component order each). */
+void sdk_se_reach(const sdk_se_scc *r, const int *from, const int *to, int n, bool *out);
 
 /* Unary chains (SE's cycles and forcing X/Y-chains) from cand being true:
  * every cycle end and every forcing-chain target found is appended to out

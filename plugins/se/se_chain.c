@@ -53,6 +53,57 @@ typedef struct nest_reg {
     int cap, n;
 } nest_reg;
 
+/* Buffers of finished (nested) searches, kept for the next one of the same
+ * find: a nested search runs once per propagation step, and fresh blocks of
+ * this size cost page faults every time (malloc gives them back to the
+ * system). Arenas keep their capacity; blocks are by kind, one size each. */
+enum { B_RUN, B_STATIC, B_SET, B_SCC, B_KINDS };
+#define POOL_ARENAS 16
+#define POOL_BLOCKS 1024
+typedef struct pool {
+    sdk_se_arena arena[POOL_ARENAS];
+    int narena;
+    void **blk[B_KINDS];
+    int nblk[B_KINDS];
+} pool;
+
+static void *pool_get(pool *pl, int kind, size_t size)
+{
+    if (pl->nblk[kind]) return pl->blk[kind][--pl->nblk[kind]];
+    void *b = sdk_xmalloc(size);
+    return b;
+}
+
+static void pool_put(pool *pl, int kind, void *b)
+{
+    if (!b) return;
+    if (!pl->blk[kind]) {
+        pl->blk[kind] = sdk_xmalloc(sizeof(void *) * POOL_BLOCKS);
+    }
+    if (pl->nblk[kind] < POOL_BLOCKS)
+        pl->blk[kind][pl->nblk[kind]++] = b;
+    else
+        free(b);
+}
+
+/* A set, empty and initialised (a pooled one was, and is cleared by use). */
+static sdk_se_set *set_get(pool *pl)
+{
+    if (pl->nblk[B_SET]) return pl->blk[B_SET][--pl->nblk[B_SET]];
+    sdk_se_set *s = pool_get(pl, B_SET, sizeof *s);
+    sdk_se_set_init(s);
+    return s;
+}
+
+static void pool_free(pool *pl)
+{
+    for (int i = 0; i < pl->narena; i++) sdk_se_arena_free(&pl->arena[i]);
+    for (int k = 0; k < B_KINDS; k++) {
+        for (int i = 0; i < pl->nblk[k]; i++) free(pl->blk[k][i]);
+        free(pl->blk[k]);
+    }
+}
+
 typedef struct chainer {
     const sdk_grid *g;
     sdk_se_arena A;
@@ -60,6 +111,7 @@ typedef struct chainer {
     bool multiple, dynamic, nishio;
     int level;
     nest_reg *reg; /* nested chain ids (shared by the nested searches) */
+    pool *pool;    /* spare buffers (shared by the nested searches) */
     sdk_se_run *run;
     struct onrun *oncache; /* propagation from each candidate on, made once */
     struct rule_hint *rh;  /* advanced(): rule hints of one call */
@@ -216,22 +268,47 @@ static void unary(chainer *c, const sdk_se_static *t, bool y, bool x)
 {
     const sdk_grid *g = c->g;
     int out[512];
+    /* searches that cannot find anything are skipped (sdk_se_scc) */
+    /* (not for bivalue cells alone: few searches, each short) */
+    sdk_se_scc *scc = x ? pool_get(c->pool, B_SCC, sizeof *scc) : NULL;
+    if (scc) sdk_se_scc_init(scc, t, y, x);
+    /* forcing chains: which sources reach their own negation, all at once */
+    int from[1458], to[1458], nq = 0;
+    bool reach[1458];
+    if (x)
+        for (int cell = 0; cell < 81; cell++) {
+            if (g->value[cell] || sdk_se_mask_count(g->cand[cell]) < 2) continue;
+            SDK_MASK_FOREACH(d, g->cand[cell])
+            {
+                int cand = cell * 9 + d - 1;
+                from[nq] = cand * 2 + 1;
+                to[nq++] = cand * 2;
+                from[nq] = cand * 2;
+                to[nq++] = cand * 2 + 1;
+            }
+        }
+    if (scc) sdk_se_reach(scc, from, to, nq, reach);
+    nq = 0;
     for (int cell = 0; cell < 81; cell++) {
         if (g->value[cell] || sdk_se_mask_count(g->cand[cell]) < 2) continue;
         if (sdk_se_mask_count(g->cand[cell]) > 2 && !x) continue;
         SDK_MASK_FOREACH(d, g->cand[cell])
         {
             int cand = cell * 9 + d - 1;
-            int n = sdk_se_cycles(&c->A, t, cand, y, x, out, 512);
+            int n = !scc || scc->size[scc->comp[cand * 2 + 1]] > 1
+                        ? sdk_se_cycles(&c->A, t, cand, y, x, out, 512)
+                        : 0;
             int m = 0, chains[64];
             if (x) {
-                m = sdk_se_forcing(&c->A, t, cand, true, y, chains, 32);
-                m += sdk_se_forcing(&c->A, t, cand, false, y, chains + m, 32);
+                if (!scc || reach[nq++]) m = sdk_se_forcing(&c->A, t, cand, true, y, chains, 32);
+                if (!scc || reach[nq++])
+                    m += sdk_se_forcing(&c->A, t, cand, false, y, chains + m, 32);
             }
             for (int i = 0; i < n; i++) cycle_hint(c, out[i], y, x);
             for (int i = 0; i < m; i++) chain_hint(c, chains[i], y);
         }
     }
+    pool_put(c->pool, B_SCC, scc);
 }
 
 /* ---- multiple and dynamic ---------------------------------------------- */
@@ -242,7 +319,7 @@ static int advanced(void *ctx, sdk_se_arena *a, sdk_se_set *s, const sdk_grid *c
 /* Propagate from one assumption into set s; true on a contradiction. */
 static bool run_from(chainer *c, sdk_se_set *s, int cand, bool on)
 {
-    sdk_se_set_init(s);
+    sdk_se_set_clear(s); /* sets come from set_get: initialised */
     int p = sdk_se_new(&c->A, cand, on, SDK_SE_ASSUMED, NULL, 0);
     sdk_se_set_add(s, &c->A, p);
     sdk_se_run *r = c->run;
@@ -261,7 +338,7 @@ static const onrun *on_run(chainer *c, int cand)
     }
     onrun *o = &c->oncache[cand];
     if (!o->s) {
-        o->s = sdk_xmalloc(sizeof *o->s);
+        o->s = set_get(c->pool);
         o->bad = run_from(c, o->s, cand, true);
         o->absurd_on = c->run->absurd_on;
         o->absurd_off = c->run->absurd_off;
@@ -357,7 +434,7 @@ static void multiple_cell(chainer *c, int cell)
 {
     const sdk_grid *g = c->g;
     int card = sdk_se_mask_count(g->cand[cell]);
-    sdk_se_set *on_sets[9], *off_set = sdk_xmalloc(sizeof *off_set);
+    sdk_se_set *on_sets[9], *off_set = set_get(c->pool);
     int nv = 0;
     SDK_MASK_FOREACH(d, g->cand[cell])
     {
@@ -386,7 +463,7 @@ static void multiple_cell(chainer *c, int cell)
     }
     if (!c->nishio && (card == 2 || (c->multiple && card > 2)))
         intersect_hints(c, K_CELL, cell, 0, on_sets, nv);
-    free(off_set);
+    pool_put(c->pool, B_SET, off_set);
 }
 
 static void multiple(chainer *c)
@@ -562,7 +639,7 @@ static int emit_hint(const chainer *c, const hint *h, const sdk_technique *t, sd
 enum { M_UNARY_X = 1, M_UNARY_Y = 2, M_UNARY_XY = 4 };
 
 static void chainer_init(chainer *c, const sdk_grid *g, bool multi, bool dyn, bool nishio,
-                         int level, nest_reg *reg)
+                         int level, nest_reg *reg, pool *pl)
 {
     memset(c, 0, sizeof *c);
     c->g = g;
@@ -571,19 +648,25 @@ static void chainer_init(chainer *c, const sdk_grid *g, bool multi, bool dyn, bo
     c->nishio = nishio;
     c->level = level;
     c->reg = reg;
-    c->run = sdk_xmalloc(sizeof *c->run);
+    c->pool = pl;
+    c->run = pool_get(pl, B_RUN, sizeof *c->run);
+    if (pl->narena) c->A = pl->arena[--pl->narena];
 }
 
 static void chainer_free(chainer *c)
 {
     if (c->oncache) {
-        for (int i = 0; i < 729; i++) free(c->oncache[i].s);
+        for (int i = 0; i < 729; i++) pool_put(c->pool, B_SET, c->oncache[i].s);
         free(c->oncache);
     }
     free(c->rh);
-    free(c->run);
+    pool_put(c->pool, B_RUN, c->run);
     free(c->H.h);
-    sdk_se_arena_free(&c->A);
+    if (c->pool->narena < POOL_ARENAS) {
+        c->A.n = c->A.npar = 0; /* the nodes go, the capacity stays */
+        c->pool->arena[c->pool->narena++] = c->A;
+    } else
+        sdk_se_arena_free(&c->A);
 }
 
 static void collect(chainer *c, unsigned unary_modes)
@@ -591,12 +674,12 @@ static void collect(chainer *c, unsigned unary_modes)
     if (c->multiple || c->dynamic) {
         multiple(c);
     } else {
-        sdk_se_static *t = sdk_xmalloc(sizeof *t);
+        sdk_se_static *t = pool_get(c->pool, B_STATIC, sizeof *t);
         sdk_se_static_init(t, c->g);
         if (unary_modes & M_UNARY_X) unary(c, t, false, true);
         if (unary_modes & M_UNARY_Y) unary(c, t, true, false);
         if (unary_modes & M_UNARY_XY) unary(c, t, true, true);
-        free(t);
+        pool_put(c->pool, B_STATIC, t);
     }
     sort_dedup(&c->H);
 }
@@ -907,7 +990,7 @@ static int advanced(void *ctx, sdk_se_arena *a, sdk_se_set *s, const sdk_grid *c
                 lvl = rule == 5 ? c->level - 3 : 0;
             }
             if (!use) continue;
-            chainer_init(&sub, cur, multi, dyn, false, lvl, c->reg);
+            chainer_init(&sub, cur, multi, dyn, false, lvl, c->reg, c->pool);
             collect(&sub, M_UNARY_X | M_UNARY_Y | M_UNARY_XY);
             nested = true;
             n = sub.H.n < 512 ? sub.H.n : 512;
@@ -960,8 +1043,11 @@ static int find_chains(const sdk_ctx *ctx, const sdk_grid *g, sdk_sink *sink)
     const sdk_technique *t = ctx->self;
     const spec sp = *(const spec *)t->data;
     nest_reg reg = {0};
+    pool pl;
+    memset(&pl, 0, sizeof pl);
     chainer c;
-    chainer_init(&c, g, sp.multi, sp.dyn, sp.nishio, sdk_opt_int(ctx, "level", sp.level), &reg);
+    chainer_init(&c, g, sp.multi, sp.dyn, sp.nishio, sdk_opt_int(ctx, "level", sp.level), &reg,
+                 &pl);
     collect(&c, sp.unary);
     sdk_step *st = sdk_xmalloc(sizeof *st);
     int ret = SDK_CONTINUE;
@@ -971,6 +1057,7 @@ static int find_chains(const sdk_ctx *ctx, const sdk_grid *g, sdk_sink *sink)
     }
     free(st);
     chainer_free(&c);
+    pool_free(&pl);
     free(reg.key);
     free(reg.id);
     return ret;

@@ -92,9 +92,29 @@ static int locking(const sdk_grid *g, sdk_sink *sink, const sdk_technique *t, in
     return SDK_CONTINUE;
 }
 
+/* locked[h][d-1][k]: the house of type k (SDK_ROW, SDK_COL, SDK_BOX) that
+ * holds every place (two or more) of d in house h, or -1: the only cover
+ * worth a call to locking() for that base and digit. */
+static void locked_covers(const sdk_grid *g, int8_t (*locked)[9][3])
+{
+    for (int h = 0; h < 27; h++)
+        for (int d = 1; d <= 9; d++) {
+            sdk_bb p = sdk_house_digit(g, h, d);
+            for (int k = 0; k < 3; k++) locked[h][d - 1][k] = -1;
+            if (sdk_bb_count(p) < 2) continue;
+            int first = sdk_bb_first(p);
+            for (int k = 0; k < 3; k++) {
+                int c = sdk_cell_house[first][k];
+                if (c != h && sdk_bb_subset(p, sdk_house_bb[c])) locked[h][d - 1][k] = (int8_t)c;
+            }
+        }
+}
+
 static int find_dp(const sdk_ctx *ctx, const sdk_grid *g, sdk_sink *sink)
 {
     (void)ctx;
+    int8_t locked[27][9][3];
+    locked_covers(g, locked);
     /* SE: box->column, then box->row */
     for (int pass = 0; pass < 2; pass++)
         for (int b = 18; b < 27; b++)
@@ -102,7 +122,9 @@ static int find_dp(const sdk_ctx *ctx, const sdk_grid *g, sdk_sink *sink)
                 int c = pass == 0 ? 9 + k : k;
                 if (sdk_bb_empty(sdk_bb_and(sdk_house_bb[b], sdk_house_bb[c]))) continue;
                 for (int d = 1; d <= 9; d++)
-                    if (locking(g, sink, &se_direct_pointing, b, c, d) == SDK_STOP) return SDK_STOP;
+                    if (locked[b][d - 1][sdk_house_type(c)] == c &&
+                        locking(g, sink, &se_direct_pointing, b, c, d) == SDK_STOP)
+                        return SDK_STOP;
             }
     return SDK_CONTINUE;
 }
@@ -110,6 +132,8 @@ static int find_dp(const sdk_ctx *ctx, const sdk_grid *g, sdk_sink *sink)
 static int find_dc(const sdk_ctx *ctx, const sdk_grid *g, sdk_sink *sink)
 {
     (void)ctx;
+    int8_t locked[27][9][3];
+    locked_covers(g, locked);
     /* SE: column->box, then row->box */
     for (int pass = 0; pass < 2; pass++)
         for (int k = 0; k < 9; k++) {
@@ -117,47 +141,58 @@ static int find_dc(const sdk_ctx *ctx, const sdk_grid *g, sdk_sink *sink)
             for (int c = 18; c < 27; c++) {
                 if (sdk_bb_empty(sdk_bb_and(sdk_house_bb[b], sdk_house_bb[c]))) continue;
                 for (int d = 1; d <= 9; d++)
-                    if (locking(g, sink, &se_direct_claiming, b, c, d) == SDK_STOP) return SDK_STOP;
+                    if (locked[b][d - 1][sdk_house_type(c)] == c &&
+                        locking(g, sink, &se_direct_claiming, b, c, d) == SDK_STOP)
+                        return SDK_STOP;
             }
         }
     return SDK_CONTINUE;
 }
 
 /* Hidden set of `size` digits in house h whose eliminations leave a hidden
- * single in h. Houses in SE's order: boxes, columns, rows. */
+ * single in h. Houses in SE's order: boxes, columns, rows; digit sets in
+ * increasing bit order. Positions are 9-bit masks of the house's own cells
+ * (in increasing cell order, so the lowest bit is the lowest cell). */
 static int find_direct_hidden(const sdk_ctx *ctx, const sdk_grid *g, sdk_sink *sink)
 {
     const sdk_technique *t = ctx->self;
     int size = *(const int *)t->data;
     static const int order[3] = {18, 9, 0};
+    unsigned sets[128];
+    int nsets = 0;
+    for (unsigned m = 0; m < 512; m++)
+        if (sdk_mask_count(m) == size) sets[nsets++] = m;
     for (int o = 0; o < 3; o++)
         for (int hh = 0; hh < 9; hh++) {
             int h = order[o] + hh;
-            int empty = sdk_bb_count(sdk_bb_andnot(sdk_house_bb[h], g->solved));
+            unsigned pos[10] = {0}, avail = 0;
+            int empty = 0;
+            for (int i = 0; i < 9; i++) {
+                unsigned cm = g->cand[sdk_house_cell[h][i]];
+                empty += g->value[sdk_house_cell[h][i]] == 0;
+                SDK_MASK_FOREACH(d, cm) pos[d] |= 1u << i;
+                avail |= cm;
+            }
             if (empty <= size) continue;
-            for (unsigned m = 0; m < 512; m++) {
-                if (sdk_mask_count(m) != size) continue;
-                sdk_bb cells = sdk_bb_none();
-                bool ok = true;
-                SDK_MASK_FOREACH(d, m)
-                {
-                    sdk_bb p = sdk_house_digit(g, h, d);
-                    if (sdk_bb_empty(p)) ok = false;
-                    cells = sdk_bb_or(cells, p);
-                }
-                if (!ok || sdk_bb_count(cells) != size) continue;
+            for (int si = 0; si < nsets; si++) {
+                unsigned m = sets[si];
+                if (m & ~avail) continue; /* a digit without a place in h */
+                unsigned cells = 0;
+                SDK_MASK_FOREACH(d, m) cells |= pos[d];
+                if (sdk_mask_count(cells) != size) continue;
                 for (int v = 1; v <= 9; v++) {
                     if (m & sdk_digit_bit(v)) continue;
-                    sdk_bb p = sdk_house_digit(g, h, v);
-                    if (sdk_bb_count(p) < 2) continue;
-                    sdk_bb rest = sdk_bb_andnot(p, cells);
-                    if (sdk_bb_count(rest) != 1) continue;
-                    int cell = sdk_bb_first(rest);
+                    if (sdk_mask_count(pos[v]) < 2) continue;
+                    unsigned rest = pos[v] & ~cells;
+                    if (sdk_mask_count(rest) != 1) continue;
+                    int cell = sdk_house_cell[h][sdk_mask_first(rest) - 1];
+                    sdk_bb cbb = sdk_bb_none();
+                    SDK_MASK_FOREACH(i, cells) sdk_bb_add(&cbb, sdk_house_cell[h][i - 1]);
                     sdk_step s;
                     char hn[12], cn[8], cl[64];
                     sdk_step_init(&s, t);
                     sdk_step_house(&s, h, SDK_ROLE_BASE);
-                    SDK_BB_FOREACH(c, cells)
+                    SDK_BB_FOREACH(c, cbb)
                     {
                         SDK_MASK_FOREACH(e, g->cand[c])
                         {
@@ -171,7 +206,7 @@ static int find_direct_hidden(const sdk_ctx *ctx, const sdk_grid *g, sdk_sink *s
                     SDK_MASK_FOREACH(d, m) ds[k++] = (char)('0' + d);
                     ds[k] = 0;
                     sdk_step_printf(&s, "%s: %s in %s (%s), hidden single %s=%d", t->name, ds,
-                                    sdk_cells_compact(cells, cl, sizeof cl), sdk_house_short(h, hn),
+                                    sdk_cells_compact(cbb, cl, sizeof cl), sdk_house_short(h, hn),
                                     sdk_cell_name(cell, cn), v);
                     if (sdk_emit(sink, &s) == SDK_STOP) return SDK_STOP;
                     break; /* SE: one hint per hidden set */

@@ -8,13 +8,23 @@
  * file, the ratio against a plain baseline solver measured in the same run (a
  * recursive cell-mask solver that picks the cell with the fewest candidates).
  *
- * usage: bench_solver [-r runs] [-n max-puzzles] [-b baseline-puzzles] [data-dir] [file...]
+ * With --ref LIB.so (a reference solver built apart, e.g. tdoku's
+ * solver_dpll_triad_simd.cc as a shared library), that library's
+ * `size_t SYMBOL(const char *puzzle, size_t limit, uint32_t config,
+ * char *solution, size_t *guesses)` (default symbol TdokuSolverDpllTriadSimd,
+ * --ref LIB.so:SYMBOL for another) is timed on the same puzzles in the same
+ * run, its runs interleaved with ours so that the machine's load falls on
+ * both, and each of our rates is printed as a ratio to it.
+ *
+ * usage: bench_solver [-r runs] [-n max-puzzles] [-b baseline-puzzles]
+ *                     [--ref LIB.so[:SYMBOL]] [data-dir] [file...]
  * The data folder is the argument, else $SUDOKU_DATA, else ../shared/data
  * next to the repository. One core, one thread; times are the thread's CPU
  * time (the figures stay meaningful on a busy machine).
  */
 #include "sudoku/solver.h"
 
+#include <dlfcn.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -150,10 +160,29 @@ typedef struct result {
     double rate, us, guesses;
 } result;
 
-static result time_solver(puzzle *p, int n, int limit, int runs)
+typedef size_t (*ref_fn)(const char *puzzle, size_t limit, uint32_t config, char *solution,
+                         size_t *guesses);
+static ref_fn ref_solve;
+
+/* One run of the reference solver over the puzzles (as text); puzzles/s. */
+static double ref_run(char (*text)[82], int n, int limit, uint64_t *guesses, long *sink)
 {
-    double rates[64];
-    uint64_t guesses = 0;
+    char sol[82];
+    *guesses = 0;
+    double t0 = now();
+    for (int k = 0; k < n; k++) {
+        size_t g = 0;
+        *sink += (long)ref_solve(text[k], (size_t)limit, 0, sol, &g);
+        *guesses += g;
+    }
+    return n / (now() - t0);
+}
+
+/* Ours (and the reference when text is given, each run right after ours). */
+static result time_solver(puzzle *p, int n, int limit, int runs, char (*text)[82], result *ref)
+{
+    double rates[64], rrates[64];
+    uint64_t guesses = 0, rguesses = 0;
     long sink = 0;
     for (int r = 0; r < runs; r++) {
         guesses = 0;
@@ -164,9 +193,14 @@ static result time_solver(puzzle *p, int n, int limit, int runs)
             guesses += st.guesses;
         }
         rates[r] = n / (now() - t0);
+        if (text) rrates[r] = ref_run(text, n, limit, &rguesses, &sink);
     }
     if (sink < 0) puts("");
     double m = median(rates, runs);
+    if (text) {
+        double rm = median(rrates, runs);
+        *ref = (result){rm, 1e6 / rm, (double)rguesses / n};
+    }
     return (result){m, 1e6 / m, (double)guesses / n};
 }
 
@@ -199,7 +233,7 @@ static int verify(const char *name, puzzle *p, int n)
 int main(int argc, char **argv)
 {
     int runs = 5, max = 0, nbase = 200;
-    const char *dir = NULL;
+    const char *dir = NULL, *ref = NULL;
     const char *files[32];
     int nfiles = 0;
     for (int i = 1; i < argc; i++) {
@@ -209,9 +243,11 @@ int main(int argc, char **argv)
             max = atoi(argv[++i]);
         else if (!strcmp(argv[i], "-b") && i + 1 < argc)
             nbase = atoi(argv[++i]);
+        else if (!strcmp(argv[i], "--ref") && i + 1 < argc)
+            ref = argv[++i];
         else if (!strcmp(argv[i], "-h") || !strcmp(argv[i], "--help")) {
-            printf("usage: %s [-r runs] [-n max-puzzles] [-b baseline-puzzles] [data-dir] "
-                   "[file...]\n",
+            printf("usage: %s [-r runs] [-n max-puzzles] [-b baseline-puzzles] "
+                   "[--ref LIB.so[:SYMBOL]] [data-dir] [file...]\n",
                    argv[0]);
             return 0;
         } else if (!dir && !strstr(argv[i], ".txt"))
@@ -229,6 +265,22 @@ int main(int argc, char **argv)
         for (int i = 0; i < 4; i++) files[nfiles++] = defaults[i];
     }
 
+    if (ref) {
+        char lib[1024], *colon;
+        snprintf(lib, sizeof lib, "%s", ref);
+        const char *sym = "TdokuSolverDpllTriadSimd";
+        if ((colon = strrchr(lib, ':')) != NULL) {
+            *colon = 0;
+            sym = colon + 1;
+        }
+        void *h = dlopen(lib, RTLD_NOW | RTLD_LOCAL);
+        if (h) *(void **)&ref_solve = dlsym(h, sym);
+        if (!h || !ref_solve) {
+            fprintf(stderr, "--ref: %s\n", dlerror());
+            return 2;
+        }
+        printf("reference: %s:%s, timed in the same runs (each run right after ours)\n", lib, sym);
+    }
     printf("sdk_solve, one thread, CPU time, median of %d runs; data: %s\n", runs, dir);
     printf("%-32s %-7s %8s %12s %10s %10s\n", "file", "mode", "puzzles", "puzzles/s", "us/puzzle",
            "guesses/p");
@@ -247,19 +299,35 @@ int main(int argc, char **argv)
             continue;
         }
         const char *name = strrchr(path, '/') ? strrchr(path, '/') + 1 : path;
-        result first = time_solver(p, n, 1, runs);
-        result two = time_solver(p, n, 2, runs);
+        char(*text)[82] = NULL;
+        if (ref_solve) {
+            text = malloc(sizeof *text * (size_t)n);
+            for (int k = 0; k < n; k++) {
+                for (int i = 0; i < 81; i++) text[k][i] = p[k][i] ? (char)('0' + p[k][i]) : '.';
+                text[k][81] = 0;
+            }
+        }
+        result rfirst, rtwo;
+        result first = time_solver(p, n, 1, runs, text, &rfirst);
+        result two = time_solver(p, n, 2, runs, text, &rtwo);
         printf("%-32s %-7s %8d %12.0f %10.2f %10.2f\n", name, "first", n, first.rate, first.us,
                first.guesses);
+        if (text)
+            printf("%-32s %-7s %8d %12.0f %10.2f %10.2f   ours x%.2f\n", name, "ref-1st", n,
+                   rfirst.rate, rfirst.us, rfirst.guesses, first.rate / rfirst.rate);
         printf("%-32s %-7s %8d %12.0f %10.2f %10.2f\n", name, "count2", n, two.rate, two.us,
                two.guesses);
+        if (text)
+            printf("%-32s %-7s %8d %12.0f %10.2f %10.2f   ours x%.2f\n", name, "ref-cnt2", n,
+                   rtwo.rate, rtwo.us, rtwo.guesses, two.rate / rtwo.rate);
+        free(text);
         int fails = verify(name, p, n);
         total_fail += fails;
         int nb = nbase < n ? nbase : n;
         if (nb > 0) {
             int br = runs < 3 ? runs : 3; /* the baseline is slow */
             double b = time_baseline(p, nb, br);
-            result ours = time_solver(p, nb, 1, br);
+            result ours = time_solver(p, nb, 1, br, NULL, NULL);
             printf("%-32s %-7s %8d %12.0f %10.2f   x%.1f vs baseline (first %d)\n", name, "base",
                    nb, b, 1e6 / b, ours.rate / b, nb);
         }

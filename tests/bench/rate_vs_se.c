@@ -9,10 +9,17 @@
  * >= 11, >= 10, >= 9, >= 8 and our median/max ER and time.
  *
  *   rate_vs_se [--config F] [--profile NAME] [--profile-md F] [--data DIR]
- *              [--hard N] [--max N] [--quiet] [--steps FILE]
+ *              [--hard N] [--max N] [--quiet] [--steps FILE] [--times]
  *
  * --steps FILE writes every step (difficulty and text) of every puzzle, so
  * that two builds can be compared step by step.
+ *
+ * --times rates the puzzles of se_times_public.tsv instead (Sudoku
+ * Explainer's own seconds per puzzle on this machine kind) the way the
+ * service's `rate` does (solver count to 2, then the engine with `unique`
+ * and guessing allowed) and prints our thread CPU time per puzzle next to
+ * SE's seconds: the total ratio, the smallest per-puzzle ratio, and for the
+ * puzzles SE did not finish in 300 s our median and worst time.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -121,6 +128,90 @@ static bool load_grid(const char *s, sdk_grid *g)
 
 static FILE *steps_out;
 
+/* --times: one puzzle as the service's rate does it; thread CPU seconds. */
+static double rate_service(const sdk_profile *p, const char *puz, sdk_rating *r, track *t)
+{
+    sdk_grid g;
+    memset(t, 0, sizeof *t);
+    t->steps = steps_out;
+    if (steps_out) fprintf(steps_out, "puzzle %.81s\n", puz);
+    memset(r, 0, sizeof *r);
+    double t0 = now();
+    if (!load_grid(puz, &g)) return 0;
+    int count = sdk_solve_grid(&g, 2, NULL, NULL);
+    sdk_run_opts o = {.no_guess = false, .unique = count == 1};
+    sdk_engine_run(p, &g, &o, on_step, t, r);
+    return now() - t0;
+}
+
+static int run_times(const sdk_profile *p, const char *data, bool quiet)
+{
+    char path[1024], line[1024];
+    snprintf(path, sizeof path, "%s/se_times_public.tsv", data);
+    FILE *f = fopen(path, "r");
+    if (!f) {
+        perror(path);
+        return 1;
+    }
+    double ok_ours = 0, ok_se = 0, min_ratio = 1e30, *unf = calloc(1000, sizeof *unf);
+    double *ok_t = calloc(1000, sizeof *ok_t);
+    int nok = 0, nunf = 0, below30 = 0, zero = 0;
+    if (!quiet)
+        printf("%-4s %-5s %-5s %10s %10s %9s  %s\n", "#", "ER", "SE", "ours ms", "SE s", "ratio",
+               "status");
+    while (fgets(line, sizeof line, f) && nok + nunf < 1000) {
+        if (strlen(line) < 81 || line[0] == 'p') continue;
+        char puz[82], *fld[5];
+        memcpy(puz, line, 81);
+        puz[81] = 0;
+        int nf = 0; /* empty fields count (SE's ER is empty when it did not finish) */
+        line[strcspn(line, "\n")] = 0;
+        for (char *s = line; s && nf < 5; nf++) {
+            fld[nf] = s;
+            s = strchr(s, '\t');
+            if (s) *s++ = 0;
+        }
+        if (nf < 5) continue;
+        sdk_rating r;
+        track t;
+        double dt = rate_service(p, puz, &r, &t);
+        bool ok = !strcmp(fld[4], "ok");
+        double se = atof(fld[3]), ratio = dt > 0 ? se / dt : 0;
+        if (ok) {
+            ok_ours += dt;
+            ok_se += se;
+            ok_t[nok++] = dt;
+            if (se < 0.005) /* SE's time rounds to 0.00 s: no ratio */
+                zero++;
+            else {
+                if (ratio < min_ratio) min_ratio = ratio;
+                below30 += ratio < 30;
+            }
+        } else
+            unf[nunf++] = dt;
+        if (!quiet)
+            printf("%-4d %-5.1f %-5s %10.1f %10s %9.1f  %s\n", nok + nunf, r.er / 10.0, fld[2],
+                   dt * 1e3, ok ? fld[3] : ">300", ok ? ratio : 300 / dt, fld[4]);
+        fflush(stdout);
+    }
+    fclose(f);
+    qsort(unf, (size_t)nunf, sizeof *unf, cmp_d);
+    qsort(ok_t, (size_t)nok, sizeof *ok_t, cmp_d);
+    printf("\nse_times_public.tsv, profile as given, thread CPU\n");
+    if (nok)
+        printf("  %d puzzles SE finished: SE %.1f s, ours %.2f s in all (%.0fx); per puzzle: "
+               "median %.1f ms, max %.1f ms, smallest ratio %.1fx, %d below 30x (%d with SE's "
+               "0.00 s left out)\n",
+               nok, ok_se, ok_ours, ok_se / ok_ours, ok_t[nok / 2] * 1e3, ok_t[nok - 1] * 1e3,
+               min_ratio, below30, zero);
+    if (nunf)
+        printf("  %d puzzles SE did not finish in 300 s: ours median %.1f ms, max %.1f ms\n", nunf,
+               unf[nunf / 2] * 1e3, unf[nunf - 1] * 1e3);
+    free(unf);
+    free(ok_t);
+    return 0;
+}
+
 static double rate(const sdk_profile *p, const char *puz, sdk_rating *r, track *t)
 {
     sdk_grid g;
@@ -141,7 +232,7 @@ int main(int argc, char **argv)
     const char *conf = NULL, *pname = NULL;
     const char *md = SUDOKU_SOURCE_DIR "/plugins/se/PROFILE.md", *data = SUDOKU_DEFAULT_DATA;
     int nhard = 20, maxn = 1000;
-    bool quiet = false;
+    bool quiet = false, times_mode = false;
     for (int i = 1; i < argc; i++) {
         if (!strcmp(argv[i], "--config") && i + 1 < argc)
             conf = argv[++i];
@@ -157,6 +248,8 @@ int main(int argc, char **argv)
             maxn = atoi(argv[++i]);
         else if (!strcmp(argv[i], "--quiet"))
             quiet = true;
+        else if (!strcmp(argv[i], "--times"))
+            times_mode = true;
         else if (!strcmp(argv[i], "--steps") && i + 1 < argc) {
             steps_out = fopen(argv[++i], "w");
             if (!steps_out) {
@@ -164,8 +257,9 @@ int main(int argc, char **argv)
                 return 2;
             }
         } else {
-            fprintf(stderr, "usage: rate_vs_se [--config F] [--profile NAME] [--profile-md F] "
-                            "[--data DIR] [--hard N] [--max N] [--quiet] [--steps FILE]\n");
+            fprintf(stderr,
+                    "usage: rate_vs_se [--config F] [--profile NAME] [--profile-md F] "
+                    "[--data DIR] [--hard N] [--max N] [--quiet] [--steps FILE] [--times]\n");
             return 2;
         }
     }
@@ -215,6 +309,13 @@ int main(int argc, char **argv)
             return 1;
         }
         p = &own;
+    }
+    if (times_mode) {
+        int rc = run_times(p, data, quiet);
+        if (steps_out) fclose(steps_out);
+        if (!pname) sdk_profile_free(&own);
+        sdk_config_free(&cfg);
+        return rc;
     }
     char path[1024];
     snprintf(path, sizeof path, "%s/se_ratings_public.tsv", data);

@@ -1,0 +1,75 @@
+#!/bin/sh
+# bench_all.sh - the issue-11 figures in one command, each beside its
+# baseline from the same run, with the machine's load (never run by ctest).
+#
+#   tests/bench/bench_all.sh [--build DIR] [--data DIR] [--ref LIB.so]
+#                            [--solver-n N] [--runs N] [--e2e]
+#
+# 1. solver (bench_solver): 17clue.txt and forum_hardest_1905_11plus.txt
+#    (first N puzzles, default 10000), first solution and count to 2, CPU
+#    time; with --ref LIB.so a reference solver (e.g. tdoku built apart as a
+#    shared library, see README.md) timed in the same runs, as a ratio.
+# 2. ratings (rate_vs_se --times, profile default): every puzzle of
+#    se_times_public.tsv, thread CPU per puzzle beside Sudoku Explainer's
+#    listed seconds: the total ratio, the smallest per-puzzle ratio, and the
+#    23 puzzles SE did not finish (median, worst).
+# 3. with --e2e: bench_e2e.py (sudoctl + sudokud vs in-process, memory).
+# Each part prints its CPU (user+sys) and wall seconds; the load average is
+# printed before and after. Speed is never asserted: read the figures.
+set -e
+here=$(cd "$(dirname "$0")" && pwd)
+root=$(cd "$here/../.." && pwd)
+build=$root/build
+data=$root/../shared/data
+ref=
+n=10000
+runs=3
+e2e=0
+while [ $# -gt 0 ]; do
+    case $1 in
+    --build) build=$2; shift 2 ;;
+    --data) data=$2; shift 2 ;;
+    --ref) ref=$2; shift 2 ;;
+    --solver-n) n=$2; shift 2 ;;
+    --runs) runs=$2; shift 2 ;;
+    --e2e) e2e=1; shift ;;
+    *) echo "usage: $0 [--build DIR] [--data DIR] [--ref LIB.so] [--solver-n N] [--runs N] [--e2e]" >&2
+       exit 2 ;;
+    esac
+done
+conf=$build/etc/sudokud/sudokud.conf
+tmp=$(mktemp)
+trap 'rm -f "$tmp"' EXIT
+timed() { # label command...: runs it, then prints its CPU and wall seconds
+    label=$1
+    shift
+    t0=$(date +%s.%N)
+    "$@"
+    t1=$(date +%s.%N)
+    # CPU of the finished children (the shell's own `times`, not in a pipe)
+    times >"$tmp"
+    set -- $(tail -1 "$tmp")
+    echo "[$label] wall $(awk "BEGIN{printf \"%.1f\", $t1 - $t0}") s; CPU of this script's children so far: user $1 sys $2"
+}
+echo "== load before: $(cut -d' ' -f1-3 /proc/loadavg) ($(nproc) cores), $(date -u '+%F %T') UTC"
+echo "== build: $build ($(git -C "$root" rev-parse --short HEAD 2>/dev/null || echo '?'))"
+echo
+echo "== 1. solver, first $n puzzles, median of $runs runs, thread CPU"
+if [ -n "$ref" ]; then
+    timed solver "$build/bin/bench_solver" -r "$runs" -n "$n" -b 200 --ref "$ref" "$data" \
+        17clue.txt forum_hardest_1905_11plus.txt
+else
+    timed solver "$build/bin/bench_solver" -r "$runs" -n "$n" -b 200 "$data" \
+        17clue.txt forum_hardest_1905_11plus.txt
+fi
+echo
+echo "== 2. ratings vs Sudoku Explainer (se_times_public.tsv), profile default, thread CPU"
+timed rate "$build/bin/rate_vs_se" --config "$conf" --profile default --times --data "$data" \
+    --quiet
+if [ "$e2e" = 1 ]; then
+    echo
+    echo "== 3. end to end (bench_e2e.py)"
+    timed e2e python3 "$here/bench_e2e.py" --build "$build"
+fi
+echo
+echo "== load after: $(cut -d' ' -f1-3 /proc/loadavg)"
