@@ -17,7 +17,7 @@ static bool node_of(const msgpack_object *o, wnode *nd)
 {
     char s[64];
     if (!o || o->type != MSGPACK_OBJECT_STR) return false;
-    mp_str(o, s, sizeof s);
+    sdk_wire_text(o, s, sizeof s);
     char *slash = strchr(s, '/');
     if (!slash || slash == s || slash - s >= (long)sizeof nd->cells) return false;
     memcpy(nd->cells, s, (size_t)(slash - s));
@@ -32,7 +32,7 @@ static bool node_of(const msgpack_object *o, wnode *nd)
 
 static const msgpack_object *links_of(const msgpack_object *step)
 {
-    const msgpack_object *l = mp_get(step, "links");
+    const msgpack_object *l = sdk_wire_get(step, "links");
     return l && l->type == MSGPACK_OBJECT_ARRAY ? l : NULL;
 }
 
@@ -51,8 +51,8 @@ int chain_branches(const msgpack_object *step, chain_branch *out, int max)
     int size = (int)links->via.array.size;
     for (int i = 0; i < size && n < max;) {
         int j = i + 1;
-        while (j < size && same_str(mp_get(&links->via.array.ptr[j], "from"),
-                                    mp_get(&links->via.array.ptr[j - 1], "to")))
+        while (j < size && same_str(sdk_wire_get(&links->via.array.ptr[j], "from"),
+                                    sdk_wire_get(&links->via.array.ptr[j - 1], "to")))
             j++;
         out[n].start = i;
         out[n].end = j;
@@ -87,9 +87,9 @@ char *chain_eureka(const msgpack_object *step, int start, int end, char *buf, si
     for (int i = start; i < end && m + 1 < MAXN; i++) {
         const msgpack_object *l = &links->via.array.ptr[i];
         wnode a, b;
-        if (!node_of(mp_get(l, "from"), &a) || !node_of(mp_get(l, "to"), &b)) continue;
+        if (!node_of(sdk_wire_get(l, "from"), &a) || !node_of(sdk_wire_get(l, "to"), &b)) continue;
         if (m == 0) nodes[m++] = a;
-        ops[m] = mp_bool(mp_get(l, "strong"), false) ? '=' : '-';
+        ops[m] = sdk_wire_bool(sdk_wire_get(l, "strong"), false) ? '=' : '-';
         nodes[m++] = b;
     }
     /* groups of consecutive nodes in the same cells: (d op d op d)cells */
@@ -124,7 +124,7 @@ char *chain_branch_end(const msgpack_object *step, const chain_branch *b, char *
     wnode nd;
     buf[0] = 0;
     if (!links || b->end < 1 || b->end > (int)links->via.array.size) return buf;
-    if (!node_of(mp_get(&links->via.array.ptr[b->end - 1], "to"), &nd)) return buf;
+    if (!node_of(sdk_wire_get(&links->via.array.ptr[b->end - 1], "to"), &nd)) return buf;
     snprintf(buf, n, "%s%s%d", nd.cells, nd.on ? "=" : "<>", nd.digit);
     return buf;
 }

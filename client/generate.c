@@ -177,10 +177,11 @@ static void print_text(FILE *f, const msgpack_object *r)
     char pz[128], lv[32], hd[64];
     double v[3];
     const char *k[3] = {"er", "ep", "ed"};
-    for (int i = 0; i < 3; i++) v[i] = mp_num(mp_get(r, k[i]), 0);
-    fprintf(f, "%s  %.1f/%.1f/%.1f  %s  %s\n", mp_str(mp_get(r, "puzzle"), pz, sizeof pz), v[0],
-            v[1], v[2], mp_str(mp_get(r, "level"), lv, sizeof lv),
-            mp_str(mp_get(r, "hardest"), hd, sizeof hd));
+    for (int i = 0; i < 3; i++) v[i] = sdk_wire_num(sdk_wire_get(r, k[i]), 0);
+    fprintf(f, "%s  %.1f/%.1f/%.1f  %s  %s\n",
+            sdk_wire_text(sdk_wire_get(r, "puzzle"), pz, sizeof pz), v[0], v[1], v[2],
+            sdk_wire_text(sdk_wire_get(r, "level"), lv, sizeof lv),
+            sdk_wire_text(sdk_wire_get(r, "hardest"), hd, sizeof hd));
 }
 
 typedef struct piece {
@@ -441,8 +442,8 @@ int generate_main(int argc, char **argv, const gen_env *env)
                 const msgpack_object *pr = &m.result;
                 if (pr->type == MSGPACK_OBJECT_ARRAY && pr->via.array.size == 1)
                     pr = pr->via.array.ptr;
-                if ((uint32_t)mp_int(mp_get(pr, "msgid"), -1) == win[head].msgid)
-                    progress_update(&pg, printed + mp_int(mp_get(pr, "done"), 0), 0);
+                if ((uint32_t)sdk_wire_int(sdk_wire_get(pr, "msgid"), -1) == win[head].msgid)
+                    progress_update(&pg, printed + sdk_wire_int(sdk_wire_get(pr, "done"), 0), 0);
             }
             rpc_msg_free(&m);
             continue;
@@ -461,18 +462,18 @@ int generate_main(int argc, char **argv, const gen_env *env)
             piece *q = &win[head];
             if (q->m.error.type != MSGPACK_OBJECT_NIL) {
                 char code[64], msg[1024];
-                mp_str(mp_get(&q->m.error, "code"), code, sizeof code);
-                mp_str(mp_get(&q->m.error, "message"), msg, sizeof msg);
+                sdk_wire_text(sdk_wire_get(&q->m.error, "code"), code, sizeof code);
+                sdk_wire_text(sdk_wire_get(&q->m.error, "message"), msg, sizeof msg);
                 progress_end(&pg);
                 fprintf(stderr, "%s: generate: %s: %s\n", prog, code, msg);
                 rpc_msg_free(&q->m);
                 status = EXIT_USAGE;
                 goto out;
             }
-            const msgpack_object *res = mp_get(&q->m.result, "results");
-            for (size_t i = 0; res && i < mp_len(res); i++) {
+            const msgpack_object *res = sdk_wire_get(&q->m.result, "results");
+            for (size_t i = 0; res && i < sdk_wire_len(res); i++) {
                 const msgpack_object *it = &res->via.array.ptr[i];
-                const msgpack_object *e = mp_get(it, "error");
+                const msgpack_object *e = sdk_wire_get(it, "error");
                 if (e && e->type != MSGPACK_OBJECT_NIL) {
                     char code[64], msg[1024];
                     failed++;
@@ -481,15 +482,15 @@ int generate_main(int argc, char **argv, const gen_env *env)
                         putchar('\n');
                     }
                     fprintf(stderr, "%s: puzzle %lld: %s: %s\n", prog,
-                            mp_int(mp_get(it, "index"), -1),
-                            mp_str(mp_get(e, "code"), code, sizeof code),
-                            mp_str(mp_get(e, "message"), msg, sizeof msg));
+                            sdk_wire_int(sdk_wire_get(it, "index"), -1),
+                            sdk_wire_text(sdk_wire_get(e, "code"), code, sizeof code),
+                            sdk_wire_text(sdk_wire_get(e, "message"), msg, sizeof msg));
                 } else if (mode == OUT_JSON) {
                     json_write(stdout, it);
                     putchar('\n');
                 } else if (mode == OUT_HTML) {
                     char pz[128];
-                    mp_str(mp_get(it, "puzzle"), pz, sizeof pz);
+                    sdk_wire_text(sdk_wire_get(it, "puzzle"), pz, sizeof pz);
                     render_puzzle(&ro, it, pz, "generated");
                 } else {
                     print_text(stdout, it);

@@ -87,22 +87,22 @@ static void look_of(const msgpack_object *s, look *lk)
     memset(lk->place, 0, sizeof lk->place);
     memset(lk->als, -1, sizeof lk->als);
     if (!s) return;
-    const msgpack_object *marks = mp_get(s, "marks");
-    for (size_t i = 0; i < mp_len(marks) && marks->type == MSGPACK_OBJECT_ARRAY; i++) {
+    const msgpack_object *marks = sdk_wire_get(s, "marks");
+    for (size_t i = 0; i < sdk_wire_len(marks) && marks->type == MSGPACK_OBJECT_ARRAY; i++) {
         const msgpack_object *m = &marks->via.array.ptr[i];
         if (m->type != MSGPACK_OBJECT_ARRAY || m->via.array.size < 3) continue;
-        int c = wire_cell(&m->via.array.ptr[0]);
-        long long d = mp_int(&m->via.array.ptr[1], -1);
+        int c = sdk_wire_cell(&m->via.array.ptr[0]);
+        long long d = sdk_wire_int(&m->via.array.ptr[1], -1);
         if (c < 0 || d < 0 || d > 9) continue;
-        lk->role[c][d] = (signed char)wire_role(&m->via.array.ptr[2]);
+        lk->role[c][d] = (signed char)sdk_wire_role(&m->via.array.ptr[2]);
     }
     const char *keys[] = {"placements", "eliminations"};
     for (int k = 0; k < 2; k++) {
-        const msgpack_object *a = mp_get(s, keys[k]);
-        for (size_t i = 0; i < mp_len(a) && a->type == MSGPACK_OBJECT_ARRAY; i++) {
+        const msgpack_object *a = sdk_wire_get(s, keys[k]);
+        for (size_t i = 0; i < sdk_wire_len(a) && a->type == MSGPACK_OBJECT_ARRAY; i++) {
             int c, d;
             bool pl;
-            if (!parse_cand(&a->via.array.ptr[i], &c, &d, &pl)) continue;
+            if (!sdk_wire_cand(&a->via.array.ptr[i], &c, &d, &pl)) continue;
             if (pl)
                 lk->place[c][d] = 1;
             else
@@ -111,9 +111,9 @@ static void look_of(const msgpack_object *s, look *lk)
     }
     /* the sets of an ALS step, each its own colour: "cells {digits}" */
     char tech[64], text[2048];
-    mp_str(mp_get(s, "technique"), tech, sizeof tech);
+    sdk_wire_text(sdk_wire_get(s, "technique"), tech, sizeof tech);
     if (strncmp(tech, "als-", 4) && strcmp(tech, "death-blossom")) return;
-    mp_str(mp_get(s, "text"), text, sizeof text);
+    sdk_wire_text(sdk_wire_get(s, "text"), text, sizeof text);
     int set = 0;
     for (char *p = text; (p = strstr(p, " {")) != NULL; p++) {
         char *q = p;

@@ -15,7 +15,7 @@
 #define MG 22 /* margin for the row/column labels */
 #define SUB (CS / 3)
 
-static const char *const role_colour[] = {
+static const char *const role_colour[SDK_ROLE_COUNT] = {
     "#dddddd", /* none */
     "#7fb3ff", /* base */
     "#ffcf70", /* cover */
@@ -28,7 +28,7 @@ static const char *const role_colour[] = {
     "#a9d6f5", /* als */
     "#f1948a", /* target */
 };
-#define NCOL (int)(sizeof role_colour / sizeof role_colour[0])
+#define NCOL SDK_ROLE_COUNT
 
 static const char *colour(int role)
 {
@@ -79,7 +79,7 @@ void html_begin(FILE *f, const char *title)
         "</style></head><body>\n<h1>sudoctl %s</h1>\n<p class=\"legend\">",
         title, 9 * CS + 2 * MG, title);
     for (int r = 1; r < NCOL; r++)
-        fprintf(f, "<span style=\"background:%s\">%s</span>", colour(r), role_name(r));
+        fprintf(f, "<span style=\"background:%s\">%s</span>", colour(r), sdk_wire_role_name(r));
     fputs("<span style=\"color:#c00;text-decoration:line-through\">eliminated</span>"
           "<span style=\"border:2px solid #1a8f3a\">placed</span></p>\n",
           f);
@@ -97,87 +97,58 @@ static void cand_xy(int c, int d, double *x, double *y)
     *y = MG + (c / 9) * CS + ((d - 1) / 3) * SUB + SUB / 2.0;
 }
 
-/* A chain node "r2c46/-1": its cells' centre and digit. */
-static bool parse_node(const msgpack_object *o, double *x, double *y)
+/* A chain node: the centre of its candidates. */
+static void node_xy(const sdk_node *nd, double *x, double *y)
 {
-    if (!o || o->type != MSGPACK_OBJECT_STR) return false;
-    char s[64];
-    mp_str(o, s, sizeof s);
-    const char *p = s;
-    int rows[9], cols[9], nr = 0, nc = 0;
-    if (*p != 'r') return false;
-    for (p++; *p >= '1' && *p <= '9' && nr < 9; p++) rows[nr++] = *p - '1';
-    if (*p != 'c') return false;
-    for (p++; *p >= '1' && *p <= '9' && nc < 9; p++) cols[nc++] = *p - '1';
-    if (!nr || !nc) return false;
-    const char *slash = strchr(p, '/');
-    int d = 0;
-    if (slash) {
-        const char *q = slash + 1;
-        if (*q == '+' || *q == '-') q++;
-        if (*q >= '1' && *q <= '9') d = *q - '0';
-    }
     double sx = 0, sy = 0;
-    for (int i = 0; i < nr; i++)
-        for (int j = 0; j < nc; j++) {
-            double cx, cy;
-            int cell = rows[i] * 9 + cols[j];
-            if (d)
-                cand_xy(cell, d, &cx, &cy);
-            else
-                cx = MG + cols[j] * CS + CS / 2.0, cy = MG + rows[i] * CS + CS / 2.0;
-            sx += cx;
-            sy += cy;
-        }
-    *x = sx / (nr * nc);
-    *y = sy / (nr * nc);
-    return true;
+    int n = nd->ncell < 1 ? 1 : nd->ncell > 3 ? 3 : nd->ncell;
+    for (int i = 0; i < n; i++) {
+        double cx, cy;
+        cand_xy(nd->ncell ? nd->cell[i] : 0, nd->digit, &cx, &cy);
+        sx += cx;
+        sy += cy;
+    }
+    *x = sx / n;
+    *y = sy / n;
 }
 
-/* Draw grid g; step (may be NULL) drawn over it; givens: the puzzle's clues
- * (81 chars or NULL) for telling clues from placed digits. */
-static void svg_grid(FILE *f, const sdk_grid *g, const msgpack_object *step)
+/* What a drawing shows on each candidate: a role's colour, a ring when it is
+ * placed, a stroke when it is eliminated; and a role for whole cells. */
+typedef struct overlay {
+    signed char role[81][10]; /* -1: none */
+    unsigned char elim[81][10], place[81][10];
+    int cellrole[81];
+} overlay;
+
+static void overlay_clear(overlay *ov)
+{
+    memset(ov->role, -1, sizeof ov->role);
+    memset(ov->elim, 0, sizeof ov->elim);
+    memset(ov->place, 0, sizeof ov->place);
+    for (int i = 0; i < 81; i++) ov->cellrole[i] = -1;
+}
+
+/* What a step says about each candidate. */
+static void overlay_step(overlay *ov, const sdk_step *step)
+{
+    for (int i = 0; i < step->nmark; i++) {
+        const sdk_mark *m = &step->mark[i];
+        if (m->digit == 0)
+            ov->cellrole[m->cell] = m->role;
+        else
+            ov->role[m->cell][m->digit] = (signed char)m->role;
+    }
+    for (int i = 0; i < step->nplace; i++) ov->place[step->place[i].cell][step->place[i].digit] = 1;
+    for (int i = 0; i < step->nelim; i++) ov->elim[step->elim[i].cell][step->elim[i].digit] = 1;
+}
+
+/* Draw grid g with ov over it, and step's houses and links (step may be NULL). */
+static void svg_draw(FILE *f, const sdk_grid *g, const overlay *ov, const sdk_step *step)
 {
     int W = 9 * CS + 2 * MG;
-    /* what the step says about each candidate */
-    signed char role[81][10];
-    unsigned char elim[81][10], place[81][10];
-    memset(role, -1, sizeof role);
-    memset(elim, 0, sizeof elim);
-    memset(place, 0, sizeof place);
-    int cellrole[81];
-    for (int i = 0; i < 81; i++) cellrole[i] = -1;
-    const msgpack_object *marks = step ? mp_get(step, "marks") : NULL;
-    for (size_t i = 0; i < mp_len(marks) && marks->type == MSGPACK_OBJECT_ARRAY; i++) {
-        const msgpack_object *m = &marks->via.array.ptr[i];
-        const msgpack_object *mc, *md, *mr;
-        if (m->type == MSGPACK_OBJECT_ARRAY && m->via.array.size >= 3) {
-            mc = &m->via.array.ptr[0], md = &m->via.array.ptr[1], mr = &m->via.array.ptr[2];
-        } else if (m->type == MSGPACK_OBJECT_MAP) {
-            mc = mp_get(m, "cell"), md = mp_get(m, "digit"), mr = mp_get(m, "role");
-        } else
-            continue;
-        int c = wire_cell(mc);
-        long long d = mp_int(md, -1);
-        if (c < 0 || d < 0 || d > 9) continue;
-        if (d == 0)
-            cellrole[c] = wire_role(mr);
-        else
-            role[c][d] = (signed char)wire_role(mr);
-    }
-    const char *keys[] = {"placements", "eliminations"};
-    for (int k = 0; step && k < 2; k++) {
-        const msgpack_object *a = mp_get(step, keys[k]);
-        for (size_t i = 0; i < mp_len(a) && a->type == MSGPACK_OBJECT_ARRAY; i++) {
-            int c, d;
-            bool pl;
-            if (!parse_cand(&a->via.array.ptr[i], &c, &d, &pl)) continue;
-            if (pl)
-                place[c][d] = 1;
-            else
-                elim[c][d] = 1;
-        }
-    }
+    const signed char(*role)[10] = ov->role;
+    const unsigned char(*elim)[10] = ov->elim, (*place)[10] = ov->place;
+    const int *cellrole = ov->cellrole;
     fprintf(f,
             "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"%d\" height=\"%d\" "
             "viewBox=\"0 0 %d %d\" font-family=\"sans-serif\">\n",
@@ -189,25 +160,8 @@ static void svg_grid(FILE *f, const sdk_grid *g, const msgpack_object *step)
     fprintf(f, "<rect x=\"%d\" y=\"%d\" width=\"%d\" height=\"%d\" fill=\"#fff\"/>\n", MG, MG,
             9 * CS, 9 * CS);
     /* houses */
-    const msgpack_object *houses = step ? mp_get(step, "houses") : NULL;
-    for (size_t i = 0; i < mp_len(houses) && houses->type == MSGPACK_OBJECT_ARRAY; i++) {
-        const msgpack_object *h = &houses->via.array.ptr[i];
-        const msgpack_object *hh, *hr;
-        if (h->type == MSGPACK_OBJECT_ARRAY && h->via.array.size >= 2)
-            hh = &h->via.array.ptr[0], hr = &h->via.array.ptr[1];
-        else if (h->type == MSGPACK_OBJECT_MAP)
-            hh = mp_get(h, "house"), hr = mp_get(h, "role");
-        else
-            continue;
-        int house = -1;
-        if (hh && hh->type == MSGPACK_OBJECT_POSITIVE_INTEGER && hh->via.u64 < 27)
-            house = (int)hh->via.u64;
-        else if (hh && hh->type == MSGPACK_OBJECT_STR && hh->via.str.size >= 2) {
-            int n = hh->via.str.ptr[1] - '1';
-            char t = hh->via.str.ptr[0];
-            if (n >= 0 && n < 9) house = t == 'r' ? n : t == 'c' ? 9 + n : t == 'b' ? 18 + n : -1;
-        }
-        if (house < 0) continue;
+    for (int i = 0; step && i < step->nhouse; i++) {
+        int house = step->house[i].house;
         int x, y, w, hgt;
         if (house < 9)
             x = 0, y = house, w = 9, hgt = 1;
@@ -217,7 +171,7 @@ static void svg_grid(FILE *f, const sdk_grid *g, const msgpack_object *step)
             x = (house - 18) % 3 * 3, y = (house - 18) / 3 * 3, w = 3, hgt = 3;
         fprintf(
             f, "<rect x=\"%d\" y=\"%d\" width=\"%d\" height=\"%d\" fill=\"%s\" opacity=\"0.3\"/>\n",
-            MG + x * CS, MG + y * CS, w * CS, hgt * CS, colour(wire_role(hr)));
+            MG + x * CS, MG + y * CS, w * CS, hgt * CS, colour(step->house[i].role));
     }
     for (int c = 0; c < 81; c++)
         if (cellrole[c] >= 0)
@@ -285,13 +239,12 @@ static void svg_grid(FILE *f, const sdk_grid *g, const msgpack_object *step)
         }
     }
     /* links */
-    const msgpack_object *links = step ? mp_get(step, "links") : NULL;
-    for (size_t i = 0; i < mp_len(links) && links->type == MSGPACK_OBJECT_ARRAY; i++) {
-        const msgpack_object *l = &links->via.array.ptr[i];
+    for (int i = 0; step && i < step->nlink; i++) {
+        const sdk_link *l = &step->link[i];
         double x1, y1, x2, y2;
-        if (!parse_node(mp_get(l, "from"), &x1, &y1) || !parse_node(mp_get(l, "to"), &x2, &y2))
-            continue;
-        bool strong = mp_bool(mp_get(l, "strong"), false);
+        node_xy(&l->from, &x1, &y1);
+        node_xy(&l->to, &x2, &y2);
+        bool strong = l->strong;
         /* stop short of the candidates so that their digits stay readable */
         double len = sqrt((x2 - x1) * (x2 - x1) + (y2 - y1) * (y2 - y1));
         if (len > 4 * SUB / 2.0) {
@@ -309,10 +262,19 @@ static void svg_grid(FILE *f, const sdk_grid *g, const msgpack_object *step)
     fputs("</svg>\n", f);
 }
 
+/* Draw grid g with step (may be NULL) over it. */
+static void svg_grid(FILE *f, const sdk_grid *g, const sdk_step *step)
+{
+    static overlay ov;
+    overlay_clear(&ov);
+    if (step) overlay_step(&ov, step);
+    svg_draw(f, g, &ov, step);
+}
+
 static void puzzle_header(FILE *f, const msgpack_object *r, const char *input, const char *where)
 {
     fputs("<section class=\"puzzle\"><h2 class=\"mono\">", f);
-    const msgpack_object *p = mp_get(r, "puzzle");
+    const msgpack_object *p = sdk_wire_get(r, "puzzle");
     if (p && p->type == MSGPACK_OBJECT_STR)
         esc_obj(f, p);
     else
@@ -351,122 +313,66 @@ static bool grid_of_obj(const msgpack_object *o, sdk_grid *g)
     return ok;
 }
 
-static void apply_step(sdk_grid *g, const msgpack_object *s)
-{
-    const char *keys[] = {"placements", "eliminations"};
-    for (int k = 0; k < 2; k++) {
-        const msgpack_object *a = mp_get(s, keys[k]);
-        for (size_t i = 0; i < mp_len(a) && a->type == MSGPACK_OBJECT_ARRAY; i++) {
-            int c, d;
-            bool pl;
-            if (!parse_cand(&a->via.array.ptr[i], &c, &d, &pl)) continue;
-            if (pl) {
-                if (!g->value[c]) sdk_grid_place(g, c, d, false);
-            } else
-                sdk_grid_eliminate(g, c, d);
-        }
-    }
-}
-
 static void html_steps(FILE *f, const msgpack_object *steps, sdk_grid *g, bool have, bool advance)
 {
-    for (size_t i = 0; i < mp_len(steps) && steps->type == MSGPACK_OBJECT_ARRAY; i++) {
+    static sdk_wire_step ws;
+    for (size_t i = 0; i < sdk_wire_len(steps) && steps->type == MSGPACK_OBJECT_ARRAY; i++) {
         const msgpack_object *s = &steps->via.array.ptr[i];
         fputs("<div class=\"step\"><p>", f);
         fprintf(f, "%zu. ", i + 1);
-        const msgpack_object *t = mp_get(s, "text");
-        esc_obj(f, t ? t : mp_get(s, "technique"));
+        const msgpack_object *t = sdk_wire_get(s, "text");
+        esc_obj(f, t ? t : sdk_wire_get(s, "technique"));
         fputs("</p>\n", f);
-        if (have) svg_grid(f, g, s);
+        sdk_error err;
+        bool read = have && sdk_wire_unpack_step(s, &ws, &err);
+        if (have) svg_grid(f, g, read ? &ws.step : NULL);
         fputs("</div>\n", f);
-        if (have && advance) apply_step(g, s);
+        if (read && advance) sdk_step_apply(&ws.step, g);
     }
-}
-
-static void pack_s(msgpack_packer *pk, const char *s)
-{
-    size_t l = strlen(s);
-    msgpack_pack_str(pk, l);
-    msgpack_pack_str_body(pk, s, l);
 }
 
 /* A trace result drawn as a step: the assumption and every consequence
  * marked on (+, ringed as a placement) or off (-, struck out). */
 static void html_link_trace(FILE *f, const sdk_grid *g, const msgpack_object *r)
 {
-    const msgpack_object *lines = mp_get(r, "lines");
-    const msgpack_object *as = mp_get(r, "assumption");
-    size_t n = lines && lines->type == MSGPACK_OBJECT_ARRAY ? lines->via.array.size : 0;
-    int *cell = malloc((n + 1) * sizeof *cell), *digit = malloc((n + 1) * sizeof *digit);
-    bool *on = malloc((n + 1) * sizeof *on);
-    if (!cell || !digit || !on) {
-        free(cell), free(digit), free(on);
-        return;
-    }
-    size_t k = 0;
+    static overlay ov;
+    overlay_clear(&ov);
     char buf[64];
     int r1, c1, d1;
     char sign;
-    mp_str(as, buf, sizeof buf);
-    if (sscanf(buf, "r%1dc%1d=%1d", &r1, &c1, &d1) == 3 ||
-        sscanf(buf, "r%1dc%1d<>%1d", &r1, &c1, &d1) == 3) {
-        cell[k] = (r1 - 1) * 9 + c1 - 1, digit[k] = d1,
-        on[k] = strchr(buf, '=') && !strchr(buf, '<');
-        k++;
-    }
-    size_t nassume = k;
-    for (size_t i = 0; i < n; i++) {
-        mp_str(&lines->via.array.ptr[i], buf, sizeof buf);
+    sdk_wire_text(sdk_wire_get(r, "assumption"), buf, sizeof buf);
+    if ((sscanf(buf, "r%1dc%1d=%1d", &r1, &c1, &d1) == 3 ||
+         sscanf(buf, "r%1dc%1d<>%1d", &r1, &c1, &d1) == 3) &&
+        r1 >= 1 && c1 >= 1 && d1 >= 1)
+        ov.role[(r1 - 1) * 9 + c1 - 1][d1] = SDK_ROLE_TARGET;
+    const msgpack_object *lines = sdk_wire_get(r, "lines");
+    for (size_t i = 0; i < sdk_wire_len(lines) && lines->type == MSGPACK_OBJECT_ARRAY; i++) {
+        sdk_wire_text(&lines->via.array.ptr[i], buf, sizeof buf);
         if (sscanf(buf, "r%1dc%1d/%c%1d", &r1, &c1, &sign, &d1) == 4 && r1 >= 1 && c1 >= 1 &&
-            d1 >= 1)
-            cell[k] = (r1 - 1) * 9 + c1 - 1, digit[k] = d1, on[k] = sign == '+', k++;
-    }
-    msgpack_sbuffer sb;
-    msgpack_sbuffer_init(&sb);
-    msgpack_packer pk;
-    msgpack_packer_init(&pk, &sb, msgpack_sbuffer_write);
-    msgpack_pack_map(&pk, 3);
-    pack_s(&pk, "marks");
-    msgpack_pack_array(&pk, k);
-    for (size_t i = 0; i < k; i++) {
-        msgpack_pack_array(&pk, 3);
-        msgpack_pack_int(&pk, cell[i]);
-        msgpack_pack_int(&pk, digit[i]);
-        pack_s(&pk, i < nassume ? "target" : on[i] ? "on" : "off");
-    }
-    size_t np = 0, ne = 0;
-    for (size_t i = nassume; i < k; i++) np += on[i], ne += !on[i];
-    const char *key[2] = {"placements", "eliminations"};
-    for (int w = 0; w < 2; w++) {
-        pack_s(&pk, key[w]);
-        msgpack_pack_array(&pk, w ? ne : np);
-        for (size_t i = nassume; i < k; i++) {
-            if (on[i] != (w == 0)) continue;
-            snprintf(buf, sizeof buf, "r%dc%d%s%d", cell[i] / 9 + 1, cell[i] % 9 + 1,
-                     on[i] ? "=" : "<>", digit[i]);
-            pack_s(&pk, buf);
+            d1 >= 1) {
+            int cell = (r1 - 1) * 9 + c1 - 1;
+            bool on = sign == '+';
+            ov.role[cell][d1] = on ? SDK_ROLE_ON : SDK_ROLE_OFF;
+            if (on)
+                ov.place[cell][d1] = 1;
+            else
+                ov.elim[cell][d1] = 1;
         }
     }
-    msgpack_unpacked up;
-    msgpack_unpacked_init(&up);
-    if (msgpack_unpack_next(&up, sb.data, sb.size, NULL) == MSGPACK_UNPACK_SUCCESS)
-        svg_grid(f, g, &up.data);
-    msgpack_unpacked_destroy(&up);
-    msgpack_sbuffer_destroy(&sb);
-    free(cell), free(digit), free(on);
+    svg_draw(f, g, &ov, NULL);
 }
 
 void html_puzzle(const render_opts *o, const msgpack_object *r, const char *input,
                  const char *where)
 {
     FILE *f = o->out;
-    const msgpack_object *err = mp_get(r, "error");
+    const msgpack_object *err = sdk_wire_get(r, "error");
     if (err && err->type != MSGPACK_OBJECT_NIL) {
         char code[64], msg[512];
         puzzle_header(f, r, input, where);
         fputs("<p class=\"error\">", f);
-        mp_str(mp_get(err, "code"), code, sizeof code);
-        mp_str(mp_get(err, "message"), msg, sizeof msg);
+        sdk_wire_text(sdk_wire_get(err, "code"), code, sizeof code);
+        sdk_wire_text(sdk_wire_get(err, "message"), msg, sizeof msg);
         html_escape(f, code, strlen(code));
         fputs(": ", f);
         html_escape(f, msg, strlen(msg));
@@ -475,14 +381,14 @@ void html_puzzle(const render_opts *o, const msgpack_object *r, const char *inpu
     }
     puzzle_header(f, r, input, where);
     sdk_grid g;
-    bool have = grid_of(input, &g) || grid_of_obj(mp_get(r, "puzzle"), &g);
+    bool have = grid_of(input, &g) || grid_of_obj(sdk_wire_get(r, "puzzle"), &g);
     const char *cmd = o->cmd;
     if (!strcmp(cmd, "solve")) {
         fputs("<p>status: <b>", f);
-        esc_obj(f, mp_get(r, "status"));
+        esc_obj(f, sdk_wire_get(r, "status"));
         fputs("</b></p>\n", f);
-        if (o->logic) html_steps(f, mp_get(r, "steps"), &g, have, true);
-        const msgpack_object *sol = mp_get(r, "solution");
+        if (o->logic) html_steps(f, sdk_wire_get(r, "steps"), &g, have, true);
+        const msgpack_object *sol = sdk_wire_get(r, "solution");
         if (have && sol && sol->type == MSGPACK_OBJECT_STR && sol->via.str.size >= 81) {
             sdk_grid s = g;
             for (int c = 0; c < 81; c++) {
@@ -497,7 +403,7 @@ void html_puzzle(const render_opts *o, const msgpack_object *r, const char *inpu
         for (size_t i = 0; i < sizeof keys / sizeof *keys; i++) fprintf(f, "<th>%s</th>", keys[i]);
         fputs("</tr><tr>", f);
         for (size_t i = 0; i < sizeof keys / sizeof *keys; i++) {
-            const msgpack_object *v = mp_get(r, keys[i]);
+            const msgpack_object *v = sdk_wire_get(r, keys[i]);
             fputs("<td>", f);
             if (v && (v->type == MSGPACK_OBJECT_FLOAT32 || v->type == MSGPACK_OBJECT_FLOAT64))
                 fprintf(f, "%.1f", v->via.f64);
@@ -510,21 +416,22 @@ void html_puzzle(const render_opts *o, const msgpack_object *r, const char *inpu
         fputs("</tr></table>\n", f);
         if (have) svg_grid(f, &g, NULL);
     } else if (!strcmp(cmd, "explain") || !strcmp(cmd, "hint")) {
-        const msgpack_object *steps = mp_get(r, "steps");
+        const msgpack_object *steps = sdk_wire_get(r, "steps");
         html_steps(f, steps, &g, have, !strcmp(cmd, "explain"));
         if (!strcmp(cmd, "explain")) {
-            bool solved = mp_bool(mp_get(r, "solved"), false);
+            bool solved = sdk_wire_bool(sdk_wire_get(r, "solved"), false);
             fprintf(f, "<p><b>%s after %zu steps</b></p>\n", solved ? "solved" : "stuck",
-                    mp_len(steps));
+                    sdk_wire_len(steps));
             if (!solved && have) svg_grid(f, &g, NULL);
-        } else if (!mp_len(steps))
+        } else if (!sdk_wire_len(steps))
             fputs("<p>no step found</p>\n", f);
     }
     if (!strcmp(cmd, "trace")) {
         fputs("<p>", f);
-        esc_obj(f, mp_get(r, "assumption"));
-        fputs(mp_bool(mp_get(r, "contradiction"), false) ? ": <b>contradiction</b></p>\n"
-                                                         : "</p>\n",
+        esc_obj(f, sdk_wire_get(r, "assumption"));
+        fputs(sdk_wire_bool(sdk_wire_get(r, "contradiction"), false)
+                  ? ": <b>contradiction</b></p>\n"
+                  : "</p>\n",
               f);
         if (have) html_link_trace(f, &g, r);
     }

@@ -125,12 +125,7 @@ static char default_socket_buf[PATH_MAX];
 
 static const char *default_socket(void)
 {
-    const char *x = getenv("XDG_RUNTIME_DIR");
-    if (x && *x) {
-        snprintf(default_socket_buf, sizeof default_socket_buf, "%s/sudokud.sock", x);
-        return default_socket_buf;
-    }
-    return "/run/sudokud/sudokud.sock";
+    return sdk_wire_default_socket(false, default_socket_buf, sizeof default_socket_buf);
 }
 
 /* The folder of this executable, for finding sudokud next to it. */
@@ -628,7 +623,8 @@ static int run_batch(const opts *o, const char *cmd, char **args, int nargs)
             const msgpack_object *pa = &m.result;
             if (pg.on && pa->type == MSGPACK_OBJECT_ARRAY && pa->via.array.size == 1) {
                 const msgpack_object *pm = &pa->via.array.ptr[0];
-                long long id = mp_int(mp_get(pm, "msgid"), -1), got = mp_int(mp_get(pm, "done"), 0);
+                long long id = sdk_wire_int(sdk_wire_get(pm, "msgid"), -1),
+                          got = sdk_wire_int(sdk_wire_get(pm, "done"), 0);
                 long partial = 0;
                 for (int i = 0; i < count; i++) {
                     chunk *k = &ring[(head + i) % window];
@@ -650,8 +646,8 @@ static int run_batch(const opts *o, const char *cmd, char **args, int nargs)
             if (m.msgid == 0 && m.error.type == MSGPACK_OBJECT_MAP) {
                 char code[64], msg[512];
                 fprintf(stderr, "%s: sudokud: %s: %s\n", prog,
-                        mp_str(mp_get(&m.error, "code"), code, sizeof code),
-                        mp_str(mp_get(&m.error, "message"), msg, sizeof msg));
+                        sdk_wire_text(sdk_wire_get(&m.error, "code"), code, sizeof code),
+                        sdk_wire_text(sdk_wire_get(&m.error, "message"), msg, sizeof msg));
                 rpc_msg_free(&m);
                 status = EXIT_DAEMON;
                 break;
@@ -661,8 +657,8 @@ static int run_batch(const opts *o, const char *cmd, char **args, int nargs)
         }
         if (m.error.type != MSGPACK_OBJECT_NIL) {
             char code[64], msg[512];
-            mp_str(mp_get(&m.error, "code"), code, sizeof code);
-            mp_str(mp_get(&m.error, "message"), msg, sizeof msg);
+            sdk_wire_text(sdk_wire_get(&m.error, "code"), code, sizeof code);
+            sdk_wire_text(sdk_wire_get(&m.error, "message"), msg, sizeof msg);
             if (retryable(code) && c->retries < 2000) { /* about 200 s of backing off */
                 rpc_msg_free(&m);
                 c->retries++;
@@ -683,11 +679,11 @@ static int run_batch(const opts *o, const char *cmd, char **args, int nargs)
         /* print every finished chunk at the head, in input order */
         while (count && ring[head].done) {
             chunk *h = &ring[head];
-            const msgpack_object *results = mp_get(&h->msg.result, "results");
+            const msgpack_object *results = sdk_wire_get(&h->msg.result, "results");
             if (h->msg.error.type != MSGPACK_OBJECT_NIL) {
                 char code[64], msg[512];
-                mp_str(mp_get(&h->msg.error, "code"), code, sizeof code);
-                mp_str(mp_get(&h->msg.error, "message"), msg, sizeof msg);
+                sdk_wire_text(sdk_wire_get(&h->msg.error, "code"), code, sizeof code);
+                sdk_wire_text(sdk_wire_get(&h->msg.error, "message"), msg, sizeof msg);
                 for (int i = 0; i < h->n; i++)
                     render_failure(&ro, h->text[i], h->where[i], code, msg);
                 bad = true;
@@ -757,8 +753,8 @@ static int run_simple(const opts *o, const char *cmd)
             .out = stdout, .mode = o->mode == OUT_HTML ? OUT_TEXT : o->mode, .cmd = cmd};
         if (m.error.type != MSGPACK_OBJECT_NIL) {
             char code[64], msg[1024];
-            mp_str(mp_get(&m.error, "code"), code, sizeof code);
-            mp_str(mp_get(&m.error, "message"), msg, sizeof msg);
+            sdk_wire_text(sdk_wire_get(&m.error, "code"), code, sizeof code);
+            sdk_wire_text(sdk_wire_get(&m.error, "message"), msg, sizeof msg);
             if (o->mode == OUT_JSON) {
                 printf("{\"error\":");
                 json_write(stdout, &m.error);
@@ -884,7 +880,7 @@ int main(int argc, char **argv)
             o.socket_given = true;
             break;
         case OPT_SYSTEM: /* never autostarted: systemd runs it */
-            o.socket = "/run/sudokud/sudokud.sock";
+            o.socket = SDK_WIRE_SYSTEM_SOCKET;
             o.socket_given = true;
             break;
         case OPT_TIMEOUT: {

@@ -99,14 +99,16 @@ static void load_names(const render_opts *o)
         msgpack_pack_map(&pk, 0);
     rpc_msg m;
     if (rpc_call(c, "techniques", sb.data, sb.size, &m, 30000) == 1) {
-        const msgpack_object *t = mp_get(&m.result, "techniques");
+        const msgpack_object *t = sdk_wire_get(&m.result, "techniques");
         size_t k = t && t->type == MSGPACK_OBJECT_ARRAY ? t->via.array.size : 0;
         names.id = calloc(k ? k : 1, sizeof *names.id);
         names.name = calloc(k ? k : 1, sizeof *names.name);
         if (names.id && names.name)
             for (size_t i = 0; i < k; i++) {
-                mp_str(mp_get(&t->via.array.ptr[i], "id"), names.id[i], sizeof names.id[i]);
-                mp_str(mp_get(&t->via.array.ptr[i], "name"), names.name[i], sizeof names.name[i]);
+                sdk_wire_text(sdk_wire_get(&t->via.array.ptr[i], "id"), names.id[i],
+                              sizeof names.id[i]);
+                sdk_wire_text(sdk_wire_get(&t->via.array.ptr[i], "name"), names.name[i],
+                              sizeof names.name[i]);
                 names.n++;
             }
         rpc_msg_free(&m);
@@ -133,7 +135,7 @@ static void put_rating(FILE *f, const msgpack_object *v)
         d = v->via.f64;
     else if (v && (v->type == MSGPACK_OBJECT_POSITIVE_INTEGER ||
                    v->type == MSGPACK_OBJECT_NEGATIVE_INTEGER))
-        d = mp_num(v, 0) / 10.0;
+        d = sdk_wire_num(v, 0) / 10.0;
     if (!isfinite(d)) d = 0;
     fprintf(f, "%.1f", d);
 }
@@ -181,14 +183,14 @@ static void format_puzzle(const render_opts *o, const msgpack_object *r, const c
         const char *key = NULL;
         switch (c) {
         case 'r':
-            if (ok && !mp_bool(mp_get(r, "solved"), true))
+            if (ok && !sdk_wire_bool(sdk_wire_get(r, "solved"), true))
                 fputs("20.0", f); /* serate: valid, but the techniques do not solve it */
             else
-                put_rating(f, ok ? mp_get(r, "er") : NULL);
+                put_rating(f, ok ? sdk_wire_get(r, "er") : NULL);
             break;
         case 'p':
         case 'd':
-            put_rating(f, ok ? mp_get(r, c == 'p' ? "ep" : "ed") : NULL);
+            put_rating(f, ok ? sdk_wire_get(r, c == 'p' ? "ep" : "ed") : NULL);
             break;
         case 'R':
         case 'S':
@@ -226,7 +228,7 @@ static void format_puzzle(const render_opts *o, const msgpack_object *r, const c
             fprintf(f, "%ld", ordinal);
             break;
         case 'e':
-            put_time(f, ok ? mp_num(mp_get(r, "time"), 0) : 0);
+            put_time(f, ok ? sdk_wire_num(sdk_wire_get(r, "time"), 0) : 0);
             break;
         case 'l':
             putc('\n', f);
@@ -239,7 +241,7 @@ static void format_puzzle(const render_opts *o, const msgpack_object *r, const c
         }
         if (key && ok) {
             char id[64];
-            mp_str(mp_get(r, key), id, sizeof id);
+            sdk_wire_text(sdk_wire_get(r, key), id, sizeof id);
             fputs(c == 'R' || c == 'P' || c == 'D' ? technique_name(o, id) : id, f);
         }
     }
@@ -289,7 +291,7 @@ static void csv_value(FILE *f, const msgpack_object *v, bool rating)
         break;
     case MSGPACK_OBJECT_POSITIVE_INTEGER:
     case MSGPACK_OBJECT_NEGATIVE_INTEGER:
-        fprintf(f, "%lld", mp_int(v, 0));
+        fprintf(f, "%lld", sdk_wire_int(v, 0));
         break;
     case MSGPACK_OBJECT_FLOAT32:
     case MSGPACK_OBJECT_FLOAT64:
@@ -387,7 +389,7 @@ static void csv_row(FILE *f, const csv_cols *t, const char *input, long step,
         putc(',', f);
         const char *key = t->keys[k];
         bool rating = *key == '*';
-        if (v) csv_value(f, mp_get(v, key + rating), rating);
+        if (v) csv_value(f, sdk_wire_get(v, key + rating), rating);
     }
     while (col < ncols - 1) {
         putc(',', f);
@@ -433,29 +435,29 @@ bool outfmt_puzzle(const render_opts *o, const msgpack_object *r, const char *in
                    const char *where)
 {
     FILE *f = o->out;
-    const msgpack_object *err = mp_get(r, "error");
+    const msgpack_object *err = sdk_wire_get(r, "error");
     if (err && err->type != MSGPACK_OBJECT_NIL) {
         char code[64], msg[512];
-        outfmt_failure(o, input, where, mp_str(mp_get(err, "code"), code, sizeof code),
-                       mp_str(mp_get(err, "message"), msg, sizeof msg));
+        outfmt_failure(o, input, where, sdk_wire_text(sdk_wire_get(err, "code"), code, sizeof code),
+                       sdk_wire_text(sdk_wire_get(err, "message"), msg, sizeof msg));
         return false;
     }
     bool solve = !strcmp(o->cmd, "solve");
-    const msgpack_object *st = mp_get(r, "status");
-    bool ok = !solve || mp_str_eq(st, "unique");
+    const msgpack_object *st = sdk_wire_get(r, "status");
+    bool ok = !solve || sdk_wire_str_is(st, "unique");
     switch (o->mode) {
     case OUT_LINES: {
         char line[82];
         sdk_grid g;
         sdk_error e;
-        const msgpack_object *sol = mp_get(r, "solution");
+        const msgpack_object *sol = sdk_wire_get(r, "solution");
         if (solve) {
             if (ok && sol && sol->type == MSGPACK_OBJECT_STR)
                 fprintf(f, "%.*s\n", (int)sol->via.str.size, sol->via.str.ptr);
             else {
                 fflush(f);
                 fprintf(stderr, "sudoctl: %s%s%s\n", where ? where : "", where ? ": " : "",
-                        mp_str_eq(st, "none") ? "no solution" : "more than one solution");
+                        sdk_wire_str_is(st, "none") ? "no solution" : "more than one solution");
             }
         } else if (sdk_parse(input, &g, &e))
             fprintf(f, "%s\n", sdk_format_line(&g, line));
@@ -465,18 +467,18 @@ bool outfmt_puzzle(const render_opts *o, const msgpack_object *r, const char *in
         const csv_cols *t = csv_for(o->cmd);
         if (!t) break;
         if (!strcmp(o->cmd, "explain") || !strcmp(o->cmd, "hint")) {
-            const msgpack_object *steps = mp_get(r, "steps");
+            const msgpack_object *steps = sdk_wire_get(r, "steps");
             size_t n = steps && steps->type == MSGPACK_OBJECT_ARRAY ? steps->via.array.size : 0;
             for (size_t i = 0; i < n; i++)
                 csv_row(f, t, input, (long)i + 1, &steps->via.array.ptr[i], NULL);
             if (!n) csv_row(f, t, input, 0, NULL, NULL);
         } else if (!strcmp(o->cmd, "trace")) {
-            const msgpack_object *lines = mp_get(r, "lines");
+            const msgpack_object *lines = sdk_wire_get(r, "lines");
             size_t n = lines && lines->type == MSGPACK_OBJECT_ARRAY ? lines->via.array.size : 0;
             for (size_t i = 0; i < n; i++) {
                 csv_puzzle(f, input);
                 putc(',', f);
-                csv_value(f, mp_get(r, "assumption"), false);
+                csv_value(f, sdk_wire_get(r, "assumption"), false);
                 putc(',', f);
                 csv_value(f, &lines->via.array.ptr[i], false);
                 fputs(",\n", f);

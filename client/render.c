@@ -17,122 +17,13 @@
 #include "sudoku/grid.h"
 #include "sudoku/links.h"
 
-/* ---- JSON ------------------------------------------------------------------ */
-
-void json_string(FILE *f, const char *s, size_t n)
-{
-    putc('"', f);
-    for (size_t i = 0; i < n; i++) {
-        unsigned char c = (unsigned char)s[i];
-        switch (c) {
-        case '"':
-            fputs("\\\"", f);
-            break;
-        case '\\':
-            fputs("\\\\", f);
-            break;
-        case '\n':
-            fputs("\\n", f);
-            break;
-        case '\r':
-            fputs("\\r", f);
-            break;
-        case '\t':
-            fputs("\\t", f);
-            break;
-        default:
-            if (c < 0x20)
-                fprintf(f, "\\u%04x", c);
-            else
-                putc(c, f);
-        }
-    }
-    putc('"', f);
-}
-
-static void json_double(FILE *f, double v, const char *fmt)
-{
-    if (!isfinite(v))
-        fputs("null", f);
-    else
-        fprintf(f, fmt, v);
-}
-
-void json_write(FILE *f, const msgpack_object *o)
-{
-    if (!o) {
-        fputs("null", f);
-        return;
-    }
-    switch (o->type) {
-    case MSGPACK_OBJECT_NIL:
-        fputs("null", f);
-        break;
-    case MSGPACK_OBJECT_BOOLEAN:
-        fputs(o->via.boolean ? "true" : "false", f);
-        break;
-    case MSGPACK_OBJECT_POSITIVE_INTEGER:
-        fprintf(f, "%llu", (unsigned long long)o->via.u64);
-        break;
-    case MSGPACK_OBJECT_NEGATIVE_INTEGER:
-        fprintf(f, "%lld", (long long)o->via.i64);
-        break;
-    case MSGPACK_OBJECT_FLOAT32:
-        json_double(f, o->via.f64, "%.7g");
-        break;
-    case MSGPACK_OBJECT_FLOAT64:
-        json_double(f, o->via.f64, "%.15g");
-        break;
-    case MSGPACK_OBJECT_STR:
-        json_string(f, o->via.str.ptr, o->via.str.size);
-        break;
-    case MSGPACK_OBJECT_BIN:
-        json_string(f, o->via.bin.ptr, o->via.bin.size);
-        break;
-    case MSGPACK_OBJECT_ARRAY:
-        putc('[', f);
-        for (uint32_t i = 0; i < o->via.array.size; i++) {
-            if (i) putc(',', f);
-            json_write(f, &o->via.array.ptr[i]);
-        }
-        putc(']', f);
-        break;
-    case MSGPACK_OBJECT_MAP:
-        putc('{', f);
-        for (uint32_t i = 0; i < o->via.map.size; i++) {
-            if (i) putc(',', f);
-            const msgpack_object *k = &o->via.map.ptr[i].key;
-            if (k->type == MSGPACK_OBJECT_STR)
-                json_string(f, k->via.str.ptr, k->via.str.size);
-            else {
-                /* JSON keys are strings: write the key's JSON inside quotes */
-                char *buf = NULL;
-                size_t len = 0;
-                FILE *m = open_memstream(&buf, &len);
-                if (m) {
-                    json_write(m, k);
-                    fclose(m);
-                    json_string(f, buf, len);
-                    free(buf);
-                }
-            }
-            putc(':', f);
-            json_write(f, &o->via.map.ptr[i].val);
-        }
-        putc('}', f);
-        break;
-    default:
-        fputs("null", f);
-    }
-}
-
 /* A difficulty on the SE scale: floats as they are, integers as tenths. */
 static double diff_value(const msgpack_object *o)
 {
     if (!o) return NAN;
     if (o->type == MSGPACK_OBJECT_FLOAT32 || o->type == MSGPACK_OBJECT_FLOAT64) return o->via.f64;
     if (o->type == MSGPACK_OBJECT_POSITIVE_INTEGER || o->type == MSGPACK_OBJECT_NEGATIVE_INTEGER)
-        return mp_num(o, 0) / 10.0;
+        return sdk_wire_num(o, 0) / 10.0;
     return NAN;
 }
 
@@ -156,7 +47,7 @@ static void json_key(FILE *f, bool *first, const char *key)
 
 static void json_field(FILE *f, bool *first, const msgpack_object *r, const char *key)
 {
-    const msgpack_object *v = mp_get(r, key);
+    const msgpack_object *v = sdk_wire_get(r, key);
     if (!v) return;
     json_key(f, first, key);
     json_write(f, v);
@@ -164,7 +55,7 @@ static void json_field(FILE *f, bool *first, const msgpack_object *r, const char
 
 static void json_diff_field(FILE *f, bool *first, const msgpack_object *r, const char *key)
 {
-    const msgpack_object *v = mp_get(r, key);
+    const msgpack_object *v = sdk_wire_get(r, key);
     if (!v) return;
     json_key(f, first, key);
     json_double(f, diff_value(v), "%.1f");
@@ -172,33 +63,13 @@ static void json_diff_field(FILE *f, bool *first, const msgpack_object *r, const
 
 /* ---- a step's links as consequence lines ----------------------------------- */
 
-/* A wire step's links back into sdk_links (nodes "r2c46/-1", the set of an
- * ALS or group link from "als" / "cells"). Returns the count. */
-static int wire_step_links(const msgpack_object *s, sdk_link *out, int max)
+/* A wire step read back (lib/wire.c), or NULL when it does not read: then it
+ * is shown by its text alone. Valid until the next call. */
+static const sdk_step *unpack_step(const msgpack_object *s)
 {
-    const msgpack_object *links = mp_get(s, "links");
-    int n = 0;
-    for (size_t i = 0; i < mp_len(links) && links->type == MSGPACK_OBJECT_ARRAY && n < max; i++) {
-        const msgpack_object *l = &links->via.array.ptr[i];
-        char from[64], to[64], kind[16];
-        sdk_link lk;
-        memset(&lk, 0, sizeof lk);
-        if (!sdk_node_parse(mp_str(mp_get(l, "from"), from, sizeof from), &lk.from) ||
-            !sdk_node_parse(mp_str(mp_get(l, "to"), to, sizeof to), &lk.to))
-            continue;
-        int k = sdk_link_kind_parse(mp_str(mp_get(l, "kind"), kind, sizeof kind));
-        lk.kind = (uint8_t)(k < 0 ? SDK_LINK_CELL : k);
-        lk.strong = mp_bool(mp_get(l, "strong"), false);
-        const msgpack_object *set = mp_get(l, "als");
-        if (!set) set = mp_get(l, "cells");
-        for (size_t c = 0; c < mp_len(set) && set->type == MSGPACK_OBJECT_ARRAY && lk.nals < 9;
-             c++) {
-            int cell = wire_cell(&set->via.array.ptr[c]);
-            if (cell >= 0) lk.als[lk.nals++] = (uint8_t)cell;
-        }
-        out[n++] = lk;
-    }
-    return n;
+    static sdk_wire_step ws;
+    sdk_error err;
+    return sdk_wire_unpack_step(s, &ws, &err) ? &ws.step : NULL;
 }
 
 typedef struct line_out {
@@ -222,21 +93,19 @@ static void put_line(void *ctx, const sdk_node *derived, const char *line)
 }
 
 /* The step's chains, one line each (sdk_links_trace_lines); JSON: an array. */
-static void step_trace_lines(FILE *f, const msgpack_object *s, bool json, const char *indent,
+static void step_trace_lines(FILE *f, const sdk_step *st, bool json, const char *indent,
                              unsigned flags)
 {
-    static sdk_link links[SDK_STEP_MAX_LINK];
-    int n = wire_step_links(s, links, SDK_STEP_MAX_LINK);
     line_out lo = {f, indent, json, 0};
     if (json) putc('[', f);
-    sdk_links_trace_lines_flags(links, n, flags, put_line, &lo);
+    if (st) sdk_links_trace_lines_flags(st->link, st->nlink, flags, put_line, &lo);
     if (json) putc(']', f);
 }
 
 static void json_steps(FILE *f, const msgpack_object *steps, bool trace_links, unsigned flags)
 {
     putc('[', f);
-    for (size_t i = 0; i < mp_len(steps) && steps->type == MSGPACK_OBJECT_ARRAY; i++) {
+    for (size_t i = 0; i < sdk_wire_len(steps) && steps->type == MSGPACK_OBJECT_ARRAY; i++) {
         const msgpack_object *s = &steps->via.array.ptr[i];
         if (i) putc(',', f);
         bool first = true;
@@ -247,12 +116,12 @@ static void json_steps(FILE *f, const msgpack_object *steps, bool trace_links, u
         json_field(f, &first, s, "placements");
         json_field(f, &first, s, "eliminations");
         json_field(f, &first, s, "text");
-        const msgpack_object *links = mp_get(s, "links");
-        if (mp_len(links)) json_field(f, &first, s, "links");
+        const msgpack_object *links = sdk_wire_get(s, "links");
+        if (sdk_wire_len(links)) json_field(f, &first, s, "links");
         json_field(f, &first, s, "truncated"); /* the chains did not all fit */
-        if (trace_links && mp_len(links)) {
+        if (trace_links && sdk_wire_len(links)) {
             json_key(f, &first, "trace_links");
-            step_trace_lines(f, s, true, "", flags);
+            step_trace_lines(f, unpack_step(s), true, "", flags);
         }
         putc('}', f);
     }
@@ -261,7 +130,7 @@ static void json_steps(FILE *f, const msgpack_object *steps, bool trace_links, u
 
 static void json_puzzle_key(FILE *f, bool *first, const msgpack_object *r, const char *input)
 {
-    const msgpack_object *p = mp_get(r, "puzzle");
+    const msgpack_object *p = sdk_wire_get(r, "puzzle");
     json_key(f, first, "puzzle");
     if (p)
         json_write(f, p);
@@ -275,7 +144,7 @@ static void json_puzzle(const render_opts *o, const msgpack_object *r, const cha
     bool first = true;
     putc('{', f);
     json_puzzle_key(f, &first, r, input);
-    const msgpack_object *err = mp_get(r, "error");
+    const msgpack_object *err = sdk_wire_get(r, "error");
     if (err && err->type != MSGPACK_OBJECT_NIL) {
         json_key(f, &first, "error");
         bool ef = true;
@@ -289,9 +158,10 @@ static void json_puzzle(const render_opts *o, const msgpack_object *r, const cha
         json_field(f, &first, r, "solutions");
         if (o->logic) {
             json_field(f, &first, r, "solved");
-            if (mp_get(r, "steps")) {
+            if (sdk_wire_get(r, "steps")) {
                 json_key(f, &first, "steps");
-                json_steps(f, mp_get(r, "steps"), o->trace_links, o->gnpx ? SDK_TRACE_GNPX : 0);
+                json_steps(f, sdk_wire_get(r, "steps"), o->trace_links,
+                           o->gnpx ? SDK_TRACE_GNPX : 0);
             }
         }
     } else if (!strcmp(o->cmd, "rate")) {
@@ -304,12 +174,12 @@ static void json_puzzle(const render_opts *o, const msgpack_object *r, const cha
         json_field(f, &first, r, "solved");
     } else if (!strcmp(o->cmd, "explain") || !strcmp(o->cmd, "hint")) {
         if (!strcmp(o->cmd, "explain")) json_field(f, &first, r, "solved");
-        if (mp_get(r, "passes")) {
+        if (sdk_wire_get(r, "passes")) {
             json_field(f, &first, r, "passes");
             json_field(f, &first, r, "passes_grid");
         }
         json_key(f, &first, "steps");
-        json_steps(f, mp_get(r, "steps"), o->trace_links, o->gnpx ? SDK_TRACE_GNPX : 0);
+        json_steps(f, sdk_wire_get(r, "steps"), o->trace_links, o->gnpx ? SDK_TRACE_GNPX : 0);
         if (o->trace) {
             json_field(f, &first, r, "trace");
             json_field(f, &first, r, "trace_status");
@@ -321,65 +191,6 @@ static void json_puzzle(const render_opts *o, const msgpack_object *r, const cha
         json_field(f, &first, r, "summary");
     }
     fputs("}\n", f);
-}
-
-/* ---- wire helpers -------------------------------------------------------- */
-
-static int cell_from_text(const char *s, size_t n)
-{
-    if (n >= 4 && (s[0] == 'r' || s[0] == 'R') && s[1] >= '1' && s[1] <= '9' &&
-        (s[2] == 'c' || s[2] == 'C') && s[3] >= '1' && s[3] <= '9')
-        return (s[1] - '1') * 9 + (s[3] - '1');
-    return -1;
-}
-
-bool parse_cand(const msgpack_object *o, int *cell, int *digit, bool *place)
-{
-    if (!o || o->type != MSGPACK_OBJECT_STR) return false;
-    const char *s = o->via.str.ptr;
-    size_t n = o->via.str.size;
-    int c = cell_from_text(s, n);
-    if (c < 0) return false;
-    if (n == 6 && s[4] == '=' && s[5] >= '1' && s[5] <= '9') {
-        *place = true;
-        *digit = s[5] - '0';
-    } else if (n == 7 && s[4] == '<' && s[5] == '>' && s[6] >= '1' && s[6] <= '9') {
-        *place = false;
-        *digit = s[6] - '0';
-    } else
-        return false;
-    *cell = c;
-    return true;
-}
-
-int wire_cell(const msgpack_object *o)
-{
-    if (!o) return -1;
-    if (o->type == MSGPACK_OBJECT_POSITIVE_INTEGER) return o->via.u64 < 81 ? (int)o->via.u64 : -1;
-    if (o->type == MSGPACK_OBJECT_STR) return cell_from_text(o->via.str.ptr, o->via.str.size);
-    return -1;
-}
-
-static const char *const role_names[] = {"none",   "base", "cover", "fin", "endofin", "pivot",
-                                         "pincer", "on",   "off",   "als", "target"};
-#define NROLES (int)(sizeof role_names / sizeof role_names[0])
-
-const char *role_name(int role)
-{
-    return role >= 0 && role < NROLES ? role_names[role] : "none";
-}
-
-int wire_role(const msgpack_object *o)
-{
-    if (!o) return 0;
-    if (o->type == MSGPACK_OBJECT_POSITIVE_INTEGER)
-        return o->via.u64 < NROLES ? (int)o->via.u64 : 0;
-    if (o->type == MSGPACK_OBJECT_STR) {
-        for (int i = 0; i < NROLES; i++)
-            if (mp_str_eq(o, role_names[i])) return i;
-        if (mp_str_eq(o, "endo-fin")) return 4;
-    }
-    return 0;
 }
 
 /* ---- text ----------------------------------------------------------------- */
@@ -403,7 +214,7 @@ static void print_input_line(FILE *f, const char *input)
 
 static void print_puzzle_or_input(FILE *f, const msgpack_object *r, const char *input)
 {
-    const msgpack_object *p = mp_get(r, "puzzle");
+    const msgpack_object *p = sdk_wire_get(r, "puzzle");
     if (p && p->type == MSGPACK_OBJECT_STR)
         print_oneline(f, p->via.str.ptr, p->via.str.size);
     else
@@ -416,7 +227,7 @@ static void print_header(FILE *f, const msgpack_object *r, const char *input, co
 {
     const char *t = input;
     size_t n = strlen(input);
-    const msgpack_object *p = mp_get(r, "puzzle");
+    const msgpack_object *p = sdk_wire_get(r, "puzzle");
     if (p && p->type == MSGPACK_OBJECT_STR) t = p->via.str.ptr, n = p->via.str.size;
     while (n && (t[n - 1] == '\n' || t[n - 1] == '\r' || t[n - 1] == ' ')) n--;
     bool multiline = memchr(t, '\n', n) != NULL;
@@ -457,24 +268,6 @@ static void print_pencil(FILE *f, const sdk_grid *g)
     if (l && buf[l - 1] != '\n') putc('\n', f);
 }
 
-/* Apply a wire step's placements and eliminations to a local grid. */
-static void apply_wire_step(sdk_grid *g, const msgpack_object *s)
-{
-    const char *keys[] = {"placements", "eliminations"};
-    for (int k = 0; k < 2; k++) {
-        const msgpack_object *a = mp_get(s, keys[k]);
-        for (size_t i = 0; i < mp_len(a) && a->type == MSGPACK_OBJECT_ARRAY; i++) {
-            int cell, digit;
-            bool place;
-            if (!parse_cand(&a->via.array.ptr[i], &cell, &digit, &place)) continue;
-            if (place) {
-                if (!g->value[cell]) sdk_grid_place(g, cell, digit, false);
-            } else
-                sdk_grid_eliminate(g, cell, digit);
-        }
-    }
-}
-
 /* A step of several chains (forcing chains and nets): each branch on its own
  * line, in Eureka notation, so that a reader can check it link by link. */
 static void print_branches(FILE *f, const msgpack_object *s)
@@ -495,7 +288,7 @@ static void print_steps(const render_opts *o, const msgpack_object *steps, const
     bool colour = have && !o->pencil && grid_colour_wanted(o->color, f);
     /* explain's steps follow each other; hint's are alternatives */
     bool advance = strcmp(o->cmd, "hint") != 0;
-    for (size_t i = 0; i < mp_len(steps) && steps->type == MSGPACK_OBJECT_ARRAY; i++) {
+    for (size_t i = 0; i < sdk_wire_len(steps) && steps->type == MSGPACK_OBJECT_ARRAY; i++) {
         const msgpack_object *s = &steps->via.array.ptr[i];
         if (have) {
             putc('\n', f);
@@ -509,87 +302,13 @@ static void print_steps(const render_opts *o, const msgpack_object *steps, const
         if (text && *text)
             fputs(text, f);
         else
-            print_str(f, mp_get(s, "technique"));
+            print_str(f, sdk_wire_get(s, "technique"));
         free(text);
         putc('\n', f);
         print_branches(f, s);
-        if (o->trace_links) step_trace_lines(f, s, false, "    ", o->gnpx ? SDK_TRACE_GNPX : 0);
-        if (have && advance) apply_wire_step(&g, s);
-    }
-}
-
-static const char *const trace_texts[] = {"valid digit found", "already in this row",
-                                          "already in this column", "already in this box",
-                                          "no valid digit, back to the previous cell"};
-
-void render_backtrack_trace(FILE *f, const msgpack_object *r)
-{
-    const msgpack_object *t = mp_get(r, "trace");
-    if (!t) {
-        fputs("(no trace in the answer)\n", f);
-        return;
-    }
-    for (size_t i = 0; i < mp_len(t) && t->type == MSGPACK_OBJECT_ARRAY; i++) {
-        const msgpack_object *e = &t->via.array.ptr[i];
-        const msgpack_object *st, *ce, *di, *re;
-        if (e->type == MSGPACK_OBJECT_MAP) {
-            st = mp_get(e, "step");
-            ce = mp_get(e, "cell");
-            di = mp_get(e, "digit");
-            re = mp_get(e, "result");
-        } else if (e->type == MSGPACK_OBJECT_ARRAY && e->via.array.size >= 4) {
-            st = &e->via.array.ptr[0];
-            ce = &e->via.array.ptr[1];
-            di = &e->via.array.ptr[2];
-            re = &e->via.array.ptr[3];
-        } else {
-            json_write(f, e);
-            putc('\n', f);
-            continue;
-        }
-        int cell = wire_cell(ce);
-        long long step = mp_int(st, (long long)i + 1);
-        if (cell < 0) {
-            json_write(f, e);
-            putc('\n', f);
-            continue;
-        }
-        int row = cell / 9, col = cell % 9;
-        int br = row / 3 * 3, bc = col / 3 * 3;
-        fprintf(f, "step %lld: cell %d (r%dc%d, box at r%dc%d) ", step, cell, row + 1, col + 1,
-                br + 1, bc + 1);
-        long long d = mp_int(di, 0);
-        if (d) fprintf(f, "digit %lld: ", d);
-        if (re && re->type == MSGPACK_OBJECT_STR)
-            print_str(f, re);
-        else {
-            long long k = mp_int(re, -1);
-            fputs(k >= 0 && k < 5 ? trace_texts[k] : "?", f);
-        }
-        putc('\n', f);
-    }
-    const msgpack_object *more = mp_get(r, "trace_truncated");
-    const msgpack_object *ts = mp_get(r, "trace_status");
-    if (mp_bool(more, false))
-        fputs("(trace cut off)\n", f);
-    else if (ts && ts->type == MSGPACK_OBJECT_STR) {
-        fputs("trace: ", f);
-        print_str(f, ts);
-        putc('\n', f);
-    }
-}
-
-void render_link_trace(FILE *f, const msgpack_object *r)
-{
-    const msgpack_object *lines = mp_get(r, "lines");
-    for (size_t i = 0; i < mp_len(lines) && lines->type == MSGPACK_OBJECT_ARRAY; i++) {
-        print_str(f, &lines->via.array.ptr[i]);
-        putc('\n', f);
-    }
-    const msgpack_object *sum = mp_get(r, "summary");
-    if (sum && sum->type == MSGPACK_OBJECT_STR) {
-        print_str(f, sum);
-        if (sum->via.str.size && sum->via.str.ptr[sum->via.str.size - 1] != '\n') putc('\n', f);
+        const sdk_step *st = o->trace_links || (have && advance) ? unpack_step(s) : NULL;
+        if (o->trace_links) step_trace_lines(f, st, false, "    ", o->gnpx ? SDK_TRACE_GNPX : 0);
+        if (have && advance && st) sdk_step_apply(st, &g);
     }
 }
 
@@ -606,7 +325,7 @@ static bool text_puzzle(const render_opts *o, const msgpack_object *r, const cha
 {
     FILE *f = o->out;
     char buf[1024], code[64], msg[512];
-    const msgpack_object *err = mp_get(r, "error");
+    const msgpack_object *err = sdk_wire_get(r, "error");
     if (err && err->type != MSGPACK_OBJECT_NIL) {
         char *line = NULL;
         size_t len = 0;
@@ -615,38 +334,40 @@ static bool text_puzzle(const render_opts *o, const msgpack_object *r, const cha
             print_puzzle_or_input(m, r, input);
             fclose(m);
         }
-        text_failure(f, line ? line : "", where, mp_str(mp_get(err, "code"), code, sizeof code),
-                     mp_str(mp_get(err, "message"), msg, sizeof msg));
+        text_failure(f, line ? line : "", where,
+                     sdk_wire_text(sdk_wire_get(err, "code"), code, sizeof code),
+                     sdk_wire_text(sdk_wire_get(err, "message"), msg, sizeof msg));
         free(line);
         return false;
     }
     const char *cmd = o->cmd;
     if (!strcmp(cmd, "solve")) {
-        const msgpack_object *st = mp_get(r, "status");
-        const msgpack_object *sol = mp_get(r, "solution");
-        bool unique = mp_str_eq(st, "unique");
+        const msgpack_object *st = sdk_wire_get(r, "status");
+        const msgpack_object *sol = sdk_wire_get(r, "solution");
+        bool unique = sdk_wire_str_is(st, "unique");
         if (o->logic) {
             if (o->headers) {
                 print_header(f, r, input, where);
             }
-            print_steps(o, mp_get(r, "steps"), input);
-            const msgpack_object *solved = mp_get(r, "solved");
-            if (solved && !mp_bool(solved, false)) fprintf(f, "%s\n", _("(techniques got stuck)"));
+            print_steps(o, sdk_wire_get(r, "steps"), input);
+            const msgpack_object *solved = sdk_wire_get(r, "solved");
+            if (solved && !sdk_wire_bool(solved, false))
+                fprintf(f, "%s\n", _("(techniques got stuck)"));
         }
         if (o->big) {
             if (sol && sol->type == MSGPACK_OBJECT_STR)
                 print_big_grid(f, sol->via.str.ptr, sol->via.str.size);
             else {
-                const msgpack_object *p = mp_get(r, "puzzle");
+                const msgpack_object *p = sdk_wire_get(r, "puzzle");
                 if (p && p->type == MSGPACK_OBJECT_STR)
                     print_big_grid(f, p->via.str.ptr, p->via.str.size);
             }
-            fprintf(f, "status: %s", mp_str(st, buf, sizeof buf));
-            const msgpack_object *gs = mp_get(r, "guesses");
-            if (gs) fprintf(f, " (guesses: %lld)", mp_int(gs, 0));
+            fprintf(f, "status: %s", sdk_wire_text(st, buf, sizeof buf));
+            const msgpack_object *gs = sdk_wire_get(r, "guesses");
+            if (gs) fprintf(f, " (guesses: %lld)", sdk_wire_int(gs, 0));
             putc('\n', f);
-            if (mp_str_eq(st, "multiple")) {
-                const msgpack_object *s2 = mp_get(r, "solution2");
+            if (sdk_wire_str_is(st, "multiple")) {
+                const msgpack_object *s2 = sdk_wire_get(r, "solution2");
                 if (s2 && s2->type == MSGPACK_OBJECT_STR) {
                     fputs("another solution:\n", f);
                     print_big_grid(f, s2->via.str.ptr, s2->via.str.size);
@@ -657,13 +378,13 @@ static bool text_puzzle(const render_opts *o, const msgpack_object *r, const cha
                 print_str(f, sol);
             else
                 print_puzzle_or_input(f, r, input);
-            fprintf(f, "  %s", mp_str(st, buf, sizeof buf));
+            fprintf(f, "  %s", sdk_wire_text(st, buf, sizeof buf));
         }
-        if (mp_str_eq(st, "multiple")) {
-            const msgpack_object *d = mp_get(r, "differ");
-            if (mp_len(d)) {
+        if (sdk_wire_str_is(st, "multiple")) {
+            const msgpack_object *d = sdk_wire_get(r, "differ");
+            if (sdk_wire_len(d)) {
                 fputs(o->big ? "differ:" : " differ:", f);
-                for (size_t i = 0; i < mp_len(d) && d->type == MSGPACK_OBJECT_ARRAY; i++) {
+                for (size_t i = 0; i < sdk_wire_len(d) && d->type == MSGPACK_OBJECT_ARRAY; i++) {
                     putc(i ? ',' : ' ', f);
                     print_str(f, &d->via.array.ptr[i]);
                 }
@@ -676,12 +397,13 @@ static bool text_puzzle(const render_opts *o, const msgpack_object *r, const cha
     if (!strcmp(cmd, "rate")) {
         char er[16], ep[16], ed[16], lv[64], hd[64];
         print_puzzle_or_input(f, r, input);
-        fprintf(
-            f, "  %s/%s/%s  %s  %s", diff_text(mp_get(r, "er"), er, sizeof er),
-            diff_text(mp_get(r, "ep"), ep, sizeof ep), diff_text(mp_get(r, "ed"), ed, sizeof ed),
-            mp_str(mp_get(r, "level"), lv, sizeof lv), mp_str(mp_get(r, "hardest"), hd, sizeof hd));
-        const msgpack_object *solved = mp_get(r, "solved");
-        if (solved && !mp_bool(solved, true)) fputs("  (not solved)", f);
+        fprintf(f, "  %s/%s/%s  %s  %s", diff_text(sdk_wire_get(r, "er"), er, sizeof er),
+                diff_text(sdk_wire_get(r, "ep"), ep, sizeof ep),
+                diff_text(sdk_wire_get(r, "ed"), ed, sizeof ed),
+                sdk_wire_text(sdk_wire_get(r, "level"), lv, sizeof lv),
+                sdk_wire_text(sdk_wire_get(r, "hardest"), hd, sizeof hd));
+        const msgpack_object *solved = sdk_wire_get(r, "solved");
+        if (solved && !sdk_wire_bool(solved, true)) fputs("  (not solved)", f);
         putc('\n', f);
         return true;
     }
@@ -697,26 +419,26 @@ static bool text_puzzle(const render_opts *o, const msgpack_object *r, const cha
             render_link_trace(f, r);
             return true;
         }
-        const msgpack_object *steps = mp_get(r, "steps");
-        const msgpack_object *passes = mp_get(r, "passes");
+        const msgpack_object *steps = sdk_wire_get(r, "steps");
+        const msgpack_object *passes = sdk_wire_get(r, "passes");
         if (passes) { /* the Hindi seed's singles program (seeds/004) */
             char pg[128];
-            mp_str(mp_get(r, "passes_grid"), pg, sizeof pg);
-            fprintf(f, "singles program: %lld passes, %s\n", mp_int(passes, 0),
+            sdk_wire_text(sdk_wire_get(r, "passes_grid"), pg, sizeof pg);
+            fprintf(f, "singles program: %lld passes, %s\n", sdk_wire_int(passes, 0),
                     strchr(pg, '.') ? "not solved" : "solved");
             fprintf(f, "  %s\n", pg);
         }
         print_steps(o, steps, input);
         if (!strcmp(cmd, "hint")) {
-            if (!mp_len(steps)) fprintf(f, "%s\n", _("no step found"));
+            if (!sdk_wire_len(steps)) fprintf(f, "%s\n", _("no step found"));
             return true;
         }
-        const msgpack_object *solved = mp_get(r, "solved");
-        if (mp_bool(solved, false))
-            fprintf(f, _("solved in %zu steps\n"), mp_len(steps));
+        const msgpack_object *solved = sdk_wire_get(r, "solved");
+        if (sdk_wire_bool(solved, false))
+            fprintf(f, _("solved in %zu steps\n"), sdk_wire_len(steps));
         else {
-            fprintf(f, _("stuck after %zu steps\n"), mp_len(steps));
-            const msgpack_object *sg = mp_get(r, "stuck_grid");
+            fprintf(f, _("stuck after %zu steps\n"), sdk_wire_len(steps));
+            const msgpack_object *sg = sdk_wire_get(r, "stuck_grid");
             sdk_grid g;
             if (sg && sg->type == MSGPACK_OBJECT_STR) {
                 char *t = strndup(sg->via.str.ptr, sg->via.str.size);
@@ -762,9 +484,9 @@ void render_end(const render_opts *o)
 
 static bool result_ok(const render_opts *o, const msgpack_object *r)
 {
-    const msgpack_object *err = mp_get(r, "error");
+    const msgpack_object *err = sdk_wire_get(r, "error");
     if (err && err->type != MSGPACK_OBJECT_NIL) return false;
-    if (!strcmp(o->cmd, "solve")) return mp_str_eq(mp_get(r, "status"), "unique");
+    if (!strcmp(o->cmd, "solve")) return sdk_wire_str_is(sdk_wire_get(r, "status"), "unique");
     return true;
 }
 
@@ -829,17 +551,17 @@ void render_techniques(const render_opts *o, const msgpack_object *r)
         return;
     }
     char buf[256];
-    fprintf(f, "profile: %s\n", mp_str(mp_get(r, "profile"), buf, sizeof buf));
-    const msgpack_object *t = mp_get(r, "techniques");
-    for (size_t i = 0; i < mp_len(t) && t->type == MSGPACK_OBJECT_ARRAY; i++) {
+    fprintf(f, "profile: %s\n", sdk_wire_text(sdk_wire_get(r, "profile"), buf, sizeof buf));
+    const msgpack_object *t = sdk_wire_get(r, "techniques");
+    for (size_t i = 0; i < sdk_wire_len(t) && t->type == MSGPACK_OBJECT_ARRAY; i++) {
         const msgpack_object *e = &t->via.array.ptr[i];
         char id[64], name[96], lv[32], src[512], d[16];
         fprintf(f, "%3zu  %-28s %-32s %5s  %-8s %s\n", i + 1,
-                mp_str(mp_get(e, "id"), id, sizeof id),
-                mp_str(mp_get(e, "name"), name, sizeof name),
-                diff_text(mp_get(e, "difficulty"), d, sizeof d),
-                mp_str(mp_get(e, "level"), lv, sizeof lv),
-                mp_str(mp_get(e, "source"), src, sizeof src));
+                sdk_wire_text(sdk_wire_get(e, "id"), id, sizeof id),
+                sdk_wire_text(sdk_wire_get(e, "name"), name, sizeof name),
+                diff_text(sdk_wire_get(e, "difficulty"), d, sizeof d),
+                sdk_wire_text(sdk_wire_get(e, "level"), lv, sizeof lv),
+                sdk_wire_text(sdk_wire_get(e, "source"), src, sizeof src));
     }
 }
 
@@ -871,5 +593,5 @@ void render_reload(const render_opts *o, const msgpack_object *r)
         putc('\n', f);
         return;
     }
-    fprintf(f, "reloaded: %lld techniques\n", mp_int(mp_get(r, "techniques"), 0));
+    fprintf(f, "reloaded: %lld techniques\n", sdk_wire_int(sdk_wire_get(r, "techniques"), 0));
 }

@@ -6,6 +6,8 @@
 #include <stdio.h>
 #include <msgpack.h>
 
+#include "sudoku/wire.h"
+
 enum { OUT_TEXT = 0, OUT_JSON, OUT_HTML, OUT_LINES, OUT_CSV, OUT_FORMAT };
 
 typedef struct render_opts {
@@ -47,21 +49,15 @@ void render_status(const render_opts *o, const msgpack_object *r);
 void render_reload(const render_opts *o, const msgpack_object *r);
 
 /* The backtracking trace of an explain result, and the super-link lines of a
- * trace result, as text. */
+ * trace result, as text (traces.c). */
 void render_backtrack_trace(FILE *f, const msgpack_object *r);
 void render_link_trace(FILE *f, const msgpack_object *r);
 
-/* JSON of any msgpack object. */
+/* JSON of any msgpack object, of a string, of a number (fmt; null when not
+ * finite) (json.c). */
 void json_write(FILE *f, const msgpack_object *o);
 void json_string(FILE *f, const char *s, size_t n);
-
-/* "r1c2=5" / "r3c2<>7" -> cell 0..80 and digit; false when not that form. */
-bool parse_cand(const msgpack_object *o, int *cell, int *digit, bool *place);
-/* Cell of a wire value: an integer 0..80 or "r1c2"; -1 when neither. */
-int wire_cell(const msgpack_object *o);
-/* Role of a wire value: an integer (sdk_role) or its name; 0 when unknown. */
-int wire_role(const msgpack_object *o);
-const char *role_name(int role);
+void json_double(FILE *f, double v, const char *fmt);
 
 /* 81-character lines, CSV, serate's --format (outfmt.c). outfmt_check says
  * why a format is bad; outfmt_wants whether it uses one of convs. */

@@ -193,7 +193,7 @@ static void rate_row(FILE *f, const msgpack_object *r, const char *input, const 
     fprintf(f, "<tr><td>%d</td><td class=\"mono\" title=\"", ++rate_rows);
     if (where) html_escape(f, where, strlen(where));
     fputs("\">", f);
-    const msgpack_object *p = r ? mp_get(r, "puzzle") : NULL;
+    const msgpack_object *p = r ? sdk_wire_get(r, "puzzle") : NULL;
     if (p && p->type == MSGPACK_OBJECT_STR)
         html_escape(f, p->via.str.ptr, p->via.str.size);
     else
@@ -209,10 +209,10 @@ static void rate_row(FILE *f, const msgpack_object *r, const char *input, const 
     }
     const char *keys[] = {"er", "ep", "ed", "level", "score", "hardest", "steps", "solved"};
     for (size_t i = 0; i < sizeof keys / sizeof *keys; i++) {
-        const msgpack_object *v = mp_get(r, keys[i]);
+        const msgpack_object *v = sdk_wire_get(r, keys[i]);
         char lv[32];
         if (!strcmp(keys[i], "level") && v && v->type == MSGPACK_OBJECT_STR) {
-            const char *t = _(mp_str(v, lv, sizeof lv));
+            const char *t = _(sdk_wire_text(v, lv, sizeof lv));
             fputs("<td>", f);
             html_escape(f, t, strlen(t));
             fputs("</td>", f);
@@ -234,11 +234,11 @@ static void apply_step(sdk_grid *g, const msgpack_object *s)
 {
     const char *keys[] = {"placements", "eliminations"};
     for (int k = 0; k < 2; k++) {
-        const msgpack_object *a = mp_get(s, keys[k]);
-        for (size_t i = 0; i < mp_len(a) && a->type == MSGPACK_OBJECT_ARRAY; i++) {
+        const msgpack_object *a = sdk_wire_get(s, keys[k]);
+        for (size_t i = 0; i < sdk_wire_len(a) && a->type == MSGPACK_OBJECT_ARRAY; i++) {
             int c, d;
             bool pl;
-            if (!parse_cand(&a->via.array.ptr[i], &c, &d, &pl)) continue;
+            if (!sdk_wire_cand(&a->via.array.ptr[i], &c, &d, &pl)) continue;
             if (pl) {
                 if (!g->value[c]) sdk_grid_place(g, c, d, false);
             } else
@@ -284,7 +284,7 @@ static void step_json(FILE *m, const msgpack_object *s)
     map_entries(m, s, &first);
     /* the technique's name and the text in the reader's language and notation */
     char name[128];
-    mp_str(mp_get(s, "name"), name, sizeof name);
+    sdk_wire_text(sdk_wire_get(s, "name"), name, sizeof name);
     fputs(",\"tname\":", m);
     jstr(m, _(name));
     char *text = step_text_alloc(s);
@@ -327,7 +327,7 @@ static void puzzle_json(FILE *m, const void *arg)
         fputs("}}", m);
         return;
     }
-    const msgpack_object *err = mp_get(r, "error");
+    const msgpack_object *err = sdk_wire_get(r, "error");
     if (err && err->type != MSGPACK_OBJECT_NIL) {
         fputs(",\"error\":", m);
         json_write(m, err);
@@ -337,7 +337,7 @@ static void puzzle_json(FILE *m, const void *arg)
     static const char *const keys[] = {"puzzle", "solved", "status", "er",      "ep",
                                        "ed",     "level",  "score",  "hardest", "profile"};
     for (size_t i = 0; i < sizeof keys / sizeof *keys; i++) {
-        const msgpack_object *v = mp_get(r, keys[i]);
+        const msgpack_object *v = sdk_wire_get(r, keys[i]);
         if (!v) continue;
         fputs(",", m);
         jstr(m, keys[i]);
@@ -346,19 +346,19 @@ static void puzzle_json(FILE *m, const void *arg)
     }
     fprintf(m, ",\"command\":\"%s\"", a->o->cmd);
     char level[32];
-    if (mp_get(r, "level")) {
+    if (sdk_wire_get(r, "level")) {
         fputs(",\"tlevel\":", m);
-        jstr(m, _(mp_str(mp_get(r, "level"), level, sizeof level)));
+        jstr(m, _(sdk_wire_text(sdk_wire_get(r, "level"), level, sizeof level)));
     }
     sdk_grid g;
-    const msgpack_object *p = mp_get(r, "puzzle");
+    const msgpack_object *p = sdk_wire_get(r, "puzzle");
     bool have = grid_of(a->input, &g);
     if (!have && p && p->type == MSGPACK_OBJECT_STR) {
         char *t = strndup(p->via.str.ptr, p->via.str.size);
         have = grid_of(t, &g);
         free(t);
     }
-    const msgpack_object *steps = mp_get(r, "steps");
+    const msgpack_object *steps = sdk_wire_get(r, "steps");
     size_t n = steps && steps->type == MSGPACK_OBJECT_ARRAY ? steps->via.array.size : 0;
     bool advance = !strcmp(a->o->cmd, "explain");
     if (have) {
@@ -391,11 +391,12 @@ void report_puzzle(const render_opts *o, const msgpack_object *r, const char *in
                    const char *where)
 {
     if (!strcmp(o->cmd, "rate")) {
-        const msgpack_object *err = mp_get(r, "error");
+        const msgpack_object *err = sdk_wire_get(r, "error");
         if (err && err->type != MSGPACK_OBJECT_NIL) {
             char code[64], msg[512];
-            rate_row(o->out, r, input, where, mp_str(mp_get(err, "code"), code, sizeof code),
-                     mp_str(mp_get(err, "message"), msg, sizeof msg));
+            rate_row(o->out, r, input, where,
+                     sdk_wire_text(sdk_wire_get(err, "code"), code, sizeof code),
+                     sdk_wire_text(sdk_wire_get(err, "message"), msg, sizeof msg));
         } else
             rate_row(o->out, r, input, where, NULL, NULL);
         return;

@@ -1,4 +1,5 @@
-/* rpc.c - sudoctl's pipelined MessagePack-RPC client (see rpc.h). */
+/* rpc.c - sudoctl's pipelined MessagePack-RPC client (see rpc.h): the socket
+ * and its queues here, the framing and message shapes in lib/wire.c. */
 #include "rpc.h"
 
 #include <errno.h>
@@ -17,7 +18,7 @@ struct rpc_conn {
     uint32_t next_id;
     char *out;
     size_t out_len, out_off, out_cap;
-    msgpack_unpacker unp;
+    sdk_wire_reader in;
     bool dead;
     char why[256];
 };
@@ -47,7 +48,7 @@ rpc_conn *rpc_connect(const char *path)
     }
     c->fd = fd;
     c->next_id = 1;
-    if (!msgpack_unpacker_init(&c->unp, 1 << 16)) {
+    if (!sdk_wire_reader_init(&c->in, RPC_MAX_MESSAGE)) {
         close(fd);
         free(c);
         errno = ENOMEM;
@@ -60,7 +61,7 @@ void rpc_close(rpc_conn *c)
 {
     if (!c) return;
     close(c->fd);
-    msgpack_unpacker_destroy(&c->unp);
+    sdk_wire_reader_free(&c->in);
     free(c->out);
     free(c);
 }
@@ -104,12 +105,7 @@ uint32_t rpc_send(rpc_conn *c, const char *method, const char *params, size_t le
     if (c->next_id == 0) c->next_id = 1; /* 0 is the daemon's "unknown msgid" */
     msgpack_packer pk;
     msgpack_packer_init(&pk, c, out_write);
-    msgpack_pack_array(&pk, 4);
-    msgpack_pack_uint32(&pk, 0);
-    msgpack_pack_uint32(&pk, id);
-    size_t ml = strlen(method);
-    msgpack_pack_str(&pk, ml);
-    msgpack_pack_str_body(&pk, method, ml);
+    sdk_wire_request_head(&pk, id, method);
     msgpack_pack_array(&pk, 1);
     if (params && len)
         out_write(c, params, len);
@@ -128,44 +124,33 @@ static void fail(rpc_conn *c, const char *fmt, const char *detail)
  * more, -1 garbage. */
 static int take(rpc_conn *c, rpc_msg *m)
 {
+    sdk_error err;
     msgpack_unpacked_init(&m->up);
-    msgpack_unpack_return r = msgpack_unpacker_next(&c->unp, &m->up);
-    if (r == MSGPACK_UNPACK_CONTINUE) {
-        msgpack_unpacked_destroy(&m->up);
-        return 0;
-    }
-    if (r != MSGPACK_UNPACK_SUCCESS) {
-        msgpack_unpacked_destroy(&m->up);
-        fail(c, "%s", "the daemon sent data that is not msgpack");
+    int r = sdk_wire_reader_take(&c->in, &m->up, &err);
+    if (r == 0) return 0;
+    if (r < 0) {
+        fail(c, "the daemon sent data that cannot be read: %s", err.msg);
         return -1;
     }
+    sdk_rpc_msg rm;
+    bool msgid_known;
     const msgpack_object *o = &m->up.data;
     msgpack_object nil = {.type = MSGPACK_OBJECT_NIL};
-    m->error = m->result = nil;
-    m->method = NULL;
-    m->method_len = 0;
-    m->msgid = 0;
-    if (o->type != MSGPACK_OBJECT_ARRAY || o->via.array.size < 3 ||
-        o->via.array.ptr[0].type != MSGPACK_OBJECT_POSITIVE_INTEGER)
-        goto bad;
-    const msgpack_object *a = o->via.array.ptr;
-    m->kind = (int)a[0].via.u64;
-    if (m->kind == 1 && o->via.array.size == 4 && a[1].type == MSGPACK_OBJECT_POSITIVE_INTEGER) {
-        m->msgid = (uint32_t)a[1].via.u64;
-        m->error = a[2];
-        m->result = a[3];
-        return 1;
+    if (!sdk_rpc_parse(o, &rm, &msgid_known, &err) || rm.type == SDK_RPC_REQUEST) {
+        if (rm.type == SDK_RPC_REQUEST) snprintf(err.msg, sizeof err.msg, "a request");
+        msgpack_unpacked_destroy(&m->up);
+        fail(c, "the daemon sent a message that is not msgpack-rpc: %s", err.msg);
+        return -1;
     }
-    if (m->kind == 2 && o->via.array.size == 3 && a[1].type == MSGPACK_OBJECT_STR) {
-        m->method = a[1].via.str.ptr;
-        m->method_len = a[1].via.str.size;
-        m->result = a[2];
-        return 1;
-    }
-bad:
-    msgpack_unpacked_destroy(&m->up);
-    fail(c, "%s", "the daemon sent a message that is not msgpack-rpc");
-    return -1;
+    m->kind = rm.type;
+    m->msgid = rm.msgid;
+    m->error = rm.error ? *rm.error : nil;
+    m->result = rm.result ? *rm.result : nil;
+    m->method = rm.method;
+    m->method_len = rm.method_len;
+    /* a notification's params as sent: the array [{...}] */
+    if (rm.type == SDK_RPC_NOTIFY) m->result = o->via.array.ptr[2];
+    return 1;
 }
 
 static long long now_ms(void)
@@ -199,12 +184,13 @@ static int io_round(rpc_conn *c, int timeout_ms, bool want_read)
         if (w > 0) c->out_off += (size_t)w;
     }
     if (p.revents & (POLLIN | POLLHUP | POLLERR)) {
-        if (!msgpack_unpacker_reserve_buffer(&c->unp, 1 << 16)) {
+        size_t room;
+        char *buf = sdk_wire_reader_space(&c->in, 1 << 16, &room);
+        if (!buf) {
             fail(c, "%s", "out of memory");
             return -1;
         }
-        ssize_t r = read(c->fd, msgpack_unpacker_buffer(&c->unp),
-                         msgpack_unpacker_buffer_capacity(&c->unp));
+        ssize_t r = read(c->fd, buf, room);
         if (r == 0) {
             fail(c, "%s", "the daemon closed the connection");
             return -1;
@@ -213,7 +199,7 @@ static int io_round(rpc_conn *c, int timeout_ms, bool want_read)
             fail(c, "cannot read from the daemon: %s", strerror(errno));
             return -1;
         }
-        if (r > 0) msgpack_unpacker_buffer_consumed(&c->unp, (size_t)r);
+        if (r > 0) sdk_wire_reader_commit(&c->in, (size_t)r);
     }
     return 1;
 }
@@ -261,85 +247,4 @@ int rpc_call(rpc_conn *c, const char *method, const char *params, size_t len, rp
         if (m->kind == 1 && m->msgid == id) return 1;
         rpc_msg_free(m);
     }
-}
-
-/* ---- object helpers ------------------------------------------------------ */
-
-const msgpack_object *mp_get(const msgpack_object *o, const char *key)
-{
-    if (!o || o->type != MSGPACK_OBJECT_MAP) return NULL;
-    size_t kl = strlen(key);
-    for (uint32_t i = 0; i < o->via.map.size; i++) {
-        const msgpack_object *k = &o->via.map.ptr[i].key;
-        if (k->type == MSGPACK_OBJECT_STR && k->via.str.size == kl &&
-            memcmp(k->via.str.ptr, key, kl) == 0)
-            return &o->via.map.ptr[i].val;
-    }
-    return NULL;
-}
-
-const char *mp_str(const msgpack_object *o, char *buf, size_t n)
-{
-    if (!n) return buf;
-    buf[0] = 0;
-    if (!o || o->type != MSGPACK_OBJECT_STR) return buf;
-    size_t l = o->via.str.size < n - 1 ? o->via.str.size : n - 1;
-    memcpy(buf, o->via.str.ptr, l);
-    buf[l] = 0;
-    return buf;
-}
-
-bool mp_str_eq(const msgpack_object *o, const char *s)
-{
-    if (!o || o->type != MSGPACK_OBJECT_STR) return false;
-    size_t l = strlen(s);
-    return o->via.str.size == l && memcmp(o->via.str.ptr, s, l) == 0;
-}
-
-double mp_num(const msgpack_object *o, double def)
-{
-    if (!o) return def;
-    switch (o->type) {
-    case MSGPACK_OBJECT_POSITIVE_INTEGER:
-        return (double)o->via.u64;
-    case MSGPACK_OBJECT_NEGATIVE_INTEGER:
-        return (double)o->via.i64;
-    case MSGPACK_OBJECT_FLOAT32:
-    case MSGPACK_OBJECT_FLOAT64:
-        return o->via.f64;
-    default:
-        return def;
-    }
-}
-
-long long mp_int(const msgpack_object *o, long long def)
-{
-    if (!o) return def;
-    switch (o->type) {
-    case MSGPACK_OBJECT_POSITIVE_INTEGER:
-        return (long long)o->via.u64;
-    case MSGPACK_OBJECT_NEGATIVE_INTEGER:
-        return o->via.i64;
-    case MSGPACK_OBJECT_FLOAT32:
-    case MSGPACK_OBJECT_FLOAT64:
-        return (long long)o->via.f64;
-    default:
-        return def;
-    }
-}
-
-bool mp_bool(const msgpack_object *o, bool def)
-{
-    if (!o) return def;
-    if (o->type == MSGPACK_OBJECT_BOOLEAN) return o->via.boolean;
-    if (o->type == MSGPACK_OBJECT_POSITIVE_INTEGER) return o->via.u64 != 0;
-    return def;
-}
-
-size_t mp_len(const msgpack_object *o)
-{
-    if (!o) return 0;
-    if (o->type == MSGPACK_OBJECT_ARRAY) return o->via.array.size;
-    if (o->type == MSGPACK_OBJECT_MAP) return o->via.map.size;
-    return 0;
 }

@@ -14,6 +14,11 @@
 #include <stdint.h>
 #include <msgpack.h>
 
+#include "sudoku/wire.h"
+
+/* The largest message accepted from the daemon (a batch's answer). */
+#define RPC_MAX_MESSAGE ((size_t)1 << 30)
+
 typedef struct rpc_conn rpc_conn;
 
 /* A received message. For a response: kind 1, msgid, error and result (type
@@ -53,18 +58,5 @@ void rpc_msg_free(rpc_msg *m);
  * responses are dropped). Returns 1, 0 (timeout), -1 (connection). */
 int rpc_call(rpc_conn *c, const char *method, const char *params, size_t len, rpc_msg *m,
              int timeout_ms);
-
-/* ---- msgpack object helpers ---------------------------------------------- */
-
-/* The value of key in map o, or NULL. */
-const msgpack_object *mp_get(const msgpack_object *o, const char *key);
-/* Copy a str object into buf (NUL-terminated, truncated); "" when not a str. */
-const char *mp_str(const msgpack_object *o, char *buf, size_t n);
-bool mp_str_eq(const msgpack_object *o, const char *s);
-/* Numbers of any msgpack numeric type; def when absent or not a number. */
-double mp_num(const msgpack_object *o, double def);
-long long mp_int(const msgpack_object *o, long long def);
-bool mp_bool(const msgpack_object *o, bool def);
-size_t mp_len(const msgpack_object *o); /* array/map size, else 0 */
 
 #endif

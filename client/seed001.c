@@ -49,15 +49,15 @@ static bool event(const msgpack_object *e, long long *step, int *cell, int *digi
                                         "no valid digit: backtrack"};
     if (e->type != MSGPACK_OBJECT_ARRAY || e->via.array.size < 4) return false;
     const msgpack_object *a = e->via.array.ptr;
-    *step = mp_int(&a[0], 0);
-    *cell = (int)mp_int(&a[1], -1);
-    *digit = (int)mp_int(&a[2], 0);
+    *step = sdk_wire_int(&a[0], 0);
+    *cell = (int)sdk_wire_int(&a[1], -1);
+    *digit = (int)sdk_wire_int(&a[2], 0);
     *res = -1;
     if (a[3].type == MSGPACK_OBJECT_STR) {
         for (int i = 0; i < 5; i++)
-            if (mp_str_eq(&a[3], names[i])) *res = i;
+            if (sdk_wire_str_is(&a[3], names[i])) *res = i;
     } else {
-        *res = (int)mp_int(&a[3], -1);
+        *res = (int)sdk_wire_int(&a[3], -1);
     }
     return *cell >= 0 && *cell < 81 && *res >= 0 && *res <= 4;
 }
@@ -67,11 +67,11 @@ bool render_seed001(FILE *f, const msgpack_object *r)
     char text[4096];
     sdk_grid g;
     sdk_error err;
-    mp_str(mp_get(r, "puzzle"), text, sizeof text);
+    sdk_wire_text(sdk_wire_get(r, "puzzle"), text, sizeof text);
     if (!sdk_parse(text, &g, &err)) return false;
     int v[81];
     for (int c = 0; c < 81; c++) v[c] = g.value[c];
-    const msgpack_object *t = mp_get(r, "trace");
+    const msgpack_object *t = sdk_wire_get(r, "trace");
     if (!t || t->type != MSGPACK_OBJECT_ARRAY) return false;
     fputs("Op te lossen sudoku:\n", f);
     print_grid(f, v);
@@ -101,7 +101,7 @@ bool render_seed001(FILE *f, const msgpack_object *r)
         }
     }
     char status[32];
-    mp_str(mp_get(r, "trace_status"), status, sizeof status);
+    sdk_wire_text(sdk_wire_get(r, "trace_status"), status, sizeof status);
     if (!strcmp(status, "solved")) {
         fputs("Sudoku is opgelost:\n", f);
         print_grid(f, v);
@@ -110,10 +110,10 @@ bool render_seed001(FILE *f, const msgpack_object *r)
     } else {
         fputs("(afgebroken: --max-trace bereikt)\n", f);
     }
-    const msgpack_object *sec = mp_get(r, "trace_seconds");
+    const msgpack_object *sec = sdk_wire_get(r, "trace_seconds");
     if (sec) {
         char num[32];
-        snprintf(num, sizeof num, "%.2f", mp_num(sec, 0));
+        snprintf(num, sizeof num, "%.2f", sdk_wire_num(sec, 0));
         char *dot = strchr(num, '.');
         if (dot) *dot = ','; /* the Dutch decimal comma, as the program prints it */
         fprintf(f, "De totale rekentijd bedraagt slechts %s sec.\n", num);

@@ -25,13 +25,13 @@ static bool is_single(const msgpack_object *s)
     static const char *const ids[] = {"full-house", "hidden-single-box", "hidden-single-line",
                                       "naked-single", "band-hatching"};
     for (size_t i = 0; i < sizeof ids / sizeof *ids; i++)
-        if (mp_str_eq(mp_get(s, "technique"), ids[i])) return true;
+        if (sdk_wire_str_is(sdk_wire_get(s, "technique"), ids[i])) return true;
     return false;
 }
 
 static const msgpack_object *steps_of(const msgpack_object *r)
 {
-    const msgpack_object *st = mp_get(r, "steps");
+    const msgpack_object *st = sdk_wire_get(r, "steps");
     return st && st->type == MSGPACK_OBJECT_ARRAY ? st : NULL;
 }
 
@@ -41,8 +41,9 @@ static void forum_puzzle(FILE *f, const msgpack_object *r, const char *input)
 {
     const msgpack_object *steps = steps_of(r);
     char buf[128];
-    const msgpack_object *p = mp_get(r, "puzzle");
-    fprintf(f, "%s\n", p && p->type == MSGPACK_OBJECT_STR ? mp_str(p, buf, sizeof buf) : input);
+    const msgpack_object *p = sdk_wire_get(r, "puzzle");
+    fprintf(f, "%s\n",
+            p && p->type == MSGPACK_OBJECT_STR ? sdk_wire_text(p, buf, sizeof buf) : input);
     size_t n = steps ? steps->via.array.size : 0;
     for (size_t i = 0; i < n;) {
         const msgpack_object *s = &steps->via.array.ptr[i];
@@ -50,9 +51,9 @@ static void forum_puzzle(FILE *f, const msgpack_object *r, const char *input)
             size_t j = i;
             fputs("singles:", f);
             for (; j < n && is_single(&steps->via.array.ptr[j]); j++) {
-                const msgpack_object *pl = mp_get(&steps->via.array.ptr[j], "placements");
-                for (size_t k = 0; k < mp_len(pl) && pl->type == MSGPACK_OBJECT_ARRAY; k++)
-                    fprintf(f, " %s", mp_str(&pl->via.array.ptr[k], buf, sizeof buf));
+                const msgpack_object *pl = sdk_wire_get(&steps->via.array.ptr[j], "placements");
+                for (size_t k = 0; k < sdk_wire_len(pl) && pl->type == MSGPACK_OBJECT_ARRAY; k++)
+                    fprintf(f, " %s", sdk_wire_text(&pl->via.array.ptr[k], buf, sizeof buf));
             }
             putc('\n', f);
             i = j;
@@ -87,8 +88,8 @@ static const char *hodoku_name(const msgpack_object *s, char *buf, size_t n)
         {"als-chain", "Almost Locked Set Chain"},
     };
     for (size_t i = 0; i < sizeof map / sizeof *map; i++)
-        if (mp_str_eq(mp_get(s, "technique"), map[i][0])) return map[i][1];
-    return mp_str(mp_get(s, "name"), buf, n);
+        if (sdk_wire_str_is(sdk_wire_get(s, "technique"), map[i][0])) return map[i][1];
+    return sdk_wire_text(sdk_wire_get(s, "name"), buf, n);
 }
 
 typedef struct hnode {
@@ -99,7 +100,7 @@ typedef struct hnode {
 static bool hnode_of(const msgpack_object *o, hnode *h)
 {
     char s[64];
-    mp_str(o, s, sizeof s);
+    sdk_wire_text(o, s, sizeof s);
     char *slash = strchr(s, '/');
     if (!slash || slash - s >= (long)sizeof h->cells) return false;
     memcpy(h->cells, s, (size_t)(slash - s));
@@ -118,9 +119,9 @@ static bool hodoku_chain(FILE *m, const msgpack_object *s, int style)
 {
     chain_branch br[2];
     if (chain_branches(s, br, 2) != 1) return false;
-    const msgpack_object *links = mp_get(s, "links");
+    const msgpack_object *links = sdk_wire_get(s, "links");
     hnode first, last;
-    if (!hnode_of(mp_get(&links->via.array.ptr[br[0].start], "from"), &first)) return false;
+    if (!hnode_of(sdk_wire_get(&links->via.array.ptr[br[0].start], "from"), &first)) return false;
     if (style == 1)
         fprintf(m, "%d %d- %s", first.digit, first.digit, first.cells);
     else
@@ -129,10 +130,11 @@ static bool hodoku_chain(FILE *m, const msgpack_object *s, int style)
     for (int i = br[0].start; i < br[0].end; i++) {
         const msgpack_object *l = &links->via.array.ptr[i];
         hnode a, b;
-        if (!hnode_of(mp_get(l, "from"), &a) || !hnode_of(mp_get(l, "to"), &b)) return false;
+        if (!hnode_of(sdk_wire_get(l, "from"), &a) || !hnode_of(sdk_wire_get(l, "to"), &b))
+            return false;
         last = b;
         if (!strcmp(a.cells, b.cells)) continue; /* inside a cell */
-        bool strong = mp_bool(mp_get(l, "strong"), false);
+        bool strong = sdk_wire_bool(sdk_wire_get(l, "strong"), false);
         fprintf(m, " %s%d%s %s", strong ? "=" : "-", b.digit, strong ? "=" : "-", b.cells);
     }
     if (style == 1) fprintf(m, " -%d", last.digit);
@@ -170,7 +172,7 @@ static bool forcing_where(const char *text, char *out, size_t n)
 static void effect_text(FILE *m, const msgpack_object *s)
 {
     char text[2048];
-    mp_str(mp_get(s, "text"), text, sizeof text);
+    sdk_wire_text(sdk_wire_get(s, "text"), text, sizeof text);
     const char *e = strstr(text, " => ");
     for (const char *x = e; x; x = strstr(x + 4, " => ")) e = x; /* the last one */
     fputs(e ? e : "", m);
@@ -180,9 +182,9 @@ static void hodoku_step(FILE *f, const msgpack_object *s)
 {
     char name[128], text[2048];
     const char *hn = hodoku_name(s, name, sizeof name);
-    mp_str(mp_get(s, "text"), text, sizeof text);
+    sdk_wire_text(sdk_wire_get(s, "text"), text, sizeof text);
     char tech[64];
-    mp_str(mp_get(s, "technique"), tech, sizeof tech);
+    sdk_wire_text(sdk_wire_get(s, "technique"), tech, sizeof tech);
     fprintf(f, "   %s", hn);
     int style = -1;
     if (!strcmp(tech, "aic") || !strcmp(tech, "grouped-aic") || !strcmp(tech, "xy-chain"))
@@ -229,12 +231,12 @@ static int hodoku_count;
 static void hodoku_puzzle(FILE *f, const msgpack_object *r, const char *input)
 {
     char buf[128], level[32];
-    const msgpack_object *p = mp_get(r, "puzzle");
-    mp_str(mp_get(r, "level"), level, sizeof level);
+    const msgpack_object *p = sdk_wire_get(r, "puzzle");
+    sdk_wire_text(sdk_wire_get(r, "level"), level, sizeof level);
     if (level[0] >= 'a' && level[0] <= 'z') level[0] = (char)(level[0] - 'a' + 'A');
     fprintf(f, "%s #%d %s (%lld)\n",
-            p && p->type == MSGPACK_OBJECT_STR ? mp_str(p, buf, sizeof buf) : input, ++hodoku_count,
-            level, mp_int(mp_get(r, "score"), 0));
+            p && p->type == MSGPACK_OBJECT_STR ? sdk_wire_text(p, buf, sizeof buf) : input,
+            ++hodoku_count, level, sdk_wire_int(sdk_wire_get(r, "score"), 0));
     const msgpack_object *steps = steps_of(r);
     for (size_t i = 0; steps && i < steps->via.array.size; i++)
         hodoku_step(f, &steps->via.array.ptr[i]);

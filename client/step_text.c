@@ -33,16 +33,16 @@ static bool chain_technique(const msgpack_object *id)
                                       "se-forcing-x-chain",
                                       "se-forcing-chain"};
     for (size_t i = 0; i < sizeof ids / sizeof *ids; i++)
-        if (mp_str_eq(id, ids[i])) return true;
+        if (sdk_wire_str_is(id, ids[i])) return true;
     return false;
 }
 
 /* The effect: "r1c2=5" or eliminations grouped by digit, "r3c2,r4c2<>7". */
 static void effect(FILE *m, const msgpack_object *s)
 {
-    const msgpack_object *pl = mp_get(s, "placements"), *el = mp_get(s, "eliminations");
+    const msgpack_object *pl = sdk_wire_get(s, "placements"), *el = sdk_wire_get(s, "eliminations");
     bool any = false;
-    for (size_t i = 0; i < mp_len(pl) && pl->type == MSGPACK_OBJECT_ARRAY; i++) {
+    for (size_t i = 0; i < sdk_wire_len(pl) && pl->type == MSGPACK_OBJECT_ARRAY; i++) {
         const msgpack_object *v = &pl->via.array.ptr[i];
         if (v->type != MSGPACK_OBJECT_STR) continue;
         fprintf(m, "%s%.*s", any ? ", " : "", (int)v->via.str.size, v->via.str.ptr);
@@ -50,10 +50,10 @@ static void effect(FILE *m, const msgpack_object *s)
     }
     for (int d = 1; d <= 9; d++) {
         bool first = true;
-        for (size_t i = 0; i < mp_len(el) && el->type == MSGPACK_OBJECT_ARRAY; i++) {
+        for (size_t i = 0; i < sdk_wire_len(el) && el->type == MSGPACK_OBJECT_ARRAY; i++) {
             int c, dg;
             bool place;
-            if (!parse_cand(&el->via.array.ptr[i], &c, &dg, &place) || dg != d) continue;
+            if (!sdk_wire_cand(&el->via.array.ptr[i], &c, &dg, &place) || dg != d) continue;
             fprintf(m, "%sr%dc%d", first ? (any ? ", " : "") : ",", c / 9 + 1, c % 9 + 1);
             first = false;
             any = true;
@@ -179,12 +179,12 @@ char *step_text_alloc(const msgpack_object *s)
     FILE *m = open_memstream(&buf, &len);
     if (!m) return NULL;
     char name[128], text[2048];
-    mp_str(mp_get(s, "name"), name, sizeof name);
-    mp_str(mp_get(s, "text"), text, sizeof text);
+    sdk_wire_text(sdk_wire_get(s, "name"), name, sizeof name);
+    sdk_wire_text(sdk_wire_get(s, "text"), text, sizeof text);
     const char *tname = _(name);
     chain_branch br[2];
     int nb = chain_branches(s, br, 2);
-    if (nb == 1 && chain_technique(mp_get(s, "technique"))) {
+    if (nb == 1 && chain_technique(sdk_wire_get(s, "technique"))) {
         static char eu[8192];
         chain_eureka(s, br[0].start, br[0].end, eu, sizeof eu);
         fprintf(m, "%s: %s => ", tname, eu);

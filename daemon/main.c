@@ -103,15 +103,6 @@ static bool default_config(char *out, size_t n)
     return true;
 }
 
-static void default_socket(char *out, size_t n)
-{
-    const char *x = getenv("XDG_RUNTIME_DIR");
-    if (x && *x && !D.system_mode)
-        snprintf(out, n, "%s/sudokud.sock", x);
-    else
-        snprintf(out, n, "/run/sudokud/sudokud.sock");
-}
-
 /* Detach: the parent waits until the child listens (or fails) so that whoever
  * started us can connect at once. Returns in the child. */
 static void detach(void)
@@ -341,7 +332,8 @@ int main(int argc, char **argv)
         return worker_main(D.config_path);
     }
 
-    if (!D.socket_path[0]) default_socket(D.socket_path, sizeof D.socket_path);
+    if (!D.socket_path[0])
+        sdk_wire_default_socket(D.system_mode, D.socket_path, sizeof D.socket_path);
     if (D.socket_path[0] != '/') {
         char cwd[PATH_MAX], abs[PATH_MAX * 2];
         if (getcwd(cwd, sizeof cwd)) {

@@ -1,9 +1,13 @@
 /* wire.c - the MessagePack-RPC codec shared by sudokud and sudoctl: framing,
- * message shapes, typed map lookups, and packing of responses and steps. */
+ * message shapes, typed map lookups, packing of responses and steps and
+ * unpacking steps again, the role table and the default socket path. */
 #include "sudoku/wire.h"
+#include "sudoku/links.h"
 #include "sudoku/technique.h"
 
+#include <limits.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 /* ---- framing ------------------------------------------------------------ */
@@ -93,6 +97,18 @@ int sdk_wire_reader_next(sdk_wire_reader *r, const msgpack_object **obj, sdk_err
                       msgpack_unpacker_parsed_size(&r->up));
         return -1;
     }
+}
+
+int sdk_wire_reader_take(sdk_wire_reader *r, msgpack_unpacked *out, sdk_error *err)
+{
+    const msgpack_object *obj;
+    int rc = sdk_wire_reader_next(r, &obj, err);
+    if (rc != 1) return rc;
+    /* hand over the message's zone: the reader starts its next one afresh */
+    msgpack_unpacked_destroy(out);
+    *out = r->msg;
+    msgpack_unpacked_init(&r->msg);
+    return 1;
 }
 
 size_t sdk_wire_reader_pending(const sdk_wire_reader *r)
@@ -266,6 +282,67 @@ bool sdk_wire_copy_str(const msgpack_object *o, char *buf, size_t n)
     return true;
 }
 
+double sdk_wire_num(const msgpack_object *o, double def)
+{
+    if (!o) return def;
+    switch (o->type) {
+    case MSGPACK_OBJECT_POSITIVE_INTEGER:
+        return (double)o->via.u64;
+    case MSGPACK_OBJECT_NEGATIVE_INTEGER:
+        return (double)o->via.i64;
+    case MSGPACK_OBJECT_FLOAT32:
+    case MSGPACK_OBJECT_FLOAT64:
+        return o->via.f64;
+    default:
+        return def;
+    }
+}
+
+long long sdk_wire_int(const msgpack_object *o, long long def)
+{
+    if (!o) return def;
+    switch (o->type) {
+    case MSGPACK_OBJECT_POSITIVE_INTEGER:
+        return o->via.u64 > (uint64_t)LLONG_MAX ? LLONG_MAX : (long long)o->via.u64;
+    case MSGPACK_OBJECT_NEGATIVE_INTEGER:
+        return o->via.i64;
+    case MSGPACK_OBJECT_FLOAT32:
+    case MSGPACK_OBJECT_FLOAT64:
+        /* out of range (or NaN) is undefined as a cast: clamp first */
+        if (!(o->via.f64 > (double)LLONG_MIN && o->via.f64 < (double)LLONG_MAX)) return def;
+        return (long long)o->via.f64;
+    default:
+        return def;
+    }
+}
+
+bool sdk_wire_bool(const msgpack_object *o, bool def)
+{
+    if (!o) return def;
+    if (o->type == MSGPACK_OBJECT_BOOLEAN) return o->via.boolean;
+    if (o->type == MSGPACK_OBJECT_POSITIVE_INTEGER) return o->via.u64 != 0;
+    return def;
+}
+
+size_t sdk_wire_len(const msgpack_object *o)
+{
+    if (!o) return 0;
+    if (o->type == MSGPACK_OBJECT_ARRAY) return o->via.array.size;
+    if (o->type == MSGPACK_OBJECT_MAP) return o->via.map.size;
+    return 0;
+}
+
+const char *sdk_wire_text(const msgpack_object *o, char *buf, size_t n)
+{
+    if (!n) return buf;
+    buf[0] = 0;
+    if (!o || o->type != MSGPACK_OBJECT_STR) return buf;
+    size_t l = o->via.str.size < n - 1 ? o->via.str.size : n - 1;
+    memcpy(buf, o->via.str.ptr, l);
+    buf[l] = 0;
+    return buf;
+}
+
 /* ---- writing ------------------------------------------------------------ */
 
 void sdk_wire_str(msgpack_packer *pk, const char *s)
@@ -341,6 +418,7 @@ void sdk_wire_notify_head(msgpack_packer *pk, const char *method)
     sdk_wire_str(pk, method);
 }
 
+/* The one role table: sdk_role -> its wire name. */
 static const char *const role_names[SDK_ROLE_COUNT] = {
     [SDK_ROLE_NONE] = "none",     [SDK_ROLE_BASE] = "base",       [SDK_ROLE_COVER] = "cover",
     [SDK_ROLE_FIN] = "fin",       [SDK_ROLE_ENDOFIN] = "endofin", [SDK_ROLE_PIVOT] = "pivot",
@@ -348,9 +426,28 @@ static const char *const role_names[SDK_ROLE_COUNT] = {
     [SDK_ROLE_ALS] = "als",       [SDK_ROLE_TARGET] = "target",
 };
 
+/* ---- steps ------------------------------------------------------------- */
+
 const char *sdk_wire_role_name(int role)
 {
     return role >= 0 && role < SDK_ROLE_COUNT && role_names[role] ? role_names[role] : "none";
+}
+
+int sdk_wire_role_parse(const char *name, size_t len)
+{
+    for (int r = 0; r < SDK_ROLE_COUNT; r++)
+        if (role_names[r] && strlen(role_names[r]) == len && memcmp(role_names[r], name, len) == 0)
+            return r;
+    if (len == 8 && memcmp(name, "endo-fin", 8) == 0) return SDK_ROLE_ENDOFIN;
+    return -1;
+}
+
+int sdk_wire_cell_parse(const char *s, size_t n)
+{
+    if (n >= 4 && (s[0] == 'r' || s[0] == 'R') && s[1] >= '1' && s[1] <= '9' &&
+        (s[2] == 'c' || s[2] == 'C') && s[3] >= '1' && s[3] <= '9')
+        return (s[1] - '1') * 9 + (s[3] - '1');
+    return -1;
 }
 
 static const char *link_kind_name(int kind)
@@ -373,40 +470,6 @@ static const char *cell_text(int cell, char *buf)
 {
     if (cell < 0 || cell > 80) cell = 0;
     snprintf(buf, 8, "r%dc%d", cell / 9 + 1, cell % 9 + 1);
-    return buf;
-}
-
-char *sdk_wire_node_text(const sdk_node *nd, char *buf, size_t n)
-{
-    /* "r2c2" or, for a group in one row / column, "r2c46" / "r46c2". */
-    char cells[32];
-    int nc = nd->ncell > 3 ? 3 : nd->ncell;
-    if (nc <= 1) {
-        cell_text(nc ? nd->cell[0] : 0, cells);
-    } else {
-        bool same_row = true, same_col = true;
-        for (int i = 1; i < nc; i++) {
-            same_row &= nd->cell[i] / 9 == nd->cell[0] / 9;
-            same_col &= nd->cell[i] % 9 == nd->cell[0] % 9;
-        }
-        int k = 0;
-        if (same_row) {
-            k += snprintf(cells + k, sizeof cells - k, "r%dc", nd->cell[0] / 9 + 1);
-            for (int i = 0; i < nc; i++)
-                k += snprintf(cells + k, sizeof cells - k, "%d", nd->cell[i] % 9 + 1);
-        } else if (same_col) {
-            k += snprintf(cells + k, sizeof cells - k, "r");
-            for (int i = 0; i < nc; i++)
-                k += snprintf(cells + k, sizeof cells - k, "%d", nd->cell[i] / 9 + 1);
-            snprintf(cells + k, sizeof cells - k, "c%d", nd->cell[0] % 9 + 1);
-        } else {
-            char c[8];
-            for (int i = 0; i < nc; i++)
-                k += snprintf(cells + k, sizeof cells - k, "%s%s", i ? "," : "",
-                              cell_text(nd->cell[i], c));
-        }
-    }
-    snprintf(buf, n, "%s/%c%d", cells, nd->on ? '+' : '-', nd->digit);
     return buf;
 }
 
@@ -468,8 +531,8 @@ void sdk_wire_pack_step(msgpack_packer *pk, const sdk_step *s)
         bool als = l->kind == SDK_LINK_ALS && l->nals > 0;
         bool group = l->kind == SDK_LINK_GROUP && l->nals > 0;
         msgpack_pack_map(pk, 4 + (als || group ? 1 : 0));
-        sdk_wire_kv_str(pk, "from", sdk_wire_node_text(&l->from, buf, sizeof buf));
-        sdk_wire_kv_str(pk, "to", sdk_wire_node_text(&l->to, buf, sizeof buf));
+        sdk_wire_kv_str(pk, "from", sdk_node_text(&l->from, buf, sizeof buf));
+        sdk_wire_kv_str(pk, "to", sdk_node_text(&l->to, buf, sizeof buf));
         sdk_wire_kv_bool(pk, "strong", l->strong != 0);
         sdk_wire_kv_str(pk, "kind", link_kind_name(l->kind));
         if (als || group) {
@@ -480,4 +543,244 @@ void sdk_wire_pack_step(msgpack_packer *pk, const sdk_step *s)
         }
     }
     if (s->truncated) sdk_wire_kv_bool(pk, "truncated", true);
+}
+
+int sdk_wire_cell(const msgpack_object *o)
+{
+    if (o && o->type == MSGPACK_OBJECT_POSITIVE_INTEGER)
+        return o->via.u64 < 81 ? (int)o->via.u64 : -1;
+    if (o && o->type == MSGPACK_OBJECT_STR)
+        return sdk_wire_cell_parse(o->via.str.ptr, o->via.str.size);
+    return -1;
+}
+
+bool sdk_wire_cand(const msgpack_object *o, int *cell, int *digit, bool *place)
+{
+    if (!o || o->type != MSGPACK_OBJECT_STR) return false;
+    const char *s = o->via.str.ptr;
+    size_t n = o->via.str.size;
+    int c = sdk_wire_cell_parse(s, n);
+    if (c < 0) return false;
+    if (n == 6 && s[4] == '=' && s[5] >= '1' && s[5] <= '9') {
+        *place = true;
+        *digit = s[5] - '0';
+    } else if (n == 7 && s[4] == '<' && s[5] == '>' && s[6] >= '1' && s[6] <= '9') {
+        *place = false;
+        *digit = s[6] - '0';
+    } else {
+        return false;
+    }
+    *cell = c;
+    return true;
+}
+
+int sdk_wire_role(const msgpack_object *o)
+{
+    if (o && o->type == MSGPACK_OBJECT_POSITIVE_INTEGER)
+        return o->via.u64 < SDK_ROLE_COUNT ? (int)o->via.u64 : SDK_ROLE_NONE;
+    int r = o && o->type == MSGPACK_OBJECT_STR
+                ? sdk_wire_role_parse(o->via.str.ptr, o->via.str.size)
+                : -1;
+    return r < 0 ? SDK_ROLE_NONE : r;
+}
+
+/* ---- unpacking a step ---------------------------------------------------- */
+
+/* Each reader takes the value of one field (NULL when absent: nothing to
+ * read) and fails with err naming the field. */
+
+static bool field_error(sdk_error *err, const char *field, const char *why)
+{
+    sdk_error_set(err, SDK_E_REQUEST, "step: '%s' %s", field, why);
+    return false;
+}
+
+static bool read_uint(const msgpack_object *o, unsigned max, unsigned *out)
+{
+    if (o->type != MSGPACK_OBJECT_POSITIVE_INTEGER || o->via.u64 > max) return false;
+    *out = (unsigned)o->via.u64;
+    return true;
+}
+
+static bool read_role(const msgpack_object *o, uint8_t *role)
+{
+    if (o->type != MSGPACK_OBJECT_STR) return false;
+    int r = sdk_wire_role_parse(o->via.str.ptr, o->via.str.size);
+    *role = (uint8_t)(r < 0 ? SDK_ROLE_NONE : r);
+    return true;
+}
+
+/* An array of at most max elements (absent: none). */
+static bool read_array(const msgpack_object *o, const char *field, uint32_t max, uint32_t *n,
+                       sdk_error *err)
+{
+    *n = 0;
+    if (!o || o->type == MSGPACK_OBJECT_NIL) return true;
+    if (o->type != MSGPACK_OBJECT_ARRAY) return field_error(err, field, "must be an array");
+    if (o->via.array.size > max) return field_error(err, field, "has too many elements");
+    *n = o->via.array.size;
+    return true;
+}
+
+/* "r1c2=5" (place) or "r3c2<>7" (!place). */
+static bool read_cands(const msgpack_object *o, const char *field, bool place, uint32_t max,
+                       sdk_cand *out, uint16_t *count, sdk_error *err)
+{
+    uint32_t n;
+    if (!read_array(o, field, max, &n, err)) return false;
+    for (uint32_t i = 0; i < n; i++) {
+        int cell, digit;
+        bool p;
+        if (!sdk_wire_cand(&o->via.array.ptr[i], &cell, &digit, &p) || p != place)
+            return field_error(err, field,
+                               place ? "must hold strings like \"r1c2=5\""
+                                     : "must hold strings like \"r3c2<>7\"");
+        out[i].cell = (uint8_t)cell;
+        out[i].digit = (uint8_t)digit;
+    }
+    *count = (uint16_t)n;
+    return true;
+}
+
+static bool read_marks(const msgpack_object *o, sdk_step *s, sdk_error *err)
+{
+    uint32_t n;
+    if (!read_array(o, "marks", SDK_STEP_MAX_MARK, &n, err)) return false;
+    for (uint32_t i = 0; i < n; i++) {
+        const msgpack_object *e = &o->via.array.ptr[i];
+        unsigned cell, digit;
+        if (e->type != MSGPACK_OBJECT_ARRAY || e->via.array.size != 3 ||
+            !read_uint(&e->via.array.ptr[0], 80, &cell) ||
+            !read_uint(&e->via.array.ptr[1], 9, &digit) ||
+            !read_role(&e->via.array.ptr[2], &s->mark[i].role))
+            return field_error(err, "marks", "must hold [cell 0..80, digit 0..9, role]");
+        s->mark[i].cell = (uint8_t)cell;
+        s->mark[i].digit = (uint8_t)digit;
+    }
+    s->nmark = (uint16_t)n;
+    return true;
+}
+
+static bool read_houses(const msgpack_object *o, sdk_step *s, sdk_error *err)
+{
+    uint32_t n;
+    if (!read_array(o, "houses", SDK_STEP_MAX_HOUSE, &n, err)) return false;
+    for (uint32_t i = 0; i < n; i++) {
+        const msgpack_object *e = &o->via.array.ptr[i];
+        unsigned house;
+        if (e->type != MSGPACK_OBJECT_ARRAY || e->via.array.size != 2 ||
+            !read_uint(&e->via.array.ptr[0], 26, &house) ||
+            !read_role(&e->via.array.ptr[1], &s->house[i].role))
+            return field_error(err, "houses", "must hold [house 0..26, role]");
+        s->house[i].house = (uint8_t)house;
+    }
+    s->nhouse = (uint8_t)n;
+    return true;
+}
+
+/* A node string into nd (sdk_node_parse wants it NUL-terminated). */
+static bool read_node(const msgpack_object *o, sdk_node *nd)
+{
+    char text[40];
+    return sdk_wire_copy_str(o, text, sizeof text) && sdk_node_parse(text, nd);
+}
+
+static bool read_link(const msgpack_object *o, sdk_link *l)
+{
+    memset(l, 0, sizeof *l);
+    if (o->type != MSGPACK_OBJECT_MAP) return false;
+    if (!read_node(sdk_wire_get(o, "from"), &l->from) || !read_node(sdk_wire_get(o, "to"), &l->to))
+        return false;
+    const msgpack_object *strong = sdk_wire_get(o, "strong");
+    if (strong && strong->type != MSGPACK_OBJECT_BOOLEAN) return false;
+    l->strong = strong && strong->via.boolean;
+    const msgpack_object *kind = sdk_wire_get(o, "kind");
+    char name[16] = "";
+    if (kind && kind->type != MSGPACK_OBJECT_STR) return false;
+    sdk_wire_text(kind, name, sizeof name);
+    int k = sdk_link_kind_parse(name);
+    l->kind = (uint8_t)(k < 0 ? SDK_LINK_CELL : k);
+    const msgpack_object *set = sdk_wire_get(o, "als");
+    if (!set) set = sdk_wire_get(o, "cells");
+    if (!set) return true;
+    if (set->type != MSGPACK_OBJECT_ARRAY || set->via.array.size > sizeof l->als) return false;
+    for (uint32_t i = 0; i < set->via.array.size; i++) {
+        unsigned cell;
+        if (!read_uint(&set->via.array.ptr[i], 80, &cell)) return false;
+        l->als[l->nals++] = (uint8_t)cell;
+    }
+    return true;
+}
+
+static bool read_links(const msgpack_object *o, sdk_step *s, sdk_error *err)
+{
+    uint32_t n;
+    if (!read_array(o, "links", SDK_STEP_MAX_LINK, &n, err)) return false;
+    for (uint32_t i = 0; i < n; i++)
+        if (!read_link(&o->via.array.ptr[i], &s->link[i]))
+            return field_error(err, "links",
+                               "must hold {from, to, strong, kind, als?/cells?} with nodes "
+                               "like \"r2c46/-1\" and cells 0..80");
+    s->nlink = (uint16_t)n;
+    return true;
+}
+
+static bool read_name(const msgpack_object *o, const char *field, char *buf, size_t n,
+                      sdk_error *err)
+{
+    if (!o) return true;
+    if (!sdk_wire_copy_str(o, buf, n))
+        return field_error(err, field,
+                           o->type == MSGPACK_OBJECT_STR ? "is too long" : "must be a string");
+    return true;
+}
+
+bool sdk_wire_unpack_step(const msgpack_object *o, sdk_wire_step *out, sdk_error *err)
+{
+    memset(out, 0, sizeof *out);
+    sdk_step *s = &out->step;
+    if (!o || o->type != MSGPACK_OBJECT_MAP) {
+        sdk_error_set(err, SDK_E_REQUEST, "a step must be a map");
+        return false;
+    }
+    if (!read_name(sdk_wire_get(o, "technique"), "technique", out->technique, sizeof out->technique,
+                   err) ||
+        !read_name(sdk_wire_get(o, "name"), "name", out->name, sizeof out->name, err))
+        return false;
+    const msgpack_object *d = sdk_wire_get(o, "difficulty");
+    if (d) {
+        bool num = d->type == MSGPACK_OBJECT_FLOAT32 || d->type == MSGPACK_OBJECT_FLOAT64;
+        if (!num || !(d->via.f64 >= 0 && d->via.f64 <= 100000))
+            return field_error(err, "difficulty", "must be a number from 0 to 100000");
+        s->difficulty = (int)(d->via.f64 * 10 + 0.5); /* >= 0: rounds */
+    }
+    const msgpack_object *t = sdk_wire_get(o, "text");
+    if (t && t->type != MSGPACK_OBJECT_STR) return field_error(err, "text", "must be a string");
+    if (t) { /* cut to what a step holds: the text is for reading */
+        size_t n = t->via.str.size < SDK_STEP_TEXT - 1 ? t->via.str.size : SDK_STEP_TEXT - 1;
+        memcpy(s->text, t->via.str.ptr, n);
+    }
+    const msgpack_object *tr = sdk_wire_get(o, "truncated");
+    if (tr && tr->type != MSGPACK_OBJECT_BOOLEAN)
+        return field_error(err, "truncated", "must be a boolean");
+    s->truncated = tr && tr->via.boolean;
+    return read_cands(sdk_wire_get(o, "placements"), "placements", true, SDK_STEP_MAX_PLACE,
+                      s->place, &s->nplace, err) &&
+           read_cands(sdk_wire_get(o, "eliminations"), "eliminations", false, SDK_STEP_MAX_ELIM,
+                      s->elim, &s->nelim, err) &&
+           read_marks(sdk_wire_get(o, "marks"), s, err) &&
+           read_houses(sdk_wire_get(o, "houses"), s, err) &&
+           read_links(sdk_wire_get(o, "links"), s, err);
+}
+
+/* ---- the socket ------------------------------------------------------------ */
+
+char *sdk_wire_default_socket(bool system, char *out, size_t n)
+{
+    const char *dir = system ? NULL : getenv("XDG_RUNTIME_DIR");
+    if (dir && *dir)
+        snprintf(out, n, "%s/sudokud.sock", dir);
+    else
+        snprintf(out, n, "%s", SDK_WIRE_SYSTEM_SOCKET);
+    return out;
 }

@@ -195,7 +195,7 @@ SDK_API bool sdk_trace_assumption(const sdk_grid *g, int cell, int digit, bool o
  * weak link, left by an elimination) is folded into one link from the
  * candidate that enters the set to the candidate it eliminates. */
 
-/* "r2c2/+1", "r2c46/-1", "r46c2/+1", "r1c1,r2c3/-1" (sdk_wire_node_text's
+/* "r2c2/+1", "r2c46/-1", "r46c2/+1", "r1c1,r2c3/-1" (sdk_node_text's
  * form) into a node. False when malformed. */
 SDK_API bool sdk_node_parse(const char *text, sdk_node *out);
 /* "cell", "house", "group", "als" -> sdk_link_kind; -1 when unknown. */

@@ -75,6 +75,9 @@ bool sdk_wire_reader_feed(sdk_wire_reader *r, const void *data, size_t n);
  * free()), 0 when more bytes are needed, -1 on an error the stream cannot
  * recover from (err: bad-request "not msgpack ..." or too-large). */
 int sdk_wire_reader_next(sdk_wire_reader *r, const msgpack_object **obj, sdk_error *err);
+/* The same, but the message becomes the caller's: it lives in *out (which
+ * must be initialised) until msgpack_unpacked_destroy(out). */
+int sdk_wire_reader_take(sdk_wire_reader *r, msgpack_unpacked *out, sdk_error *err);
 /* Bytes buffered but not yet returned as messages. */
 size_t sdk_wire_reader_pending(const sdk_wire_reader *r);
 /* What the incomplete message read so far costs (0: between messages). */
@@ -119,6 +122,19 @@ bool sdk_wire_get_str(const msgpack_object *map, const char *key, const char **o
  * or longer than n - 1. */
 bool sdk_wire_copy_str(const msgpack_object *o, char *buf, size_t n);
 
+/* Lenient reads for showing a result, where a missing or odd value is shown
+ * as a default rather than refused. A number of any msgpack numeric type, or
+ * def when o is NULL or not a number: */
+double sdk_wire_num(const msgpack_object *o, double def);
+long long sdk_wire_int(const msgpack_object *o, long long def);
+/* A boolean (or a non-zero unsigned integer), or def. */
+bool sdk_wire_bool(const msgpack_object *o, bool def);
+/* The size of an array or a map, else 0. */
+size_t sdk_wire_len(const msgpack_object *o);
+/* A string object copied into buf (NUL-terminated, cut at n - 1 bytes); ""
+ * when o is NULL or not a string. Returns buf. */
+const char *sdk_wire_text(const msgpack_object *o, char *buf, size_t n);
+
 /* ---- writing ------------------------------------------------------------ */
 
 void sdk_wire_str(msgpack_packer *pk, const char *s);
@@ -139,12 +155,48 @@ void sdk_wire_response_error(msgpack_packer *pk, uint32_t msgid, const sdk_error
 /* [2, method, ...]: the caller then packs the params array. */
 void sdk_wire_notify_head(msgpack_packer *pk, const char *method);
 
-/* A step as PROTOCOL.md describes it. */
+/* ---- steps -------------------------------------------------------------- */
+
+/* A step as PROTOCOL.md describes it. Chain nodes are written by
+ * sdk_node_text (links.h), "r2c2/+1", "r2c46/-1". */
 void sdk_wire_pack_step(msgpack_packer *pk, const sdk_step *s);
-/* "base", "cover", ... for an sdk_role; "none" when unknown. */
+
+/* A step read back from the wire. The technique is known by its id and name
+ * only (step.tech is NULL); the text is the one the daemon wrote. */
+typedef struct sdk_wire_step {
+    sdk_step step;
+    char technique[64];
+    char name[128];
+} sdk_wire_step;
+
+/* The inverse of sdk_wire_pack_step: every field the packer writes is read
+ * back (the difficulty to tenths, candidates from "r1c2=5" / "r3c2<>7",
+ * nodes with sdk_node_parse). Keys it does not know are ignored and so are
+ * role and link-kind names it does not know (read as "none" and "cell"), so
+ * that an older client still reads a newer daemon; a value of the wrong type
+ * or out of range fails with a bad-request error naming the field. */
+bool sdk_wire_unpack_step(const msgpack_object *o, sdk_wire_step *out, sdk_error *err);
+
+/* The role table: "base", "cover", ... for an sdk_role ("none" when unknown)
+ * and back (-1 when unknown; "endo-fin" is read as "endofin"). */
 const char *sdk_wire_role_name(int role);
-/* A chain node as "r2c2/+1", "r2c46/-1". */
-char *sdk_wire_node_text(const sdk_node *nd, char *buf, size_t n);
+int sdk_wire_role_parse(const char *name, size_t len);
+/* "r1c2" (or "R1C2") at the start of s: the cell 0..80, else -1. */
+int sdk_wire_cell_parse(const char *s, size_t len);
+/* The same from a wire value: a cell as an integer 0..80 or "r1c2"; a
+ * candidate "r1c2=5" (*place true) or "r3c2<>7"; a role as its name or its
+ * number. -1 / false / 0 (none) when o is none of these. */
+int sdk_wire_cell(const msgpack_object *o);
+bool sdk_wire_cand(const msgpack_object *o, int *cell, int *digit, bool *place);
+int sdk_wire_role(const msgpack_object *o);
+
+/* ---- the socket --------------------------------------------------------- */
+
+/* Where a daemon listens when no --socket is given: the per-user socket
+ * $XDG_RUNTIME_DIR/sudokud.sock, or the system-wide /run/sudokud/sudokud.sock
+ * when system is set or XDG_RUNTIME_DIR is unset or empty. Returns out. */
+#define SDK_WIRE_SYSTEM_SOCKET "/run/sudokud/sudokud.sock"
+char *sdk_wire_default_socket(bool system, char *out, size_t n);
 
 #ifdef __cplusplus
 }

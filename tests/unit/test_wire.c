@@ -1,6 +1,8 @@
 /* test_wire.c - the msgpack-rpc codec: framing in pieces, limits, garbage,
- * message shapes, typed lookups and the packed form of a step. */
+ * message shapes, typed lookups, the packed form of a step and its way back
+ * (pack, unpack, compare every field), the role table and the socket path. */
 #include "testutil.h"
+#include <stdlib.h>
 #include <string.h>
 #include "sudoku/technique.h"
 #include "sudoku/wire.h"
@@ -598,6 +600,366 @@ static void test_role_names(void **state)
     assert_string_equal(sdk_wire_role_name(-1), "none");
 }
 
+/* ---- a step there and back ---------------------------------------------- */
+
+/* Pack s, unpack it again into *out; the reader keeps the bytes meanwhile. */
+static void round_trip(const sdk_step *s, sdk_wire_step *out)
+{
+    packed p;
+    packed_init(&p);
+    sdk_wire_pack_step(&p.pk, s);
+    sdk_wire_reader r;
+    const msgpack_object *o = decode(&r, p.buf.data, p.buf.size);
+    sdk_error err = {"", ""};
+    if (!sdk_wire_unpack_step(o, out, &err)) fail_msg("unpack: %s", err.msg);
+    sdk_wire_reader_free(&r);
+    msgpack_sbuffer_destroy(&p.buf);
+}
+
+static void assert_node_equal(const sdk_node *a, const sdk_node *b)
+{
+    assert_int_equal(a->digit, b->digit);
+    assert_int_equal(a->on, b->on);
+    assert_int_equal(a->ncell, b->ncell);
+    for (int i = 0; i < a->ncell; i++) assert_int_equal(a->cell[i], b->cell[i]);
+}
+
+/* Every field the wire carries, compared one by one. */
+static void assert_step_equal(const sdk_step *s, const sdk_wire_step *w)
+{
+    const sdk_step *u = &w->step;
+    assert_string_equal(w->technique, s->tech->id);
+    assert_string_equal(w->name, s->tech->name);
+    assert_null(u->tech);
+    assert_int_equal(u->difficulty, s->difficulty);
+    assert_int_equal(u->nplace, s->nplace);
+    for (int i = 0; i < s->nplace; i++) {
+        assert_int_equal(u->place[i].cell, s->place[i].cell);
+        assert_int_equal(u->place[i].digit, s->place[i].digit);
+    }
+    assert_int_equal(u->nelim, s->nelim);
+    for (int i = 0; i < s->nelim; i++) {
+        assert_int_equal(u->elim[i].cell, s->elim[i].cell);
+        assert_int_equal(u->elim[i].digit, s->elim[i].digit);
+    }
+    assert_int_equal(u->nmark, s->nmark);
+    for (int i = 0; i < s->nmark; i++) {
+        assert_int_equal(u->mark[i].cell, s->mark[i].cell);
+        assert_int_equal(u->mark[i].digit, s->mark[i].digit);
+        assert_int_equal(u->mark[i].role, s->mark[i].role);
+    }
+    assert_int_equal(u->nhouse, s->nhouse);
+    for (int i = 0; i < s->nhouse; i++) {
+        assert_int_equal(u->house[i].house, s->house[i].house);
+        assert_int_equal(u->house[i].role, s->house[i].role);
+    }
+    assert_int_equal(u->nlink, s->nlink);
+    for (int i = 0; i < s->nlink; i++) {
+        const sdk_link *a = &s->link[i], *b = &u->link[i];
+        assert_node_equal(&a->from, &b->from);
+        assert_node_equal(&a->to, &b->to);
+        assert_int_equal(a->strong, b->strong);
+        assert_int_equal(a->kind, b->kind);
+        assert_int_equal(a->nals, b->nals);
+        for (int k = 0; k < a->nals; k++) assert_int_equal(a->als[k], b->als[k]);
+    }
+    assert_string_equal(u->text, s->text);
+    assert_int_equal(u->truncated, s->truncated);
+}
+
+static const sdk_technique fake_long = {.abi = SDK_ABI_VERSION,
+                                        .size = sizeof(sdk_technique),
+                                        .id = "grouped-continuous-nice-loop",
+                                        .name = "Grouped Continuous Nice Loop",
+                                        .difficulty = 75,
+                                        .find = find_nothing};
+
+/* A node of one cell, or a group of 2-3 cells in one row, one column or
+ * neither (written "r1c1,r2c3"). */
+static sdk_node random_node(void)
+{
+    sdk_node nd = {.digit = (uint8_t)(1 + rand() % 9), .on = (uint8_t)(rand() % 2)};
+    int shape = rand() % 4, c0 = rand() % 81;
+    nd.ncell = (uint8_t)(shape == 0 ? 1 : 2 + rand() % 2);
+    for (int i = 0; i < nd.ncell; i++) {
+        int c = shape == 1   ? c0 / 9 * 9 + rand() % 9
+                : shape == 2 ? rand() % 9 * 9 + c0 % 9
+                             : rand() % 81;
+        nd.cell[i] = (uint8_t)(i == 0 ? c0 : c);
+    }
+    return nd;
+}
+
+static void random_step(sdk_step *s)
+{
+    memset(s, 0, sizeof *s);
+    s->tech = rand() % 2 ? &fake : &fake_long;
+    s->difficulty = rand() % 200;
+    s->nplace = (uint16_t)(rand() % 4);
+    for (int i = 0; i < s->nplace; i++)
+        s->place[i] = (sdk_cand){(uint8_t)(rand() % 81), (uint8_t)(1 + rand() % 9)};
+    s->nelim = (uint16_t)(rand() % 2 ? rand() % 12 : rand() % (SDK_STEP_MAX_ELIM + 1));
+    for (int i = 0; i < s->nelim; i++)
+        s->elim[i] = (sdk_cand){(uint8_t)(rand() % 81), (uint8_t)(1 + rand() % 9)};
+    s->nmark = (uint16_t)(rand() % (SDK_STEP_MAX_MARK + 1));
+    for (int i = 0; i < s->nmark; i++)
+        s->mark[i] = (sdk_mark){(uint8_t)(rand() % 81), (uint8_t)(rand() % 10),
+                                (uint8_t)(rand() % SDK_ROLE_COUNT)};
+    s->nhouse = (uint8_t)(rand() % (SDK_STEP_MAX_HOUSE + 1));
+    for (int i = 0; i < s->nhouse; i++)
+        s->house[i] = (sdk_house_mark){(uint8_t)(rand() % 27), (uint8_t)(rand() % SDK_ROLE_COUNT)};
+    s->nlink = (uint16_t)(rand() % 3 ? rand() % 20 : rand() % (SDK_STEP_MAX_LINK + 1));
+    for (int i = 0; i < s->nlink; i++) {
+        sdk_link *l = &s->link[i];
+        l->from = random_node();
+        l->to = random_node();
+        l->strong = (uint8_t)(rand() % 2);
+        l->kind = (uint8_t)(rand() % 4);
+        /* the set travels with ALS and group links only */
+        if (l->kind == SDK_LINK_ALS || (l->kind == SDK_LINK_GROUP && rand() % 2)) {
+            l->nals = (uint8_t)(1 + rand() % 9);
+            for (int k = 0; k < l->nals; k++) l->als[k] = (uint8_t)(rand() % 81);
+        }
+    }
+    int len = rand() % 3 ? rand() % 80 : SDK_STEP_TEXT - 1;
+    for (int i = 0; i < len; i++) s->text[i] = (char)(' ' + rand() % 95);
+    s->truncated = (uint8_t)(rand() % 2);
+}
+
+static void test_step_round_trip(void **state)
+{
+    (void)state;
+    static sdk_step s;
+    static sdk_wire_step w;
+    /* the hand-made step of test_step, with a whole-cell mark, a row group,
+     * a column group, a group of neither and a truncated flag */
+    memset(&s, 0, sizeof s);
+    s.tech = &fake;
+    s.difficulty = 32;
+    s.nplace = 1;
+    s.place[0] = (sdk_cand){1, 5};
+    s.nelim = 2;
+    s.elim[0] = (sdk_cand){19, 7};
+    s.elim[1] = (sdk_cand){80, 9};
+    s.nmark = 2;
+    s.mark[0] = (sdk_mark){10, 7, SDK_ROLE_FIN};
+    s.mark[1] = (sdk_mark){44, 0, SDK_ROLE_ENDOFIN};
+    s.nhouse = 1;
+    s.house[0] = (sdk_house_mark){26, SDK_ROLE_COVER};
+    s.nlink = 3;
+    s.link[0] = (sdk_link){.from = {1, 1, 1, {10}},
+                           .to = {1, 0, 2, {12, 14}},
+                           .strong = 1,
+                           .kind = SDK_LINK_GROUP,
+                           .nals = 3,
+                           .als = {12, 13, 14}};
+    s.link[1] = (sdk_link){.from = {3, 0, 3, {0, 9, 18}},
+                           .to = {3, 1, 2, {0, 20}},
+                           .kind = SDK_LINK_ALS,
+                           .nals = 2,
+                           .als = {40, 41}};
+    s.link[2] = (sdk_link){.from = {9, 1, 1, {80}}, .to = {9, 0, 1, {72}}, .kind = SDK_LINK_HOUSE};
+    strcpy(s.text, "X-Wing: 7 r25 c28 => r3c2<>7");
+    s.truncated = 1;
+    round_trip(&s, &w);
+    assert_step_equal(&s, &w);
+
+    /* and a thousand random ones, up to every limit of sdk_step */
+    srand(8);
+    for (int i = 0; i < 1000; i++) {
+        random_step(&s);
+        round_trip(&s, &w);
+        assert_step_equal(&s, &w);
+    }
+}
+
+/* Unpack a step packed by hand: first the key, then the value via fn. */
+typedef void (*pack_fn)(msgpack_packer *pk);
+
+static bool unpack_with(pack_fn value, const char *key, sdk_wire_step *w, sdk_error *err)
+{
+    packed p;
+    packed_init(&p);
+    msgpack_pack_map(&p.pk, 2);
+    sdk_wire_kv_str(&p.pk, "technique", "x-wing");
+    sdk_wire_str(&p.pk, key);
+    value(&p.pk);
+    sdk_wire_reader r;
+    const msgpack_object *o = decode(&r, p.buf.data, p.buf.size);
+    bool ok = sdk_wire_unpack_step(o, w, err);
+    sdk_wire_reader_free(&r);
+    msgpack_sbuffer_destroy(&p.buf);
+    return ok;
+}
+
+static void bad_place(msgpack_packer *pk)
+{
+    msgpack_pack_array(pk, 1);
+    sdk_wire_str(pk, "r1c2=0");
+}
+static void bad_elim(msgpack_packer *pk)
+{
+    msgpack_pack_array(pk, 1);
+    sdk_wire_str(pk, "r1c2=5"); /* a placement among eliminations */
+}
+static void bad_mark(msgpack_packer *pk)
+{
+    msgpack_pack_array(pk, 1);
+    msgpack_pack_array(pk, 3);
+    msgpack_pack_uint8(pk, 81);
+    msgpack_pack_uint8(pk, 1);
+    sdk_wire_str(pk, "base");
+}
+static void odd_role(msgpack_packer *pk)
+{
+    msgpack_pack_array(pk, 2);
+    for (int i = 0; i < 2; i++) {
+        msgpack_pack_array(pk, 3);
+        msgpack_pack_uint8(pk, 3);
+        msgpack_pack_uint8(pk, 4);
+        sdk_wire_str(pk, i ? "endo-fin" : "sparkly");
+    }
+}
+static void bad_house(msgpack_packer *pk)
+{
+    msgpack_pack_array(pk, 1);
+    msgpack_pack_array(pk, 2);
+    msgpack_pack_uint8(pk, 27);
+    sdk_wire_str(pk, "base");
+}
+static void bad_link(msgpack_packer *pk)
+{
+    msgpack_pack_array(pk, 1);
+    msgpack_pack_map(pk, 2);
+    sdk_wire_kv_str(pk, "from", "r1c1/+1");
+    sdk_wire_kv_str(pk, "to", "r1c10/+1");
+}
+static void bad_difficulty(msgpack_packer *pk)
+{
+    sdk_wire_str(pk, "3.2");
+}
+static void too_many(msgpack_packer *pk)
+{
+    msgpack_pack_array(pk, SDK_STEP_MAX_PLACE + 1);
+    for (int i = 0; i <= SDK_STEP_MAX_PLACE; i++) sdk_wire_str(pk, "r1c1=1");
+}
+
+static void test_step_unpack_refuses(void **state)
+{
+    (void)state;
+    static sdk_wire_step w;
+    sdk_error err = {"", ""};
+    const struct {
+        pack_fn fn;
+        const char *key, *says;
+    } bad[] = {
+        {bad_place, "placements", "'placements'"},
+        {bad_elim, "eliminations", "'eliminations'"},
+        {bad_mark, "marks", "'marks'"},
+        {bad_house, "houses", "'houses'"},
+        {bad_link, "links", "'links'"},
+        {bad_difficulty, "difficulty", "'difficulty'"},
+        {too_many, "placements", "too many"},
+        {bad_place, "name", "'name'"},
+    };
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+        if (unpack_with(bad[i].fn, bad[i].key, &w, &err)) fail_msg("%s: accepted", bad[i].key);
+        assert_string_equal(err.code, SDK_E_REQUEST);
+        if (!strstr(err.msg, bad[i].says)) fail_msg("%s: '%s'", bad[i].key, err.msg);
+    }
+    /* names it does not know are read as "none"; unknown keys are ignored */
+    assert_true(unpack_with(odd_role, "marks", &w, &err));
+    assert_int_equal(w.step.nmark, 2);
+    assert_int_equal(w.step.mark[0].role, SDK_ROLE_NONE);
+    assert_int_equal(w.step.mark[1].role, SDK_ROLE_ENDOFIN);
+    assert_true(unpack_with(odd_role, "future-field", &w, &err));
+    assert_int_equal(w.step.nmark, 0);
+    assert_string_equal(w.technique, "x-wing");
+    /* not a map at all */
+    msgpack_object nil = {.type = MSGPACK_OBJECT_NIL};
+    assert_false(sdk_wire_unpack_step(&nil, &w, &err));
+}
+
+static void test_role_table(void **state)
+{
+    (void)state;
+    for (int r = 0; r < SDK_ROLE_COUNT; r++) {
+        const char *name = sdk_wire_role_name(r);
+        assert_int_equal(sdk_wire_role_parse(name, strlen(name)), r);
+    }
+    assert_int_equal(sdk_wire_role_parse("endo-fin", 8), SDK_ROLE_ENDOFIN);
+    assert_int_equal(sdk_wire_role_parse("bas", 3), -1);
+    assert_int_equal(sdk_wire_role_parse("basement", 4), SDK_ROLE_BASE); /* a length, not a NUL */
+    assert_int_equal(sdk_wire_cell_parse("r9c9=1", 6), 80);
+    assert_int_equal(sdk_wire_cell_parse("R1C2", 4), 1);
+    assert_int_equal(sdk_wire_cell_parse("r0c1", 4), -1);
+    assert_int_equal(sdk_wire_cell_parse("r1c", 3), -1);
+}
+
+static void test_lenient_reads(void **state)
+{
+    (void)state;
+    msgpack_object big = {.type = MSGPACK_OBJECT_FLOAT64, .via.f64 = 1e300};
+    msgpack_object neg = {.type = MSGPACK_OBJECT_NEGATIVE_INTEGER, .via.i64 = -3};
+    msgpack_object huge = {.type = MSGPACK_OBJECT_POSITIVE_INTEGER, .via.u64 = UINT64_MAX};
+    msgpack_object str = {.type = MSGPACK_OBJECT_STR, .via.str = {5, "hello"}};
+    assert_int_equal(sdk_wire_int(&big, 7), 7); /* no undefined cast */
+    assert_int_equal(sdk_wire_int(&neg, 7), -3);
+    assert_true(sdk_wire_int(&huge, 7) == LLONG_MAX);
+    assert_int_equal(sdk_wire_int(NULL, 7), 7);
+    assert_true(sdk_wire_num(&neg, 0) == -3.0);
+    assert_true(sdk_wire_num(&str, 1.5) == 1.5);
+    assert_true(sdk_wire_bool(&huge, false));
+    assert_false(sdk_wire_bool(&str, false));
+    assert_int_equal(sdk_wire_len(&str), 0);
+    char buf[4];
+    assert_string_equal(sdk_wire_text(&str, buf, sizeof buf), "hel");
+    assert_string_equal(sdk_wire_text(&neg, buf, sizeof buf), "");
+}
+
+/* take() hands a message over: it outlives the reader's next message. */
+static void test_take(void **state)
+{
+    (void)state;
+    packed p;
+    packed_init(&p);
+    pack_request(&p, 1, "rate", "first");
+    pack_request(&p, 2, "rate", "second");
+    sdk_wire_reader r;
+    assert_true(sdk_wire_reader_init(&r, 1 << 20));
+    assert_true(sdk_wire_reader_feed(&r, p.buf.data, p.buf.size));
+    sdk_error err;
+    msgpack_unpacked a, b;
+    msgpack_unpacked_init(&a);
+    msgpack_unpacked_init(&b);
+    assert_int_equal(sdk_wire_reader_take(&r, &a, &err), 1);
+    assert_int_equal(sdk_wire_reader_take(&r, &b, &err), 1);
+    assert_int_equal(sdk_wire_reader_take(&r, &b, &err), 0);
+    sdk_wire_reader_free(&r);
+    assert_int_equal(a.data.via.array.ptr[1].via.u64, 1);
+    assert_int_equal(b.data.via.array.ptr[1].via.u64, 2);
+    const msgpack_object *pa = &a.data.via.array.ptr[3].via.array.ptr[0];
+    assert_true(sdk_wire_str_is(sdk_wire_get(pa, "puzzle"), "first"));
+    msgpack_unpacked_destroy(&a);
+    msgpack_unpacked_destroy(&b);
+    msgpack_sbuffer_destroy(&p.buf);
+}
+
+static void test_default_socket(void **state)
+{
+    (void)state;
+    char buf[256];
+    setenv("XDG_RUNTIME_DIR", "/run/user/1000", 1);
+    assert_string_equal(sdk_wire_default_socket(false, buf, sizeof buf),
+                        "/run/user/1000/sudokud.sock");
+    assert_string_equal(sdk_wire_default_socket(true, buf, sizeof buf),
+                        "/run/sudokud/sudokud.sock");
+    setenv("XDG_RUNTIME_DIR", "", 1);
+    assert_string_equal(sdk_wire_default_socket(false, buf, sizeof buf), SDK_WIRE_SYSTEM_SOCKET);
+    unsetenv("XDG_RUNTIME_DIR");
+    assert_string_equal(sdk_wire_default_socket(false, buf, sizeof buf), SDK_WIRE_SYSTEM_SOCKET);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -612,6 +974,12 @@ int main(void)
         cmocka_unit_test(test_typed_lookups),
         cmocka_unit_test(test_step),
         cmocka_unit_test(test_role_names),
+        cmocka_unit_test(test_step_round_trip),
+        cmocka_unit_test(test_step_unpack_refuses),
+        cmocka_unit_test(test_role_table),
+        cmocka_unit_test(test_lenient_reads),
+        cmocka_unit_test(test_take),
+        cmocka_unit_test(test_default_socket),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
