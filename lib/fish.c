@@ -73,20 +73,6 @@ static void sort_houses(uint8_t *h, int n)
         }
 }
 
-/* Population count without a library call where the target has no popcnt
- * instruction (there __builtin_popcountll becomes a call). */
-static inline int pc64(uint64_t x)
-{
-#if defined(__POPCNT__) || !defined(__x86_64__)
-    return __builtin_popcountll(x);
-#else
-    x = x - ((x >> 1) & 0x5555555555555555ULL);
-    x = (x & 0x3333333333333333ULL) + ((x >> 2) & 0x3333333333333333ULL);
-    x = (x + (x >> 4)) & 0x0f0f0f0f0f0f0f0fULL;
-    return (int)((x * 0x0101010101010101ULL) >> 56);
-#endif
-}
-
 static inline int cell_of(uint64_t lo, uint64_t hi)
 {
     return lo ? __builtin_ctzll(lo) : 64 + __builtin_ctzll(hi);
@@ -211,7 +197,7 @@ static uint32_t cell_houses_bits(int c)
 /* No cover house left: every open cell must be a fin. */
 static void all_fins(search *st, uint64_t olo, uint64_t ohi, const fins_t *fs)
 {
-    if (!st->finned || fs->n + pc64(olo) + pc64(ohi) > st->max_fins) return;
+    if (!st->finned || fs->n + sdk_popcount64(olo) + sdk_popcount64(ohi) > st->max_fins) return;
     fins_t f2 = *fs;
     while (olo) {
         fins_add(&f2, __builtin_ctzll(olo));

@@ -98,7 +98,7 @@ static int off_to_on(sdk_se_arena *a, const sdk_grid *g, const sdk_grid *src, co
 {
     int cand = a->p[p].cand, cell = cand / 9, d = cand % 9 + 1, n = 0;
     int par[10];
-    if (y && sdk_se_mask_count(g->cand[cell]) == 2) {
+    if (y && sdk_mask_count(g->cand[cell]) == 2) {
         int other = sdk_mask_first(g->cand[cell] & ~sdk_digit_bit(d));
         int np = 0;
         par[np++] = p;
@@ -116,7 +116,7 @@ static int off_to_on(sdk_se_arena *a, const sdk_grid *g, const sdk_grid *src, co
         for (int k = 0; k < 3; k++) {
             int h = sdk_cell_house[cell][house_order[k]];
             sdk_bb pos = sdk_house_digit(g, h, d);
-            if (sdk_se_bb_count(pos) != 2) continue;
+            if (sdk_bb_count(pos) != 2) continue;
             sdk_bb_del(&pos, cell);
             int oc = sdk_bb_first(pos);
             if (oc < 0) continue;
@@ -217,7 +217,7 @@ void sdk_se_static_init(sdk_se_static *t, const sdk_grid *g)
     memcpy(t->cand, g->cand, sizeof t->cand);
     for (int cell = 0; cell < 81; cell++) {
         unsigned m = g->cand[cell];
-        int nc = sdk_se_mask_count(m);
+        int nc = sdk_mask_count(m);
         SDK_MASK_FOREACH(d, m)
         {
             int cand = cell * 9 + d - 1, peers[24];
@@ -227,7 +227,7 @@ void sdk_se_static_init(sdk_se_static *t, const sdk_grid *g)
                 int h = sdk_cell_house[cell][house_order[k]];
                 sdk_bb pos = sdk_house_digit(g, h, d);
                 t->conj[cand][k] = -1;
-                if (sdk_se_bb_count(pos) != 2) continue;
+                if (sdk_bb_count(pos) != 2) continue;
                 sdk_bb_del(&pos, cell);
                 int oc = sdk_bb_first(pos);
                 if (oc >= 0) t->conj[cand][k] = (int16_t)(oc * 9 + d - 1);

@@ -26,6 +26,24 @@ extern "C" {
 #define SDK_HOUSES 27
 #define SDK_ALL_DIGITS 0x1ffu
 
+/* ---- bit counting ------------------------------------------------------- */
+
+/* The one population count of the project. With the POPCNT instruction (the
+ * default build on x86-64, SUDOKU_POPCNT) or on targets whose compilers
+ * inline the builtin, the builtin; on x86-64 without POPCNT the builtin is a
+ * call into libgcc, so count the bits in place instead. */
+static inline int sdk_popcount64(uint64_t x)
+{
+#if defined(__POPCNT__) || !defined(__x86_64__)
+    return __builtin_popcountll(x);
+#else
+    x -= (x >> 1) & 0x5555555555555555ull;
+    x = (x & 0x3333333333333333ull) + ((x >> 2) & 0x3333333333333333ull);
+    x = (x + (x >> 4)) & 0x0f0f0f0f0f0f0f0full;
+    return (int)((x * 0x0101010101010101ull) >> 56);
+#endif
+}
+
 /* ---- 81-bit bitboards: cells 0..63 in lo, 64..80 in hi ---------------- */
 
 typedef struct sdk_bb {
@@ -62,7 +80,7 @@ static inline bool sdk_bb_eq(sdk_bb a, sdk_bb b) { return a.lo == b.lo && a.hi =
 static inline bool sdk_bb_subset(sdk_bb a, sdk_bb b) { return sdk_bb_empty(sdk_bb_andnot(a, b)); }
 static inline int sdk_bb_count(sdk_bb b)
 {
-    return __builtin_popcountll(b.lo) + __builtin_popcountll(b.hi);
+    return sdk_popcount64(b.lo) + sdk_popcount64(b.hi);
 }
 /* Lowest cell in b, or -1 when empty. */
 static inline int sdk_bb_first(sdk_bb b)
@@ -98,7 +116,7 @@ static inline int sdk_bb_next(sdk_bb b, int c)
 
 /* ---- digit masks: bit d-1 is digit d ------------------------------------ */
 
-static inline int sdk_mask_count(unsigned m) { return __builtin_popcount(m); }
+static inline int sdk_mask_count(unsigned m) { return sdk_popcount64(m); }
 static inline unsigned sdk_digit_bit(int d) { return 1u << (d - 1); }
 /* Lowest digit of a non-empty mask. */
 static inline int sdk_mask_first(unsigned m) { return __builtin_ctz(m) + 1; }

@@ -21,29 +21,6 @@
 extern "C" {
 #endif
 
-/* Population counts that stay inline when the build has no -mpopcnt (the
- * compiler's builtin then calls libgcc, a quarter of the nested search). */
-static inline int sdk_se_pc64(uint64_t x)
-{
-#ifdef __POPCNT__
-    return __builtin_popcountll(x);
-#else
-    x -= (x >> 1) & 0x5555555555555555ull;
-    x = (x & 0x3333333333333333ull) + ((x >> 2) & 0x3333333333333333ull);
-    x = (x + (x >> 4)) & 0x0f0f0f0f0f0f0f0full;
-    return (int)((x * 0x0101010101010101ull) >> 56);
-#endif
-}
-static inline int sdk_se_bb_count(sdk_bb b)
-{
-    return sdk_se_pc64(b.lo) + sdk_se_pc64(b.hi);
-}
-static inline int sdk_se_mask_count(unsigned m)
-{
-    static const uint8_t nib[16] = {0, 1, 1, 2, 1, 2, 2, 3, 1, 2, 2, 3, 2, 3, 3, 4};
-    return nib[m & 15] + nib[(m >> 4) & 15] + nib[(m >> 8) & 15];
-}
-
 /* Causes (why a potential holds), as SE names them. */
 enum { SDK_SE_ASSUMED = 0, SDK_SE_CELL, SDK_SE_BLOCK, SDK_SE_ROW, SDK_SE_COL, SDK_SE_ADVANCED };
 

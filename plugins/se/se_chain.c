@@ -277,7 +277,7 @@ static void unary(chainer *c, const sdk_se_static *t, bool y, bool x)
     bool reach[1458];
     if (x)
         for (int cell = 0; cell < 81; cell++) {
-            if (g->value[cell] || sdk_se_mask_count(g->cand[cell]) < 2) continue;
+            if (g->value[cell] || sdk_mask_count(g->cand[cell]) < 2) continue;
             SDK_MASK_FOREACH(d, g->cand[cell])
             {
                 int cand = cell * 9 + d - 1;
@@ -290,8 +290,8 @@ static void unary(chainer *c, const sdk_se_static *t, bool y, bool x)
     if (scc) sdk_se_reach(scc, from, to, nq, reach);
     nq = 0;
     for (int cell = 0; cell < 81; cell++) {
-        if (g->value[cell] || sdk_se_mask_count(g->cand[cell]) < 2) continue;
-        if (sdk_se_mask_count(g->cand[cell]) > 2 && !x) continue;
+        if (g->value[cell] || sdk_mask_count(g->cand[cell]) < 2) continue;
+        if (sdk_mask_count(g->cand[cell]) > 2 && !x) continue;
         SDK_MASK_FOREACH(d, g->cand[cell])
         {
             int cand = cell * 9 + d - 1;
@@ -412,7 +412,7 @@ static void region_chains(chainer *c, int cell, int d, sdk_se_set *on_set)
     for (int k = 0; k < 3; k++) {
         int h = sdk_cell_house[cell][unit_order[k]];
         sdk_bb pos = sdk_house_digit(g, h, d);
-        int n = sdk_se_bb_count(pos);
+        int n = sdk_bb_count(pos);
         if (!(n == 2 || (c->multiple && n > 2))) continue;
         /* first position in the house's own cell order */
         int first = -1;
@@ -433,7 +433,7 @@ static void region_chains(chainer *c, int cell, int d, sdk_se_set *on_set)
 static void multiple_cell(chainer *c, int cell)
 {
     const sdk_grid *g = c->g;
-    int card = sdk_se_mask_count(g->cand[cell]);
+    int card = sdk_mask_count(g->cand[cell]);
     sdk_se_set *on_sets[9], *off_set = set_get(c->pool);
     int nv = 0;
     SDK_MASK_FOREACH(d, g->cand[cell])
@@ -470,7 +470,7 @@ static void multiple(chainer *c)
 {
     for (int cell = 0; cell < 81; cell++) {
         if (c->g->value[cell]) continue;
-        int card = sdk_se_mask_count(c->g->cand[cell]);
+        int card = sdk_mask_count(c->g->cand[cell]);
         if (card > 2 || (card > 1 && c->dynamic)) multiple_cell(c, cell);
     }
 }
@@ -750,7 +750,7 @@ static int rules_hidden_pair(const sdk_grid *g, const sdk_grid *src, const int8_
     for (int o = 0; o < 3; o++)
         for (int k = 0; k < 9; k++) {
             int h = set_order[o] + k;
-            if (sdk_se_bb_count(sdk_bb_andnot(sdk_house_bb[h], g->solved)) <= 4) continue;
+            if (sdk_bb_count(sdk_bb_andnot(sdk_house_bb[h], g->solved)) <= 4) continue;
             for (int b = 2; b <= 9; b++) /* {a,b} in increasing bit order */
                 for (int a = 1; a < b && n < max; a++) {
                     /* both >= 2 places and two places together: the same two */
@@ -783,15 +783,15 @@ static int rules_naked_pair(const sdk_grid *g, const sdk_grid *src, rule_hint *o
     for (int o = 0; o < 3; o++)
         for (int k = 0; k < 9; k++) {
             int h = set_order[o] + k;
-            if (sdk_se_bb_count(sdk_bb_andnot(sdk_house_bb[h], g->solved)) < 4) continue;
+            if (sdk_bb_count(sdk_bb_andnot(sdk_house_bb[h], g->solved)) < 4) continue;
             for (int j = 1; j < 9; j++) /* {i,j} in increasing bit order */
                 for (int i = 0; i < j && n < max; i++) {
                     int ci = sdk_house_cell[h][i], cj = sdk_house_cell[h][j];
                     if (g->value[ci] || g->value[cj]) continue;
-                    if (sdk_se_mask_count(g->cand[ci]) < 2 || sdk_se_mask_count(g->cand[cj]) < 2)
+                    if (sdk_mask_count(g->cand[ci]) < 2 || sdk_mask_count(g->cand[cj]) < 2)
                         continue;
                     unsigned m = g->cand[ci] | g->cand[cj];
-                    if (sdk_se_mask_count(m) != 2) continue;
+                    if (sdk_mask_count(m) != 2) continue;
                     rule_hint *r = &out[n];
                     r->nrem = r->npar = 0;
                     SDK_MASK_FOREACH(v, m)
@@ -833,7 +833,7 @@ static int rules_xwing(const sdk_grid *g, const sdk_grid *src, const int8_t (*hc
                     unsigned lines = 0;
                     sdk_bb both = sdk_bb_or(p1, p2), cover = sdk_bb_none();
                     SDK_BB_FOREACH(x, both) lines |= 1u << (t == 0 ? sdk_col(x) : sdk_row(x));
-                    if (sdk_se_mask_count(lines) != 2) continue;
+                    if (sdk_mask_count(lines) != 2) continue;
                     rule_hint *r = &out[n];
                     r->nrem = r->npar = 0;
                     for (int l = 0; l < 9; l++) {
@@ -957,7 +957,7 @@ static int advanced(void *ctx, sdk_se_arena *a, sdk_se_set *s, const sdk_grid *c
     int8_t hc[27][9]; /* places of each digit in each house */
     for (int h = 0; h < 27; h++)
         for (int d = 1; d <= 9; d++)
-            hc[h][d - 1] = (int8_t)sdk_se_bb_count(sdk_house_digit(cur, h, d));
+            hc[h][d - 1] = (int8_t)sdk_bb_count(sdk_house_digit(cur, h, d));
     for (int rule = 0; rule < 6; rule++) {
         int n = 0, ncplx = 0;
         bool nested = false;
