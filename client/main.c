@@ -497,17 +497,17 @@ static void chunk_clear(chunk *c)
 
 static bool retryable(const char *code)
 {
-    return !strcmp(code, "busy");
+    return !strcmp(code, SDK_E_BUSY);
 }
 
 /* Errors of a whole request that concern its puzzles (each gets the error)
  * rather than the request (which stops the run). */
 static bool per_puzzle(const char *code)
 {
-    return !strcmp(code, "plugin-crashed") || !strcmp(code, "deadline-exceeded") ||
-           !strcmp(code, "internal") || !strcmp(code, "too-large") || !strcmp(code, "bad-format") ||
-           !strcmp(code, "conflict") || !strcmp(code, "no-solution") ||
-           !strcmp(code, "multiple-solutions");
+    return !strcmp(code, SDK_E_CRASH) || !strcmp(code, SDK_E_DEADLINE) ||
+           !strcmp(code, SDK_E_INTERNAL) || !strcmp(code, SDK_E_TOO_LARGE) ||
+           !strcmp(code, SDK_E_FORMAT) || !strcmp(code, SDK_E_CONFLICT) ||
+           !strcmp(code, SDK_E_NO_SOLUTION) || !strcmp(code, SDK_E_MULTIPLE);
 }
 
 static int run_batch(const opts *o, const char *cmd, char **args, int nargs)
@@ -695,7 +695,7 @@ static int run_batch(const opts *o, const char *cmd, char **args, int nargs)
                                            h->where[i]))
                             bad = true;
                     } else {
-                        render_failure(&ro, h->text[i], h->where[i], "internal",
+                        render_failure(&ro, h->text[i], h->where[i], SDK_E_INTERNAL,
                                        "the daemon's answer has no result for this puzzle");
                         bad = true;
                     }

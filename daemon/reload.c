@@ -67,7 +67,7 @@ static int accept_settings(const char *path, limits *lim, sdk_error *err)
 {
     int fd = config_snapshot(path);
     if (fd < 0) {
-        sdk_error_set(err, "bad-config", "%s: cannot read: %s", path, strerror(errno));
+        sdk_error_set(err, SDK_E_CONFIG, "%s: cannot read: %s", path, strerror(errno));
         return -1;
     }
     char sp[64];
@@ -164,9 +164,9 @@ static void loader_death(const worker_shm *shm, int status, int sig, int timeout
     memcpy(where, (const char *)shm->loading, sizeof where);
     where[sizeof where - 1] = 0;
     if (where[0])
-        sdk_error_set(err, "bad-plugin", "plugin %s %s: refused", where, how);
+        sdk_error_set(err, SDK_E_PLUGIN, "plugin %s %s: refused", where, how);
     else
-        sdk_error_set(err, "bad-config", "the config %s: refused", how);
+        sdk_error_set(err, SDK_E_CONFIG, "the config %s: refused", how);
 }
 
 /* ---- startup: a short-lived checker -------------------------------------- */
@@ -248,7 +248,7 @@ static bool check_config(int config_fd, const limits *lim, gen_info *gi, sdk_err
             sdk_wire_reader r;
             const msgpack_object *o;
             sdk_error e;
-            char code[32] = "bad-config", msg[sizeof err->msg] = "the config does not load";
+            char code[32] = SDK_E_CONFIG, msg[sizeof err->msg] = "the config does not load";
             if (sdk_wire_reader_init(&r, blen + 4096) && sdk_wire_reader_feed(&r, body, blen) &&
                 sdk_wire_reader_next(&r, &o, &e) == 1) {
                 sdk_wire_copy_str(sdk_wire_get(o, "code"), code, sizeof code);
@@ -339,7 +339,7 @@ static void finish(const sdk_error *err)
         D.requests++;
         if (!T.wait[i].c) continue;
         if (err)
-            conn_send_error(T.wait[i].c, T.wait[i].msgid, err->code[0] ? err->code : "bad-config",
+            conn_send_error(T.wait[i].c, T.wait[i].msgid, err->code[0] ? err->code : SDK_E_CONFIG,
                             "%s", err->msg);
         else
             answer_ok(T.wait[i].c, T.wait[i].msgid);

@@ -606,7 +606,7 @@ static void on_frame(worker *w, int kind, const char *body, size_t n)
     case FRAME_RESULT:
     case FRAME_ERROR:
         if (kind == FRAME_ERROR && w->state == W_STARTING) { /* its config does not load */
-            char code[32] = "bad-config", msg[256] = "the config does not load";
+            char code[32] = SDK_E_CONFIG, msg[256] = "the config does not load";
             sdk_wire_reader r;
             const msgpack_object *o;
             sdk_error e;
@@ -629,7 +629,7 @@ static void on_frame(worker *w, int kind, const char *body, size_t n)
             if (j->n < 0)
                 job_reply_raw(j, kind == FRAME_ERROR, body, n);
             else if (kind == FRAME_ERROR) { /* a top-level error from a chunk: the whole request */
-                char code[32] = "internal", msg[256] = "";
+                char code[32] = SDK_E_INTERNAL, msg[256] = "";
                 sdk_wire_reader r;
                 const msgpack_object *o;
                 sdk_error e;

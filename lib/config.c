@@ -64,7 +64,7 @@ static bool read_lines(const char *path, const char *name, conf_line **out, int 
 {
     FILE *f = fopen(path, "r");
     if (!f) {
-        sdk_error_set(err, "bad-config", "%s: cannot read: %s", name, strerror(errno));
+        sdk_error_set(err, SDK_E_CONFIG, "%s: cannot read: %s", name, strerror(errno));
         return false;
     }
     char *buf = sdk_xmalloc(SDK_CONFIG_LINE_MAX + 1), section[64] = "";
@@ -74,13 +74,13 @@ static bool read_lines(const char *path, const char *name, conf_line **out, int 
     while (ok && (rc = read_line(f, buf)) != 0) {
         lineno++;
         if (rc == -1) {
-            sdk_error_set(err, "bad-config", "%s:%d: line longer than %d bytes", name, lineno,
+            sdk_error_set(err, SDK_E_CONFIG, "%s:%d: line longer than %d bytes", name, lineno,
                           SDK_CONFIG_LINE_MAX);
             ok = false;
             break;
         }
         if (rc == -2) {
-            sdk_error_set(err, "bad-config", "%s:%d: the line holds a NUL byte", name, lineno);
+            sdk_error_set(err, SDK_E_CONFIG, "%s:%d: the line holds a NUL byte", name, lineno);
             ok = false;
             break;
         }
@@ -96,7 +96,7 @@ static bool read_lines(const char *path, const char *name, conf_line **out, int 
         if (*s == '[') {
             char *e = strchr(s, ']');
             if (!e || e[1]) {
-                sdk_error_set(err, "bad-config", "%s:%d: section header without closing ']'", name,
+                sdk_error_set(err, SDK_E_CONFIG, "%s:%d: section header without closing ']'", name,
                               lineno);
                 ok = false;
                 break;
@@ -104,7 +104,7 @@ static bool read_lines(const char *path, const char *name, conf_line **out, int 
             *e = 0;
             char *sec = trim(s + 1);
             if (strlen(sec) >= sizeof section) {
-                sdk_error_set(err, "bad-config", "%s:%d: section name longer than %zu bytes", name,
+                sdk_error_set(err, SDK_E_CONFIG, "%s:%d: section name longer than %zu bytes", name,
                               lineno, sizeof section - 1);
                 ok = false;
                 break;
@@ -114,20 +114,20 @@ static bool read_lines(const char *path, const char *name, conf_line **out, int 
         }
         char *eq = strchr(s, '=');
         if (!eq) {
-            sdk_error_set(err, "bad-config", "%s:%d: expected 'key = value', got '%.60s'", name,
+            sdk_error_set(err, SDK_E_CONFIG, "%s:%d: expected 'key = value', got '%.60s'", name,
                           lineno, s);
             ok = false;
             break;
         }
         if (!*section) {
-            sdk_error_set(err, "bad-config", "%s:%d: key outside any [section]", name, lineno);
+            sdk_error_set(err, SDK_E_CONFIG, "%s:%d: key outside any [section]", name, lineno);
             ok = false;
             break;
         }
         *eq = 0;
         char *key = trim(s), *val = trim(eq + 1);
         if (strlen(key) >= sizeof v->key || strlen(val) >= sizeof v->value) {
-            sdk_error_set(err, "bad-config", "%s:%d: %s longer than %zu bytes", name, lineno,
+            sdk_error_set(err, SDK_E_CONFIG, "%s:%d: %s longer than %zu bytes", name, lineno,
                           strlen(key) >= sizeof v->key ? "key" : "value",
                           (strlen(key) >= sizeof v->key ? sizeof v->key : sizeof v->value) - 1);
             ok = false;
@@ -225,20 +225,20 @@ static bool plugin_open(const char *path, sdk_plugin *pl, sdk_error *err)
     snprintf(pl->path, sizeof pl->path, "%s", path);
     pl->handle = dlopen(path, RTLD_NOW | RTLD_LOCAL);
     if (!pl->handle) {
-        sdk_error_set(err, "bad-plugin", "%s: cannot load: %s", path, dlerror());
+        sdk_error_set(err, SDK_E_PLUGIN, "%s: cannot load: %s", path, dlerror());
         return false;
     }
     sdk_plugin_fn fn;
     *(void **)&fn = dlsym(pl->handle, SDK_PLUGIN_SYMBOL);
     if (!fn) {
-        sdk_error_set(err, "bad-plugin", "%s: no symbol '%s' (not a sudokud plugin?)", path,
+        sdk_error_set(err, SDK_E_PLUGIN, "%s: no symbol '%s' (not a sudokud plugin?)", path,
                       SDK_PLUGIN_SYMBOL);
         sdk_plugin_close(pl);
         return false;
     }
     pl->list = fn();
     if (!pl->list || !pl->list[0]) {
-        sdk_error_set(err, "bad-plugin", "%s: exports no technique", path);
+        sdk_error_set(err, SDK_E_PLUGIN, "%s: exports no technique", path);
         sdk_plugin_close(pl);
         return false;
     }
@@ -247,7 +247,7 @@ static bool plugin_open(const char *path, sdk_plugin *pl, sdk_error *err)
         /* abi is the first field in every version, so it can be read from
          * any descriptor; nothing else is, until it matches. */
         if (t->abi != SDK_ABI_VERSION) {
-            sdk_error_set(err, "bad-plugin",
+            sdk_error_set(err, SDK_E_PLUGIN,
                           "%s: technique #%d was built for plugin ABI %u, this sudokud loads "
                           "ABI %u only: rebuild the plugin against this SDK (docs/PLUGINS.md)",
                           path, i + 1, t->abi, SDK_ABI_VERSION);
@@ -255,7 +255,7 @@ static bool plugin_open(const char *path, sdk_plugin *pl, sdk_error *err)
             return false;
         }
         if (t->size < sizeof(sdk_technique)) {
-            sdk_error_set(err, "bad-plugin",
+            sdk_error_set(err, SDK_E_PLUGIN,
                           "%s: technique #%d has a descriptor of %u bytes, ABI %u needs %zu: "
                           "rebuild the plugin against this SDK (docs/PLUGINS.md)",
                           path, i + 1, t->size, SDK_ABI_VERSION, sizeof(sdk_technique));
@@ -263,7 +263,7 @@ static bool plugin_open(const char *path, sdk_plugin *pl, sdk_error *err)
             return false;
         }
         if (!valid_id(t->id) || !t->name || !t->find) {
-            sdk_error_set(err, "bad-plugin", "%s: technique #%d has %s", path, i + 1,
+            sdk_error_set(err, SDK_E_PLUGIN, "%s: technique #%d has %s", path, i + 1,
                           !valid_id(t->id) ? "no kebab-case id"
                           : !t->name       ? "no name"
                                            : "no find function");
@@ -299,7 +299,7 @@ static bool add_plugin(sdk_config *cfg, const char *path, const char *where, sdk
     for (int i = 0; pl.list[i]; i++) {
         const char *src;
         if (sdk_config_technique(cfg, pl.list[i]->id, &src)) {
-            sdk_error_set(err, "bad-plugin", "%s%sduplicate technique id '%s' in %s and %s",
+            sdk_error_set(err, SDK_E_PLUGIN, "%s%sduplicate technique id '%s' in %s and %s",
                           where ? where : "", where ? ": " : "", pl.list[i]->id, src, path);
             sdk_plugin_close(&pl);
             return false;
@@ -314,7 +314,7 @@ static bool load_dir(sdk_config *cfg, sdk_error *err)
 {
     DIR *d = opendir(cfg->plugin_dir);
     if (!d) {
-        sdk_error_set(err, "bad-config", "%s: plugin_dir %s: %s", cfg->path, cfg->plugin_dir,
+        sdk_error_set(err, SDK_E_CONFIG, "%s: plugin_dir %s: %s", cfg->path, cfg->plugin_dir,
                       strerror(errno));
         return false;
     }
@@ -429,7 +429,7 @@ static bool parse_num(const num_key *k, const conf_line *l, const char *name, sd
     }
     if (ok && *end) ok = false;
     if (!ok || ((v < lo || v > hi) && !(k->zero_ok && v == 0))) {
-        sdk_error_set(err, "bad-config",
+        sdk_error_set(err, SDK_E_CONFIG,
                       "%s:%d: %s must be a whole number from %s%lld to %lld%s%s%s, got '%s'", name,
                       l->line, l->key, k->zero_ok ? "0 or " : "", lo, hi, *note ? " (" : "", note,
                       *note ? ")" : "", l->value);
@@ -479,7 +479,7 @@ static bool read_settings(const char *name, conf_line *lines, int n, sdk_config 
         conf_line *l = &lines[i];
         if (strcmp(l->section, "sudokud") != 0) {
             if (strncmp(l->section, "profile ", 8) != 0) {
-                sdk_error_set(err, "bad-config",
+                sdk_error_set(err, SDK_E_CONFIG,
                               "%s:%d: unknown section [%s] (expected [sudokud] or [profile NAME])",
                               name, l->line, l->section);
                 ok = false;
@@ -497,7 +497,7 @@ static bool read_settings(const char *name, conf_line *lines, int n, sdk_config 
             *have_dir = true;
         } else if (!strcmp(l->key, "default_profile")) {
             if (strlen(l->value) >= sizeof cfg->default_profile) {
-                sdk_error_set(err, "bad-config", "%s:%d: default_profile longer than %zu bytes",
+                sdk_error_set(err, SDK_E_CONFIG, "%s:%d: default_profile longer than %zu bytes",
                               name, l->line, sizeof cfg->default_profile - 1);
                 ok = false;
             }
@@ -506,12 +506,12 @@ static bool read_settings(const char *name, conf_line *lines, int n, sdk_config 
             if (!strcmp(l->value, "on") || !strcmp(l->value, "off")) {
                 cfg->no_uniqueness = !strcmp(l->value, "off");
             } else {
-                sdk_error_set(err, "bad-config", "%s:%d: uniqueness must be on or off, got '%s'",
+                sdk_error_set(err, SDK_E_CONFIG, "%s:%d: uniqueness must be on or off, got '%s'",
                               name, l->line, l->value);
                 ok = false;
             }
         } else if (strcmp(l->key, "plugin") != 0) {
-            sdk_error_set(err, "bad-config", "%s:%d: unknown key '%s' in [sudokud]", name, l->line,
+            sdk_error_set(err, SDK_E_CONFIG, "%s:%d: unknown key '%s' in [sudokud]", name, l->line,
                           l->key);
             ok = false;
         }
@@ -519,13 +519,13 @@ static bool read_settings(const char *name, conf_line *lines, int n, sdk_config 
     if (!ok) return false;
     if (!per_uid) cfg->max_connections_per_uid = (cfg->max_connections + 1) / 2;
     if (cfg->max_connections_per_uid > cfg->max_connections) {
-        sdk_error_set(err, "bad-config",
+        sdk_error_set(err, SDK_E_CONFIG,
                       "%s: max_connections_per_uid (%d) is more than max_connections (%d)", name,
                       cfg->max_connections_per_uid, cfg->max_connections);
         return false;
     }
     if (cfg->max_input_memory < cfg->max_message) {
-        sdk_error_set(err, "bad-config",
+        sdk_error_set(err, SDK_E_CONFIG,
                       "%s: max_input_memory (%lld) is less than max_message (%d): no message of "
                       "that size could arrive",
                       name, cfg->max_input_memory, cfg->max_message);
@@ -594,7 +594,7 @@ bool sdk_config_load_named(const char *path, const char *name, sdk_config *cfg, 
             break;
         }
         if (sdk_profile_find(p, l->key) >= 0) {
-            sdk_error_set(err, "bad-config", "%s:%d: technique '%s' named twice in profile %s",
+            sdk_error_set(err, SDK_E_CONFIG, "%s:%d: technique '%s' named twice in profile %s",
                           name, l->line, l->key, p->name);
             ok = false;
             break;
@@ -602,7 +602,7 @@ bool sdk_config_load_named(const char *path, const char *name, sdk_config *cfg, 
         sdk_options o;
         char why[128];
         if (!sdk_options_parse(l->value, &o, why, sizeof why)) {
-            sdk_error_set(err, "bad-config", "%s:%d: %s", name, l->line, why);
+            sdk_error_set(err, SDK_E_CONFIG, "%s:%d: %s", name, l->line, why);
             ok = false;
             break;
         }
@@ -612,7 +612,7 @@ bool sdk_config_load_named(const char *path, const char *name, sdk_config *cfg, 
             if (!strcmp(o.kv[k].key, "difficulty")) {
                 difficulty = sdk_parse_difficulty(o.kv[k].val);
                 if (difficulty < 0) {
-                    sdk_error_set(err, "bad-config",
+                    sdk_error_set(err, SDK_E_CONFIG,
                                   "%s:%d: difficulty must look like 3.2, got '%s'", name, l->line,
                                   o.kv[k].val);
                     ok = false;

@@ -14,36 +14,12 @@
 #define SUDOKU_FORMAT_H
 
 #include <stdio.h>
+#include "sudoku/error.h"
 #include "sudoku/grid.h"
 
 #ifdef __cplusplus
 extern "C" {
 #endif
-
-/* Error codes used across the project (wire "code" field). */
-#define SDK_E_FORMAT "bad-format"         /* wrong length, bad character */
-#define SDK_E_CONFLICT "conflict"         /* a digit twice in a house, a cell without candidates */
-#define SDK_E_NO_SOLUTION "no-solution"
-#define SDK_E_MULTIPLE "multiple-solutions"
-#define SDK_E_REQUEST "bad-request"       /* malformed request */
-#define SDK_E_TECHNIQUE "unknown-technique"
-#define SDK_E_PROFILE "unknown-profile"
-#define SDK_E_CRASH "plugin-crashed"
-#define SDK_E_DEADLINE "deadline-exceeded"
-#define SDK_E_KILLED "worker-killed"      /* a signal from outside (OOM killer, kill) */
-#define SDK_E_MEMORY "memory-exceeded"    /* a technique passed worker_memory */
-#define SDK_E_TIMEOUT "timeout"           /* no whole message within read_timeout_ms */
-#define SDK_E_BUSY "busy"
-#define SDK_E_INTERNAL "internal"
-#define SDK_E_NOT_FOUND "not-found"       /* generate: no puzzle met the target in the budget */
-
-typedef struct sdk_error {
-    char code[32];
-    char msg[256];
-} sdk_error;
-
-void sdk_error_set(sdk_error *e, const char *code, const char *fmt, ...)
-    __attribute__((format(printf, 3, 4)));
 
 /* Parse one puzzle in any supported form (the text may span lines). Givens
  * become clues with candidates computed from peers; a candidate grid keeps its

@@ -10,15 +10,13 @@
 #define SUDOKU_WIRE_H
 
 #include <msgpack.h>
+#include "sudoku/error.h"
 #include "sudoku/format.h"
 #include "sudoku/step.h"
 
 #ifdef __cplusplus
 extern "C" {
 #endif
-
-#define SDK_E_METHOD "unknown-method"
-#define SDK_E_TOO_LARGE "too-large"
 
 enum { SDK_RPC_REQUEST = 0, SDK_RPC_RESPONSE = 1, SDK_RPC_NOTIFY = 2 };
 
