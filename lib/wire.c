@@ -700,8 +700,9 @@ static bool read_link(const msgpack_object *o, sdk_link *l)
     sdk_wire_text(kind, name, sizeof name);
     int k = sdk_link_kind_parse(name);
     l->kind = (uint8_t)(k < 0 ? SDK_LINK_CELL : k);
-    const msgpack_object *set = sdk_wire_get(o, "als");
-    if (!set) set = sdk_wire_get(o, "cells");
+    /* the set a link runs through, under the key the packer gives it */
+    const char *key = l->kind == SDK_LINK_ALS ? "als" : l->kind == SDK_LINK_GROUP ? "cells" : NULL;
+    const msgpack_object *set = key ? sdk_wire_get(o, key) : NULL;
     if (!set) return true;
     if (set->type != MSGPACK_OBJECT_ARRAY || set->via.array.size > sizeof l->als) return false;
     for (uint32_t i = 0; i < set->via.array.size; i++) {

@@ -347,6 +347,109 @@ static void test_garbage(void **state)
     sdk_wire_reader_free(&r);
 }
 
+/* The reader walks headers before msgpack allocates: a few bytes that
+ * declare a huge container are refused at once, whatever the pieces. */
+static void test_declared_huge(void **state)
+{
+    (void)state;
+    static const struct {
+        const char *bytes;
+        size_t n;
+    } bombs[] = {
+        {"\x94\x00\x01\xa5solve\xdf\xdf\xdf\xdf\xdf", 14}, /* params: a map of 3.7e9 entries */
+        {"\xdd\xff\xff\xff\xff", 5},                       /* an array of 4.3e9 elements */
+        {"\x91\xdb\x7f\xff\xff\xff", 6},                   /* a string of 2 GiB */
+        /* small enough for malloc, too big for the limit: msgpack alone
+         * would allocate 2 MB and wait for more */
+        {"\x81\xa1k\xde\xff\xff", 6},
+    };
+    for (size_t i = 0; i < sizeof bombs / sizeof bombs[0]; i++) {
+        sdk_wire_reader r;
+        assert_true(sdk_wire_reader_init(&r, 1000));
+        assert_true(sdk_wire_reader_feed(&r, bombs[i].bytes, bombs[i].n));
+        sdk_error err = {"", ""};
+        const msgpack_object *o;
+        assert_int_equal(sdk_wire_reader_next(&r, &o, &err), -1);
+        assert_string_equal(err.code, SDK_E_TOO_LARGE);
+        sdk_wire_reader_free(&r);
+    }
+}
+
+/* Every msgpack type, at every width, passes the walk and reads back whole,
+ * fed in one piece and byte by byte. */
+static void test_every_type(void **state)
+{
+    (void)state;
+    static char blob[70000];
+    memset(blob, 'x', sizeof blob);
+    packed p;
+    packed_init(&p);
+    msgpack_packer *pk = &p.pk;
+    msgpack_pack_array(pk, 43);
+    msgpack_pack_nil(pk);
+    msgpack_pack_true(pk);
+    msgpack_pack_false(pk);
+    const int64_t ints[] = {0,  127, 128, 255,  256,  65535,  65536,  4294967295LL,  4294967296LL,
+                            -1, -32, -33, -128, -129, -32768, -32769, -2147483648LL, -2147483649LL};
+    for (size_t i = 0; i < sizeof ints / sizeof ints[0]; i++) msgpack_pack_int64(pk, ints[i]);
+    msgpack_pack_uint64(pk, UINT64_MAX);
+    msgpack_pack_float(pk, 1.5f);
+    msgpack_pack_double(pk, 2.5);
+    const size_t lens[] = {0, 31, 32, 255, 256, 65535, 65536};
+    for (size_t i = 0; i < 7; i++) { /* fixstr, str 8, str 16, str 32 */
+        msgpack_pack_str(pk, lens[i]);
+        msgpack_pack_str_body(pk, blob, lens[i]);
+    }
+    const size_t blens[] = {1, 256, 65536};
+    for (size_t i = 0; i < 3; i++) { /* bin 8, 16, 32 */
+        msgpack_pack_bin(pk, blens[i]);
+        msgpack_pack_bin_body(pk, blob, blens[i]);
+    }
+    const size_t elens[] = {1, 2, 4, 8, 16, 3, 256, 65536}; /* fixext 1..16, ext 8, 16, 32 */
+    for (size_t i = 0; i < 8; i++) {
+        msgpack_pack_ext(pk, elens[i], 7);
+        msgpack_pack_ext_body(pk, blob, elens[i]);
+    }
+    msgpack_pack_array(pk, 0); /* the 43rd element: an empty fixarray */
+    /* then array 16, array 32 (as msgpack writes them: 16 and 65536 long)
+     * and map 16, all in a second message */
+    packed q;
+    packed_init(&q);
+    msgpack_pack_array(&q.pk, 3);
+    msgpack_pack_array(&q.pk, 16);
+    for (int i = 0; i < 16; i++) msgpack_pack_nil(&q.pk);
+    msgpack_pack_array(&q.pk, 65536);
+    for (int i = 0; i < 65536; i++) msgpack_pack_nil(&q.pk);
+    msgpack_pack_map(&q.pk, 16);
+    for (int i = 0; i < 16; i++) msgpack_pack_int(&q.pk, i), msgpack_pack_int(&q.pk, -i);
+    for (size_t step = 0; step < 2; step++) {
+        sdk_wire_reader r;
+        assert_true(sdk_wire_reader_init(&r, 1 << 22)); /* 65536 objects: 1.5 MB parsed */
+        sdk_error err = {"", ""};
+        const msgpack_object *o;
+        int got = 0;
+        const packed *msgs[] = {&p, &q};
+        for (int m = 0; m < 2; m++) {
+            size_t piece = step ? 1 : msgs[m]->buf.size;
+            int rc = 0;
+            for (size_t i = 0; i < msgs[m]->buf.size; i += piece) {
+                assert_true(sdk_wire_reader_feed(&r, msgs[m]->buf.data + i, piece));
+                rc = sdk_wire_reader_next(&r, &o, &err);
+                if (rc != 0) break;
+            }
+            if (rc != 1) fail_msg("message %d, pieces of %zu: %d %s", m, step, rc, err.msg);
+            assert_int_equal(o->type, MSGPACK_OBJECT_ARRAY);
+            assert_int_equal(o->via.array.size, m ? 3 : 43);
+            got++;
+        }
+        assert_int_equal(got, 2);
+        assert_int_equal(sdk_wire_reader_pending(&r), 0);
+        sdk_wire_reader_free(&r);
+    }
+    msgpack_sbuffer_destroy(&p.buf);
+    msgpack_sbuffer_destroy(&q.buf);
+}
+
 /* Build a message from a small recipe and check what rpc_parse says. */
 static void check_shape(void (*build)(msgpack_packer *), bool ok, bool known, const char *needle)
 {
@@ -969,6 +1072,8 @@ int main(void)
         cmocka_unit_test(test_lying_headers),
         cmocka_unit_test(test_meter_agrees),
         cmocka_unit_test(test_garbage),
+        cmocka_unit_test(test_declared_huge),
+        cmocka_unit_test(test_every_type),
         cmocka_unit_test(test_shapes),
         cmocka_unit_test(test_response_error),
         cmocka_unit_test(test_typed_lookups),
