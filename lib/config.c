@@ -159,8 +159,10 @@ int sdk_parse_difficulty(const char *s)
     int whole = 0, frac = 0, digits = 0;
     const char *p = s;
     if (!isdigit((unsigned char)*p)) return -1;
-    while (isdigit((unsigned char)*p)) whole = whole * 10 + (*p++ - '0'), digits++;
-    if (digits > 3) return -1;
+    while (isdigit((unsigned char)*p)) {
+        if (++digits > 3) return -1; /* before it can overflow */
+        whole = whole * 10 + (*p++ - '0');
+    }
     if (*p == '.') {
         p++;
         if (!isdigit((unsigned char)*p)) return -1;

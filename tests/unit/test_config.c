@@ -73,6 +73,8 @@ static void refusals_are_precise(void **state)
                  ":5: technique 'full-house' named twice in profile default");
     expect_error("[profile default]\nfull-house = difficulty=high\n",
                  ":4: difficulty must look like 3.2, got 'high'");
+    expect_error("[profile default]\nfull-house = difficulty=99999999999\n",
+                 ":4: difficulty must look like 3.2, got '99999999999'");
     expect_error("this line has no equals sign\n", ":3: expected 'key = value'");
     expect_error("[profile default\n", ":3: section header without closing ']'");
     expect_error("workers = many\n", ":3: workers must be a whole number");
