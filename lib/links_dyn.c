@@ -391,7 +391,7 @@ static void cells_list(sdk_bb cells, char *buf, size_t n)
     }
     size_t k = 0;
     buf[0] = 0;
-    if (__builtin_popcount((unsigned)rows) > 1 && __builtin_popcount((unsigned)cols) == 1) {
+    if (sdk_mask_count((unsigned)rows) > 1 && sdk_mask_count((unsigned)cols) == 1) {
         k += (size_t)snprintf(buf + k, n - k, "r");
         for (int r = 0; r < 9; r++)
             if (rows >> r & 1) k += (size_t)snprintf(buf + k, n - k, "%d", r + 1);

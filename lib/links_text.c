@@ -19,7 +19,7 @@ static void cells_text(sdk_bb cells, char *buf, size_t n)
     size_t k = 0;
     buf[0] = 0;
 #define PUT(...) (k += (size_t)snprintf(buf + k, k < n ? n - k : 0, __VA_ARGS__))
-    if (__builtin_popcount((unsigned)rows) > 1 && __builtin_popcount((unsigned)cols) == 1) {
+    if (sdk_mask_count((unsigned)rows) > 1 && sdk_mask_count((unsigned)cols) == 1) {
         PUT("r");
         for (int r = 0; r < 9; r++)
             if (rows >> r & 1) PUT("%d", r + 1);

@@ -233,7 +233,7 @@ static int find_locked_subset(const sdk_ctx *ctx, const sdk_grid *g, sdk_sink *s
             int c[3], k = 0;
             SDK_BB_FOREACH(x, seg) c[k++] = x;
             for (int m = 1; m < (1 << k); m++) {
-                if (__builtin_popcount((unsigned)m) != n) continue;
+                if (sdk_mask_count((unsigned)m) != n) continue;
                 unsigned digits = 0;
                 sdk_bb set = sdk_bb_none();
                 bool ok = true;
