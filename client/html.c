@@ -97,19 +97,19 @@ static void cand_xy(int c, int d, double *x, double *y)
     *y = MG + (c / 9) * CS + ((d - 1) / 3) * SUB + SUB / 2.0;
 }
 
-/* A chain node: the centre of its candidates. */
+/* A chain node (1 to 3 cells, as sdk_node_parse reads it): the centre of
+ * its candidates. */
 static void node_xy(const sdk_node *nd, double *x, double *y)
 {
     double sx = 0, sy = 0;
-    int n = nd->ncell < 1 ? 1 : nd->ncell > 3 ? 3 : nd->ncell;
-    for (int i = 0; i < n; i++) {
+    for (int i = 0; i < nd->ncell; i++) {
         double cx, cy;
-        cand_xy(nd->ncell ? nd->cell[i] : 0, nd->digit, &cx, &cy);
+        cand_xy(nd->cell[i], nd->digit, &cx, &cy);
         sx += cx;
         sy += cy;
     }
-    *x = sx / n;
-    *y = sy / n;
+    *x = sx / nd->ncell;
+    *y = sy / nd->ncell;
 }
 
 /* What a drawing shows on each candidate: a role's colour, a ring when it is
