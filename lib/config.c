@@ -331,7 +331,7 @@ static bool load_dir(sdk_config *cfg, sdk_error *err)
         }
     }
     closedir(d);
-    qsort(names, (size_t)n, sizeof *names, cmp_str);
+    if (n > 1) qsort(names, (size_t)n, sizeof *names, cmp_str); /* names is NULL when n is 0 */
     bool ok = true;
     for (int i = 0; i < n; i++) {
         char path[1024];
