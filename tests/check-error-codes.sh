@@ -13,10 +13,11 @@ for c in $codes; do
     bad=1
   fi
   # a code as a C string literal where an error is made or read (a line
-  # naming an error or a code), outside error.h; tests may spell them
+  # naming an error or a code, not a comment), outside error.h; tests may
+  # spell them
   hits=$(grep -rn --include='*.c' --include='*.h' "\"$c\"" "$src/lib" "$src/daemon" \
     "$src/client" "$src/plugins" "$src/include" | grep -v 'include/sudoku/error.h' |
-    grep -i ':[0-9]*:.*\(error\|code\)')
+    grep -v ':[0-9]*:[[:space:]]*\(/\*\|\*\)' | grep -i ':[0-9]*:.*\(error\|code\)')
   if [ -n "$hits" ]; then
     echo "'$c' spelt as a literal (use its SDK_E_ name):"
     echo "$hits"
