@@ -212,7 +212,7 @@ static bool fill_rec(fill *f)
         int c = (start + i) % 81;
         if (f->v[c]) continue;
         unsigned m = 0x3FEu & ~(unsigned)(f->row[c / 9] | f->col[c % 9] | f->box[sdk_box(c)]);
-        int n = __builtin_popcount(m);
+        int n = sdk_mask_count(m);
         if (n < bestn) best = c, bestn = n, bestm = m;
         if (n <= 1) break;
     }

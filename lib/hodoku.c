@@ -57,7 +57,7 @@ static void del_cand(sdk_hq *q, int cell, int digit)
     if (!(q->cand[cell] & (1u << digit))) return;
     q->cand[cell] &= (uint16_t) ~(1u << digit);
     if (!q->cand[cell]) return; /* broken grid */
-    if (__builtin_popcount(q->cand[cell]) == 1)
+    if (sdk_mask_count(q->cand[cell]) == 1)
         push(q->ns, &q->nns, q->value, cell, __builtin_ctz(q->cand[cell]));
     for (int k = 0; k < 3; k++) {
         int h = sdk_cell_house[cell][k];

@@ -61,7 +61,7 @@ int sudokilo_find_swordfish222(const sdk_ctx *ctx, const sdk_grid *g, sdk_sink *
                 for (int y = x + 1; y < n; y++)
                     for (int z = y + 1; z < n; z++) {
                         unsigned u = cross[x] | cross[y] | cross[z];
-                        if (__builtin_popcount(u) != 3) continue;
+                        if (sdk_mask_count(u) != 3) continue;
                         int line[3] = {two[x], two[y], two[z]};
                         if (emit(t, g, o, d, line, u, sink) == SDK_STOP) return SDK_STOP;
                     }
