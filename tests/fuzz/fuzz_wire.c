@@ -6,8 +6,10 @@
  * checked as msgpack-rpc, its params read with the typed and the lenient
  * lookups, and whatever looks like a step (a response's result, its `steps`,
  * a request's params) unpacked. A step that unpacks must survive a round
- * trip: pack it, unpack it, and get the same step, or the target aborts.
+ * trip: pack it, unpack it, and get the same step, or the target aborts;
+ * and whatever msgpack writes, the reader's meter must read back whole.
  */
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -102,7 +104,13 @@ static void reread(const msgpack_object *o)
     sdk_wire_reader r;
     sdk_error err = {"", ""};
     const msgpack_object *back;
-    if (sdk_wire_reader_init(&r, buf.size) && sdk_wire_reader_feed(&r, buf.data, buf.size)) {
+    /* the reader's limit is on what a message costs to parse, as metered */
+    size_t cost = sdk_wire_message_cost(buf.data, buf.size);
+    if (cost == SIZE_MAX) {
+        fprintf(stderr, "fuzz_wire: the meter does not read a message msgpack wrote\n");
+        abort();
+    }
+    if (sdk_wire_reader_init(&r, cost) && sdk_wire_reader_feed(&r, buf.data, buf.size)) {
         int rc = sdk_wire_reader_next(&r, &back, &err);
         if (rc != 1 || sdk_wire_reader_pending(&r) != 0) {
             fprintf(stderr, "fuzz_wire: a message msgpack wrote (%zu bytes) reads as %d: %s\n",
