@@ -15,6 +15,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "color.h"
 #include "generate.h"
 #include "grid_text.h"
 #include "i18n.h"
@@ -238,9 +239,10 @@ static rpc_conn *gen_connect(const char *socket, bool socket_given, bool no_auto
  * option's value. */
 static const char *command_word(int argc, char **argv)
 {
-    static const char *const with_value[] = {"--socket", "--timeout", "--profile", "--technique",
-                                             "--techniques", "--chunk", "--window",
-                                             "--max-trace", "--assume", "--file", "-f"};
+    static const char *const with_value[] = {
+        "--socket",     "--timeout", "--profile", "--technique",
+        "--techniques", "--chunk",   "--window",  "--max-trace",
+        "--assume",     "--file",    "-f"};
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i];
         if (!strcmp(a, "--")) return i + 1 < argc ? argv[i + 1] : NULL;
@@ -995,6 +997,7 @@ int main(int argc, char **argv)
                 o.lang);
         return EXIT_USAGE;
     }
+    color_setup(o.mode == OUT_TEXT ? (color_when)o.color : COLOR_NEVER, 1);
     if (!o.socket) o.socket = default_socket();
     if (optind >= argc) {
         fprintf(
@@ -1023,14 +1026,10 @@ int main(int argc, char **argv)
         bool set;
         const char *name, *cmd;
     } only[] = {
-        {o.all, "--all", "hint"},
-        {o.techniques != NULL, "--technique", "hint"},
-        {o.trace, "--trace", "explain"},
-        {o.passes, "--passes", "explain"},
-        {o.logic, "--logic", "solve"},
-        {o.max_trace > 0, "--max-trace", "explain"},
-        {o.als, "--als", "trace"},
-        {o.assume != NULL, "--assume", "trace"},
+        {o.all, "--all", "hint"},        {o.techniques != NULL, "--technique", "hint"},
+        {o.trace, "--trace", "explain"}, {o.passes, "--passes", "explain"},
+        {o.logic, "--logic", "solve"},   {o.max_trace > 0, "--max-trace", "explain"},
+        {o.als, "--als", "trace"},       {o.assume != NULL, "--assume", "trace"},
     };
     for (size_t i = 0; i < sizeof only / sizeof *only; i++)
         if (only[i].set && strcmp(cmd, only[i].cmd)) {

@@ -1,6 +1,7 @@
 /* render.c - sudoctl's text and JSON-lines output of daemon results. */
 #include "render.h"
 #include "seed001.h"
+#include "color.h"
 
 #include <ctype.h>
 #include <math.h>
@@ -283,24 +284,24 @@ static void json_puzzle(const render_opts *o, const msgpack_object *r, const cha
         json_field(f, &ef, err, "message");
         putc('}', f);
     } else if (!strcmp(o->cmd, "solve")) {
+        if (o->logic) json_field(f, &first, r, "solved");
         json_field(f, &first, r, "status");
         json_field(f, &first, r, "solution");
         json_field(f, &first, r, "solutions");
         if (o->logic) {
-            json_field(f, &first, r, "solved");
             if (mp_get(r, "steps")) {
                 json_key(f, &first, "steps");
                 json_steps(f, mp_get(r, "steps"), o->trace_links);
             }
         }
     } else if (!strcmp(o->cmd, "rate")) {
+        json_field(f, &first, r, "solved");
         json_diff_field(f, &first, r, "er");
         json_diff_field(f, &first, r, "ep");
         json_diff_field(f, &first, r, "ed");
         json_field(f, &first, r, "level");
         json_field(f, &first, r, "score");
         json_field(f, &first, r, "hardest");
-        json_field(f, &first, r, "solved");
     } else if (!strcmp(o->cmd, "explain") || !strcmp(o->cmd, "hint")) {
         if (!strcmp(o->cmd, "explain")) json_field(f, &first, r, "solved");
         if (mp_get(r, "passes")) {
@@ -503,7 +504,8 @@ static void print_steps(const render_opts *o, const msgpack_object *steps, const
             else
                 grid_text_draw(f, &g, s, colour);
         }
-        fprintf(f, "%zu. ", i + 1);
+        color_fprintf(f, STYLE_BOLD, "%zu.", i + 1);
+        putc(' ', f);
         char *text = step_text_alloc(s);
         if (text && *text)
             fputs(text, f);
@@ -595,7 +597,9 @@ void render_link_trace(FILE *f, const msgpack_object *r)
 static void text_failure(FILE *f, const char *puzzle_line, const char *where, const char *code,
                          const char *message)
 {
-    fprintf(f, "%s  error: %s: %s", puzzle_line, code, message);
+    fprintf(f, "%s  ", puzzle_line);
+    color_fprintf(f, STYLE_RED, "error: %s", code);
+    fprintf(f, ": %s", message);
     if (where && *where) fprintf(f, " (%s)", where);
     putc('\n', f);
 }
@@ -624,13 +628,15 @@ static bool text_puzzle(const render_opts *o, const msgpack_object *r, const cha
         const msgpack_object *st = mp_get(r, "status");
         const msgpack_object *sol = mp_get(r, "solution");
         bool unique = mp_str_eq(st, "unique");
+        bool stuck = false;
         if (o->logic) {
             if (o->headers) {
                 print_header(f, r, input, where);
             }
             print_steps(o, mp_get(r, "steps"), input);
             const msgpack_object *solved = mp_get(r, "solved");
-            if (solved && !mp_bool(solved, false)) fprintf(f, "%s\n", _("(techniques got stuck)"));
+            stuck = solved && !mp_bool(solved, false);
+            if (stuck) color_fprintf(f, STYLE_RED, "%s\n", _("(techniques got stuck)"));
         }
         if (o->big) {
             if (sol && sol->type == MSGPACK_OBJECT_STR)
@@ -656,7 +662,8 @@ static bool text_puzzle(const render_opts *o, const msgpack_object *r, const cha
                 print_str(f, sol);
             else
                 print_puzzle_or_input(f, r, input);
-            fprintf(f, "  %s", mp_str(st, buf, sizeof buf));
+            fputs("  ", f);
+            color_fputs(f, unique ? STYLE_GREEN : STYLE_RED, mp_str(st, buf, sizeof buf));
         }
         if (mp_str_eq(st, "multiple")) {
             const msgpack_object *d = mp_get(r, "differ");
@@ -670,19 +677,22 @@ static bool text_puzzle(const render_opts *o, const msgpack_object *r, const cha
             }
         }
         if (!o->big) putc('\n', f);
-        return unique;
+        return unique && !stuck;
     }
     if (!strcmp(cmd, "rate")) {
         char er[16], ep[16], ed[16], lv[64], hd[64];
+        const msgpack_object *solved = mp_get(r, "solved");
+        bool not_solved = solved && !mp_bool(solved, true);
         print_puzzle_or_input(f, r, input);
+        /* a rating of a puzzle the techniques could not finish is a lower
+         * bound: say so first */
+        if (not_solved) color_fputs(f, STYLE_RED, "  not solved");
         fprintf(
             f, "  %s/%s/%s  %s  %s", diff_text(mp_get(r, "er"), er, sizeof er),
             diff_text(mp_get(r, "ep"), ep, sizeof ep), diff_text(mp_get(r, "ed"), ed, sizeof ed),
             mp_str(mp_get(r, "level"), lv, sizeof lv), mp_str(mp_get(r, "hardest"), hd, sizeof hd));
-        const msgpack_object *solved = mp_get(r, "solved");
-        if (solved && !mp_bool(solved, true)) fputs("  (not solved)", f);
         putc('\n', f);
-        return true;
+        return !not_solved;
     }
     if (!strcmp(cmd, "explain") && o->share) { /* its own header */
         share_puzzle(f, o->share, r, input);
@@ -711,10 +721,11 @@ static bool text_puzzle(const render_opts *o, const msgpack_object *r, const cha
             return true;
         }
         const msgpack_object *solved = mp_get(r, "solved");
-        if (mp_bool(solved, false))
-            fprintf(f, _("solved in %zu steps\n"), mp_len(steps));
+        bool ok = mp_bool(solved, false);
+        if (ok)
+            color_fprintf(f, STYLE_GREEN, _("solved in %zu steps\n"), mp_len(steps));
         else {
-            fprintf(f, _("stuck after %zu steps\n"), mp_len(steps));
+            color_fprintf(f, STYLE_RED, _("stuck after %zu steps\n"), mp_len(steps));
             const msgpack_object *sg = mp_get(r, "stuck_grid");
             sdk_grid g;
             if (sg && sg->type == MSGPACK_OBJECT_STR) {
@@ -732,7 +743,7 @@ static bool text_puzzle(const render_opts *o, const msgpack_object *r, const cha
             fputs("backtracking trace:\n", f);
             render_backtrack_trace(f, r);
         }
-        return true;
+        return ok;
     }
     json_write(f, r);
     putc('\n', f);
@@ -762,7 +773,12 @@ static bool result_ok(const render_opts *o, const msgpack_object *r)
 {
     const msgpack_object *err = mp_get(r, "error");
     if (err && err->type != MSGPACK_OBJECT_NIL) return false;
-    if (!strcmp(o->cmd, "solve")) return mp_str_eq(mp_get(r, "status"), "unique");
+    if (!strcmp(o->cmd, "solve") && !o->logic) return mp_str_eq(mp_get(r, "status"), "unique");
+    /* a rating or explanation the techniques could not finish */
+    if (!strcmp(o->cmd, "rate") || !strcmp(o->cmd, "explain") ||
+        (!strcmp(o->cmd, "solve") && o->logic))
+        return mp_bool(mp_get(r, "solved"), true) &&
+               (strcmp(o->cmd, "solve") || mp_str_eq(mp_get(r, "status"), "unique"));
     return true;
 }
 
