@@ -879,5 +879,28 @@ void render_reload(const render_opts *o, const msgpack_object *r)
         putc('\n', f);
         return;
     }
-    fprintf(f, "reloaded: %lld techniques\n", mp_int(mp_get(r, "techniques"), 0));
+    char buf[4096];
+    fprintf(f, "reloaded %s: %lld techniques (generation %lld)\n",
+            mp_str(mp_get(r, "config"), buf, sizeof buf), mp_int(mp_get(r, "techniques"), 0),
+            mp_int(mp_get(r, "generation"), 0));
+    static const char *const keys[][2] = {
+        {"added", "techniques added"},
+        {"removed", "techniques removed"},
+        {"profiles_added", "profiles added"},
+        {"profiles_removed", "profiles removed"},
+        {"profiles_changed", "profiles changed"},
+    };
+    bool any = false;
+    for (size_t k = 0; k < sizeof keys / sizeof *keys; k++) {
+        const msgpack_object *a = mp_get(r, keys[k][0]);
+        if (!mp_len(a) || a->type != MSGPACK_OBJECT_ARRAY) continue;
+        any = true;
+        fprintf(f, "%s:", keys[k][1]);
+        for (size_t i = 0; i < mp_len(a); i++) {
+            putc(i ? ',' : ' ', f);
+            print_str(f, &a->via.array.ptr[i]);
+        }
+        putc('\n', f);
+    }
+    if (!any && mp_get(r, "added")) fputs("nothing changed\n", f);
 }

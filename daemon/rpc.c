@@ -48,7 +48,7 @@ static void do_status(conn *c, uint32_t msgid)
 static void do_reload(conn *c, uint32_t msgid)
 {
     sdk_error err;
-    log_info("reload asked by connection %u", c->id);
+    log_debug("reload asked by connection %u", c->id);
     if (!daemon_reload(&err)) {
         conn_send_error(c, msgid, err.code[0] ? err.code : "bad-config", "%s", err.msg);
         return;
@@ -58,11 +58,30 @@ static void do_reload(conn *c, uint32_t msgid)
     msgpack_sbuffer_init(&sb);
     msgpack_packer_init(&pk, &sb, msgpack_sbuffer_write);
     sdk_wire_response_head(&pk, msgid);
-    msgpack_pack_map(&pk, 3);
+    msgpack_pack_map(&pk, 4 + (size_t)life_changes_keys());
     sdk_wire_kv_bool(&pk, "ok", true);
+    sdk_wire_kv_str(&pk, "config", D.config_path);
     sdk_wire_kv_int(&pk, "techniques", D.ntechniques);
     sdk_wire_kv_int(&pk, "generation", (long)D.generation);
+    life_pack_changes(&pk);
     send_packed(c, &sb);
+}
+
+/* shutdown (or stop): answer, then drain (answer what is in flight) and exit. */
+static void do_shutdown(conn *c, uint32_t msgid)
+{
+    log_info("shutdown asked by connection %u: draining %d requests, then exiting", c->id, D.njobs);
+    msgpack_sbuffer sb;
+    msgpack_packer pk;
+    msgpack_sbuffer_init(&sb);
+    msgpack_packer_init(&pk, &sb, msgpack_sbuffer_write);
+    sdk_wire_response_head(&pk, msgid);
+    msgpack_pack_map(&pk, 3);
+    sdk_wire_kv_bool(&pk, "ok", true);
+    sdk_wire_kv_int(&pk, "pid", (long)getpid());
+    sdk_wire_kv_int(&pk, "jobs", D.njobs);
+    send_packed(c, &sb);
+    daemon_begin_drain();
 }
 
 void rpc_handle(conn *c, const msgpack_object *o)
@@ -82,6 +101,11 @@ void rpc_handle(conn *c, const msgpack_object *o)
         D.requests++;
         return;
     }
+    if (sdk_rpc_method_is(&m, "shutdown") || sdk_rpc_method_is(&m, "stop")) {
+        D.requests++;
+        do_shutdown(c, m.msgid);
+        return;
+    }
     if (sdk_rpc_method_is(&m, "reload")) {
         do_reload(c, m.msgid);
         D.requests++;
@@ -94,7 +118,7 @@ void rpc_handle(conn *c, const msgpack_object *o)
         conn_send_error(
             c, m.msgid, SDK_E_METHOD,
             "unknown method '%.*s' (solve, rate, explain, hint, techniques, trace, status, "
-            "reload)",
+            "reload, shutdown)",
             (int)(m.method_len > 64 ? 64 : m.method_len), m.method);
         return;
     }
@@ -107,6 +131,8 @@ void rpc_handle(conn *c, const msgpack_object *o)
                         "%d requests are waiting or running (max_queue): try again later", D.njobs);
         return;
     }
+    life_check_plugins(); /* a plugin replaced on disk: new workers first */
+    log_debug("connection %u: request %u: %s", c->id, (unsigned)m.msgid, method);
     job *j = job_new(c, m.msgid, method, m.params);
     if (!j) {
         conn_send_error(c, m.msgid, SDK_E_INTERNAL, "out of memory");

@@ -29,6 +29,7 @@ struct worker {
     int open_handles;
     bool retiring;
     bool deadline_hit;
+    bool cancelled;  /* killed because nobody waits for its task any more */
     worker_shm *shm; /* the probe and the chunk position (shared memory) */
     /* the task on this worker */
     job *job;
@@ -49,6 +50,8 @@ static int respawn_wanted;
 
 static void dispatch(void);
 static void spawn_missing(void);
+static void timeouts_arm(void);
+static void job_cancel_work(job *j);
 
 /* ---- jobs ---------------------------------------------------------------- */
 
@@ -79,6 +82,12 @@ job *job_new(conn *c, uint32_t msgid, const char *method, const msgpack_object *
     msgpack_sbuffer_init(&j->req);
     msgpack_sbuffer_init(&j->common);
     msgpack_sbuffer_init(&j->pz);
+    /* timeout_ms: the client waits that long; the daemon's business (the
+     * workers never see it) */
+    const msgpack_object *tm = sdk_wire_get(params, "timeout_ms");
+    if (tm && tm->type == MSGPACK_OBJECT_POSITIVE_INTEGER && tm->via.u64 > 0 &&
+        tm->via.u64 < (1ull << 40))
+        j->timeout_ms = tm->via.u64;
 
     const msgpack_object *pz = sdk_wire_get(params, "puzzles");
     const msgpack_object *p1 = sdk_wire_get(params, "puzzle");
@@ -109,7 +118,14 @@ job *job_new(conn *c, uint32_t msgid, const char *method, const msgpack_object *
         msgpack_sbuffer_write(&j->req, "\0\0\0\0", 4);
         msgpack_pack_array(&pk, 3);
         sdk_wire_str(&pk, method);
-        if (params)
+        if (params && params->type == MSGPACK_OBJECT_MAP && sdk_wire_get(params, "timeout_ms")) {
+            msgpack_pack_map(&pk, params->via.map.size - 1);
+            for (uint32_t i = 0; i < params->via.map.size; i++)
+                if (!sdk_wire_str_is(&params->via.map.ptr[i].key, "timeout_ms")) {
+                    msgpack_pack_object(&pk, params->via.map.ptr[i].key);
+                    msgpack_pack_object(&pk, params->via.map.ptr[i].val);
+                }
+        } else if (params)
             msgpack_pack_object(&pk, *params);
         else
             msgpack_pack_nil(&pk);
@@ -122,7 +138,8 @@ job *job_new(conn *c, uint32_t msgid, const char *method, const msgpack_object *
     msgpack_packer_init(&pk, &j->common, msgpack_sbuffer_write);
     for (uint32_t i = 0; i < params->via.map.size; i++) {
         const msgpack_object_kv *kv = &params->via.map.ptr[i];
-        if (sdk_wire_str_is(&kv->key, "puzzles")) continue;
+        if (sdk_wire_str_is(&kv->key, "puzzles") || sdk_wire_str_is(&kv->key, "timeout_ms"))
+            continue;
         if (j->gen && (sdk_wire_str_is(&kv->key, "count") || sdk_wire_str_is(&kv->key, "first")))
             continue;
         msgpack_pack_object(&pk, kv->key);
@@ -195,6 +212,10 @@ void job_submit(job *j)
     D.jobs = j;
     D.njobs++;
     if (j->c) j->c->jobs++;
+    if (j->timeout_ms) {
+        j->deadline_at = now_ms() + j->timeout_ms;
+        timeouts_arm();
+    }
     queue_push(j);
     dispatch();
 }
@@ -207,6 +228,19 @@ static int job_inflight(job *j)
     for (worker *w = D.workers; w; w = w->next)
         if (w->job == j) k++;
     return k;
+}
+
+/* Nobody waits for j any more (its client went away, or its timeout
+ * passed): stop the workers on its parts now rather than let them finish
+ * work whose answer is thrown away. A technique step may run for seconds,
+ * so the worker is killed and replaced, which frees the CPU at once. */
+static void job_cancel_work(job *j)
+{
+    for (worker *w = D.workers; w; w = w->next)
+        if (w->job == j && w->state == W_BUSY && !w->cancelled) {
+            w->cancelled = true;
+            uv_process_kill(&w->proc, SIGKILL);
+        }
 }
 
 /* A job that was answered is freed once no worker holds a part of it. */
@@ -246,6 +280,8 @@ void jobs_forget_conn(conn *c)
         next = j->all_next;
         if (j->c != c) continue;
         j->c = NULL;
+        if (job_inflight(j)) log_debug("request %u: its client went away: cancelled", j->msgid);
+        job_cancel_work(j);
         job_finish(j);
     }
 }
@@ -254,6 +290,57 @@ static void job_reply_error(job *j, const char *code, const char *msg)
 {
     if (j->c) conn_send_error(j->c, j->msgid, code, "%s", msg);
     job_finish(j);
+}
+
+/* ---- request timeouts (the client's timeout_ms) ----------------------------
+ * One timer for all jobs, set to the earliest deadline; a job past its
+ * deadline gets deadline-exceeded as a whole and its work is stopped. */
+static uv_timer_t timeout_timer;
+static bool timeout_timer_init;
+
+static void on_timeouts(uv_timer_t *t)
+{
+    (void)t;
+    uint64_t now = now_ms();
+    for (job *j = D.jobs, *next; j; j = next) {
+        next = j->all_next;
+        if (!j->deadline_at || j->deadline_at > now) continue;
+        char msg[128];
+        snprintf(msg, sizeof msg, "the request's timeout of %llu ms passed (timeout_ms)",
+                 (unsigned long long)j->timeout_ms);
+        log_debug("request %u: %s: cancelled", j->msgid, msg);
+        job_cancel_work(j);
+        job_reply_error(j, SDK_E_DEADLINE, msg);
+        next = D.jobs; /* the list changed: start over (answered jobs are gone from it) */
+    }
+    timeouts_arm();
+}
+
+static void timeouts_arm(void)
+{
+    uint64_t first = 0;
+    for (job *j = D.jobs; j; j = j->all_next)
+        if (j->deadline_at && (!first || j->deadline_at < first)) first = j->deadline_at;
+    if (!timeout_timer_init) {
+        if (!first || D.draining) return;
+        uv_timer_init(D.loop, &timeout_timer);
+        uv_unref((uv_handle_t *)&timeout_timer);
+        timeout_timer_init = true;
+    }
+    if (!first) {
+        uv_timer_stop(&timeout_timer);
+        return;
+    }
+    uint64_t now = now_ms();
+    uv_timer_start(&timeout_timer, on_timeouts, first > now ? first - now : 0, 0);
+}
+
+static void timeouts_close(void)
+{
+    if (!timeout_timer_init) return;
+    timeout_timer_init = false;
+    uv_timer_stop(&timeout_timer);
+    uv_close((uv_handle_t *)&timeout_timer, NULL);
 }
 
 static void job_reply_raw(job *j, bool error, const char *body, size_t n)
@@ -775,9 +862,14 @@ static void worker_exited(uv_process_t *p, int64_t status, int sig)
     int prev = w->state;
     w->state = W_EXITED;
     uv_timer_stop(&w->timer);
-    if (w->job)
+    if (w->job && w->cancelled) {
+        job *j = w->job;
+        w->job = NULL;
+        log_debug("worker %u (pid %d) stopped: its request was cancelled", w->id, p->pid);
+        if (j->answered) job_release(j);
+    } else if (w->job)
         task_failed(w, status, sig);
-    else if (!w->retiring && !D.draining)
+    else if (!w->retiring && !D.draining && !w->cancelled)
         log_warn("worker %u (pid %d) exited (status %d, signal %d)", w->id, p->pid, (int)status,
                  sig);
     else
@@ -893,6 +985,7 @@ void workers_roll(void)
 
 void workers_stop_all(void)
 {
+    timeouts_close();
     uv_timer_stop(&D.respawn_timer);
     for (worker *w = D.workers; w; w = w->next) {
         w->retiring = true;

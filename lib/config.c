@@ -292,6 +292,31 @@ static bool parse_int(const conf_line *l, const char *path, int *out, sdk_error 
     return true;
 }
 
+/* "600" (seconds), "30s", "10m", "1h", "250ms", "off" -> milliseconds. */
+static bool parse_duration_ms(const conf_line *l, const char *path, long long *out, sdk_error *err)
+{
+    if (!strcmp(l->value, "off") || !strcmp(l->value, "never")) {
+        *out = 0;
+        return true;
+    }
+    char *end;
+    errno = 0;
+    double v = strtod(l->value, &end);
+    double unit = !strcmp(end, "ms")                         ? 1
+                  : !*end || !strcmp(end, "s")               ? 1000
+                  : !strcmp(end, "m") || !strcmp(end, "min") ? 60000
+                  : !strcmp(end, "h")                        ? 3600000
+                                                             : -1;
+    if (end == l->value || errno || !(v >= 0) || v > 1e7 || unit < 0) {
+        sdk_error_set(err, "bad-config",
+                      "%s:%d: %s must be a duration (600, 30s, 10m, 1h or off), got '%s'", path,
+                      l->line, l->key, l->value);
+        return false;
+    }
+    *out = (long long)(v * unit + 0.5);
+    return true;
+}
+
 static sdk_profile *profile_by_name(sdk_config *cfg, const char *name)
 {
     for (int i = 0; i < cfg->nprofile; i++)
@@ -307,6 +332,7 @@ bool sdk_config_load(const char *path, sdk_config *cfg, sdk_error *err)
     cfg->max_connections = 256;
     cfg->max_queue = 4096;
     cfg->max_message = 16 << 20;
+    cfg->idle_exit_ms = -1;
     conf_line *lines;
     int n;
     if (!read_lines(path, &lines, &n, err)) return false;
@@ -330,6 +356,8 @@ bool sdk_config_load(const char *path, sdk_config *cfg, sdk_error *err)
             ok = parse_int(l, path, &cfg->max_queue, err);
         } else if (!strcmp(l->key, "max_message")) {
             ok = parse_int(l, path, &cfg->max_message, err);
+        } else if (!strcmp(l->key, "idle_exit")) {
+            ok = parse_duration_ms(l, path, &cfg->idle_exit_ms, err);
         } else if (!strcmp(l->key, "uniqueness")) {
             if (!strcmp(l->value, "on") || !strcmp(l->value, "off")) {
                 cfg->no_uniqueness = !strcmp(l->value, "off");

@@ -46,6 +46,7 @@ typedef struct sdk_config {
     int max_queue;
     int max_message;           /* bytes */
     bool no_uniqueness;        /* uniqueness = off */
+    long long idle_exit_ms;    /* idle_exit = 10m (a daemon started on demand), -1: not set */
     int nplugin;
     sdk_plugin *plugin;
     int nprofile;

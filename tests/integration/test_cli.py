@@ -169,7 +169,7 @@ def test_text():
         check("workers: 2" in p.stdout, p.stdout)
         p = d.sudoctl("reload")
         eq(p.returncode, 0, "reload rc")
-        check(p.stdout.startswith("reloaded: "), p.stdout)
+        check(p.stdout.startswith("reloaded ") and "sudokud.conf" in p.stdout, p.stdout)
 
 
 def test_html():
