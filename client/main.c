@@ -90,8 +90,10 @@ static void usage(FILE *f)
             "  --html             an HTML page drawing each step\n"
             "  --profile NAME     technique profile\n"
             "  --no-guess         no trial and error\n"
-            "  --technique a,b    hint: only these techniques\n"
-            "  --all              hint: every step of the position\n"
+            "  --technique a,b    hint: only these techniques (any loaded one, in the\n"
+            "                     profile or not); explain: add them to the profile\n"
+            "  --all              hint: every step of the position; techniques: every\n"
+            "                     loaded technique, whatever the profiles\n"
             "  --grid[=pencil]    explain, hint: the candidate grid before each step, the\n"
             "                     step's pattern on it (=pencil: one line per row)\n"
             "  --color=WHEN       auto (a terminal without NO_COLOR), always, never\n"
@@ -725,10 +727,13 @@ static int run_simple(const opts *o, const char *cmd)
     msgpack_sbuffer_init(&sb);
     msgpack_packer pk;
     msgpack_packer_init(&pk, &sb, msgpack_sbuffer_write);
-    if (!strcmp(cmd, "techniques") && o->profile) {
+    if (!strcmp(cmd, "techniques") && (o->profile || o->all)) {
         msgpack_pack_map(&pk, 1);
-        pack_str(&pk, "profile");
-        pack_str(&pk, o->profile);
+        pack_str(&pk, o->all ? "all" : "profile");
+        if (o->all)
+            msgpack_pack_true(&pk);
+        else
+            pack_str(&pk, o->profile);
     } else
         msgpack_pack_map(&pk, 0);
     rpc_msg m;
@@ -1039,13 +1044,17 @@ int main(int argc, char **argv)
         bool set;
         const char *name, *cmd;
     } only[] = {
-        {o.all, "--all", "hint"},        {o.techniques != NULL, "--technique", "hint"},
-        {o.trace, "--trace", "explain"}, {o.passes, "--passes", "explain"},
-        {o.logic, "--logic", "solve"},   {o.max_trace > 0, "--max-trace", "explain"},
-        {o.als, "--als", "trace"},       {o.assume != NULL, "--assume", "trace"},
+        {o.all && strcmp(cmd, "techniques"), "--all", "hint or techniques"},
+        {o.techniques != NULL && strcmp(cmd, "explain"), "--technique", "hint or explain"},
+        {o.trace, "--trace", "explain"},
+        {o.passes, "--passes", "explain"},
+        {o.logic, "--logic", "solve"},
+        {o.max_trace > 0, "--max-trace", "explain"},
+        {o.als, "--als", "trace"},
+        {o.assume != NULL, "--assume", "trace"},
     };
     for (size_t i = 0; i < sizeof only / sizeof *only; i++)
-        if (only[i].set && strcmp(cmd, only[i].cmd)) {
+        if (only[i].set && strncmp(cmd, only[i].cmd, strlen(cmd))) {
             fprintf(stderr, "%s: %s goes with %s only\n", prog, only[i].name, only[i].cmd);
             return EXIT_USAGE;
         }

@@ -233,6 +233,114 @@ static void step_trace_lines(FILE *f, const msgpack_object *s, bool json, const 
     if (json) putc(']', f);
 }
 
+static bool line81(const char *s, size_t n, char out[82]);
+
+/* Cells in JSON always as "r1c2" (the wire has 0..80 in marks and ALS
+ * sets); houses as "r1", "c2", "b3". */
+static void json_cell(FILE *f, const msgpack_object *o)
+{
+    int c = wire_cell(o);
+    if (c < 0)
+        json_write(f, o);
+    else
+        fprintf(f, "\"r%dc%d\"", c / 9 + 1, c % 9 + 1);
+}
+
+static void json_cells(FILE *f, const msgpack_object *a)
+{
+    if (!a || a->type != MSGPACK_OBJECT_ARRAY) {
+        json_write(f, a);
+        return;
+    }
+    putc('[', f);
+    for (uint32_t i = 0; i < a->via.array.size; i++) {
+        if (i) putc(',', f);
+        json_cell(f, &a->via.array.ptr[i]);
+    }
+    putc(']', f);
+}
+
+static void json_role(FILE *f, const msgpack_object *o)
+{
+    if (o && o->type == MSGPACK_OBJECT_POSITIVE_INTEGER)
+        fprintf(f, "\"%s\"", role_name(wire_role(o)));
+    else
+        json_write(f, o);
+}
+
+/* marks: [[cell, digit, role]] -> [{"cell":"r1c2","digit":5,"role":"fin"}] */
+static void json_marks(FILE *f, const msgpack_object *a)
+{
+    putc('[', f);
+    for (size_t i = 0; i < mp_len(a) && a->type == MSGPACK_OBJECT_ARRAY; i++) {
+        const msgpack_object *m = &a->via.array.ptr[i];
+        if (i) putc(',', f);
+        if (m->type != MSGPACK_OBJECT_ARRAY || m->via.array.size < 3) {
+            json_write(f, m);
+            continue;
+        }
+        fputs("{\"cell\":", f);
+        json_cell(f, &m->via.array.ptr[0]);
+        fputs(",\"digit\":", f);
+        json_write(f, &m->via.array.ptr[1]);
+        fputs(",\"role\":", f);
+        json_role(f, &m->via.array.ptr[2]);
+        putc('}', f);
+    }
+    putc(']', f);
+}
+
+/* houses: [[house, role]] -> [{"house":"b3","role":"base"}] */
+static void json_houses(FILE *f, const msgpack_object *a)
+{
+    putc('[', f);
+    for (size_t i = 0; i < mp_len(a) && a->type == MSGPACK_OBJECT_ARRAY; i++) {
+        const msgpack_object *h = &a->via.array.ptr[i];
+        if (i) putc(',', f);
+        if (h->type != MSGPACK_OBJECT_ARRAY || h->via.array.size < 2) {
+            json_write(f, h);
+            continue;
+        }
+        long long k = mp_int(&h->via.array.ptr[0], -1);
+        fputs("{\"house\":", f);
+        if (k >= 0 && k < 27)
+            fprintf(f, "\"%c%lld\"", "rcb"[k / 9], k % 9 + 1);
+        else
+            json_write(f, &h->via.array.ptr[0]);
+        fputs(",\"role\":", f);
+        json_role(f, &h->via.array.ptr[1]);
+        putc('}', f);
+    }
+    putc(']', f);
+}
+
+/* links with their ALS / group cells as "r1c2". */
+static void json_links(FILE *f, const msgpack_object *a)
+{
+    putc('[', f);
+    for (size_t i = 0; i < mp_len(a) && a->type == MSGPACK_OBJECT_ARRAY; i++) {
+        const msgpack_object *l = &a->via.array.ptr[i];
+        if (i) putc(',', f);
+        if (l->type != MSGPACK_OBJECT_MAP) {
+            json_write(f, l);
+            continue;
+        }
+        putc('{', f);
+        for (uint32_t k = 0; k < l->via.map.size; k++) {
+            const msgpack_object *key = &l->via.map.ptr[k].key, *val = &l->via.map.ptr[k].val;
+            if (k) putc(',', f);
+            json_write(f, key);
+            putc(':', f);
+            if (mp_str_eq(key, "als") || mp_str_eq(key, "cells"))
+                json_cells(f, val);
+            else
+                json_write(f, val);
+        }
+        putc('}', f);
+    }
+    putc(']', f);
+}
+
 static void json_steps(FILE *f, const msgpack_object *steps, bool trace_links)
 {
     putc('[', f);
@@ -247,8 +355,19 @@ static void json_steps(FILE *f, const msgpack_object *steps, bool trace_links)
         json_field(f, &first, s, "placements");
         json_field(f, &first, s, "eliminations");
         json_field(f, &first, s, "text");
+        if (mp_get(s, "marks")) {
+            json_key(f, &first, "marks");
+            json_marks(f, mp_get(s, "marks"));
+        }
+        if (mp_get(s, "houses")) {
+            json_key(f, &first, "houses");
+            json_houses(f, mp_get(s, "houses"));
+        }
         const msgpack_object *links = mp_get(s, "links");
-        if (mp_len(links)) json_field(f, &first, s, "links");
+        if (mp_len(links)) {
+            json_key(f, &first, "links");
+            json_links(f, links);
+        }
         json_field(f, &first, s, "truncated"); /* the chains did not all fit */
         if (trace_links && mp_len(links)) {
             json_key(f, &first, "trace_links");
@@ -259,10 +378,20 @@ static void json_steps(FILE *f, const msgpack_object *steps, bool trace_links)
     putc(']', f);
 }
 
+/* `puzzle`: the 81-character form whatever the input's format; `input`
+ * the text as read when it differs. */
 static void json_puzzle_key(FILE *f, bool *first, const msgpack_object *r, const char *input)
 {
     const msgpack_object *p = mp_get(r, "puzzle");
+    const char *t = input;
+    size_t n = strlen(input);
+    if (p && p->type == MSGPACK_OBJECT_STR) t = p->via.str.ptr, n = p->via.str.size;
+    char l81[82];
     json_key(f, first, "puzzle");
+    if (line81(t, n, l81)) {
+        json_string(f, l81, 81);
+        json_key(f, first, "input");
+    }
     if (p)
         json_write(f, p);
     else
@@ -390,8 +519,29 @@ static void print_str(FILE *f, const msgpack_object *o)
 }
 
 /* A puzzle text on one line: line breaks become spaces, trailing blanks go. */
+/* The 81-character form of a puzzle given in another format (a printed
+ * grid, a candidate grid, a line with text after the cells); false when s
+ * is already that form or does not parse. */
+static bool line81(const char *s, size_t n, char out[82])
+{
+    while (n && (s[n - 1] == '\n' || s[n - 1] == '\r' || s[n - 1] == ' ' || s[n - 1] == '\t')) n--;
+    if (n == 81 && !memchr(s, '\n', n)) return false;
+    char *t = strndup(s, n);
+    sdk_grid g;
+    sdk_error err;
+    bool ok = t && sdk_parse(t, &g, &err);
+    free(t);
+    if (ok) sdk_format_line(&g, out);
+    return ok;
+}
+
 static void print_oneline(FILE *f, const char *s, size_t n)
 {
+    char l81[82];
+    if (line81(s, n, l81)) {
+        fputs(l81, f);
+        return;
+    }
     while (n && (s[n - 1] == '\n' || s[n - 1] == '\r' || s[n - 1] == ' ' || s[n - 1] == '\t')) n--;
     for (size_t i = 0; i < n; i++) putc(s[i] == '\n' || s[i] == '\r' ? ' ' : s[i], f);
 }
@@ -419,7 +569,8 @@ static void print_header(FILE *f, const msgpack_object *r, const char *input, co
     const msgpack_object *p = mp_get(r, "puzzle");
     if (p && p->type == MSGPACK_OBJECT_STR) t = p->via.str.ptr, n = p->via.str.size;
     while (n && (t[n - 1] == '\n' || t[n - 1] == '\r' || t[n - 1] == ' ')) n--;
-    bool multiline = memchr(t, '\n', n) != NULL;
+    char l81[82];
+    bool multiline = memchr(t, '\n', n) != NULL && !line81(t, n, l81);
     fputs("# ", f);
     if (!multiline) print_oneline(f, t, n);
     if (where && *where) fprintf(f, multiline ? "%s" : "  (%s)", where);
@@ -837,7 +988,10 @@ void render_techniques(const render_opts *o, const msgpack_object *r)
         return;
     }
     char buf[256];
-    fprintf(f, "profile: %s\n", mp_str(mp_get(r, "profile"), buf, sizeof buf));
+    if (mp_str_eq(mp_get(r, "profile"), "*"))
+        fputs("every loaded technique:\n", f);
+    else
+        fprintf(f, "profile: %s\n", mp_str(mp_get(r, "profile"), buf, sizeof buf));
     const msgpack_object *t = mp_get(r, "techniques");
     for (size_t i = 0; i < mp_len(t) && t->type == MSGPACK_OBJECT_ARRAY; i++) {
         const msgpack_object *e = &t->via.array.ptr[i];

@@ -60,7 +60,8 @@ def test_json():
         eq(set(o), {"puzzle", "solved", "steps"}, "explain fields")
         check(o["solved"] and o["steps"], "explain steps")
         for s in o["steps"]:
-            check(STEP_FIELDS <= set(s) <= STEP_FIELDS | {"links"}, f"step fields {set(s)}")
+            check(STEP_FIELDS <= set(s) <= STEP_FIELDS | {"links", "marks", "houses", "truncated"},
+                  f"step fields {set(s)}")
             check("links" not in s or s["links"], "links only when present")
 
         p = d.sudoctl("--json", "hint", EASY)

@@ -437,7 +437,57 @@ def test_journal_logs():
         shutil.rmtree(tmp, ignore_errors=True)
 
 
+CHAINY = "3.7..4.2....1..8..9............3..9..5.8......4.6...........5.12...7..........6.."
+
+
+def printed(p81):
+    rows = []
+    for r in range(9):
+        if r in (3, 6):
+            rows.append("------+-------+------")
+        cells = [p81[r * 9 + c] for c in range(9)]
+        rows.append(" ".join(cells[0:3]) + " | " + " ".join(cells[3:6]) + " | " + " ".join(cells[6:9]))
+    return "\n".join(rows) + "\n"
+
+
+def test_cli_more():
+    with Daemon() as d:
+        # README: any loaded technique by name, whatever the profile
+        p = d.sudoctl("hint", "--technique", "x-wing,skyscraper", "--all", HARD)
+        eq(p.returncode, 0, p.stderr)
+        p = d.sudoctl("--json", "--profile", "singles", "hint", "--technique", "pointing,claiming",
+                      "--all", CHAINY)
+        eq(p.returncode, 0, p.stderr)
+        steps = json.loads(p.stdout)["steps"]
+        check(steps and {s["technique"] for s in steps} <= {"pointing", "claiming"}, str(steps)[:300])
+        p = d.sudoctl("--profile", "singles", "explain", "--technique", "pointing", EASY)
+        eq(p.returncode, 0, p.stderr)
+        p = d.sudoctl("hint", "--technique", "no-such-thing", EASY)
+        eq(p.returncode, 1, "unknown technique")
+        # techniques --all: every loaded technique, also those in no profile
+        every = json.loads(d.sudoctl("--json", "techniques", "--all").stdout)["techniques"]
+        fast = json.loads(d.sudoctl("--json", "techniques").stdout)["techniques"]
+        check(len(every) > len(fast) and {t["id"] for t in fast} <= {t["id"] for t in every},
+              f"{len(every)} vs {len(fast)}")
+        # --json: marks, houses, links[].als as r1c2
+        p = d.sudoctl("--json", "--profile", "standard", "explain", CHAINY, timeout=120)
+        eq(p.returncode, 0, p.stderr)
+        steps = json.loads(p.stdout)["steps"]
+        marks = [m for s in steps for m in s.get("marks", [])]
+        check(marks and all(m["cell"][0] == "r" and m["cell"][2] == "c" for m in marks), str(marks[:3]))
+        check(any(s.get("houses") for s in steps), "houses")
+        als = [c for s in steps for ln in s.get("links", []) for c in ln.get("als", [])]
+        check(als and all(isinstance(c, str) and c[0] == "r" for c in als), str(als[:5]))
+        # the 81-character form echoed for a printed grid
+        p = d.sudoctl("rate", input=printed(EASY))
+        check(p.stdout.startswith(EASY + "  "), p.stdout)
+        o = json.loads(d.sudoctl("--json", "rate", input=printed(EASY)).stdout)
+        eq(o["puzzle"], EASY, "json puzzle in 81 characters")
+        check("|" in o["input"], "the input as read")
+
+
 TESTS = {
+    "cli_more": test_cli_more,
     "stop": test_stop,
     "idle_exit": test_idle_exit,
     "private_socket": test_private_socket,
