@@ -66,23 +66,37 @@ def busy_fraction(d, window=0.25):
 
 
 def wait_busy(d, timeout=10.0):
+    """A worker is on the work (the daemon's count; CPU shares depend on the
+    machine's load)."""
     deadline = time.time() + timeout
-    while time.time() < deadline:
-        if busy_fraction(d, 0.2) > 0.5:
-            return
+    r = d.rpc()
+    try:
+        while time.time() < deadline:
+            if r.call("status")["busy"] > 0:
+                return
+            time.sleep(0.02)
+    finally:
+        r.close()
     raise AssertionError("the workers never got busy")
 
 
 def wait_idle(d, what, within=1.0):
-    """The workers stop burning CPU within `within` seconds of now: returns
-    the seconds it took (the figure the cancellation promise is about)."""
+    """Within `within` seconds of now the daemon has no worker busy and its
+    workers burn no CPU: returns the seconds it took (the figure the
+    cancellation promise is about)."""
     t0 = time.time()
-    while True:
-        frac = busy_fraction(d, 0.1)
-        took = time.time() - t0
-        if frac < 0.3:
-            return took
-        check(took < within, f"{what}: the workers still use {frac:.0%} of a core after {took:.2f} s")
+    r = d.rpc()
+    try:
+        while True:
+            busy = r.call("status")["busy"]
+            frac = busy_fraction(d, 0.1)
+            took = time.time() - t0
+            if busy == 0 and frac < 0.3:
+                return took
+            check(took < within, f"{what}: {busy} workers busy, using {frac:.0%} of a core "
+                  f"after {took:.2f} s")
+    finally:
+        r.close()
 
 
 # ---- stop, idle exit ----------------------------------------------------------
