@@ -12,9 +12,11 @@ import shutil
 import subprocess
 import sys
 import tempfile
+import time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from harness import BUILD, CONF, SOURCE, SUDOCTL, SUDOKUD, Daemon, check, eq, main, run  # noqa: E402
+from harness import (BUILD, CONF, SOURCE, SUDOCTL, SUDOKUD, Daemon, check, eq, main,  # noqa: E402
+                     make_conf, run)
 
 MAN = os.path.join(BUILD, "man")
 COMPLETION = os.path.join(SOURCE, "conf", "completion")
@@ -155,9 +157,46 @@ def test_completion():
             print(f"{shell} not installed: its completion's syntax not checked")
 
 
+def test_readme():
+    """The README's sudoctl examples, as written (puzzles and files filled
+    in), against a real daemon: none is refused."""
+    from harness import DATA, HARD
+    with open(os.path.join(SOURCE, "README.md")) as f:
+        readme = f.read()
+    block = readme.split("## Using sudoctl", 1)[1].split("```sh", 1)[1].split("```", 1)[0]
+    cmds = []
+    for line in block.splitlines():
+        line = line.split("#", 1)[0].strip()
+        cmds += [c.strip() for c in line.split(";") if c.strip()]
+    check(len(cmds) >= 8 and cmds[-1] == "sudoctl stop", str(cmds))
+    # the README's own puzzle (seconds less than Inkala's on SE's ladder), the
+    # first 30 of top1465 (the whole file takes a while in a sanitizer build)
+    readme_puzzle = readme.split("sudoctl explain ", 1)[1].split()[0]
+    check(len(readme_puzzle) == 81, readme_puzzle)
+    top = os.path.join(tempfile.mkdtemp(prefix="sudoctl-top-"), "top1465.txt")
+    with open(os.path.join(DATA, "top1465.txt")) as f, open(top, "w") as out:
+        out.writelines(f.readlines()[:30])
+    tmp = tempfile.mkdtemp(prefix="sudokud-readme-")
+    conf = make_conf(os.path.join(tmp, "readme.conf"), sudokud=("default_profile = default",))
+    with Daemon(conf=conf, tmp=tmp) as d:
+        for c in cmds:
+            argv = c.replace("PUZZLE", readme_puzzle).replace("GRID", HARD).split()
+            if "generate" in argv:  # one puzzle is enough to see it works
+                argv = [a for a in argv if a not in ("--count", "10")] + ["--seed", "1"]
+            argv = [top if a == "top1465.txt" else a for a in argv]
+            t0 = time.time()
+            p = d.sudoctl(*argv[1:], timeout=200)
+            print(f"{time.time() - t0:6.2f} s  {c}", flush=True)
+            eq(p.returncode, 0, f"{c}: {p.stderr[-300:]}")
+        d.proc.wait(10)
+    shutil.rmtree(tmp, ignore_errors=True)
+    shutil.rmtree(os.path.dirname(top), ignore_errors=True)
+
+
 if __name__ == "__main__":
     sys.exit(main({
         "man_pages": test_man_pages,
         "install": test_install,
         "completion": test_completion,
+        "readme": test_readme,
     }))

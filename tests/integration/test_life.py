@@ -9,6 +9,7 @@ the journal, --help/--version."""
 import contextlib
 import json
 import os
+import re
 import shutil
 import signal
 import socket
@@ -372,6 +373,11 @@ def test_cancel_interrupt():
             eq(pos, sorted(pos), "in input order")
             check(err.endswith("\n") and "interrupted" in err.splitlines()[-1], repr(err[-200:]))
             check("\r" not in err.splitlines()[-1], "the progress line was ended")
+            # a true percentage: of the 50 puzzles counted in the file
+            bars = re.findall(r"\]\s+(\d+)%\s+(\d+)\s", err)
+            check(bars, "the bar was drawn: " + err[-300:])
+            for pct, done in bars:
+                check(abs(int(pct) - 100 * int(done) / 50) <= 1, f"{pct}% for {done} of 50")
             wait_idle(d, "after ^C")
     finally:
         shutil.rmtree(tmp, ignore_errors=True)
