@@ -68,34 +68,47 @@ def busy_fraction(d, window=0.25):
 
 def wait_busy(d, timeout=10.0):
     """A worker is on the work (the daemon's count; CPU shares depend on the
-    machine's load)."""
+    machine's load). Returns the workers' pids at that moment."""
     deadline = time.time() + timeout
     r = d.rpc()
     try:
         while time.time() < deadline:
             if r.call("status")["busy"] > 0:
-                return
+                return set(worker_ticks(d))
             time.sleep(0.02)
     finally:
         r.close()
     raise AssertionError("the workers never got busy")
 
 
-def wait_idle(d, what, within=1.0):
-    """Within `within` seconds of now the daemon has no worker busy and its
-    workers burn no CPU: returns the seconds it took (the figure the
-    cancellation promise is about)."""
+def wait_idle(d, what, busy_pids, within=1.0):
+    """Within `within` seconds of now the daemon has no worker busy and the
+    workers that were on the work (busy_pids) burn no CPU (they are stopped
+    and replaced); returns the seconds it took, the figure the cancellation
+    promise is about. Then the replacements settle: no worker burns CPU
+    after their start (a few seconds at most, under a sanitizer too)."""
     t0 = time.time()
     r = d.rpc()
     try:
+        while r.call("status")["busy"] and time.time() - t0 < within:
+            time.sleep(0.005)
+        print(f"{what}: no worker busy {1000 * (time.time() - t0):.0f} ms later", flush=True)
         while True:
             busy = r.call("status")["busy"]
-            frac = busy_fraction(d, 0.1)
+            a = worker_ticks(d)
+            time.sleep(0.1)
+            b = worker_ticks(d)
+            old = sum(b[p] - a[p] for p in busy_pids if p in a and p in b) / TICK / 0.1
             took = time.time() - t0
-            if busy == 0 and frac < 0.3:
-                return took
-            check(took < within, f"{what}: {busy} workers busy, using {frac:.0%} of a core "
-                  f"after {took:.2f} s")
+            if busy == 0 and old < 0.3:
+                break
+            check(took < within, f"{what}: {busy} workers busy, the cancelled ones using "
+                  f"{old:.0%} of a core after {took:.2f} s")
+        print(f"{what}: and no CPU used by those that were on it {took:.2f} s later", flush=True)
+        deadline = time.time() + 10
+        while busy_fraction(d, 0.2) >= 0.3:
+            check(time.time() < deadline, f"{what}: the workers keep burning CPU")
+        return took
     finally:
         r.close()
 
@@ -317,10 +330,9 @@ def test_cancel_disconnect():
             r = d.rpc()
             r.send("rate", {"puzzles": hard_puzzles(8)})
             r.send("rate", {"puzzle": hard_puzzles(9)[8]})
-            wait_busy(d)
+            pids = wait_busy(d)
             r.close()
-            took = wait_idle(d, "client gone")
-            print(f"idle {took:.2f} s after the client closed", flush=True)
+            wait_idle(d, "client gone", pids)
             s = d.rpc()
             eq(s.call("status")["jobs"], 0, "no job left")
             check(s.call("status")["crashes"] == 0, "a cancel is no crash")
@@ -332,18 +344,20 @@ def test_cancel_timeout():
     tmp = tempfile.mkdtemp(prefix="sudokud-timeout-")
     try:
         with slow_daemon(tmp) as d:
+            pids = set(worker_ticks(d))
             t0 = time.time()
             p = d.sudoctl("--timeout", "0.5", "rate", hard_puzzles(1)[0])
             took = time.time() - t0
             eq(p.returncode, 4, "deadline exit status: " + p.stderr)
             check("deadline-exceeded" in p.stdout + p.stderr, p.stdout + p.stderr)
             check(took < 3, f"answered at {took:.2f} s")
-            wait_idle(d, "after --timeout")
+            wait_idle(d, "after --timeout", pids)
             # raw: timeout_ms is the request's deadline, the whole request fails
             r = d.rpc()
+            pids = set(worker_ticks(d))
             err = r.call_error("rate", {"puzzles": hard_puzzles(3), "timeout_ms": 300})
             eq(err["code"], "deadline-exceeded", str(err))
-            wait_idle(d, "after timeout_ms")
+            wait_idle(d, "after timeout_ms", pids)
             res = r.call("solve", {"puzzle": EASY, "timeout_ms": 5000})
             eq(res["status"], "unique", "a timeout that does not pass changes nothing")
     finally:
@@ -363,6 +377,7 @@ def test_cancel_interrupt():
                                     stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
             wait_busy(d)
             time.sleep(1.0)
+            pids = set(worker_ticks(d))
             proc.send_signal(signal.SIGINT)
             out, err = proc.communicate(timeout=10)
             eq(proc.returncode, 130, "interrupted: " + err[-300:])
@@ -378,7 +393,7 @@ def test_cancel_interrupt():
             check(bars, "the bar was drawn: " + err[-300:])
             for pct, done in bars:
                 check(abs(int(pct) - 100 * int(done) / 50) <= 1, f"{pct}% for {done} of 50")
-            wait_idle(d, "after ^C")
+            wait_idle(d, "after ^C", pids)
     finally:
         shutil.rmtree(tmp, ignore_errors=True)
 
@@ -391,13 +406,14 @@ def test_head():
             f = os.path.join(tmp, "hard.txt")
             with open(f, "w") as out:
                 out.write("\n".join(read_puzzles("top1465.txt", 1) + hard_puzzles(30)) + "\n")
+            pids = set(worker_ticks(d))
             t0 = time.time()
             p = subprocess.run(f"'{SUDOCTL}' --socket '{d.sock}' --no-autostart rate -f '{f}' "
                                "| head -1", shell=True, capture_output=True, text=True, timeout=60)
             took = time.time() - t0
             eq(len(p.stdout.splitlines()), 1, "one line")
             check(took < 5, f"head returned after {took:.2f} s")
-            wait_idle(d, "after head")
+            wait_idle(d, "after head", pids)
     finally:
         shutil.rmtree(tmp, ignore_errors=True)
 
