@@ -617,6 +617,7 @@ static void task_done(worker *w)
 {
     uv_timer_stop(&w->timer);
     w->job = NULL;
+    if (w->cancelled) return; /* killed: it takes no more work (its exit replaces it) */
     w->state = W_IDLE;
     if (w->retiring) {
         uv_process_kill(&w->proc, SIGTERM);

@@ -333,6 +333,19 @@ def test_cancel_disconnect():
             pids = wait_busy(d)
             r.close()
             wait_idle(d, "client gone", pids)
+            # clients that go away at every moment of their requests cost no
+            # other request its answer (a killed worker takes no new work)
+            other = d.rpc()
+            ids = [other.send("solve", {"puzzles": [EASY] * 20}) for _ in range(40)]
+            for k in range(40):
+                gone = d.rpc()
+                gone.send("solve", {"puzzles": [EASY] * 200})
+                gone.send("rate", {"puzzles": hard_puzzles(2)})
+                time.sleep(0.002 * (k % 10))
+                gone.close()
+            for i in ids:
+                m = other.response(i)
+                check(m[2] is None and len(m[3]["results"]) == 20, f"answered: {m[2]}")
             s = d.rpc()
             eq(s.call("status")["jobs"], 0, "no job left")
             check(s.call("status")["crashes"] == 0, "a cancel is no crash")
