@@ -148,6 +148,15 @@ def test_completion():
         eq(ids, ["x-wing,skyscraper"], "the last id of a list")
         profs = bash_complete(["sudoctl", "--socket", d.sock, "--profile", ""], env)
         check({"default", "fast", "standard"} <= set(profs), f"profiles from the daemon: {profs}")
+        if shutil.which("fish"):
+            script = os.path.join(COMPLETION, "sudoctl.fish")
+            p = subprocess.run(
+                ["fish", "-c", f"source '{script}'; "
+                 f"complete -C 'sudoctl --socket {d.sock} hint --technique x-w'; "
+                 f"complete -C 'sudoctl --socket {d.sock} --profile st'; complete -C 'sudoctl sto'"],
+                capture_output=True, text=True, env=env, timeout=60)
+            got = [ln.split("\t")[0] for ln in p.stdout.splitlines()]
+            check({"x-wing", "standard", "stop"} <= set(got), f"fish: {got} {p.stderr}")
     for shell, script in (("zsh", "_sudoctl"), ("fish", "sudoctl.fish")):
         if shutil.which(shell):
             p = subprocess.run([shell, "-n", os.path.join(COMPLETION, script)], capture_output=True,
