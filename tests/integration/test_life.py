@@ -210,6 +210,29 @@ def test_private_socket():
         shutil.rmtree(tmp, ignore_errors=True)
 
 
+def test_private_socket_user():
+    """The same as another user than root (the issue's case: a user without
+    XDG_RUNTIME_DIR got the system daemon's path and "Permission denied")."""
+    prefix = as_nobody()
+    if prefix is None:
+        print("not root (or no setpriv): the private_socket test ran as this user")
+        return
+    tmp = tempfile.mkdtemp(prefix="sudoctl-user-")
+    os.chmod(tmp, 0o1777)
+    env = no_xdg_env(tmp)
+    try:
+        p = run(prefix + [SUDOCTL, "--json", "solve", EASY], env=env, timeout=30)
+        eq(p.returncode, 0, "autostarted as nobody: " + p.stderr)
+        folder = os.path.join(tmp, "sudokud-65534")
+        st = os.stat(folder)
+        eq((st.st_uid, st.st_mode & 0o777), (65534, 0o700), "nobody's private folder")
+        p = run(prefix + [SUDOCTL, "stop"], env=env, timeout=30)
+        eq(p.returncode, 0, "stop: " + p.stderr)
+    finally:
+        subprocess.run(prefix + [SUDOCTL, "stop"], env=env, capture_output=True, timeout=30)
+        shutil.rmtree(tmp, ignore_errors=True)
+
+
 def as_nobody():
     """A command prefix that runs as another user (root only), else None."""
     if os.getuid() != 0 or not shutil.which("setpriv"):
@@ -541,6 +564,7 @@ TESTS = {
     "stop": test_stop,
     "idle_exit": test_idle_exit,
     "private_socket": test_private_socket,
+    "private_socket_user": test_private_socket_user,
     "access_refused": test_access_refused,
     "reload_changes": test_reload_changes,
     "plugin_replaced": test_plugin_replaced,
