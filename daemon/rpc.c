@@ -4,6 +4,7 @@
  * worker pool as a job. */
 #include <stdio.h>
 #include <string.h>
+#include <sys/socket.h>
 #include <unistd.h>
 #include "daemon.h"
 
@@ -67,9 +68,22 @@ static void do_reload(conn *c, uint32_t msgid)
     send_packed(c, &sb);
 }
 
-/* shutdown (or stop): answer, then drain (answer what is in flight) and exit. */
+/* shutdown (or stop): answer, then drain (answer what is in flight) and exit.
+ * Only the daemon's own user and root may: the members of a system daemon's
+ * group are its clients, not its operators. */
 static void do_shutdown(conn *c, uint32_t msgid)
 {
+    uv_os_fd_t fd;
+    struct ucred cr;
+    socklen_t len = sizeof cr;
+    if (uv_fileno((uv_handle_t *)&c->h, &fd) != 0 ||
+        getsockopt(fd, SOL_SOCKET, SO_PEERCRED, &cr, &len) != 0 ||
+        (cr.uid != getuid() && cr.uid != 0)) {
+        conn_send_error(c, msgid, "forbidden",
+                        "only uid %u (sudokud's own user) or root may stop sudokud%s",
+                        (unsigned)getuid(), D.system_mode ? " (systemctl stop sudokud)" : "");
+        return;
+    }
     log_info("shutdown asked by connection %u: draining %d requests, then exiting", c->id, D.njobs);
     msgpack_sbuffer sb;
     msgpack_packer pk;

@@ -136,6 +136,30 @@ def test_stop():
         d.proc.wait(5)
 
 
+def test_stop_forbidden():
+    """A member of the socket's group is a client, not an operator: it may
+    not stop the daemon (root only: the test needs another user)."""
+    prefix = as_nobody()
+    if prefix is None:
+        print("not root (or no setpriv): stop by another user not tried")
+        return
+    tmp = tempfile.mkdtemp(prefix="sudokud-forbid-")
+    try:
+        os.chmod(tmp, 0o755)
+        sock = os.path.join(tmp, "run", "sudokud.sock")
+        with Daemon(tmp=tmp, sock=sock, args=["--group", "65534"]) as d:
+            p = run(prefix + [SUDOCTL, "--socket", sock, "status"])
+            eq(p.returncode, 0, "a group member is served: " + p.stderr)
+            p = run(prefix + [SUDOCTL, "--socket", sock, "stop"])
+            eq(p.returncode, 1, "refused: " + p.stderr)
+            check("forbidden" in p.stderr and "root may stop" in p.stderr, p.stderr)
+            check(d.proc.poll() is None, "still running")
+            eq(d.sudoctl("stop").returncode, 0, "its own user may")
+            d.proc.wait(5)
+    finally:
+        shutil.rmtree(tmp, ignore_errors=True)
+
+
 def test_idle_exit():
     tmp = tempfile.mkdtemp(prefix="sudokud-idle-")
     try:
@@ -562,6 +586,7 @@ def test_cli_more():
 TESTS = {
     "cli_more": test_cli_more,
     "stop": test_stop,
+    "stop_forbidden": test_stop_forbidden,
     "idle_exit": test_idle_exit,
     "private_socket": test_private_socket,
     "private_socket_user": test_private_socket_user,
