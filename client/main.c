@@ -413,8 +413,9 @@ static long count_input(int nargs, const char **files, int nfiles)
     long n = nargs;
     for (int i = 0; i < nfiles; i++) {
         struct stat st;
-        if (!strcmp(files[i], "-") || stat(files[i], &st) != 0 || !S_ISREG(st.st_mode)) return -1;
-        FILE *f = fopen(files[i], "r");
+        bool in = !strcmp(files[i], "-"); /* `< file`: read it through its own opening */
+        if ((in ? fstat(0, &st) : stat(files[i], &st)) != 0 || !S_ISREG(st.st_mode)) return -1;
+        FILE *f = fopen(in ? "/proc/self/fd/0" : files[i], "r");
         if (!f) return -1;
         sdk_reader rd;
         sdk_reader_init(&rd, f);
