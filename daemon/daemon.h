@@ -120,6 +120,8 @@ void daemon_begin_drain(void);
 /* Reload the config and roll the workers (SIGHUP, the reload method), telling
  * systemd. False with err when the new config does not load. */
 bool daemon_reload(sdk_error *err);
+/* Say what asks for the next reload (its one log line names it). */
+void daemon_reload_why(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 void daemon_check_drained(void);
 uint64_t now_ms(void);
 

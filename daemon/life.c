@@ -364,8 +364,8 @@ void life_check_plugins(void)
         stat_file(&f);
         if (!same_file(&f, &cur.file[i])) {
             changed = cur.file[i].path;
-            log_info("plugin %s %s on disk: reloading %s", changed,
-                     f.exists ? "changed" : "was removed", D.config_path);
+            daemon_reload_why("plugin %s %s on disk", changed,
+                              f.exists ? "changed" : "was removed");
         }
     }
     if (!changed) return;

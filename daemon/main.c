@@ -10,6 +10,7 @@
 #include <libgen.h>
 #include <limits.h>
 #include <signal.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -120,6 +121,16 @@ bool daemon_load_config(const char *path, sdk_error *err)
     return true;
 }
 
+static char reload_why[512]; /* what asked for the next reload (its log line says) */
+
+void daemon_reload_why(const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(reload_why, sizeof reload_why, fmt, ap);
+    va_end(ap);
+}
+
 bool daemon_reload(sdk_error *err)
 {
     sd_notifyf("RELOADING=1\nMONOTONIC_USEC=%llu\nSTATUS=reloading %s",
@@ -127,15 +138,18 @@ bool daemon_reload(sdk_error *err)
     bool ok = daemon_load_config(D.config_path, err);
     char what[1024];
     if (ok) {
-        log_info("reload of %s: ok, generation %u: %s", D.config_path, D.generation,
+        log_info("reload of %s (%s): ok, generation %u: %s", D.config_path,
+                 reload_why[0] ? reload_why : "asked", D.generation,
                  life_changes_text(what, sizeof what));
         workers_roll();
         sd_notifyf("READY=1\nSTATUS=reloaded %s (generation %u, %d workers)", D.config_path,
                    D.generation, D.lim.workers);
     } else {
-        log_err("reload of %s failed, the old config serves: %s", D.config_path, err->msg);
+        log_err("reload of %s (%s) failed, the old config serves: %s", D.config_path,
+                reload_why[0] ? reload_why : "asked", err->msg);
         sd_notifyf("READY=1\nSTATUS=reload failed, the old config serves: %s", err->msg);
     }
+    reload_why[0] = 0;
     return ok;
 }
 
@@ -144,7 +158,7 @@ static void on_signal(uv_signal_t *s, int signum)
     (void)s;
     if (signum == SIGHUP) {
         sdk_error err;
-        log_debug("SIGHUP: reloading %s", D.config_path);
+        daemon_reload_why("SIGHUP");
         daemon_reload(&err);
         return;
     }

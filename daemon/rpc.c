@@ -49,7 +49,7 @@ static void do_status(conn *c, uint32_t msgid)
 static void do_reload(conn *c, uint32_t msgid)
 {
     sdk_error err;
-    log_debug("reload asked by connection %u", c->id);
+    daemon_reload_why("asked by connection %u", c->id);
     if (!daemon_reload(&err)) {
         conn_send_error(c, msgid, err.code[0] ? err.code : "bad-config", "%s", err.msg);
         return;
