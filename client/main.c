@@ -1,9 +1,9 @@
 /* main.c - sudoctl, the command-line client of sudokud: options, puzzle input
  * (arguments, files, stdin; every format the core reads), pipelined batches
- * with a bounded window (constant memory, output in input order), starting a
- * per-user daemon on demand, exit status. */
+ * with a bounded window (constant memory, output in input order; Ctrl-C
+ * prints what is complete, a closed stdout ends the run at once), exit
+ * status. Reaching or starting the daemon is autostart.c's job. */
 #include <errno.h>
-#include <fcntl.h>
 #include <getopt.h>
 #include <limits.h>
 #include <poll.h>
@@ -12,7 +12,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
-#include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
 
