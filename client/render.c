@@ -398,6 +398,25 @@ static void json_puzzle_key(FILE *f, bool *first, const msgpack_object *r, const
         json_string(f, input, strlen(input));
 }
 
+/* The result's other fields, as the wire has them (stuck_grid, guesses,
+ * solution2, differ, status, ...): `--json` drops nothing. */
+static void json_rest(FILE *f, bool *first, const msgpack_object *r, const char *const *done)
+{
+    if (!r || r->type != MSGPACK_OBJECT_MAP) return;
+    for (uint32_t i = 0; i < r->via.map.size; i++) {
+        const msgpack_object *k = &r->via.map.ptr[i].key;
+        if (k->type != MSGPACK_OBJECT_STR || mp_str_eq(k, "puzzle")) continue;
+        bool seen = false;
+        for (int d = 0; done[d] && !seen; d++) seen = mp_str_eq(k, done[d]);
+        if (seen) continue;
+        if (!*first) putc(',', f);
+        *first = false;
+        json_string(f, k->via.str.ptr, k->via.str.size);
+        putc(':', f);
+        json_write(f, &r->via.map.ptr[i].val);
+    }
+}
+
 static void json_puzzle(const render_opts *o, const msgpack_object *r, const char *input)
 {
     FILE *f = o->out;
@@ -423,6 +442,9 @@ static void json_puzzle(const render_opts *o, const msgpack_object *r, const cha
                 json_steps(f, mp_get(r, "steps"), o->trace_links);
             }
         }
+        static const char *const done[] = {"solved",    "status", "solution",
+                                           "solutions", "steps",  NULL};
+        json_rest(f, &first, r, done);
     } else if (!strcmp(o->cmd, "rate")) {
         json_field(f, &first, r, "solved");
         json_diff_field(f, &first, r, "er");
@@ -431,6 +453,9 @@ static void json_puzzle(const render_opts *o, const msgpack_object *r, const cha
         json_field(f, &first, r, "level");
         json_field(f, &first, r, "score");
         json_field(f, &first, r, "hardest");
+        static const char *const done[] = {"solved", "er",    "ep",      "ed",
+                                           "level",  "score", "hardest", NULL};
+        json_rest(f, &first, r, done);
     } else if (!strcmp(o->cmd, "explain") || !strcmp(o->cmd, "hint")) {
         if (!strcmp(o->cmd, "explain")) json_field(f, &first, r, "solved");
         if (mp_get(r, "passes")) {
@@ -443,11 +468,15 @@ static void json_puzzle(const render_opts *o, const msgpack_object *r, const cha
             json_field(f, &first, r, "trace");
             json_field(f, &first, r, "trace_status");
         }
+        static const char *const done[] = {"solved", "steps", "trace", "trace_status", NULL};
+        json_rest(f, &first, r, done);
     } else if (!strcmp(o->cmd, "trace")) {
         json_field(f, &first, r, "assumption");
         json_field(f, &first, r, "lines");
         json_field(f, &first, r, "contradiction");
         json_field(f, &first, r, "summary");
+        static const char *const done[] = {"assumption", "lines", "contradiction", "summary", NULL};
+        json_rest(f, &first, r, done);
     }
     fputs("}\n", f);
 }

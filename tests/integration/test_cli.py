@@ -43,21 +43,22 @@ def test_json():
         p = d.sudoctl("--json", "solve", EASY)
         eq(p.returncode, 0, "solve rc " + p.stderr)
         [o] = jlines(p.stdout)
-        eq(set(o), {"puzzle", "status", "solution", "solutions"}, "solve fields")
+        eq(set(o), {"puzzle", "status", "solution", "solutions", "guesses"}, "solve fields (all the wire's)")
         eq(o["status"], "unique", "status")
         check(valid_solution(EASY, o["solution"]), "solution")
 
         p = d.sudoctl("--json", "rate", EASY, HARD)
         eq(p.returncode, 0, "rate rc " + p.stderr)
         a, b = jlines(p.stdout)
-        eq(set(a), {"puzzle", "er", "ep", "ed", "level", "score", "hardest", "solved"}, "rate fields")
+        eq(set(a), {"puzzle", "er", "ep", "ed", "level", "score", "hardest", "solved", "steps"},
+           "rate fields")
         eq((a["puzzle"], b["puzzle"]), (EASY, HARD), "rate order")
         check(b["er"] > a["er"], "hard above easy")
 
         p = d.sudoctl("--json", "explain", EASY)
         eq(p.returncode, 0, "explain rc " + p.stderr)
         [o] = jlines(p.stdout)
-        eq(set(o), {"puzzle", "solved", "steps"}, "explain fields")
+        eq(set(o), {"puzzle", "solved", "steps", "status"}, "explain fields")
         check(o["solved"] and o["steps"], "explain steps")
         for s in o["steps"]:
             check(STEP_FIELDS <= set(s) <= STEP_FIELDS | {"links", "marks", "houses", "truncated"},
@@ -88,7 +89,8 @@ def test_json():
 
         p = d.sudoctl("--json", "explain", "--trace", EASY)
         [o] = jlines(p.stdout)
-        eq(set(o), {"puzzle", "solved", "steps", "trace", "trace_status"}, "explain --trace fields")
+        eq(set(o), {"puzzle", "solved", "steps", "trace", "trace_status", "trace_truncated", "status"},
+           "explain --trace fields")
 
         p = d.sudoctl("--json", "solve", "--logic", EASY)
         [o] = jlines(p.stdout)

@@ -77,6 +77,10 @@ def test_man_pages():
         check(opts, f"options found in {exe} --help")
         missing = sorted(w for w in cmds | opts if not re.search(r"(?<![\w-])" + re.escape(w) + r"\b", text))
         eq(missing, [], f"{page} names every command and option of --help")
+    for page in ("sudoctl.1", "sudokud.8", "sudokud.conf.5"):  # and as man shows it
+        p = subprocess.run(["groff", "-man", "-Tutf8", "-ww", "-z", os.path.join(MAN, page)],
+                           capture_output=True, text=True, timeout=60)
+        eq((p.returncode, p.stderr), (0, ""), f"groff -Tutf8 {page}")
     for code in ("0", "1", "2", "3", "4", "130"):
         check(re.search(r"^\s+" + code + r"(\s|$)", render("sudoctl.1")[0], re.M),
               f"sudoctl(1) lists exit status {code}")
