@@ -145,6 +145,13 @@ void rpc_handle(conn *c, const msgpack_object *o)
                         "%d requests are waiting or running (max_queue): try again later", D.njobs);
         return;
     }
+    const msgpack_object *tm = sdk_wire_get(m.params, "timeout_ms");
+    if (tm && (tm->type != MSGPACK_OBJECT_POSITIVE_INTEGER || tm->via.u64 == 0 ||
+               tm->via.u64 >= (1ull << 40))) {
+        conn_send_error(c, m.msgid, SDK_E_REQUEST,
+                        "'timeout_ms' must be a positive number of milliseconds");
+        return;
+    }
     life_check_plugins(); /* a plugin replaced on disk: new workers first */
     log_debug("connection %u: request %u: %s", c->id, (unsigned)m.msgid, method);
     job *j = job_new(c, m.msgid, method, m.params);

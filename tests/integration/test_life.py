@@ -418,6 +418,9 @@ def test_cancel_timeout():
             err = r.call_error("rate", {"puzzles": hard_puzzles(3), "timeout_ms": 300})
             eq(err["code"], "deadline-exceeded", str(err))
             wait_idle(d, "after timeout_ms", pids)
+            for bad in (0, -5, "1s", 1.5):
+                err = r.call_error("solve", {"puzzle": EASY, "timeout_ms": bad})
+                eq(err["code"], "bad-request", f"timeout_ms {bad!r}")
             res = r.call("solve", {"puzzle": EASY, "timeout_ms": 5000})
             eq(res["status"], "unique", "a timeout that does not pass changes nothing")
     finally:
