@@ -26,7 +26,7 @@ static void do_status(conn *c, uint32_t msgid)
     sdk_wire_response_head(&pk, msgid);
     int queued = 0;
     for (job *j = D.queue_head; j; j = j->qnext) queued++;
-    msgpack_pack_map(&pk, 13);
+    msgpack_pack_map(&pk, 14);
     sdk_wire_kv_str(&pk, "version", SUDOKUD_VERSION);
     sdk_wire_str(&pk, "uptime");
     msgpack_pack_double(&pk, (double)(now_ms() - D.started_ms) / 1000.0);
@@ -39,6 +39,7 @@ static void do_status(conn *c, uint32_t msgid)
     sdk_wire_kv_int(&pk, "requests", (long)D.requests);
     sdk_wire_kv_int(&pk, "crashes", (long)D.crashes);
     sdk_wire_kv_str(&pk, "config", D.config_path);
+    sdk_wire_kv_str(&pk, "exe", D.exe); /* which build or installation answers */
     sdk_wire_str(&pk, "profiles");
     msgpack_pack_array(&pk, (size_t)D.nprofile);
     for (int i = 0; i < D.nprofile; i++) sdk_wire_str(&pk, D.profiles[i]);

@@ -215,6 +215,8 @@ def test_private_socket():
         eq(st.st_uid, os.getuid(), "folder owner")
         p = run([SUDOCTL, "--json", "status"], env=env)
         eq(p.returncode, 0, p.stderr)
+        eq(os.path.realpath(json.loads(p.stdout)["exe"]), os.path.realpath(SUDOKUD),
+           "status names the daemon's binary")
         with open(sock + ".log") as f:
             check("idle_exit" in f.read(), "started on demand with an idle exit")
         p = run([SUDOCTL, "stop"], env=env, timeout=30)
