@@ -28,7 +28,7 @@ _sudoctl()
     local cur=${COMP_WORDS[COMP_CWORD]} prev=${COMP_WORDS[COMP_CWORD - 1]}
     local commands="solve rate explain hint trace generate techniques status reload stop"
     local options="--socket --system --timeout --json --html --profile --no-guess --technique
-        --techniques --all --grid --trace --trace-links --max-trace --assume --als --logic
+        --techniques --all --grid --trace --passes --trace-links --max-trace --assume --als --logic
         --file -f --no-autostart --progress --no-progress --chunk --window --color --colour
         --help -h --version --count --er --ep --ed --level --needs --hardest --pattern
         --symmetry --clues --minimal --givens --seed --max-seconds --max-tries"

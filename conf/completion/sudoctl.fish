@@ -44,6 +44,7 @@ complete -c sudoctl -l techniques -x -a '(__fish_complete_list , "__sudoctl_ids 
 complete -c sudoctl -l all -d 'every step; techniques: every loaded one'
 complete -c sudoctl -l grid -d 'explain: the candidate grid before each step'
 complete -c sudoctl -l trace -d 'explain: also the backtracking trace'
+complete -c sudoctl -l passes -d "explain: the singles program's passes"
 complete -c sudoctl -l trace-links -d "each step's chains as consequence lines"
 complete -c sudoctl -l max-trace -x -d 'trace events at most'
 complete -c sudoctl -l assume -x -d 'trace: the assumption'
