@@ -89,7 +89,8 @@ def test_json():
 
         p = d.sudoctl("--json", "explain", "--trace", EASY)
         [o] = jlines(p.stdout)
-        eq(set(o), {"puzzle", "solved", "steps", "trace", "trace_status", "trace_truncated", "status"},
+        eq(set(o), {"puzzle", "solved", "steps", "trace", "trace_status", "trace_truncated", "status",
+                    "trace_seconds"},
            "explain --trace fields")
 
         p = d.sudoctl("--json", "solve", "--logic", EASY)
