@@ -20,7 +20,7 @@ import time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from harness import (BUILD, CONF, EASY, HARD, SUDOCTL, SUDOKUD, Daemon, Rpc, check, eq,  # noqa: E402
-                     main, make_conf, read_puzzles, run)
+                     main, make_conf, read_puzzles, run, skip)
 
 PLUGINS = os.path.join(BUILD, "lib", "sudokud", "plugins")
 TICK = os.sysconf("SC_CLK_TCK")
@@ -141,8 +141,7 @@ def test_stop_forbidden():
     not stop the daemon (root only: the test needs another user)."""
     prefix = as_nobody()
     if prefix is None:
-        print("not root (or no setpriv): stop by another user not tried")
-        return
+        skip("needs root and setpriv to act as another user")
     tmp = tempfile.mkdtemp(prefix="sudokud-forbid-")
     try:
         os.chmod(tmp, 0o755)
@@ -241,8 +240,7 @@ def test_private_socket_user():
     XDG_RUNTIME_DIR got the system daemon's path and "Permission denied")."""
     prefix = as_nobody()
     if prefix is None:
-        print("not root (or no setpriv): the private_socket test ran as this user")
-        return
+        skip("needs root and setpriv to act as another user (private_socket ran as this one)")
     tmp = tempfile.mkdtemp(prefix="sudoctl-user-")
     os.chmod(tmp, 0o1777)
     env = no_xdg_env(tmp)
