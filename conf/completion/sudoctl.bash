@@ -29,7 +29,7 @@ _sudoctl()
     local commands="solve rate explain hint trace generate techniques status reload stop"
     local options="--socket --system --timeout --json --html --profile --no-guess --technique
         --techniques --all --grid --trace --passes --trace-links --max-trace --assume --als --logic
-        --file -f --no-autostart --progress --no-progress --chunk --window --color --colour
+        --file -f --no-autostart --progress --no-progress --chunk --window --color --colour --lang --format
         --help -h --version --count --er --ep --ed --level --needs --hardest --pattern
         --symmetry --clues --minimal --givens --seed --max-seconds --max-tries"
     case $prev in
@@ -66,6 +66,14 @@ _sudoctl()
         else
             COMPREPLY=($(compgen -W "$ids" -- "$cur"))
         fi
+        return
+        ;;
+    --lang)
+        COMPREPLY=($(compgen -W "en eo ja nl hi" -- "$cur"))
+        return
+        ;;
+    --format)
+        COMPREPLY=($(compgen -W "forum hodoku" -- "$cur"))
         return
         ;;
     --timeout | --chunk | --window | --max-trace | --assume | --count | --er | --ep | --ed | \

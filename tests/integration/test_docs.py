@@ -193,6 +193,8 @@ def test_readme():
     with Daemon(conf=conf, tmp=tmp) as d:
         for c in cmds:
             argv = c.replace("PUZZLE", readme_puzzle).replace("GRID", HARD).split()
+            if ">" in argv:  # a redirection: the output is checked below, not saved
+                argv = argv[:argv.index(">")]
             if "generate" in argv:  # one puzzle is enough to see it works
                 argv = [a for a in argv if a not in ("--count", "10")] + ["--seed", "1"]
             argv = [top if a == "top1465.txt" else a for a in argv]
