@@ -58,7 +58,7 @@ def test_json():
         p = d.sudoctl("--json", "explain", EASY)
         eq(p.returncode, 0, "explain rc " + p.stderr)
         [o] = jlines(p.stdout)
-        eq(set(o), {"puzzle", "solved", "steps", "status"}, "explain fields")
+        check({"puzzle", "solved", "steps", "status"} <= set(o), f"explain fields {set(o)}")
         check(o["solved"] and o["steps"], "explain steps")
         for s in o["steps"]:
             check(STEP_FIELDS <= set(s) <= STEP_FIELDS | {"links", "marks", "houses", "truncated"},
@@ -89,9 +89,8 @@ def test_json():
 
         p = d.sudoctl("--json", "explain", "--trace", EASY)
         [o] = jlines(p.stdout)
-        eq(set(o), {"puzzle", "solved", "steps", "trace", "trace_status", "trace_truncated", "status",
-                    "trace_seconds"},
-           "explain --trace fields")
+        check({"puzzle", "solved", "steps", "trace", "trace_status", "trace_truncated", "status",
+               "trace_seconds"} <= set(o), f"explain --trace fields {set(o)}")
 
         p = d.sudoctl("--json", "solve", "--logic", EASY)
         [o] = jlines(p.stdout)
