@@ -9,7 +9,7 @@
 
 #include "sudoku/grid.h"
 
-enum { COLOR_AUTO = 0, COLOR_ALWAYS, COLOR_NEVER };
+#include "color.h" /* COLOR_AUTO / ALWAYS / NEVER */
 
 /* --color=auto: a terminal, NO_COLOR unset, TERM not "dumb". */
 bool grid_colour_wanted(int mode, FILE *out);

@@ -1,20 +1,22 @@
 /* main.c - sudoctl, the command-line client of sudokud: options, puzzle input
  * (arguments, files, stdin; every format the core reads), pipelined batches
- * with a bounded window (constant memory, output in input order), starting a
- * per-user daemon on demand, exit status. */
+ * with a bounded window (constant memory, output in input order; Ctrl-C
+ * prints what is complete, a closed stdout ends the run at once), exit
+ * status. Reaching or starting the daemon is autostart.c's job. */
 #include <errno.h>
-#include <fcntl.h>
 #include <getopt.h>
 #include <limits.h>
+#include <poll.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
-#include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
 
+#include "autostart.h"
+#include "color.h"
 #include "generate.h"
 #include "grid_text.h"
 #include "i18n.h"
@@ -27,6 +29,8 @@
 #define EXIT_PUZZLE 1
 #define EXIT_USAGE 2
 #define EXIT_DAEMON 3
+#define EXIT_DEADLINE 4
+#define EXIT_INTERRUPTED 130
 
 #ifndef SUDOCTL_VERSION
 #define SUDOCTL_VERSION "0"
@@ -69,7 +73,8 @@ static void usage(FILE *f)
             "  techniques  the techniques of a profile, in order\n"
             "  generate    puzzles made to order (see sudoctl generate --help)\n"
             "  status      the daemon's status\n"
-            "  reload      make the daemon re-read its config\n"
+            "  reload      make the daemon re-read its config (says what changed)\n"
+            "  stop        make the daemon finish what is in flight and exit\n"
             "\n"
             "Puzzles come from the arguments, from -f FILE (repeatable; '-' is stdin), or\n"
             "from stdin when neither is given: 81-character lines ('.', '0', '*', '_'\n"
@@ -78,9 +83,10 @@ static void usage(FILE *f)
             "\n"
             "options:\n"
             "  --socket PATH      daemon socket (default $XDG_RUNTIME_DIR/sudokud.sock,\n"
-            "                     else /run/sudokud/sudokud.sock)\n"
+            "                     else /tmp/sudokud-UID/sudokud.sock)\n"
             "  --system           the system-wide daemon (/run/sudokud/sudokud.sock)\n"
-            "  --timeout SECONDS  give up when the daemon does not answer in time\n"
+            "  --timeout SECONDS  each request's deadline, sent to the daemon (which then\n"
+            "                     stops its work); exit status 4 when it passes\n"
             "  --json             one JSON object per puzzle\n"
             "  --html             an HTML page drawing each step\n"
             "  --lines            one 81-character line per puzzle (solve: the solution)\n"
@@ -90,8 +96,10 @@ static void usage(FILE *f)
             "                     %%e %%l %%t %%%%: see the README)\n"
             "  --profile NAME     technique profile\n"
             "  --no-guess         no trial and error\n"
-            "  --technique a,b    hint: only these techniques\n"
-            "  --all              hint: every step of the position\n"
+            "  --technique a,b    hint: only these techniques (any loaded one, in the\n"
+            "                     profile or not); explain: add them to the profile\n"
+            "  --all              hint: every step of the position; techniques: every\n"
+            "                     loaded technique, whatever the profiles\n"
             "  --grid[=pencil]    explain, hint: the candidate grid before each step, the\n"
             "                     step's pattern on it (=pencil: one line per row)\n"
             "  --color=WHEN       auto (a terminal without NO_COLOR), always, never\n"
@@ -114,121 +122,25 @@ static void usage(FILE *f)
             "  --no-progress, --progress   progress bar on stderr (default: when a terminal)\n"
             "  --chunk N, --window N       puzzles per request, requests in flight\n"
             "\n"
-            "exit status: 0 all good, 1 some puzzle invalid or unsolvable, 2 usage,\n"
-            "3 cannot reach the daemon\n",
+            "exit status: 0 all good, 1 some puzzle invalid, unsolvable or not solved by\n"
+            "the techniques, 2 usage, 3 cannot reach the daemon, 4 --timeout passed,\n"
+            "130 interrupted\n",
             prog);
 }
 
 /* ---- socket, connecting, starting a daemon ---------------------------------- */
 
-static char default_socket_buf[PATH_MAX];
-
-static const char *default_socket(void)
-{
-    return sdk_wire_default_socket(false, default_socket_buf, sizeof default_socket_buf);
-}
-
-/* The folder of this executable, for finding sudokud next to it. */
-static bool self_dir(char *buf, size_t n)
-{
-    ssize_t l = readlink("/proc/self/exe", buf, n - 1);
-    if (l <= 0) return false;
-    buf[l] = 0;
-    char *s = strrchr(buf, '/');
-    if (!s) return false;
-    *s = 0;
-    return true;
-}
-
-/* Start sudokud in the background on path. sudokud detaches by itself and its
- * first process exits once the socket is ready, so waiting for it tells
- * whether the start worked. Its stderr goes to a log next to the socket (a
- * pipe we hold would otherwise stay open as long as the daemon runs). */
-static bool spawn_daemon(const char *path, char *why, size_t n)
-{
-    char dir[PATH_MAX], exe[PATH_MAX + 16], conf[PATH_MAX + 64], log[PATH_MAX + 8];
-    if (!self_dir(dir, sizeof dir)) {
-        snprintf(why, n, "cannot find sudoctl's own folder");
-        return false;
-    }
-    snprintf(exe, sizeof exe, "%s/sudokud", dir);
-    if (access(exe, X_OK) != 0) {
-        snprintf(why, n, "no sudokud next to sudoctl (%s)", exe);
-        return false;
-    }
-    /* The config that goes with this binary: the build or install tree's
-     * ../etc/sudokud/sudokud.conf, else /etc/sudokud, else sudokud's own. */
-    snprintf(conf, sizeof conf, "%s/../etc/sudokud/sudokud.conf", dir);
-    bool have_conf = access(conf, R_OK) == 0;
-    if (!have_conf) {
-        snprintf(conf, sizeof conf, "/etc/sudokud/sudokud.conf");
-        have_conf = access(conf, R_OK) == 0;
-    }
-    snprintf(log, sizeof log, "%s.log", path);
-    fflush(NULL);
-    pid_t pid = fork();
-    if (pid < 0) {
-        snprintf(why, n, "fork: %s", strerror(errno));
-        return false;
-    }
-    if (pid == 0) {
-        int in = open("/dev/null", O_RDONLY), out = open("/dev/null", O_WRONLY);
-        int err = open(log, O_WRONLY | O_CREAT | O_APPEND, 0600);
-        if (in >= 0) dup2(in, 0);
-        if (out >= 0) dup2(out, 1);
-        dup2(err >= 0 ? err : out, 2);
-        if (have_conf)
-            execl(exe, "sudokud", "--socket", path, "--config", conf, (char *)NULL);
-        else
-            execl(exe, "sudokud", "--socket", path, (char *)NULL);
-        _exit(127);
-    }
-    fprintf(stderr, "%s: no sudokud on %s, starting one (log: %s)\n", prog, path, log);
-    int st = 0;
-    for (int i = 0; i < 1000; i++) { /* up to 10 s */
-        pid_t w = waitpid(pid, &st, WNOHANG);
-        if (w == pid) {
-            if (WIFEXITED(st) && WEXITSTATUS(st) == 0) return true;
-            snprintf(why, n, "sudokud failed to start (%s %d); see %s",
-                     WIFEXITED(st) ? "exit status" : "signal",
-                     WIFEXITED(st) ? WEXITSTATUS(st) : WTERMSIG(st), log);
-            return false;
-        }
-        struct timespec ts = {0, 10 * 1000000};
-        nanosleep(&ts, NULL);
-    }
-    return true; /* still starting: connecting will tell */
-}
-
 static rpc_conn *connect_daemon(const opts *o)
 {
-    rpc_conn *c = rpc_connect(o->socket);
-    if (c) return c;
-    int e = errno;
-    char why[PATH_MAX + 256] = "";
-    bool may_start = !o->socket_given && !o->no_autostart && (e == ENOENT || e == ECONNREFUSED);
-    if (may_start) {
-        if (spawn_daemon(o->socket, why, sizeof why)) {
-            /* wait for the socket: up to 10 s */
-            for (int i = 0; i < 500; i++) {
-                struct timespec ts = {0, 20 * 1000000};
-                nanosleep(&ts, NULL);
-                c = rpc_connect(o->socket);
-                if (c) return c;
-                e = errno;
-            }
-            snprintf(why, sizeof why,
-                     "started sudokud, but it did not open %s within 10 s (see %s.log)", o->socket,
-                     o->socket);
-        }
-    }
-    fprintf(stderr, "%s: cannot reach sudokud at %s: %s\n", prog, o->socket, strerror(e));
-    if (*why) fprintf(stderr, "%s: %s\n", prog, why);
-    fprintf(stderr, "%s: start it with `sudokud --socket %s &`%s\n", prog, o->socket,
-            o->socket_given || o->no_autostart
-                ? ""
-                : " (sudoctl starts one by itself on the default socket unless --no-autostart)");
-    return NULL;
+    connect_opts co = {
+        .socket = o->socket,
+        .may_start = !o->socket_given && !o->no_autostart,
+        .hint_how = o->socket_given || o->no_autostart
+                        ? ""
+                        : " (sudoctl starts one by itself on the default socket unless "
+                          "--no-autostart)",
+    };
+    return daemon_connect(&co);
 }
 
 /* For generate.c: connect as every command does. */
@@ -289,9 +201,13 @@ static void pack_params(msgpack_sbuffer *sb, const opts *o, const char *cmd, cha
                (o->logic ? 1 : 0) + (explain && o->trace ? 1 : 0) +
                (explain && o->max_trace > 0 ? 1 : 0) + (trace ? 1 : 0) + (trace && o->als ? 1 : 0) +
                (trace && o->gnpx ? 1 : 0) +
-               (progress ? 1 : 0) + (explain && o->passes ? 1 : 0);
+               (progress ? 1 : 0) + (explain && o->passes ? 1 : 0) + (o->timeout > 0 ? 1 : 0);
     keys += timing ? 1 : 0;
     msgpack_pack_map(&pk, (size_t)keys);
+    if (o->timeout > 0) { /* the daemon stops the work when it passes */
+        pack_str(&pk, "timeout_ms");
+        msgpack_pack_uint64(&pk, (uint64_t)(o->timeout * 1000 + 0.5));
+    }
     pack_str(&pk, "puzzles");
     msgpack_pack_array(&pk, (size_t)n);
     for (int i = 0; i < n; i++) pack_str(&pk, puzzles[i]);
@@ -449,7 +365,7 @@ static int input_next(input *in, char **text, char *where, size_t n)
             snprintf(where, n, "%s:%ld", !strcmp(in->curname, "-") ? "stdin" : in->curname, line);
             return 1;
         }
-        if (r < 0) {
+        if (r < 0 && !rpc_interrupted) {
             fprintf(stderr, "%s: %s: read error: %s\n", prog, in->curname, strerror(errno));
             in->failed = true;
         }
@@ -480,7 +396,55 @@ typedef struct chunk {
     rpc_msg msg;
     int retries;
     int partial; /* puzzles answered so far (the daemon's progress notifications) */
+    double sent; /* when it went out (for --timeout) */
 } chunk;
+
+static double mono_s(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + ts.tv_nsec * 1e-9;
+}
+
+static void on_sigint(int sig)
+{
+    (void)sig;
+    rpc_interrupted = 1;
+}
+
+/* Has the reader of our stdout gone (`| head` exited)? Then end like a
+ * filter does on SIGPIPE, without waiting for the next answer to write. */
+static void stdout_check(void)
+{
+    struct pollfd p = {.fd = 1, .events = POLLOUT};
+    if (poll(&p, 1, 0) == 1 && (p.revents & POLLERR)) {
+        signal(SIGPIPE, SIG_DFL);
+        raise(SIGPIPE);
+    }
+}
+
+/* Puzzles in the input, for a true percentage: the arguments plus what the
+ * files hold when they all are regular files (read once more); -1 when
+ * unknown (a pipe). */
+static long count_input(int nargs, const char **files, int nfiles)
+{
+    long n = nargs;
+    for (int i = 0; i < nfiles; i++) {
+        struct stat st;
+        bool in = !strcmp(files[i], "-"); /* `< file`: read it through its own opening */
+        if ((in ? fstat(0, &st) : stat(files[i], &st)) != 0 || !S_ISREG(st.st_mode)) return -1;
+        FILE *f = fopen(in ? "/proc/self/fd/0" : files[i], "r");
+        if (!f) return -1;
+        sdk_reader rd;
+        sdk_reader_init(&rd, f);
+        const char *t;
+        long line;
+        while (sdk_reader_next(&rd, &t, &line) == 1) n++;
+        sdk_reader_free(&rd);
+        fclose(f);
+    }
+    return n;
+}
 
 static void chunk_clear(chunk *c)
 {
@@ -564,7 +528,8 @@ static int run_batch(const opts *o, const char *cmd, char **args, int nargs)
 
     progress pg;
     bool show = o->progress > 0 || (o->progress < 0 && isatty(2) && !interactive && (nfiles > 0));
-    progress_init(&pg, show, o->progress > 0, nargs && !nfiles ? nargs : 0, in.total_bytes);
+    long total = show ? count_input(nargs, files, nfiles) : -1;
+    progress_init(&pg, show, o->progress > 0, total > 0 ? total : 0, in.total_bytes);
     render_begin(&ro);
 
     chunk *ring = calloc((size_t)window, sizeof *ring);
@@ -573,17 +538,26 @@ static int run_batch(const opts *o, const char *cmd, char **args, int nargs)
     int status = 0;
     long done = 0;
     double last_bytes = 0;
-    int timeout_ms = o->timeout > 0 ? (int)(o->timeout * 1000) : -1;
+    bool deadline = false;
+    /* the first requests are small, so that the first answers come at once
+     * (`| head`), then they grow to chunk_size (unless --chunk) */
+    int next_size = o->chunk > 0 || interactive || !nfiles ? chunk_size : 1;
+    struct sigaction sa = {.sa_handler = on_sigint}, old_int;
+    sigemptyset(&sa.sa_mask);
+    sigaction(SIGINT, &sa, &old_int); /* no SA_RESTART: waits end at once */
 
     for (;;) {
         /* fill the window */
         while (!eof && count < window && rpc_pending_out(conn) < (4u << 20)) {
             chunk *c = &ring[(head + count) % window];
             memset(c, 0, sizeof *c);
-            c->text = calloc((size_t)chunk_size, sizeof *c->text);
-            c->where = calloc((size_t)chunk_size, sizeof *c->where);
+            int want = next_size;
+            if (next_size < chunk_size)
+                next_size = next_size * 2 < chunk_size ? next_size * 2 : chunk_size;
+            c->text = calloc((size_t)want, sizeof *c->text);
+            c->where = calloc((size_t)want, sizeof *c->where);
             char where[PATH_MAX + 32];
-            while (c->n < chunk_size) {
+            while (c->n < want && !rpc_interrupted) {
                 char *t;
                 int r = input_next(&in, &t, where, sizeof where);
                 if (r <= 0) {
@@ -603,16 +577,36 @@ static int run_batch(const opts *o, const char *cmd, char **args, int nargs)
             /* the daemon's progress: the bar moves within a request too */
             pack_params(&c->req, o, cmd, c->text, c->n, pg.on && c->n > 1);
             c->msgid = rpc_send(conn, cmd, c->req.data, c->req.size);
+            c->sent = mono_s();
             count++;
         }
-        if (!count) break;
-        /* wait for one answer */
-        rpc_msg m;
-        int r = rpc_wait(conn, &m, timeout_ms);
-        if (r == 0) {
-            fprintf(stderr, "%s: sudokud did not answer within %g s\n", prog, o->timeout);
-            status = EXIT_DAEMON;
+        if (rpc_interrupted) {
+            status = EXIT_INTERRUPTED;
             break;
+        }
+        if (!count) break;
+        /* wait for one answer; look around every 200 ms */
+        rpc_msg m;
+        int r = rpc_wait(conn, &m, 200);
+        if (r == -2) {
+            status = EXIT_INTERRUPTED;
+            break;
+        }
+        if (r == 0) {
+            stdout_check();
+            /* the daemon answers deadline-exceeded when a request's timeout
+             * passes; a second more, and we stop waiting for it */
+            double oldest = 0;
+            for (int i = 0; i < count; i++) {
+                chunk *k = &ring[(head + i) % window];
+                if (!k->done && (!oldest || k->sent < oldest)) oldest = k->sent;
+            }
+            if (o->timeout > 0 && oldest && mono_s() - oldest > o->timeout + 1.0) {
+                fprintf(stderr, "%s: sudokud did not answer within %g s\n", prog, o->timeout);
+                status = EXIT_DEADLINE;
+                break;
+            }
+            continue;
         }
         if (r < 0) {
             fprintf(stderr, "%s: %s\n", prog, rpc_error(conn));
@@ -687,6 +681,7 @@ static int run_batch(const opts *o, const char *cmd, char **args, int nargs)
                 for (int i = 0; i < h->n; i++)
                     render_failure(&ro, h->text[i], h->where[i], code, msg);
                 bad = true;
+                if (!strcmp(code, SDK_E_DEADLINE)) deadline = true;
             } else {
                 for (int i = 0; i < h->n; i++) {
                     if (results && results->type == MSGPACK_OBJECT_ARRAY &&
@@ -708,9 +703,33 @@ static int run_batch(const opts *o, const char *cmd, char **args, int nargs)
             head = (head + 1) % window;
             count--;
         }
-        if (interactive) fflush(stdout);
+        fflush(stdout); /* a reader (`| head`, a terminal) sees answers as they come */
     }
-    progress_end(&pg);
+    if (status == EXIT_INTERRUPTED) {
+        /* print what is complete, in input order; the rest was cancelled
+         * (closing the connection tells the daemon) */
+        progress_stop(&pg);
+        long printed = done, lost = 0;
+        for (int i = 0; i < count; i++) {
+            chunk *k = &ring[(head + i) % window];
+            if (!k->done || k->msg.error.type != MSGPACK_OBJECT_NIL) {
+                lost += k->n;
+                continue;
+            }
+            const msgpack_object *results = sdk_wire_get(&k->msg.result, "results");
+            for (int j = 0; j < k->n; j++)
+                if (results && results->type == MSGPACK_OBJECT_ARRAY &&
+                    (uint32_t)j < results->via.array.size)
+                    render_puzzle(&ro, &results->via.array.ptr[j], k->text[j], k->where[j]);
+            printed += k->n;
+        }
+        fflush(stdout);
+        fprintf(stderr,
+                "%s: interrupted: %ld answers printed, %ld puzzles sent were not answered\n", prog,
+                printed, lost);
+    } else
+        progress_end(&pg);
+    sigaction(SIGINT, &old_int, NULL);
     render_end(&ro);
     for (int i = 0; i < count; i++) chunk_clear(&ring[(head + i) % window]);
     free(ring);
@@ -718,6 +737,7 @@ static int run_batch(const opts *o, const char *cmd, char **args, int nargs)
     if (in.failed && !status) status = EXIT_PUZZLE;
     input_free(&in);
     if (status) return status;
+    if (deadline) return EXIT_DEADLINE;
     return bad ? EXIT_PUZZLE : 0;
 }
 
@@ -731,10 +751,13 @@ static int run_simple(const opts *o, const char *cmd)
     msgpack_sbuffer_init(&sb);
     msgpack_packer pk;
     msgpack_packer_init(&pk, &sb, msgpack_sbuffer_write);
-    if (!strcmp(cmd, "techniques") && o->profile) {
+    if (!strcmp(cmd, "techniques") && (o->profile || o->all)) {
         msgpack_pack_map(&pk, 1);
-        pack_str(&pk, "profile");
-        pack_str(&pk, o->profile);
+        pack_str(&pk, o->all ? "all" : "profile");
+        if (o->all)
+            msgpack_pack_true(&pk);
+        else
+            pack_str(&pk, o->profile);
     } else
         msgpack_pack_map(&pk, 0);
     rpc_msg m;
@@ -744,7 +767,7 @@ static int run_simple(const opts *o, const char *cmd)
     int status = 0;
     if (r == 0) {
         fprintf(stderr, "%s: sudokud did not answer within %g s\n", prog, o->timeout);
-        status = EXIT_DAEMON;
+        status = EXIT_DEADLINE;
     } else if (r < 0) {
         fprintf(stderr, "%s: %s\n", prog, rpc_error(conn));
         status = EXIT_DAEMON;
@@ -862,7 +885,7 @@ int main(int argc, char **argv)
     signal(SIGPIPE, SIG_DFL);
     const char *word = command_word(argc, argv);
     if (word && !strcmp(word, "generate")) {
-        gen_env env = {.socket = default_socket(), .connect = gen_connect};
+        gen_env env = {.socket = daemon_default_socket(), .connect = gen_connect};
         return generate_main(argc, argv, &env);
     }
     opts o = {.progress = -1};
@@ -1035,11 +1058,13 @@ int main(int argc, char **argv)
                 o.lang);
         return EXIT_USAGE;
     }
-    if (!o.socket) o.socket = default_socket();
+    color_setup(o.mode == OUT_TEXT ? (color_when)o.color : COLOR_NEVER, 1);
+    if (!o.socket) o.socket = daemon_default_socket();
     if (optind >= argc) {
         fprintf(
             stderr,
-            "%s: which command? (solve, rate, explain, hint, trace, techniques, status, reload)\n",
+            "%s: which command? (solve, rate, explain, hint, trace, techniques, status, reload, "
+            "stop)\n",
             prog);
         usage(stderr);
         return EXIT_USAGE;
@@ -1048,7 +1073,7 @@ int main(int argc, char **argv)
     char **args = argv + optind;
     int nargs = argc - optind;
     static const char *const batch_cmds[] = {"solve", "rate", "explain", "hint", "trace"};
-    static const char *const simple_cmds[] = {"techniques", "status", "reload"};
+    static const char *const simple_cmds[] = {"techniques", "status", "reload", "stop"};
     bool batch = false, simple = false;
     for (size_t i = 0; i < sizeof batch_cmds / sizeof *batch_cmds; i++)
         if (!strcmp(cmd, batch_cmds[i])) batch = true;
@@ -1063,8 +1088,8 @@ int main(int argc, char **argv)
         bool set;
         const char *name, *cmd;
     } only[] = {
-        {o.all, "--all", "hint"},
-        {o.techniques != NULL, "--technique", "hint"},
+        {o.all && strcmp(cmd, "techniques"), "--all", "hint or techniques"},
+        {o.techniques != NULL && strcmp(cmd, "explain"), "--technique", "hint or explain"},
         {o.trace, "--trace", "explain"},
         {o.passes, "--passes", "explain"},
         {o.logic, "--logic", "solve"},
@@ -1073,7 +1098,7 @@ int main(int argc, char **argv)
         {o.assume != NULL, "--assume", "trace"},
     };
     for (size_t i = 0; i < sizeof only / sizeof *only; i++)
-        if (only[i].set && strcmp(cmd, only[i].cmd)) {
+        if (only[i].set && strncmp(cmd, only[i].cmd, strlen(cmd))) {
             fprintf(stderr, "%s: %s goes with %s only\n", prog, only[i].name, only[i].cmd);
             return EXIT_USAGE;
         }
@@ -1120,5 +1145,6 @@ int main(int argc, char **argv)
         fprintf(stderr, "%s: %s takes no puzzles\n", prog, cmd);
         return EXIT_USAGE;
     }
+    if (!strcmp(cmd, "stop")) return daemon_stop(o.socket, o.timeout, false);
     return simple ? run_simple(&o, cmd) : run_batch(&o, cmd, args, nargs);
 }

@@ -87,3 +87,9 @@ void progress_end(progress *p)
         fputc('\n', stderr);
     }
 }
+
+void progress_stop(progress *p)
+{
+    if (!p->on) return;
+    if (p->last > p->start || p->forced) fputc('\n', stderr); /* end the bar's line as it is */
+}

@@ -19,5 +19,7 @@ void progress_init(progress *p, bool on, bool forced, long total, double total_b
 /* done puzzles so far; bytes: input consumed by those puzzles (for the ETA). */
 void progress_update(progress *p, long done, double bytes);
 void progress_end(progress *p);
+/* Interrupted: end the bar's line where it is (no final 100%). */
+void progress_stop(progress *p);
 
 #endif

@@ -1,6 +1,7 @@
 /* render.c - sudoctl's text and JSON-lines output of daemon results. */
 #include "render.h"
 #include "seed001.h"
+#include "color.h"
 
 #include <ctype.h>
 #include <math.h>
@@ -102,6 +103,114 @@ static void step_trace_lines(FILE *f, const sdk_step *st, bool json, const char 
     if (json) putc(']', f);
 }
 
+static bool line81(const char *s, size_t n, char out[82]);
+
+/* Cells in JSON always as "r1c2" (the wire has 0..80 in marks and ALS
+ * sets); houses as "r1", "c2", "b3". */
+static void json_cell(FILE *f, const msgpack_object *o)
+{
+    int c = sdk_wire_cell(o);
+    if (c < 0)
+        json_write(f, o);
+    else
+        fprintf(f, "\"r%dc%d\"", c / 9 + 1, c % 9 + 1);
+}
+
+static void json_cells(FILE *f, const msgpack_object *a)
+{
+    if (!a || a->type != MSGPACK_OBJECT_ARRAY) {
+        json_write(f, a);
+        return;
+    }
+    putc('[', f);
+    for (uint32_t i = 0; i < a->via.array.size; i++) {
+        if (i) putc(',', f);
+        json_cell(f, &a->via.array.ptr[i]);
+    }
+    putc(']', f);
+}
+
+static void json_role(FILE *f, const msgpack_object *o)
+{
+    if (o && o->type == MSGPACK_OBJECT_POSITIVE_INTEGER)
+        fprintf(f, "\"%s\"", sdk_wire_role_name(sdk_wire_role(o)));
+    else
+        json_write(f, o);
+}
+
+/* marks: [[cell, digit, role]] -> [{"cell":"r1c2","digit":5,"role":"fin"}] */
+static void json_marks(FILE *f, const msgpack_object *a)
+{
+    putc('[', f);
+    for (size_t i = 0; i < sdk_wire_len(a) && a->type == MSGPACK_OBJECT_ARRAY; i++) {
+        const msgpack_object *m = &a->via.array.ptr[i];
+        if (i) putc(',', f);
+        if (m->type != MSGPACK_OBJECT_ARRAY || m->via.array.size < 3) {
+            json_write(f, m);
+            continue;
+        }
+        fputs("{\"cell\":", f);
+        json_cell(f, &m->via.array.ptr[0]);
+        fputs(",\"digit\":", f);
+        json_write(f, &m->via.array.ptr[1]);
+        fputs(",\"role\":", f);
+        json_role(f, &m->via.array.ptr[2]);
+        putc('}', f);
+    }
+    putc(']', f);
+}
+
+/* houses: [[house, role]] -> [{"house":"b3","role":"base"}] */
+static void json_houses(FILE *f, const msgpack_object *a)
+{
+    putc('[', f);
+    for (size_t i = 0; i < sdk_wire_len(a) && a->type == MSGPACK_OBJECT_ARRAY; i++) {
+        const msgpack_object *h = &a->via.array.ptr[i];
+        if (i) putc(',', f);
+        if (h->type != MSGPACK_OBJECT_ARRAY || h->via.array.size < 2) {
+            json_write(f, h);
+            continue;
+        }
+        long long k = sdk_wire_int(&h->via.array.ptr[0], -1);
+        fputs("{\"house\":", f);
+        if (k >= 0 && k < 27)
+            fprintf(f, "\"%c%lld\"", "rcb"[k / 9], k % 9 + 1);
+        else
+            json_write(f, &h->via.array.ptr[0]);
+        fputs(",\"role\":", f);
+        json_role(f, &h->via.array.ptr[1]);
+        putc('}', f);
+    }
+    putc(']', f);
+}
+
+/* links with their ALS / group cells as "r1c2". */
+static void json_links(FILE *f, const msgpack_object *a)
+{
+    putc('[', f);
+    for (size_t i = 0; i < sdk_wire_len(a) && a->type == MSGPACK_OBJECT_ARRAY; i++) {
+        const msgpack_object *l = &a->via.array.ptr[i];
+        if (i) putc(',', f);
+        if (l->type != MSGPACK_OBJECT_MAP) {
+            json_write(f, l);
+            continue;
+        }
+        putc('{', f);
+        for (uint32_t k = 0; k < l->via.map.size; k++) {
+            const msgpack_object *key = &l->via.map.ptr[k].key, *val = &l->via.map.ptr[k].val;
+            if (k) putc(',', f);
+            json_write(f, key);
+            putc(':', f);
+            if (sdk_wire_str_is(key, "als") || sdk_wire_str_is(key, "cells"))
+                json_cells(f, val);
+            else
+                json_write(f, val);
+        }
+        putc('}', f);
+    }
+    putc(']', f);
+}
+
 static void json_steps(FILE *f, const msgpack_object *steps, bool trace_links, unsigned flags)
 {
     putc('[', f);
@@ -116,8 +225,19 @@ static void json_steps(FILE *f, const msgpack_object *steps, bool trace_links, u
         json_field(f, &first, s, "placements");
         json_field(f, &first, s, "eliminations");
         json_field(f, &first, s, "text");
+        if (sdk_wire_get(s, "marks")) {
+            json_key(f, &first, "marks");
+            json_marks(f, sdk_wire_get(s, "marks"));
+        }
+        if (sdk_wire_get(s, "houses")) {
+            json_key(f, &first, "houses");
+            json_houses(f, sdk_wire_get(s, "houses"));
+        }
         const msgpack_object *links = sdk_wire_get(s, "links");
-        if (sdk_wire_len(links)) json_field(f, &first, s, "links");
+        if (sdk_wire_len(links)) {
+            json_key(f, &first, "links");
+            json_links(f, links);
+        }
         json_field(f, &first, s, "truncated"); /* the chains did not all fit */
         if (trace_links && sdk_wire_len(links)) {
             json_key(f, &first, "trace_links");
@@ -128,14 +248,43 @@ static void json_steps(FILE *f, const msgpack_object *steps, bool trace_links, u
     putc(']', f);
 }
 
+/* `puzzle`: the 81-character form whatever the input's format; `input`
+ * the text as read when it differs. */
 static void json_puzzle_key(FILE *f, bool *first, const msgpack_object *r, const char *input)
 {
     const msgpack_object *p = sdk_wire_get(r, "puzzle");
+    const char *t = input;
+    size_t n = strlen(input);
+    if (p && p->type == MSGPACK_OBJECT_STR) t = p->via.str.ptr, n = p->via.str.size;
+    char l81[82];
     json_key(f, first, "puzzle");
+    if (line81(t, n, l81)) {
+        json_string(f, l81, 81);
+        json_key(f, first, "input");
+    }
     if (p)
         json_write(f, p);
     else
         json_string(f, input, strlen(input));
+}
+
+/* The result's other fields, as the wire has them (stuck_grid, guesses,
+ * solution2, differ, status, ...): `--json` drops nothing. */
+static void json_rest(FILE *f, bool *first, const msgpack_object *r, const char *const *done)
+{
+    if (!r || r->type != MSGPACK_OBJECT_MAP) return;
+    for (uint32_t i = 0; i < r->via.map.size; i++) {
+        const msgpack_object *k = &r->via.map.ptr[i].key;
+        if (k->type != MSGPACK_OBJECT_STR || sdk_wire_str_is(k, "puzzle")) continue;
+        bool seen = false;
+        for (int d = 0; done[d] && !seen; d++) seen = sdk_wire_str_is(k, done[d]);
+        if (seen) continue;
+        if (!*first) putc(',', f);
+        *first = false;
+        json_string(f, k->via.str.ptr, k->via.str.size);
+        putc(':', f);
+        json_write(f, &r->via.map.ptr[i].val);
+    }
 }
 
 static void json_puzzle(const render_opts *o, const msgpack_object *r, const char *input)
@@ -153,25 +302,31 @@ static void json_puzzle(const render_opts *o, const msgpack_object *r, const cha
         json_field(f, &ef, err, "message");
         putc('}', f);
     } else if (!strcmp(o->cmd, "solve")) {
+        if (o->logic) json_field(f, &first, r, "solved");
         json_field(f, &first, r, "status");
         json_field(f, &first, r, "solution");
         json_field(f, &first, r, "solutions");
         if (o->logic) {
-            json_field(f, &first, r, "solved");
             if (sdk_wire_get(r, "steps")) {
                 json_key(f, &first, "steps");
                 json_steps(f, sdk_wire_get(r, "steps"), o->trace_links,
                            o->gnpx ? SDK_TRACE_GNPX : 0);
             }
         }
+        static const char *const done[] = {"solved",    "status", "solution",
+                                           "solutions", "steps",  NULL};
+        json_rest(f, &first, r, done);
     } else if (!strcmp(o->cmd, "rate")) {
+        json_field(f, &first, r, "solved");
         json_diff_field(f, &first, r, "er");
         json_diff_field(f, &first, r, "ep");
         json_diff_field(f, &first, r, "ed");
         json_field(f, &first, r, "level");
         json_field(f, &first, r, "score");
         json_field(f, &first, r, "hardest");
-        json_field(f, &first, r, "solved");
+        static const char *const done[] = {"solved", "er",    "ep",      "ed",
+                                           "level",  "score", "hardest", NULL};
+        json_rest(f, &first, r, done);
     } else if (!strcmp(o->cmd, "explain") || !strcmp(o->cmd, "hint")) {
         if (!strcmp(o->cmd, "explain")) json_field(f, &first, r, "solved");
         if (sdk_wire_get(r, "passes")) {
@@ -184,11 +339,15 @@ static void json_puzzle(const render_opts *o, const msgpack_object *r, const cha
             json_field(f, &first, r, "trace");
             json_field(f, &first, r, "trace_status");
         }
+        static const char *const done[] = {"solved", "steps", "trace", "trace_status", NULL};
+        json_rest(f, &first, r, done);
     } else if (!strcmp(o->cmd, "trace")) {
         json_field(f, &first, r, "assumption");
         json_field(f, &first, r, "lines");
         json_field(f, &first, r, "contradiction");
         json_field(f, &first, r, "summary");
+        static const char *const done[] = {"assumption", "lines", "contradiction", "summary", NULL};
+        json_rest(f, &first, r, done);
     }
     fputs("}\n", f);
 }
@@ -201,8 +360,29 @@ static void print_str(FILE *f, const msgpack_object *o)
 }
 
 /* A puzzle text on one line: line breaks become spaces, trailing blanks go. */
+/* The 81-character form of a puzzle given in another format (a printed
+ * grid, a candidate grid, a line with text after the cells); false when s
+ * is already that form or does not parse. */
+static bool line81(const char *s, size_t n, char out[82])
+{
+    while (n && (s[n - 1] == '\n' || s[n - 1] == '\r' || s[n - 1] == ' ' || s[n - 1] == '\t')) n--;
+    if (n == 81 && !memchr(s, '\n', n)) return false;
+    char *t = strndup(s, n);
+    sdk_grid g;
+    sdk_error err;
+    bool ok = t && sdk_parse(t, &g, &err);
+    free(t);
+    if (ok) sdk_format_line(&g, out);
+    return ok;
+}
+
 static void print_oneline(FILE *f, const char *s, size_t n)
 {
+    char l81[82];
+    if (line81(s, n, l81)) {
+        fputs(l81, f);
+        return;
+    }
     while (n && (s[n - 1] == '\n' || s[n - 1] == '\r' || s[n - 1] == ' ' || s[n - 1] == '\t')) n--;
     for (size_t i = 0; i < n; i++) putc(s[i] == '\n' || s[i] == '\r' ? ' ' : s[i], f);
 }
@@ -230,7 +410,8 @@ static void print_header(FILE *f, const msgpack_object *r, const char *input, co
     const msgpack_object *p = sdk_wire_get(r, "puzzle");
     if (p && p->type == MSGPACK_OBJECT_STR) t = p->via.str.ptr, n = p->via.str.size;
     while (n && (t[n - 1] == '\n' || t[n - 1] == '\r' || t[n - 1] == ' ')) n--;
-    bool multiline = memchr(t, '\n', n) != NULL;
+    char l81[82];
+    bool multiline = memchr(t, '\n', n) != NULL && !line81(t, n, l81);
     fputs("# ", f);
     if (!multiline) print_oneline(f, t, n);
     if (where && *where) fprintf(f, multiline ? "%s" : "  (%s)", where);
@@ -297,7 +478,8 @@ static void print_steps(const render_opts *o, const msgpack_object *steps, const
             else
                 grid_text_draw(f, &g, s, colour);
         }
-        fprintf(f, "%zu. ", i + 1);
+        color_fprintf(f, STYLE_BOLD, "%zu.", i + 1);
+        putc(' ', f);
         char *text = step_text_alloc(s);
         if (text && *text)
             fputs(text, f);
@@ -315,7 +497,9 @@ static void print_steps(const render_opts *o, const msgpack_object *steps, const
 static void text_failure(FILE *f, const char *puzzle_line, const char *where, const char *code,
                          const char *message)
 {
-    fprintf(f, "%s  error: %s: %s", puzzle_line, code, message);
+    fprintf(f, "%s  ", puzzle_line);
+    color_fprintf(f, STYLE_RED, "error: %s", code);
+    fprintf(f, ": %s", message);
     if (where && *where) fprintf(f, " (%s)", where);
     putc('\n', f);
 }
@@ -345,14 +529,15 @@ static bool text_puzzle(const render_opts *o, const msgpack_object *r, const cha
         const msgpack_object *st = sdk_wire_get(r, "status");
         const msgpack_object *sol = sdk_wire_get(r, "solution");
         bool unique = sdk_wire_str_is(st, "unique");
+        bool stuck = false;
         if (o->logic) {
             if (o->headers) {
                 print_header(f, r, input, where);
             }
             print_steps(o, sdk_wire_get(r, "steps"), input);
             const msgpack_object *solved = sdk_wire_get(r, "solved");
-            if (solved && !sdk_wire_bool(solved, false))
-                fprintf(f, "%s\n", _("(techniques got stuck)"));
+            stuck = solved && !sdk_wire_bool(solved, false);
+            if (stuck) color_fprintf(f, STYLE_RED, "%s\n", _("(techniques got stuck)"));
         }
         if (o->big) {
             if (sol && sol->type == MSGPACK_OBJECT_STR)
@@ -378,7 +563,8 @@ static bool text_puzzle(const render_opts *o, const msgpack_object *r, const cha
                 print_str(f, sol);
             else
                 print_puzzle_or_input(f, r, input);
-            fprintf(f, "  %s", sdk_wire_text(st, buf, sizeof buf));
+            fputs("  ", f);
+            color_fputs(f, unique ? STYLE_GREEN : STYLE_RED, sdk_wire_text(st, buf, sizeof buf));
         }
         if (sdk_wire_str_is(st, "multiple")) {
             const msgpack_object *d = sdk_wire_get(r, "differ");
@@ -392,20 +578,22 @@ static bool text_puzzle(const render_opts *o, const msgpack_object *r, const cha
             }
         }
         if (!o->big) putc('\n', f);
-        return unique;
+        return unique && !stuck;
     }
     if (!strcmp(cmd, "rate")) {
         char er[16], ep[16], ed[16], lv[64], hd[64];
-        print_puzzle_or_input(f, r, input);
-        fprintf(f, "  %s/%s/%s  %s  %s", diff_text(sdk_wire_get(r, "er"), er, sizeof er),
-                diff_text(sdk_wire_get(r, "ep"), ep, sizeof ep),
-                diff_text(sdk_wire_get(r, "ed"), ed, sizeof ed),
-                sdk_wire_text(sdk_wire_get(r, "level"), lv, sizeof lv),
-                sdk_wire_text(sdk_wire_get(r, "hardest"), hd, sizeof hd));
         const msgpack_object *solved = sdk_wire_get(r, "solved");
-        if (solved && !sdk_wire_bool(solved, true)) fputs("  (not solved)", f);
+        bool not_solved = solved && !sdk_wire_bool(solved, true);
+        print_puzzle_or_input(f, r, input);
+        /* a rating of a puzzle the techniques could not finish is a lower
+         * bound: say so first */
+        if (not_solved) color_fputs(f, STYLE_RED, "  not solved");
+        fprintf(
+            f, "  %s/%s/%s  %s  %s", diff_text(sdk_wire_get(r, "er"), er, sizeof er),
+            diff_text(sdk_wire_get(r, "ep"), ep, sizeof ep), diff_text(sdk_wire_get(r, "ed"), ed, sizeof ed),
+            sdk_wire_text(sdk_wire_get(r, "level"), lv, sizeof lv), sdk_wire_text(sdk_wire_get(r, "hardest"), hd, sizeof hd));
         putc('\n', f);
-        return true;
+        return !not_solved;
     }
     if (!strcmp(cmd, "explain") && o->share) { /* its own header */
         share_puzzle(f, o->share, r, input);
@@ -434,10 +622,11 @@ static bool text_puzzle(const render_opts *o, const msgpack_object *r, const cha
             return true;
         }
         const msgpack_object *solved = sdk_wire_get(r, "solved");
-        if (sdk_wire_bool(solved, false))
-            fprintf(f, _("solved in %zu steps\n"), sdk_wire_len(steps));
+        bool ok = sdk_wire_bool(solved, false);
+        if (ok)
+            color_fprintf(f, STYLE_GREEN, _("solved in %zu steps\n"), sdk_wire_len(steps));
         else {
-            fprintf(f, _("stuck after %zu steps\n"), sdk_wire_len(steps));
+            color_fprintf(f, STYLE_RED, _("stuck after %zu steps\n"), sdk_wire_len(steps));
             const msgpack_object *sg = sdk_wire_get(r, "stuck_grid");
             sdk_grid g;
             if (sg && sg->type == MSGPACK_OBJECT_STR) {
@@ -455,7 +644,7 @@ static bool text_puzzle(const render_opts *o, const msgpack_object *r, const cha
             fputs("backtracking trace:\n", f);
             render_backtrack_trace(f, r);
         }
-        return true;
+        return ok;
     }
     json_write(f, r);
     putc('\n', f);
@@ -486,7 +675,12 @@ static bool result_ok(const render_opts *o, const msgpack_object *r)
 {
     const msgpack_object *err = sdk_wire_get(r, "error");
     if (err && err->type != MSGPACK_OBJECT_NIL) return false;
-    if (!strcmp(o->cmd, "solve")) return sdk_wire_str_is(sdk_wire_get(r, "status"), "unique");
+    if (!strcmp(o->cmd, "solve") && !o->logic) return sdk_wire_str_is(sdk_wire_get(r, "status"), "unique");
+    /* a rating or explanation the techniques could not finish */
+    if (!strcmp(o->cmd, "rate") || !strcmp(o->cmd, "explain") ||
+        (!strcmp(o->cmd, "solve") && o->logic))
+        return sdk_wire_bool(sdk_wire_get(r, "solved"), true) &&
+               (strcmp(o->cmd, "solve") || sdk_wire_str_is(sdk_wire_get(r, "status"), "unique"));
     return true;
 }
 
@@ -551,7 +745,10 @@ void render_techniques(const render_opts *o, const msgpack_object *r)
         return;
     }
     char buf[256];
-    fprintf(f, "profile: %s\n", sdk_wire_text(sdk_wire_get(r, "profile"), buf, sizeof buf));
+    if (sdk_wire_str_is(sdk_wire_get(r, "profile"), "*"))
+        fputs("every loaded technique:\n", f);
+    else
+        fprintf(f, "profile: %s\n", sdk_wire_text(sdk_wire_get(r, "profile"), buf, sizeof buf));
     const msgpack_object *t = sdk_wire_get(r, "techniques");
     for (size_t i = 0; i < sdk_wire_len(t) && t->type == MSGPACK_OBJECT_ARRAY; i++) {
         const msgpack_object *e = &t->via.array.ptr[i];
@@ -593,5 +790,28 @@ void render_reload(const render_opts *o, const msgpack_object *r)
         putc('\n', f);
         return;
     }
-    fprintf(f, "reloaded: %lld techniques\n", sdk_wire_int(sdk_wire_get(r, "techniques"), 0));
+    char buf[4096];
+    fprintf(f, "reloaded %s: %lld techniques (generation %lld)\n",
+            sdk_wire_text(sdk_wire_get(r, "config"), buf, sizeof buf), sdk_wire_int(sdk_wire_get(r, "techniques"), 0),
+            sdk_wire_int(sdk_wire_get(r, "generation"), 0));
+    static const char *const keys[][2] = {
+        {"added", "techniques added"},
+        {"removed", "techniques removed"},
+        {"profiles_added", "profiles added"},
+        {"profiles_removed", "profiles removed"},
+        {"profiles_changed", "profiles changed"},
+    };
+    bool any = false;
+    for (size_t k = 0; k < sizeof keys / sizeof *keys; k++) {
+        const msgpack_object *a = sdk_wire_get(r, keys[k][0]);
+        if (!sdk_wire_len(a) || a->type != MSGPACK_OBJECT_ARRAY) continue;
+        any = true;
+        fprintf(f, "%s:", keys[k][1]);
+        for (size_t i = 0; i < sdk_wire_len(a); i++) {
+            putc(i ? ',' : ' ', f);
+            print_str(f, &a->via.array.ptr[i]);
+        }
+        putc('\n', f);
+    }
+    if (!any && sdk_wire_get(r, "added")) fputs("nothing changed\n", f);
 }

@@ -13,6 +13,8 @@
 #include <time.h>
 #include <unistd.h>
 
+volatile sig_atomic_t rpc_interrupted;
+
 struct rpc_conn {
     int fd;
     uint32_t next_id;
@@ -168,9 +170,10 @@ static int io_round(rpc_conn *c, int timeout_ms, bool want_read)
     if (want_read) p.events |= POLLIN;
     if (rpc_pending_out(c)) p.events |= POLLOUT;
     if (!p.events) return 1;
+    if (rpc_interrupted) return -2;
     int n = poll(&p, 1, timeout_ms);
     if (n < 0) {
-        if (errno == EINTR) return 0;
+        if (errno == EINTR) return rpc_interrupted ? -2 : 0;
         fail(c, "poll: %s", strerror(errno));
         return -1;
     }
@@ -217,7 +220,9 @@ int rpc_wait(rpc_conn *c, rpc_msg *m, int timeout_ms)
             if (l <= 0) return 0;
             left = (int)l;
         }
-        if (io_round(c, left, true) < 0) {
+        int io = io_round(c, left, true);
+        if (io == -2) return -2;
+        if (io < 0) {
             /* a message may still be complete in the buffer */
             t = take(c, m);
             return t == 1 ? 1 : -1;
@@ -229,7 +234,8 @@ int rpc_flush(rpc_conn *c, int timeout_ms)
 {
     if (c->dead) return -1;
     if (!rpc_pending_out(c)) return 0;
-    return io_round(c, timeout_ms, false) < 0 ? -1 : 0;
+    int io = io_round(c, timeout_ms, false);
+    return io == -2 ? -2 : io < 0 ? -1 : 0;
 }
 
 void rpc_msg_free(rpc_msg *m)

@@ -9,6 +9,7 @@
 #ifndef SUDOCTL_RPC_H
 #define SUDOCTL_RPC_H
 
+#include <signal.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -43,9 +44,13 @@ uint32_t rpc_send(rpc_conn *c, const char *method, const char *params, size_t le
 /* Bytes queued but not written yet. */
 size_t rpc_pending_out(const rpc_conn *c);
 
+/* Set by a signal handler (SIGINT): waits return -2 at once. */
+extern volatile sig_atomic_t rpc_interrupted;
+
 /* Wait for the next message, writing queued bytes meanwhile. timeout_ms < 0
  * waits forever. Returns 1 with *m filled (free it with rpc_msg_free), 0 on
- * timeout, -1 when the connection failed or closed (rpc_error() says why). */
+ * timeout, -1 when the connection failed or closed (rpc_error() says why),
+ * -2 when rpc_interrupted was set. */
 int rpc_wait(rpc_conn *c, rpc_msg *m, int timeout_ms);
 /* Write queued bytes without waiting for a message (non-blocking, a bounded
  * wait of timeout_ms). Returns -1 on failure. */

@@ -100,6 +100,7 @@ typedef struct limits {
     int idle_timeout_ms;     /* nothing in flight, 0: never */
     int load_timeout_ms;     /* a worker loading its plugins */
     size_t worker_memory;    /* RLIMIT_DATA of a worker, 0: none */
+    long long idle_exit_ms;  /* the config's idle_exit, -1: not set, 0: off */
 } limits;
 
 typedef struct daemon_state {
@@ -108,7 +109,8 @@ typedef struct daemon_state {
     char config_path[4096];
     char socket_path[4096];
     char pid_file[4096];
-    int workers_opt; /* --workers, 0: from the config */
+    int workers_opt;       /* --workers, 0: from the config */
+    uint64_t idle_exit_ms; /* exit after this long with no connection (0: never) */
     bool foreground;
     bool system_mode; /* --system: the system-wide daemon (socket 0660) */
     char group[64];   /* --group: the socket's group ("" none) */
@@ -169,8 +171,44 @@ void reload_loader_died(unsigned gen, const worker_shm *shm, int status, int sig
 void reload_cancel(const char *why);
 
 void daemon_begin_drain(void);
+
+/* Say what asks for the next reload (its one log line names it). */
+void daemon_reload_why(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 void daemon_check_drained(void);
 uint64_t now_ms(void);
+
+/* ---- living with the daemon (life.c) ------------------------------------------ */
+
+/* The default socket: --system's, else $XDG_RUNTIME_DIR/sudokud.sock, else
+ * /tmp/sudokud-UID/sudokud.sock (never the system daemon's). */
+void life_default_socket(char *out, size_t n, bool system_mode);
+bool life_is_private_default(const char *path);
+/* Make or check the private folder: a directory of ours, mode 0700. */
+bool life_private_dir(const char *dir, char *why, size_t n);
+/* "600", "30s", "10m", "1h", "250ms", "off"; false when not a duration. */
+bool life_parse_duration(const char *s, uint64_t *ms);
+void life_idle_start(uint64_t ms);
+void life_idle_stop(void);
+/* What a loaded config has (technique ids, profile signatures, plugin
+ * files): a worker packs it into its READY frame (life_ready_keys more keys),
+ * the master parses it, and when that generation serves, remembers it and
+ * what changed since the last. */
+struct sdk_config;
+typedef struct loaded life_loaded;
+int life_ready_keys(void);
+void life_pack_ready(msgpack_packer *pk, const struct sdk_config *cfg);
+life_loaded *life_parse_ready(const msgpack_object *o);
+void life_loaded_free(life_loaded *l);
+void life_generation_accepted(life_loaded *l);
+void life_free(void);
+int life_changes_keys(void);
+void life_pack_changes(msgpack_packer *pk);
+const char *life_changes_text(char *buf, size_t n);
+/* Before work goes to the workers: reload when a plugin file changed. */
+void life_check_plugins(void);
+/* True while the reload a changed plugin asked for runs: no dispatch. */
+bool life_plugins_stale(void);
+void life_reload_ended(void);
 
 /* ---- systemd (sd.c) ---------------------------------------------------------- */
 
@@ -235,6 +273,7 @@ struct job {
     char cost_key[64]; /* what its cost per puzzle depends on (workers.c) */
     double cost_us;    /* measured cost per puzzle of this job's pieces (0: none yet) */
     bool answered;     /* the response went out: nothing more goes to the client */
+    uint64_t timeout_ms, deadline_at; /* the client's timeout_ms; when it passes (now_ms) */
     /* single (n < 0): the whole frame for the worker */
     msgpack_sbuffer req;
     bool assigned;

@@ -10,6 +10,7 @@
 #include <libgen.h>
 #include <limits.h>
 #include <signal.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -29,7 +30,7 @@ static void usage(FILE *f)
 {
     fprintf(f, "usage: sudokud [options]\n"
                "  --socket PATH     listen here (default $XDG_RUNTIME_DIR/sudokud.sock,\n"
-               "                    else /run/sudokud/sudokud.sock)\n"
+               "                    else /tmp/sudokud-UID/sudokud.sock, a private folder)\n"
                "  --system          the system-wide daemon: /run/sudokud/sudokud.sock, mode\n"
                "                    0660; the socket's group may connect\n"
                "  --group NAME      the socket's group (mode 0660; its members may connect)\n"
@@ -38,7 +39,10 @@ static void usage(FILE *f)
                "  --log-level L     error, warning, info (default) or debug\n"
                "  --pid-file FILE   write the daemon's pid here\n"
                "  --workers N       worker processes (default: the config's, 0 = one per core)\n"
-               "  --version, --help\n");
+               "  --idle-exit[=T]   exit after T with no client (600, 30s, 10m, 1h; default:\n"
+               "                    the config's idle_exit, else 10m); never with --system\n"
+               "                    or under systemd\n"
+               "  -h, --help, --version\n");
 }
 
 static void on_signal(uv_signal_t *s, int signum)
@@ -46,7 +50,7 @@ static void on_signal(uv_signal_t *s, int signum)
     (void)s;
     if (signum == SIGHUP) {
         sdk_error err;
-        log_info("SIGHUP: reloading %s", D.config_path);
+        daemon_reload_why("SIGHUP");
         daemon_reload(&err);
         return;
     }
@@ -88,6 +92,7 @@ void daemon_check_drained(void)
     uv_close((uv_handle_t *)&D.sig_hup, NULL);
     uv_close((uv_handle_t *)&D.sig_term, NULL);
     uv_close((uv_handle_t *)&D.sig_int, NULL);
+    life_idle_stop();
     uv_timer_stop(&D.respawn_timer);
     if (!uv_is_closing((uv_handle_t *)&D.respawn_timer))
         uv_close((uv_handle_t *)&D.respawn_timer, NULL);
@@ -241,15 +246,23 @@ int main(int argc, char **argv)
         O_VERSION,
         O_HELP,
         O_SYSTEM,
-        O_GROUP
+        O_GROUP,
+        O_IDLE
     };
     static const struct option opts[] = {
-        {"socket", required_argument, 0, O_SOCKET}, {"config", required_argument, 0, O_CONFIG},
-        {"foreground", no_argument, 0, O_FG},       {"log-level", required_argument, 0, O_LOG},
-        {"pid-file", required_argument, 0, O_PID},  {"workers", required_argument, 0, O_WORKERS},
-        {"worker", no_argument, 0, O_WORKER},       {"version", no_argument, 0, O_VERSION},
-        {"help", no_argument, 0, O_HELP},           {"system", no_argument, 0, O_SYSTEM},
-        {"group", required_argument, 0, O_GROUP},   {0, 0, 0, 0},
+        {"socket", required_argument, 0, O_SOCKET},
+        {"config", required_argument, 0, O_CONFIG},
+        {"foreground", no_argument, 0, O_FG},
+        {"log-level", required_argument, 0, O_LOG},
+        {"pid-file", required_argument, 0, O_PID},
+        {"workers", required_argument, 0, O_WORKERS},
+        {"worker", no_argument, 0, O_WORKER},
+        {"version", no_argument, 0, O_VERSION},
+        {"help", no_argument, 0, O_HELP},
+        {"system", no_argument, 0, O_SYSTEM},
+        {"group", required_argument, 0, O_GROUP},
+        {"idle-exit", optional_argument, 0, O_IDLE},
+        {0, 0, 0, 0},
     };
     memset(&D, 0, sizeof D);
     D.ready_fd = -1;
@@ -261,7 +274,9 @@ int main(int argc, char **argv)
     bool worker = false, use_syslog = false;
     int level = LOG_INFO_;
     int c;
-    while ((c = getopt_long(argc, argv, "", opts, NULL)) != -1) {
+    bool idle_given = false;
+    uint64_t idle_opt = 0; /* --idle-exit=T; 0 with idle_given: the config's or 10m */
+    while ((c = getopt_long(argc, argv, "h", opts, NULL)) != -1) {
         switch (c) {
         case O_SOCKET:
             snprintf(D.socket_path, sizeof D.socket_path, "%s", optarg);
@@ -309,6 +324,17 @@ int main(int argc, char **argv)
         case O_VERSION:
             printf("sudokud %s\n", SUDOKUD_VERSION);
             return 0;
+        case O_IDLE:
+            idle_given = true;
+            if (optarg && !life_parse_duration(optarg, &idle_opt)) {
+                fprintf(stderr,
+                        "sudokud: --idle-exit: '%s' is not a duration (600, 30s, 10m, 1h, off)\n",
+                        optarg);
+                return 2;
+            }
+            if (optarg && !idle_opt) idle_given = false; /* off */
+            break;
+        case 'h':
         case O_HELP:
             usage(stdout);
             return 0;
@@ -332,8 +358,7 @@ int main(int argc, char **argv)
         return worker_main(D.config_path);
     }
 
-    if (!D.socket_path[0])
-        sdk_wire_default_socket(D.system_mode, D.socket_path, sizeof D.socket_path);
+    if (!D.socket_path[0]) life_default_socket(D.socket_path, sizeof D.socket_path, D.system_mode);
     if (D.socket_path[0] != '/') {
         char cwd[PATH_MAX], abs[PATH_MAX * 2];
         if (getcwd(cwd, sizeof cwd)) {
@@ -364,6 +389,27 @@ int main(int argc, char **argv)
         return 1;
     }
     char why[PATH_MAX + 128];
+    if (life_is_private_default(D.socket_path) && sd_listen_fd() < 0) {
+        char dir[sizeof D.socket_path];
+        snprintf(dir, sizeof dir, "%s", D.socket_path);
+        if (!life_private_dir(dirname(dir), why, sizeof why)) {
+            log_err("%s", why);
+            return 1;
+        }
+    }
+    /* idle exit: for daemons started on demand, never for the system daemon
+     * or one systemd runs (it decides when we stop) */
+    if (idle_given || D.lim.idle_exit_ms > 0) {
+        uint64_t ms = idle_opt                 ? idle_opt
+                      : D.lim.idle_exit_ms > 0 ? (uint64_t)D.lim.idle_exit_ms
+                                               : 600000;
+        if (!idle_opt && idle_given && D.lim.idle_exit_ms == 0) ms = 0; /* the config says off */
+        bool systemd = sd_notifying() || sd_listen_fd() >= 0 || getenv("INVOCATION_ID");
+        if (D.system_mode || systemd)
+            log_info("idle exit off: %s", D.system_mode ? "--system" : "under systemd");
+        else
+            D.idle_exit_ms = ms;
+    }
     if (!pid_file_take(false, why, sizeof why)) { /* before detaching: say it here */
         log_err("%s", why);
         return 1;
@@ -403,6 +449,10 @@ int main(int argc, char **argv)
     }
     log_info("sudokud %s listening on %s%s (config %s, %d workers)", SUDOKUD_VERSION, D.socket_path,
              D.activated ? " (from systemd)" : "", D.config_path, D.lim.workers);
+    if (D.idle_exit_ms) {
+        log_info("exits after %.0f s without clients (idle_exit)", D.idle_exit_ms / 1000.0);
+        life_idle_start(D.idle_exit_ms);
+    }
     sd_notifyf("READY=1\nMAINPID=%d\nSTATUS=listening on %s (%d workers)", (int)getpid(),
                D.socket_path, D.lim.workers);
     if (D.ready_fd >= 0) {
@@ -417,6 +467,7 @@ int main(int argc, char **argv)
     if (rc) log_warn("event loop closed with handles open: %s", uv_strerror(rc));
     pid_file_release();
     free(D.profiles);
+    life_free();
     log_info("exiting");
     return 0;
 }

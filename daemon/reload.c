@@ -26,6 +26,7 @@
 #include <fcntl.h>
 #include <poll.h>
 #include <signal.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -91,6 +92,7 @@ static int accept_settings(const char *path, limits *lim, sdk_error *err)
         .idle_timeout_ms = cfg.idle_timeout_ms,
         .load_timeout_ms = cfg.load_timeout_ms,
         .worker_memory = (size_t)cfg.worker_memory,
+        .idle_exit_ms = cfg.idle_exit_ms,
     };
     if (lim->workers <= 0) lim->workers = (int)uv_available_parallelism();
     int most = sdk_config_max_workers();
@@ -107,6 +109,7 @@ typedef struct gen_info {
     int ntechniques;
     int nprofile;
     char (*profiles)[48];
+    life_loaded *life; /* ids, profile signatures, plugin files (life.c) */
 } gen_info;
 
 static bool gen_info_parse(const char *body, size_t n, gen_info *gi)
@@ -115,7 +118,8 @@ static bool gen_info_parse(const char *body, size_t n, gen_info *gi)
     sdk_wire_reader r;
     const msgpack_object *o;
     sdk_error e;
-    bool ok = sdk_wire_reader_init(&r, n + 4096) && sdk_wire_reader_feed(&r, body, n) &&
+    /* parsed, each id and path is an object too: room for them (n < 1 MiB) */
+    bool ok = sdk_wire_reader_init(&r, (n + 4096) * 32) && sdk_wire_reader_feed(&r, body, n) &&
               sdk_wire_reader_next(&r, &o, &e) == 1;
     long nt = 0;
     const msgpack_object *pf = ok ? sdk_wire_get(o, "profiles") : NULL;
@@ -129,6 +133,11 @@ static bool gen_info_parse(const char *body, size_t n, gen_info *gi)
             if (sdk_wire_copy_str(&pf->via.array.ptr[i], gi->profiles[gi->nprofile],
                                   sizeof *gi->profiles))
                 gi->nprofile++;
+    }
+    if (ok) ok = (gi->life = life_parse_ready(o)) != NULL;
+    if (!ok) {
+        free(gi->profiles);
+        gi->profiles = NULL;
     }
     sdk_wire_reader_free(&r);
     return ok;
@@ -145,6 +154,8 @@ static void apply(int fd, const limits *lim, gen_info *gi, unsigned gen)
     D.nprofile = gi->nprofile;
     D.ntechniques = gi->ntechniques;
     D.generation = gen;
+    life_generation_accepted(gi->life);
+    gi->life = NULL;
     for (conn *c = D.conns; c; c = c->next) c->rd.max = lim->max_message;
 }
 
@@ -321,12 +332,24 @@ static void answer_ok(conn *c, uint32_t msgid)
     msgpack_sbuffer_init(&sb);
     msgpack_packer_init(&pk, &sb, msgpack_sbuffer_write);
     sdk_wire_response_head(&pk, msgid);
-    msgpack_pack_map(&pk, 3);
+    msgpack_pack_map(&pk, 4 + (size_t)life_changes_keys());
     sdk_wire_kv_bool(&pk, "ok", true);
+    sdk_wire_kv_str(&pk, "config", D.config_path);
     sdk_wire_kv_int(&pk, "techniques", D.ntechniques);
     sdk_wire_kv_int(&pk, "generation", (long)D.generation);
+    life_pack_changes(&pk); /* added, removed, profiles_added/removed/changed */
     conn_send(c, sb.data, sb.size);
     msgpack_sbuffer_destroy(&sb);
+}
+
+static char reload_why[512]; /* what asked for the reload (its log line says) */
+
+void daemon_reload_why(const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(reload_why, sizeof reload_why, fmt, ap);
+    va_end(ap);
 }
 
 static void start(void);
@@ -349,15 +372,20 @@ static void finish(const sdk_error *err)
     free(T.wait);
     T.wait = NULL;
     T.nwait = 0;
+    const char *why = reload_why[0] ? reload_why : "asked";
     if (err) {
-        log_err("reload failed, keeping the old config: %s", err->msg);
+        log_err("reload of %s (%s) failed, keeping the old config: %s", D.config_path, why,
+                err->msg);
         sd_notifyf("READY=1\nSTATUS=reload failed, the old config serves: %s", err->msg);
     } else {
-        log_info("reloaded %s: generation %u, %d workers, %d techniques", D.config_path,
-                 D.generation, D.lim.workers, D.ntechniques);
+        char what[1024];
+        log_info("reload of %s (%s): ok, generation %u, %d workers: %s", D.config_path, why,
+                 D.generation, D.lim.workers, life_changes_text(what, sizeof what));
         sd_notifyf("READY=1\nSTATUS=reloaded %s (generation %u, %d workers)", D.config_path,
                    D.generation, D.lim.workers);
     }
+    reload_why[0] = 0;
+    if (!T.again || D.draining) life_reload_ended();
     if (T.again && !D.draining) {
         T.again = false;
         start();
@@ -371,6 +399,8 @@ static void fail(const sdk_error *err)
     T.fd = -1;
     free(T.gi.profiles);
     T.gi.profiles = NULL;
+    life_loaded_free(T.gi.life);
+    T.gi.life = NULL;
     finish(err);
 }
 

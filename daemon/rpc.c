@@ -4,6 +4,7 @@
  * worker pool as a job. */
 #include <stdio.h>
 #include <string.h>
+#include <sys/socket.h>
 #include <unistd.h>
 #include "daemon.h"
 
@@ -25,7 +26,7 @@ static void do_status(conn *c, uint32_t msgid)
     sdk_wire_response_head(&pk, msgid);
     int queued = 0;
     for (job *j = D.queue_head; j; j = j->qnext) queued++;
-    msgpack_pack_map(&pk, 14);
+    msgpack_pack_map(&pk, 15);
     sdk_wire_kv_str(&pk, "version", SUDOKUD_VERSION);
     sdk_wire_str(&pk, "uptime");
     msgpack_pack_double(&pk, (double)(now_ms() - D.started_ms) / 1000.0);
@@ -39,6 +40,7 @@ static void do_status(conn *c, uint32_t msgid)
     sdk_wire_kv_int(&pk, "crashes", (long)D.crashes);
     sdk_wire_kv_int(&pk, "killed", (long)D.killed);
     sdk_wire_kv_str(&pk, "config", D.config_path);
+    sdk_wire_kv_str(&pk, "exe", D.exe); /* which build or installation answers */
     sdk_wire_str(&pk, "profiles");
     msgpack_pack_array(&pk, (size_t)D.nprofile);
     for (int i = 0; i < D.nprofile; i++) sdk_wire_str(&pk, D.profiles[i]);
@@ -46,7 +48,7 @@ static void do_status(conn *c, uint32_t msgid)
     send_packed(c, &sb);
 }
 
-/* status and reload take no parameter: any is an error, as for the others. */
+/* status, reload and shutdown take no parameter: any is an error, as for the others. */
 static bool no_params(conn *c, const sdk_rpc_msg *m, const char *method)
 {
     if (!m->params || m->params->via.map.size == 0) return true;
@@ -58,6 +60,36 @@ static bool no_params(conn *c, const sdk_rpc_msg *m, const char *method)
         conn_send_error(c, m->msgid, SDK_E_REQUEST,
                         "parameter names must be strings (%s takes none)", method);
     return false;
+}
+
+/* shutdown (or stop): answer, then drain (answer what is in flight) and exit.
+ * Only the daemon's own user and root may: the members of a system daemon's
+ * group are its clients, not its operators. */
+static void do_shutdown(conn *c, uint32_t msgid)
+{
+    uv_os_fd_t fd;
+    struct ucred cr;
+    socklen_t len = sizeof cr;
+    if (uv_fileno((uv_handle_t *)&c->h, &fd) != 0 ||
+        getsockopt(fd, SOL_SOCKET, SO_PEERCRED, &cr, &len) != 0 ||
+        (cr.uid != getuid() && cr.uid != 0)) {
+        conn_send_error(c, msgid, "forbidden",
+                        "only uid %u (sudokud's own user) or root may stop sudokud%s",
+                        (unsigned)getuid(), D.system_mode ? " (systemctl stop sudokud)" : "");
+        return;
+    }
+    log_info("shutdown asked by connection %u: draining %d requests, then exiting", c->id, D.njobs);
+    msgpack_sbuffer sb;
+    msgpack_packer pk;
+    msgpack_sbuffer_init(&sb);
+    msgpack_packer_init(&pk, &sb, msgpack_sbuffer_write);
+    sdk_wire_response_head(&pk, msgid);
+    msgpack_pack_map(&pk, 3);
+    sdk_wire_kv_bool(&pk, "ok", true);
+    sdk_wire_kv_int(&pk, "pid", (long)getpid());
+    sdk_wire_kv_int(&pk, "jobs", D.njobs);
+    send_packed(c, &sb);
+    daemon_begin_drain();
 }
 
 void rpc_handle(conn *c, const msgpack_object *o)
@@ -77,12 +109,19 @@ void rpc_handle(conn *c, const msgpack_object *o)
         D.requests++;
         return;
     }
+    if (sdk_rpc_method_is(&m, "shutdown") || sdk_rpc_method_is(&m, "stop")) {
+        D.requests++;
+        if (no_params(c, &m, sdk_rpc_method_is(&m, "stop") ? "stop" : "shutdown"))
+            do_shutdown(c, m.msgid);
+        return;
+    }
     if (sdk_rpc_method_is(&m, "reload")) {
         if (!no_params(c, &m, "reload")) {
             D.requests++;
             return;
         }
         log_info("reload asked by connection %u", c->id);
+        daemon_reload_why("asked by connection %u", c->id);
         daemon_reload_request(c, m.msgid); /* answered when the new workers are ready */
         return;
     }
@@ -93,7 +132,7 @@ void rpc_handle(conn *c, const msgpack_object *o)
         conn_send_error(
             c, m.msgid, SDK_E_METHOD,
             "unknown method '%.*s' (solve, rate, explain, hint, techniques, trace, status, "
-            "reload)",
+            "reload, shutdown)",
             (int)(m.method_len > 64 ? 64 : m.method_len), m.method);
         return;
     }
@@ -106,6 +145,15 @@ void rpc_handle(conn *c, const msgpack_object *o)
                         "%d requests are waiting or running (max_queue): try again later", D.njobs);
         return;
     }
+    const msgpack_object *tm = sdk_wire_get(m.params, "timeout_ms");
+    if (tm && (tm->type != MSGPACK_OBJECT_POSITIVE_INTEGER || tm->via.u64 == 0 ||
+               tm->via.u64 >= (1ull << 40))) {
+        conn_send_error(c, m.msgid, SDK_E_REQUEST,
+                        "'timeout_ms' must be a positive number of milliseconds");
+        return;
+    }
+    life_check_plugins(); /* a plugin replaced on disk: new workers first */
+    log_debug("connection %u: request %u: %s", c->id, (unsigned)m.msgid, method);
     job *j = job_new(c, m.msgid, method, m.params);
     if (!j) {
         conn_send_error(c, m.msgid, SDK_E_INTERNAL, "out of memory");

@@ -13,6 +13,7 @@
 #include <errno.h>
 #include <grp.h>
 #include <libgen.h>
+#include <poll.h>
 #include <pwd.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -50,6 +51,18 @@ static bool socket_alive(const char *path)
     bool alive = connect(fd, (struct sockaddr *)&sa, sizeof sa) == 0;
     close(fd);
     return alive;
+}
+
+/* At end of stream: did the peer close its socket (gone: nobody reads the
+ * answers, so its work is cancelled) or only shut down its writing side (it
+ * still reads: answer what is in flight)? A Unix socket whose peer closed
+ * polls POLLHUP; one whose peer did shutdown(SHUT_WR) does not. */
+static bool peer_gone(conn *c)
+{
+    uv_os_fd_t fd;
+    if (uv_fileno((uv_handle_t *)&c->h, &fd) != 0) return true;
+    struct pollfd p = {.fd = fd, .events = POLLOUT};
+    return poll(&p, 1, 0) == 1 && (p.revents & (POLLHUP | POLLERR));
 }
 
 static void conn_free(uv_handle_t *h)
@@ -121,7 +134,7 @@ static void read_cb(uv_stream_t *s, ssize_t n, const uv_buf_t *buf)
         uv_read_stop(s);
         c->closing = true;
         /* answer what is in flight only if the peer still reads: it half-closed */
-        if (n != UV_EOF || (c->jobs == 0 && !writes_pending(c))) conn_destroy(c);
+        if (n != UV_EOF || (c->jobs == 0 && !writes_pending(c)) || peer_gone(c)) conn_destroy(c);
         return;
     }
     if (n == 0) return;

@@ -309,11 +309,12 @@ int worker_main(const char *config_path)
         int nt = 0;
         for (int i = 0; i < cfg.nplugin; i++)
             for (int k = 0; cfg.plugin[i].list[k]; k++) nt++;
-        msgpack_pack_map(&pk, 2);
+        msgpack_pack_map(&pk, 2 + (size_t)life_ready_keys());
         sdk_wire_kv_int(&pk, "techniques", nt);
         sdk_wire_str(&pk, "profiles");
         msgpack_pack_array(&pk, (size_t)cfg.nprofile);
         for (int i = 0; i < cfg.nprofile; i++) sdk_wire_str(&pk, cfg.profile[i].name);
+        life_pack_ready(&pk, &cfg); /* ids, profile signatures, plugin files */
         if (!send_frame(FRAME_READY, rb.data, rb.size)) status = 1;
         msgpack_sbuffer_destroy(&rb);
     }

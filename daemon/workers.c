@@ -31,6 +31,7 @@ struct worker {
     bool retiring;
     bool deadline_hit;
     const char *killed_why; /* we killed it for this (NULL: not us) */
+    bool cancelled;         /* killed because nobody waits for its task any more */
     int config_fd;          /* the config it loads */
     worker_shm *shm;        /* the probe and the chunk position (shared memory) */
     /* the task on this worker */
@@ -63,6 +64,8 @@ static void worker_kill(worker *w, const char *why)
 
 static void dispatch(void);
 static void spawn_missing(void);
+static void timeouts_arm(void);
+static void job_cancel_work(job *j);
 
 /* ---- jobs ---------------------------------------------------------------- */
 
@@ -93,6 +96,12 @@ job *job_new(conn *c, uint32_t msgid, const char *method, const msgpack_object *
     msgpack_sbuffer_init(&j->req);
     msgpack_sbuffer_init(&j->common);
     msgpack_sbuffer_init(&j->pz);
+    /* timeout_ms: the client waits that long; the daemon's business (the
+     * workers never see it) */
+    const msgpack_object *tm = sdk_wire_get(params, "timeout_ms");
+    if (tm && tm->type == MSGPACK_OBJECT_POSITIVE_INTEGER && tm->via.u64 > 0 &&
+        tm->via.u64 < (1ull << 40))
+        j->timeout_ms = tm->via.u64;
 
     const msgpack_object *pz = sdk_wire_get(params, "puzzles");
     const msgpack_object *p1 = sdk_wire_get(params, "puzzle");
@@ -123,7 +132,14 @@ job *job_new(conn *c, uint32_t msgid, const char *method, const msgpack_object *
         msgpack_sbuffer_write(&j->req, "\0\0\0\0", 4);
         msgpack_pack_array(&pk, 3);
         sdk_wire_str(&pk, method);
-        if (params)
+        if (params && params->type == MSGPACK_OBJECT_MAP && sdk_wire_get(params, "timeout_ms")) {
+            msgpack_pack_map(&pk, params->via.map.size - 1);
+            for (uint32_t i = 0; i < params->via.map.size; i++)
+                if (!sdk_wire_str_is(&params->via.map.ptr[i].key, "timeout_ms")) {
+                    msgpack_pack_object(&pk, params->via.map.ptr[i].key);
+                    msgpack_pack_object(&pk, params->via.map.ptr[i].val);
+                }
+        } else if (params)
             msgpack_pack_object(&pk, *params);
         else
             msgpack_pack_nil(&pk);
@@ -136,7 +152,8 @@ job *job_new(conn *c, uint32_t msgid, const char *method, const msgpack_object *
     msgpack_packer_init(&pk, &j->common, msgpack_sbuffer_write);
     for (uint32_t i = 0; i < params->via.map.size; i++) {
         const msgpack_object_kv *kv = &params->via.map.ptr[i];
-        if (sdk_wire_str_is(&kv->key, "puzzles")) continue;
+        if (sdk_wire_str_is(&kv->key, "puzzles") || sdk_wire_str_is(&kv->key, "timeout_ms"))
+            continue;
         if (j->gen && (sdk_wire_str_is(&kv->key, "count") || sdk_wire_str_is(&kv->key, "first")))
             continue;
         msgpack_pack_object(&pk, kv->key);
@@ -227,6 +244,10 @@ void job_submit(job *j)
     D.jobs = j;
     D.njobs++;
     if (j->c) j->c->jobs++;
+    if (j->timeout_ms) {
+        j->deadline_at = now_ms() + j->timeout_ms;
+        timeouts_arm();
+    }
     queue_push(j);
     dispatch();
 }
@@ -239,6 +260,19 @@ static int job_inflight(job *j)
     for (worker *w = D.workers; w; w = w->next)
         if (w->job == j) k++;
     return k;
+}
+
+/* Nobody waits for j any more (its client went away, or its timeout
+ * passed): stop the workers on its parts now rather than let them finish
+ * work whose answer is thrown away. A technique step may run for seconds,
+ * so the worker is killed and replaced, which frees the CPU at once. */
+static void job_cancel_work(job *j)
+{
+    for (worker *w = D.workers; w; w = w->next)
+        if (w->job == j && w->state == W_BUSY && !w->cancelled) {
+            w->cancelled = true;
+            worker_kill(w, "its request was cancelled");
+        }
 }
 
 /* A job that was answered is freed once no worker holds a part of it. */
@@ -278,6 +312,8 @@ void jobs_forget_conn(conn *c)
         next = j->all_next;
         if (j->c != c) continue;
         j->c = NULL;
+        if (job_inflight(j)) log_debug("request %u: its client went away: cancelled", j->msgid);
+        job_cancel_work(j);
         job_finish(j);
     }
 }
@@ -286,6 +322,57 @@ static void job_reply_error(job *j, const char *code, const char *msg)
 {
     if (j->c) conn_send_error(j->c, j->msgid, code, "%s", msg);
     job_finish(j);
+}
+
+/* ---- request timeouts (the client's timeout_ms) ----------------------------
+ * One timer for all jobs, set to the earliest deadline; a job past its
+ * deadline gets deadline-exceeded as a whole and its work is stopped. */
+static uv_timer_t timeout_timer;
+static bool timeout_timer_init;
+
+static void on_timeouts(uv_timer_t *t)
+{
+    (void)t;
+    uint64_t now = now_ms();
+    for (job *j = D.jobs, *next; j; j = next) {
+        next = j->all_next;
+        if (!j->deadline_at || j->deadline_at > now) continue;
+        char msg[128];
+        snprintf(msg, sizeof msg, "the request's timeout of %llu ms passed (timeout_ms)",
+                 (unsigned long long)j->timeout_ms);
+        log_debug("request %u: %s: cancelled", j->msgid, msg);
+        job_cancel_work(j);
+        job_reply_error(j, SDK_E_DEADLINE, msg);
+        next = D.jobs; /* the list changed: start over (answered jobs are gone from it) */
+    }
+    timeouts_arm();
+}
+
+static void timeouts_arm(void)
+{
+    uint64_t first = 0;
+    for (job *j = D.jobs; j; j = j->all_next)
+        if (j->deadline_at && (!first || j->deadline_at < first)) first = j->deadline_at;
+    if (!timeout_timer_init) {
+        if (!first || D.draining) return;
+        uv_timer_init(D.loop, &timeout_timer);
+        uv_unref((uv_handle_t *)&timeout_timer);
+        timeout_timer_init = true;
+    }
+    if (!first) {
+        uv_timer_stop(&timeout_timer);
+        return;
+    }
+    uint64_t now = now_ms();
+    uv_timer_start(&timeout_timer, on_timeouts, first > now ? first - now : 0, 0);
+}
+
+static void timeouts_close(void)
+{
+    if (!timeout_timer_init) return;
+    timeout_timer_init = false;
+    uv_timer_stop(&timeout_timer);
+    uv_close((uv_handle_t *)&timeout_timer, NULL);
 }
 
 static void job_reply_raw(job *j, bool error, const char *body, size_t n)
@@ -562,6 +649,7 @@ static bool assign(worker *w)
 
 static void dispatch(void)
 {
+    if (life_plugins_stale()) return; /* the new generation serves them */
     for (worker *w = D.workers; w && D.queue_head; w = w->next)
         if (w->state == W_IDLE && !w->retiring && w->gen == D.generation && !assign(w)) break;
 }
@@ -576,6 +664,7 @@ static void task_done(worker *w)
 {
     uv_timer_stop(&w->timer);
     w->job = NULL;
+    if (w->cancelled) return; /* killed: it takes no more work (its exit replaces it) */
     w->state = W_IDLE;
     if (w->retiring) {
         uv_process_kill(&w->proc, SIGTERM);
@@ -966,9 +1055,14 @@ static void worker_exited(uv_process_t *p, int64_t status, int sig)
     w->state = W_EXITED;
     uv_timer_stop(&w->timer);
     bool trying = reload_trying(w->gen) && !w->retiring;
-    if (w->job) {
+    if (w->job && w->cancelled) { /* killed by us: neither a crash nor killed from outside */
+        job *j = w->job;
+        w->job = NULL;
+        log_debug("worker %u (pid %d) stopped: its request was cancelled", w->id, p->pid);
+        if (j->answered) job_release(j);
+    } else if (w->job) {
         task_failed(w, status, sig);
-    } else if (!w->retiring && !D.draining && prev != W_STARTING) {
+    } else if (!w->retiring && !D.draining && prev != W_STARTING && !w->cancelled) {
         char msg[256];
         describe_death(w, status, sig, msg, sizeof msg);
         log_warn("worker %u (pid %d) exited without a task: %s", w->id, p->pid, msg);
@@ -1134,6 +1228,7 @@ void workers_roll(void)
 void workers_stop_all(void)
 {
     reload_cancel("sudokud is shutting down");
+    timeouts_close();
     uv_timer_stop(&D.respawn_timer);
     for (worker *w = D.workers; w; w = w->next) {
         w->retiring = true;

@@ -401,11 +401,27 @@ static const num_key num_keys[] = {
      NULL},
     {"worker_memory", offsetof(sdk_config, worker_memory), true, true, 64 * MiB, 1LL << 40, true,
      "bytes, 0: no limit"},
+    {"idle_exit", offsetof(sdk_config, idle_exit_ms), true, false, 1000, 7 * 86400000LL, true,
+     "a duration: 600, 30s, 10m, 1h; 0 or off: never"},
 };
+
+static bool parse_duration_ms(const conf_line *l, const char *path, long long *out, sdk_error *err);
 
 static bool parse_num(const num_key *k, const conf_line *l, const char *name, sdk_config *cfg,
                       sdk_error *err)
 {
+    if (!strcmp(k->key, "idle_exit")) { /* a duration with units, in ms */
+        long long ms;
+        if (!parse_duration_ms(l, name, &ms, err)) return false;
+        if (ms != 0 && (ms < k->lo || ms > k->hi)) {
+            sdk_error_set(err, SDK_E_CONFIG,
+                          "%s:%d: %s must be off or from 1s to 7 days (%s), got '%s'", name,
+                          l->line, l->key, k->note, l->value);
+            return false;
+        }
+        *(long long *)((char *)cfg + k->off) = ms;
+        return true;
+    }
     long long lo = k->lo, hi = k->hi;
     char note[128];
     snprintf(note, sizeof note, "%s", k->note ? k->note : "");
@@ -445,6 +461,31 @@ static bool parse_num(const num_key *k, const conf_line *l, const char *name, sd
     return true;
 }
 
+/* "600" (seconds), "30s", "10m", "1h", "250ms", "off" -> milliseconds. */
+static bool parse_duration_ms(const conf_line *l, const char *path, long long *out, sdk_error *err)
+{
+    if (!strcmp(l->value, "off") || !strcmp(l->value, "never")) {
+        *out = 0;
+        return true;
+    }
+    char *end;
+    errno = 0;
+    double v = strtod(l->value, &end);
+    double unit = !strcmp(end, "ms")                         ? 1
+                  : !*end || !strcmp(end, "s")               ? 1000
+                  : !strcmp(end, "m") || !strcmp(end, "min") ? 60000
+                  : !strcmp(end, "h")                        ? 3600000
+                                                             : -1;
+    if (end == l->value || errno || !(v >= 0) || v > 1e7 || unit < 0) {
+        sdk_error_set(err, SDK_E_CONFIG,
+                      "%s:%d: %s must be a duration (600, 30s, 10m, 1h or off), got '%s'", path,
+                      l->line, l->key, l->value);
+        return false;
+    }
+    *out = (long long)(v * unit + 0.5);
+    return true;
+}
+
 static sdk_profile *profile_by_name(sdk_config *cfg, const char *name)
 {
     for (int i = 0; i < cfg->nprofile; i++)
@@ -469,6 +510,7 @@ static void set_defaults(sdk_config *cfg, const char *name)
     cfg->idle_timeout_ms = 600000;
     cfg->load_timeout_ms = 30000;
     cfg->worker_memory = 4096 * MiB;
+    cfg->idle_exit_ms = -1;
 }
 
 /* Pass 1: the [sudokud] section (and that every section is known). */

@@ -29,9 +29,15 @@ struct sdk_probe_watch {
 
 static int32_t probe_index(const sdk_probe_watch *w, const sdk_profile *p, int i)
 {
-    ptrdiff_t k = p - w->cfg->profile;
-    if (k < 0 || k >= w->cfg->nprofile || i < 0 || i >= p->n) return -1;
-    return w->index[k][i];
+    if (i < 0 || i >= p->n) return -1;
+    /* one of the config's profiles (compared by address: a profile made for
+     * one request, e.g. hint --technique outside the profile, is not) */
+    for (int k = 0; k < w->cfg->nprofile; k++)
+        if (&w->cfg->profile[k] == p) return w->index[k][i];
+    const char *id = p->entry[i].tech ? p->entry[i].tech->id : NULL;
+    for (int32_t k = 0; id && k < w->probe->nid && k < SDK_PROBE_MAX; k++)
+        if (!strcmp(w->probe->id[k], id)) return k;
+    return -1;
 }
 
 static void probe_enter(void *arg, const sdk_profile *p, int entry, int depth)
@@ -128,6 +134,7 @@ struct sdk_request {
     int nonly;
     const char **only;
     char *only_buf;
+    sdk_profile ext; /* the profile plus techniques named that it lacks (ext.n > 0) */
     /* trace: the assumption cell=digit (on) or cell<>digit, ALS links */
     int a_cell, a_digit;
     bool a_on, als, gnpx;
@@ -148,11 +155,12 @@ static bool method_from(const char *s, size_t n, enum method *m)
 
 static bool known_key(enum method m, const msgpack_object *k)
 {
-    if (m == M_TECHNIQUES) /* a list of the profile's techniques: nothing about a puzzle */
-        return sdk_wire_str_is(k, "profile") || sdk_wire_str_is(k, "progress");
-    static const char *const keys[] = {"puzzle", "puzzles", "profile", "no_guess",  "techniques",
-                                       "all",    "logic",   "trace",   "max_trace", "progress",
-                                       "passes"};
+    if (m == M_TECHNIQUES) /* a list of the profile's (all: every loaded) techniques */
+        return sdk_wire_str_is(k, "profile") || sdk_wire_str_is(k, "progress") ||
+               sdk_wire_str_is(k, "all");
+    static const char *const keys[] = {"puzzle",     "puzzles",  "profile", "no_guess",
+                                       "techniques", "all",      "logic",   "trace",
+                                       "max_trace",  "progress", "passes"};
     for (size_t i = 0; i < sizeof keys / sizeof *keys; i++)
         if (sdk_wire_str_is(k, keys[i])) return true;
     if (m == M_TRACE && (sdk_wire_str_is(k, "assumption") || sdk_wire_str_is(k, "als") ||
@@ -237,6 +245,7 @@ void sdk_request_free(sdk_request *rq)
     if (rq->gen) sdk_gen_request_free(rq->gen);
     free(rq->only);
     free(rq->only_buf);
+    sdk_profile_free(&rq->ext);
     free(rq);
 }
 
@@ -267,13 +276,22 @@ static bool get_only(const sdk_config *cfg, sdk_request *rq, const msgpack_objec
         const msgpack_object *t = &v->via.array.ptr[i];
         memcpy(p, t->via.str.ptr, t->via.str.size);
         p[t->via.str.size] = 0;
+        const char *source = NULL;
+        const sdk_technique *tech;
         if (sdk_profile_find(rq->profile, p) < 0) {
-            if (!sdk_config_technique(cfg, p, NULL))
+            if (!(tech = sdk_config_technique(cfg, p, &source))) {
                 sdk_error_set(err, SDK_E_TECHNIQUE, "unknown technique '%s'", p);
-            else
-                sdk_error_set(err, SDK_E_TECHNIQUE, "technique '%s' is not in profile '%s'", p,
-                              rq->profile->name);
-            return false;
+                return false;
+            }
+            /* loaded but not in the profile: asked for by name, it runs
+             * after the profile's own techniques (with its own defaults) */
+            if (!rq->ext.n)
+                for (int k = 0; k < rq->profile->n; k++) {
+                    const sdk_entry *e = &rq->profile->entry[k];
+                    sdk_profile_add(&rq->ext, e->tech, &e->opts, e->difficulty, e->source);
+                }
+            if (sdk_profile_find(&rq->ext, p) < 0)
+                sdk_profile_add(&rq->ext, tech, NULL, -1, source);
         }
         rq->only[rq->nonly++] = p;
         p += t->via.str.size + 1;
@@ -361,6 +379,10 @@ sdk_request *sdk_service_prepare(sdk_service *sv, const char *method, size_t met
     bool progress = false;
     if (!sdk_wire_get_bool(params, "progress", &progress, err)) goto fail;
     if (!get_only(sv->cfg, rq, params, err)) goto fail;
+    if (rq->ext.n) {
+        snprintf(rq->ext.name, sizeof rq->ext.name, "%s", rq->profile->name);
+        rq->ext.no_uniqueness = rq->profile->no_uniqueness;
+    }
     if (m == M_TRACE) {
         const msgpack_object *a = sdk_wire_get(params, "assumption");
         if (!a || a->type == MSGPACK_OBJECT_NIL) {
@@ -590,6 +612,13 @@ static sdk_run_opts run_opts(const sdk_request *rq, bool unique)
     return o;
 }
 
+/* What the engine runs: the profile, or the profile and the techniques the
+ * request named that it lacks. */
+static const sdk_profile *run_profile(const sdk_request *rq)
+{
+    return rq->ext.n ? &rq->ext : rq->profile;
+}
+
 /* Run the engine; steps (when wanted) into l. Returns the final status. */
 static sdk_rating run_engine(const sdk_request *rq, puzzle *pz, list *l, sdk_grid *g)
 {
@@ -597,9 +626,9 @@ static sdk_rating run_engine(const sdk_request *rq, puzzle *pz, list *l, sdk_gri
     memset(&r, 0, sizeof r);
     *g = pz->g;
     sdk_run_opts o = run_opts(rq, pz->count == 1);
-    o.only = NULL; /* `techniques` restricts hints only */
+    o.only = NULL; /* `techniques` restricts hints only (explain: adds the missing ones) */
     o.nonly = 0;
-    sdk_engine_run(rq->profile, g, &o, l ? collect_step : NULL, l, &r);
+    sdk_engine_run(run_profile(rq), g, &o, l ? collect_step : NULL, l, &r);
     return r;
 }
 
@@ -757,7 +786,7 @@ static void pack_hint(const sdk_request *rq, puzzle *pz, msgpack_packer *pk)
     list_init(&l);
     sdk_run_opts o = run_opts(rq, pz->count == 1);
     sdk_sink sink = {rq->all ? sink_step : sink_first, &l};
-    if (!sdk_grid_solved(&pz->g)) sdk_engine_hint(rq->profile, &pz->g, &o, rq->all, &sink);
+    if (!sdk_grid_solved(&pz->g)) sdk_engine_hint(run_profile(rq), &pz->g, &o, rq->all, &sink);
     msgpack_pack_map(pk, 2);
     pack_puzzle_echo(pk, pz->text);
     list_pack(&l, "steps", pk);
@@ -872,6 +901,39 @@ static void pack_flags(msgpack_packer *pk, unsigned f)
     if (f & SDK_TF_USES_ENGINE) sdk_wire_str(pk, "uses-engine");
 }
 
+static void pack_technique(msgpack_packer *pk, const sdk_technique *t, int difficulty,
+                           const char *source)
+{
+    msgpack_pack_map(pk, 8);
+    sdk_wire_kv_str(pk, "id", t->id ? t->id : "");
+    sdk_wire_kv_str(pk, "name", t->name ? t->name : (t->id ? t->id : ""));
+    sdk_wire_kv_tenths(pk, "difficulty", difficulty);
+    sdk_wire_kv_int(pk, "score", t->score);
+    sdk_wire_kv_str(pk, "level", sdk_level_name(t->level));
+    pack_key(pk, "flags");
+    pack_flags(pk, t->flags);
+    sdk_wire_kv_str(pk, "source", source ? source : "");
+    sdk_wire_kv_str(pk, "summary", t->summary ? t->summary : "");
+}
+
+/* techniques with `all`: every loaded technique, in plugin order, with its
+ * own difficulty, whatever the profiles hold. */
+static void pack_all_techniques(const sdk_config *cfg, msgpack_packer *pk)
+{
+    int n = 0;
+    for (int i = 0; i < cfg->nplugin; i++)
+        for (int k = 0; cfg->plugin[i].list && cfg->plugin[i].list[k]; k++) n++;
+    msgpack_pack_map(pk, 2);
+    sdk_wire_kv_str(pk, "profile", "*");
+    pack_key(pk, "techniques");
+    msgpack_pack_array(pk, (size_t)n);
+    for (int i = 0; i < cfg->nplugin; i++)
+        for (int k = 0; cfg->plugin[i].list && cfg->plugin[i].list[k]; k++) {
+            const sdk_technique *t = cfg->plugin[i].list[k];
+            pack_technique(pk, t, t->difficulty, cfg->plugin[i].path);
+        }
+}
+
 static void pack_techniques(const sdk_request *rq, msgpack_packer *pk)
 {
     const sdk_profile *p = rq->profile;
@@ -881,17 +943,7 @@ static void pack_techniques(const sdk_request *rq, msgpack_packer *pk)
     msgpack_pack_array(pk, (size_t)(p->n > 0 ? p->n : 0));
     for (int i = 0; i < p->n; i++) {
         const sdk_entry *e = &p->entry[i];
-        const sdk_technique *t = e->tech;
-        msgpack_pack_map(pk, 8);
-        sdk_wire_kv_str(pk, "id", t->id ? t->id : "");
-        sdk_wire_kv_str(pk, "name", t->name ? t->name : (t->id ? t->id : ""));
-        sdk_wire_kv_tenths(pk, "difficulty", e->difficulty);
-        sdk_wire_kv_int(pk, "score", t->score);
-        sdk_wire_kv_str(pk, "level", sdk_level_name(t->level));
-        pack_key(pk, "flags");
-        pack_flags(pk, t->flags);
-        sdk_wire_kv_str(pk, "source", e->source);
-        sdk_wire_kv_str(pk, "summary", t->summary ? t->summary : "");
+        pack_technique(pk, e->tech, e->difficulty, e->source);
     }
 }
 
@@ -932,7 +984,10 @@ void sdk_service_item(sdk_service *sv, sdk_request *rq, int i, msgpack_packer *o
 bool sdk_service_run(sdk_service *sv, sdk_request *rq, msgpack_packer *out, sdk_error *err)
 {
     if (rq->m == M_TECHNIQUES) {
-        pack_techniques(rq, out);
+        if (rq->all)
+            pack_all_techniques(sv->cfg, out);
+        else
+            pack_techniques(rq, out);
         return true;
     }
     if (rq->puzzles || rq->gen) {

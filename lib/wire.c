@@ -9,6 +9,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 /* ---- framing ------------------------------------------------------------ */
 
@@ -776,12 +777,25 @@ bool sdk_wire_unpack_step(const msgpack_object *o, sdk_wire_step *out, sdk_error
 
 /* ---- the socket ------------------------------------------------------------ */
 
+char *sdk_wire_private_dir(char *out, size_t n)
+{
+    /* /tmp/sudokud-UID ($SUDOKUD_TMPDIR instead of /tmp when set, as tmux has
+     * TMUX_TMPDIR; not $TMPDIR, which differs between a user's shells) */
+    const char *t = getenv("SUDOKUD_TMPDIR");
+    snprintf(out, n, "%s/sudokud-%u", t && *t == '/' ? t : "/tmp", (unsigned)getuid());
+    return out;
+}
+
 char *sdk_wire_default_socket(bool system, char *out, size_t n)
 {
     const char *dir = system ? NULL : getenv("XDG_RUNTIME_DIR");
-    if (dir && *dir)
-        snprintf(out, n, "%s/sudokud.sock", dir);
-    else
+    if (system) {
         snprintf(out, n, "%s", SDK_WIRE_SYSTEM_SOCKET);
+    } else if (dir && *dir) {
+        snprintf(out, n, "%s/sudokud.sock", dir);
+    } else {
+        char priv[4096];
+        snprintf(out, n, "%s/sudokud.sock", sdk_wire_private_dir(priv, sizeof priv));
+    }
     return out;
 }

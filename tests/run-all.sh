@@ -9,7 +9,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 root=$(pwd)
 
-packages="build-essential clang cmake pkg-config libuv1-dev libmsgpack-dev libcmocka-dev python3 python3-msgpack valgrind chromium gettext lintian parallel"
+packages="build-essential clang cmake pkg-config libuv1-dev libmsgpack-dev libcmocka-dev python3 python3-msgpack valgrind chromium gettext lintian parallel groff-base zsh fish"
 missing=""
 for p in $packages; do
   dpkg -s "$p" >/dev/null 2>&1 || missing="$missing $p"

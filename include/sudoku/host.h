@@ -64,6 +64,7 @@ typedef struct sdk_config {
     long long max_answer;       /* bytes of one answer (a whole batch) */
     long long worker_memory;    /* a worker's data limit (RLIMIT_DATA), 0: none */
     bool no_uniqueness;         /* uniqueness = off */
+    long long idle_exit_ms;     /* idle_exit = 10m (a daemon started on demand), -1: not set */
     int nplugin;
     sdk_plugin *plugin;
     int nprofile;

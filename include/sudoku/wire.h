@@ -195,6 +195,9 @@ int sdk_wire_role(const msgpack_object *o);
  * when system is set or XDG_RUNTIME_DIR is unset or empty. Returns out. */
 #define SDK_WIRE_SYSTEM_SOCKET "/run/sudokud/sudokud.sock"
 char *sdk_wire_default_socket(bool system, char *out, size_t n);
+/* The per-user private folder of the default socket when there is no
+ * XDG_RUNTIME_DIR: /tmp/sudokud-UID ($SUDOKUD_TMPDIR instead of /tmp). */
+char *sdk_wire_private_dir(char *out, size_t n);
 
 #ifdef __cplusplus
 }

@@ -60,7 +60,8 @@ def test_input():
         p = d.sudoctl("--json", "hint", LIBRARY)
         eq(p.returncode, 0, "library rc " + p.stderr)
         [o] = jlines(p.stdout)
-        eq(o["puzzle"], LIBRARY, "echo")
+        # life's --json: puzzle in its 81-character form, input as read
+        eq((len(o["puzzle"]), o.get("input")), (81, LIBRARY), "echo")
         check(o["steps"], "a hint")
         # errors name the field and the cell
         p = d.sudoctl("--json", "rate", LIBRARY.replace(":118 ", ":1x8 "))

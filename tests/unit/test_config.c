@@ -192,6 +192,19 @@ static void whole_lines_and_ranges(void **state)
     sdk_config_free(&cfg);
     /* settings alone: no plugin loaded, so a profile naming an unknown
      * technique is not seen, but a bad number is */
+    /* idle_exit: a duration, off or from 1 s to 7 days */
+    expect_error("idle_exit = 200ms\n", ":3: idle_exit must be off or from 1s to 7 days");
+    expect_error("idle_exit = 8d\n", ":3: idle_exit must be a duration");
+    expect_error("idle_exit = 200h\n", ":3: idle_exit must be off or from 1s to 7 days");
+    p = write_conf("idle_exit = 10m\n");
+    assert_true(sdk_config_read_settings(p, "/etc/x.conf", &cfg, &err));
+    assert_true(cfg.idle_exit_ms == 600000);
+    p = write_conf("idle_exit = off\n");
+    assert_true(sdk_config_read_settings(p, "/etc/x.conf", &cfg, &err));
+    assert_true(cfg.idle_exit_ms == 0);
+    p = write_conf("workers = 2\n");
+    assert_true(sdk_config_read_settings(p, "/etc/x.conf", &cfg, &err));
+    assert_true(cfg.idle_exit_ms == -1); /* not set */
     p = write_conf("workers = 1\n[profile default]\nno-such-technique =\n");
     assert_true(sdk_config_read_settings(p, "/etc/x.conf", &cfg, &err));
     assert_int_equal(cfg.workers, 1);

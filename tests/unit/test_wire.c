@@ -4,6 +4,7 @@
 #include "testutil.h"
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 #include "sudoku/technique.h"
 #include "sudoku/wire.h"
 
@@ -1057,10 +1058,20 @@ static void test_default_socket(void **state)
                         "/run/user/1000/sudokud.sock");
     assert_string_equal(sdk_wire_default_socket(true, buf, sizeof buf),
                         "/run/sudokud/sudokud.sock");
+    /* no XDG_RUNTIME_DIR: the private per-uid folder, never the system path */
+    char want[256], dir[200];
+    unsetenv("SUDOKUD_TMPDIR");
+    snprintf(want, sizeof want, "/tmp/sudokud-%u/sudokud.sock", (unsigned)getuid());
+    snprintf(dir, sizeof dir, "/tmp/sudokud-%u", (unsigned)getuid());
+    assert_string_equal(sdk_wire_private_dir(buf, sizeof buf), dir);
     setenv("XDG_RUNTIME_DIR", "", 1);
-    assert_string_equal(sdk_wire_default_socket(false, buf, sizeof buf), SDK_WIRE_SYSTEM_SOCKET);
+    assert_string_equal(sdk_wire_default_socket(false, buf, sizeof buf), want);
     unsetenv("XDG_RUNTIME_DIR");
-    assert_string_equal(sdk_wire_default_socket(false, buf, sizeof buf), SDK_WIRE_SYSTEM_SOCKET);
+    assert_string_equal(sdk_wire_default_socket(false, buf, sizeof buf), want);
+    setenv("SUDOKUD_TMPDIR", "/var/tmp", 1);
+    snprintf(want, sizeof want, "/var/tmp/sudokud-%u/sudokud.sock", (unsigned)getuid());
+    assert_string_equal(sdk_wire_default_socket(false, buf, sizeof buf), want);
+    unsetenv("SUDOKUD_TMPDIR");
 }
 
 int main(void)
