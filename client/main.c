@@ -154,9 +154,9 @@ static rpc_conn *gen_connect(const char *socket, bool socket_given, bool no_auto
  * option's value. */
 static const char *command_word(int argc, char **argv)
 {
-    static const char *const with_value[] = {"--socket", "--timeout", "--profile", "--technique",
-                                             "--techniques", "--chunk", "--window",
-                                             "--max-trace", "--assume", "--file", "-f", "--format"};
+    static const char *const with_value[] = {
+        "--socket", "--timeout",   "--profile", "--technique", "--techniques", "--chunk",
+        "--window", "--max-trace", "--assume",  "--file",      "-f",           "--format"};
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i];
         if (!strcmp(a, "--")) return i + 1 < argc ? argv[i + 1] : NULL;
@@ -200,8 +200,8 @@ static void pack_params(msgpack_sbuffer *sb, const opts *o, const char *cmd, cha
     int keys = 1 + (o->profile ? 1 : 0) + (o->no_guess ? 1 : 0) + (nt ? 1 : 0) + (o->all ? 1 : 0) +
                (o->logic ? 1 : 0) + (explain && o->trace ? 1 : 0) +
                (explain && o->max_trace > 0 ? 1 : 0) + (trace ? 1 : 0) + (trace && o->als ? 1 : 0) +
-               (trace && o->gnpx ? 1 : 0) +
-               (progress ? 1 : 0) + (explain && o->passes ? 1 : 0) + (o->timeout > 0 ? 1 : 0);
+               (trace && o->gnpx ? 1 : 0) + (progress ? 1 : 0) + (explain && o->passes ? 1 : 0) +
+               (o->timeout > 0 ? 1 : 0);
     keys += timing ? 1 : 0;
     msgpack_pack_map(&pk, (size_t)keys);
     if (o->timeout > 0) { /* the daemon stops the work when it passes */

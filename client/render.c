@@ -588,10 +588,11 @@ static bool text_puzzle(const render_opts *o, const msgpack_object *r, const cha
         /* a rating of a puzzle the techniques could not finish is a lower
          * bound: say so first */
         if (not_solved) color_fputs(f, STYLE_RED, "  not solved");
-        fprintf(
-            f, "  %s/%s/%s  %s  %s", diff_text(sdk_wire_get(r, "er"), er, sizeof er),
-            diff_text(sdk_wire_get(r, "ep"), ep, sizeof ep), diff_text(sdk_wire_get(r, "ed"), ed, sizeof ed),
-            sdk_wire_text(sdk_wire_get(r, "level"), lv, sizeof lv), sdk_wire_text(sdk_wire_get(r, "hardest"), hd, sizeof hd));
+        fprintf(f, "  %s/%s/%s  %s  %s", diff_text(sdk_wire_get(r, "er"), er, sizeof er),
+                diff_text(sdk_wire_get(r, "ep"), ep, sizeof ep),
+                diff_text(sdk_wire_get(r, "ed"), ed, sizeof ed),
+                sdk_wire_text(sdk_wire_get(r, "level"), lv, sizeof lv),
+                sdk_wire_text(sdk_wire_get(r, "hardest"), hd, sizeof hd));
         putc('\n', f);
         return !not_solved;
     }
@@ -675,7 +676,8 @@ static bool result_ok(const render_opts *o, const msgpack_object *r)
 {
     const msgpack_object *err = sdk_wire_get(r, "error");
     if (err && err->type != MSGPACK_OBJECT_NIL) return false;
-    if (!strcmp(o->cmd, "solve") && !o->logic) return sdk_wire_str_is(sdk_wire_get(r, "status"), "unique");
+    if (!strcmp(o->cmd, "solve") && !o->logic)
+        return sdk_wire_str_is(sdk_wire_get(r, "status"), "unique");
     /* a rating or explanation the techniques could not finish */
     if (!strcmp(o->cmd, "rate") || !strcmp(o->cmd, "explain") ||
         (!strcmp(o->cmd, "solve") && o->logic))
@@ -792,7 +794,8 @@ void render_reload(const render_opts *o, const msgpack_object *r)
     }
     char buf[4096];
     fprintf(f, "reloaded %s: %lld techniques (generation %lld)\n",
-            sdk_wire_text(sdk_wire_get(r, "config"), buf, sizeof buf), sdk_wire_int(sdk_wire_get(r, "techniques"), 0),
+            sdk_wire_text(sdk_wire_get(r, "config"), buf, sizeof buf),
+            sdk_wire_int(sdk_wire_get(r, "techniques"), 0),
             sdk_wire_int(sdk_wire_get(r, "generation"), 0));
     static const char *const keys[][2] = {
         {"added", "techniques added"},

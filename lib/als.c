@@ -46,8 +46,7 @@ static void fill_als(const sdk_grid *g, sdk_bb cells, unsigned digits, int n, in
     a->digits = (uint16_t)digits;
     a->ncell = (uint8_t)n;
     a->house = (uint8_t)house;
-    SDK_MASK_FOREACH(d, digits)
-    {
+    SDK_MASK_FOREACH(d, digits) {
         a->dcells[d - 1] = sdk_bb_and(cells, g->digit[d - 1]);
         a->peers[d - 1] = peers_of_all(a->dcells[d - 1]);
         a->peers[d - 1] = sdk_bb_and(sdk_bb_andnot(a->peers[d - 1], cells), g->digit[d - 1]);
@@ -117,8 +116,7 @@ unsigned sdk_als_rcc(const sdk_als *a, const sdk_als *b, bool allow_overlap)
     bool overlap = !sdk_bb_empty(shared);
     if (overlap && !allow_overlap) return 0;
     unsigned rcc = 0;
-    SDK_MASK_FOREACH(d, common)
-    {
+    SDK_MASK_FOREACH(d, common) {
         if (overlap && !sdk_bb_empty(sdk_bb_and(shared, a->dcells[d - 1]))) continue;
         if (overlap && !sdk_bb_empty(sdk_bb_and(shared, b->dcells[d - 1]))) continue;
         /* every d-cell of b must see every d-cell of a */
@@ -195,10 +193,8 @@ char *sdk_als_text(const sdk_als *a, char *buf, size_t n)
 
 void sdk_als_mark(sdk_step *s, const sdk_als *a, sdk_role role)
 {
-    SDK_BB_FOREACH(c, a->cells)
-    {
-        SDK_MASK_FOREACH(d, a->digits)
-        {
+    SDK_BB_FOREACH(c, a->cells) {
+        SDK_MASK_FOREACH(d, a->digits) {
             if (sdk_bb_has(a->dcells[d - 1], c)) sdk_step_mark(s, c, d, role);
         }
     }

@@ -310,7 +310,7 @@ static bool consistent_after(const sdk_grid *g, const sdk_step *s)
         for (int k = 0; k < 3; k++) houses[d] |= 1u << sdk_cell_house[c][k];
     }
     SDK_BB_FOREACH(c, cells)
-    if (!g->value[c] && !g->cand[c]) return false;
+        if (!g->value[c] && !g->cand[c]) return false;
     for (int d = 1; d <= 9; d++) {
         sdk_bb where = sdk_bb_or(g->digit[d - 1], placed[d]);
         for (uint32_t m = houses[d]; m; m &= m - 1)

@@ -82,11 +82,9 @@ bool sdk_links_build(const sdk_grid *g, unsigned flags, sdk_links *L)
         if (g->value[c]) continue;
         unsigned m = g->cand[c];
         int nc = sdk_mask_count(m);
-        SDK_MASK_FOREACH(d, m)
-        {
+        SDK_MASK_FOREACH(d, m) {
             int me = SDK_CAND_NODE(c, d);
-            SDK_MASK_FOREACH(e, m)
-            {
+            SDK_MASK_FOREACH(e, m) {
                 if (e == d) continue;
                 ok &=
                     eb_add(&eb, SDK_LIT(me, 1), SDK_LIT(SDK_CAND_NODE(c, e), 0), SDK_LINK_CELL, 1);
@@ -96,7 +94,8 @@ bool sdk_links_build(const sdk_grid *g, unsigned flags, sdk_links *L)
             }
             sdk_bb peers = sdk_bb_and(sdk_peer_bb[c], g->digit[d - 1]);
             SDK_BB_FOREACH(p, peers)
-            ok &= eb_add(&eb, SDK_LIT(me, 1), SDK_LIT(SDK_CAND_NODE(p, d), 0), SDK_LINK_HOUSE, 1);
+                ok &=
+                    eb_add(&eb, SDK_LIT(me, 1), SDK_LIT(SDK_CAND_NODE(p, d), 0), SDK_LINK_HOUSE, 1);
             int seen = -1;
             for (int k = 0; k < 3; k++) {
                 sdk_bb h = sdk_house_digit(g, sdk_cell_house[c][k], d);
@@ -132,8 +131,8 @@ bool sdk_links_build(const sdk_grid *g, unsigned flags, sdk_links *L)
                     }
                     gn[ngn++] = (gnode){node, d, bh, line, cells};
                     SDK_BB_FOREACH(c, cells)
-                    if (L->group_of[SDK_CAND_NODE(c, d)] < 0)
-                        L->group_of[SDK_CAND_NODE(c, d)] = node;
+                        if (L->group_of[SDK_CAND_NODE(c, d)] < 0)
+                            L->group_of[SDK_CAND_NODE(c, d)] = node;
                 }
             }
     }
@@ -142,8 +141,7 @@ bool sdk_links_build(const sdk_grid *g, unsigned flags, sdk_links *L)
             gnode *a = &gn[i];
             int d = a->digit;
             sdk_bb bud = sdk_bb_and(sdk_common_peers(a->cells), g->digit[d - 1]);
-            SDK_BB_FOREACH(c, bud)
-            {
+            SDK_BB_FOREACH(c, bud) {
                 ok &= eb_add(&eb, SDK_LIT(a->node, 1), SDK_LIT(SDK_CAND_NODE(c, d), 0),
                              SDK_LINK_GROUP, 1);
                 ok &= eb_add(&eb, SDK_LIT(SDK_CAND_NODE(c, d), 1), SDK_LIT(a->node, 0),
@@ -204,11 +202,9 @@ bool sdk_links_build(const sdk_grid *g, unsigned flags, sdk_links *L)
         /* pass 1: create the nodes that have eliminations */
         for (int a = 0; a < na; a++) {
             const sdk_als *A = &L->als.als[a];
-            SDK_MASK_FOREACH(j, A->digits)
-            {
+            SDK_MASK_FOREACH(j, A->digits) {
                 bool any = false;
-                SDK_MASK_FOREACH(k, A->digits)
-                {
+                SDK_MASK_FOREACH(k, A->digits) {
                     if (k == j) continue;
                     if (!sdk_bb_empty(sdk_bb_and(A->peers[k - 1], g->digit[k - 1]))) any = true;
                 }
@@ -227,14 +223,13 @@ bool sdk_links_build(const sdk_grid *g, unsigned flags, sdk_links *L)
         for (int a = 0; a < na; a++) {
             const sdk_als *A = &L->als.als[a];
             int pen = sdk_links_als_penalty(A);
-            SDK_MASK_FOREACH(j, A->digits)
-            {
+            SDK_MASK_FOREACH(j, A->digits) {
                 int node = alsnode[a * 9 + j - 1];
                 if (node < 0) continue;
                 sdk_bb entry = sdk_bb_and(A->peers[j - 1], g->digit[j - 1]);
                 SDK_BB_FOREACH(c, entry)
-                ok &=
-                    eb_add(&eb, SDK_LIT(SDK_CAND_NODE(c, j), 1), SDK_LIT(node, 0), SDK_LINK_ALS, 1);
+                    ok &= eb_add(&eb, SDK_LIT(SDK_CAND_NODE(c, j), 1), SDK_LIT(node, 0),
+                                 SDK_LINK_ALS, 1);
                 if (flags & SDK_LINKS_GROUPS)
                     for (int i = 0; i < ngn; i++) {
                         if (gn[i].digit != j) continue;
@@ -244,13 +239,12 @@ bool sdk_links_build(const sdk_grid *g, unsigned flags, sdk_links *L)
                             eb_add(&eb, SDK_LIT(gn[i].node, 1), SDK_LIT(node, 0), SDK_LINK_ALS, 1);
                     }
                 for (int k = 0; k < 9; k++) elim[k] = sdk_bb_none();
-                SDK_MASK_FOREACH(k, A->digits)
-                {
+                SDK_MASK_FOREACH(k, A->digits) {
                     if (k == j) continue;
                     elim[k - 1] = sdk_bb_and(A->peers[k - 1], g->digit[k - 1]);
                     SDK_BB_FOREACH(c, elim[k - 1])
-                    ok &= eb_add(&eb, SDK_LIT(node, 0), SDK_LIT(SDK_CAND_NODE(c, k), 0),
-                                 SDK_LINK_ALS, 1 + pen);
+                        ok &= eb_add(&eb, SDK_LIT(node, 0), SDK_LIT(SDK_CAND_NODE(c, k), 0),
+                                     SDK_LINK_ALS, 1 + pen);
                     if (flags & SDK_LINKS_GROUPS)
                         for (int i = 0; i < ngn; i++) {
                             if (gn[i].digit != k || !sdk_bb_subset(gn[i].cells, elim[k - 1]))
@@ -263,8 +257,7 @@ bool sdk_links_build(const sdk_grid *g, unsigned flags, sdk_links *L)
                     if (b == a) continue;
                     const sdk_als *B = &L->als.als[b];
                     if (sdk_als_overlap(A, B)) continue;
-                    SDK_MASK_FOREACH(l, B->digits)
-                    {
+                    SDK_MASK_FOREACH(l, B->digits) {
                         int n2 = alsnode[b * 9 + l - 1];
                         if (n2 < 0 || sdk_bb_empty(elim[l - 1])) continue;
                         if (!sdk_bb_subset(B->dcells[l - 1], elim[l - 1])) continue;
@@ -274,8 +267,7 @@ bool sdk_links_build(const sdk_grid *g, unsigned flags, sdk_links *L)
                 /* forcings: a cell left with one candidate */
                 sdk_bb bud = sdk_bb_none();
                 for (int k = 0; k < 9; k++) bud = sdk_bb_or(bud, elim[k]);
-                SDK_BB_FOREACH(c, bud)
-                {
+                SDK_BB_FOREACH(c, bud) {
                     if (g->value[c] || sdk_mask_count(g->cand[c]) == 2) continue;
                     unsigned left = g->cand[c];
                     for (int k = 0; k < 9; k++)

@@ -42,7 +42,7 @@ static sdk_bb remaining(const sdk_dyn *d, int h, int dg)
 {
     sdk_bb b = sdk_house_digit(&d->g, h, dg), r = sdk_bb_none();
     SDK_BB_FOREACH(c, b)
-    if (d->state[c * 9 + dg - 1] != -1) sdk_bb_add(&r, c);
+        if (d->state[c * 9 + dg - 1] != -1) sdk_bb_add(&r, c);
     return r;
 }
 
@@ -53,8 +53,7 @@ static void on_off(sdk_dyn *d, dq *q, int lit, unsigned flags, const sdk_als_lis
     bool nishio = flags & SDK_DYN_NISHIO;
     if (lit & 1) { /* true */
         if (!nishio) {
-            SDK_MASK_FOREACH(e, g->cand[c])
-            {
+            SDK_MASK_FOREACH(e, g->cand[c]) {
                 if (e != dg)
                     set_lit(d, q, SDK_LIT(SDK_CAND_NODE(c, e), 0), lit, SDK_LINK_CELL, 0,
                             sdk_bb_none());
@@ -62,14 +61,13 @@ static void on_off(sdk_dyn *d, dq *q, int lit, unsigned flags, const sdk_als_lis
         }
         sdk_bb peers = sdk_bb_and(sdk_peer_bb[c], g->digit[dg - 1]);
         SDK_BB_FOREACH(p, peers)
-        set_lit(d, q, SDK_LIT(SDK_CAND_NODE(p, dg), 0), lit, SDK_LINK_HOUSE, 0, sdk_bb_none());
+            set_lit(d, q, SDK_LIT(SDK_CAND_NODE(p, dg), 0), lit, SDK_LINK_HOUSE, 0, sdk_bb_none());
         return;
     }
     /* false */
     if (!nishio) {
         int left = 0, last = -1;
-        SDK_MASK_FOREACH(e, g->cand[c])
-        {
+        SDK_MASK_FOREACH(e, g->cand[c]) {
             if (d->state[c * 9 + e - 1] != -1) {
                 left++;
                 last = e;
@@ -110,7 +108,7 @@ static void on_off(sdk_dyn *d, dq *q, int lit, unsigned flags, const sdk_als_lis
                 if (o == h || !sdk_bb_subset(r, sdk_house_bb[o])) continue;
                 sdk_bb rest = sdk_bb_andnot(sdk_house_digit(g, o, dg), r);
                 SDK_BB_FOREACH(x, rest)
-                set_lit(d, q, SDK_LIT(SDK_CAND_NODE(x, dg), 0), lit, SDK_LINK_GROUP, 0, r);
+                    set_lit(d, q, SDK_LIT(SDK_CAND_NODE(x, dg), 0), lit, SDK_LINK_GROUP, 0, r);
             }
         }
     }
@@ -120,14 +118,13 @@ static void on_off(sdk_dyn *d, dq *q, int lit, unsigned flags, const sdk_als_lis
         if (!sdk_bb_has(A->dcells[dg - 1], c)) continue;
         bool gone = true;
         SDK_BB_FOREACH(x, A->dcells[dg - 1])
-        if (d->state[x * 9 + dg - 1] != -1) gone = false;
+            if (d->state[x * 9 + dg - 1] != -1) gone = false;
         if (!gone) continue;
-        SDK_MASK_FOREACH(m, A->digits)
-        {
+        SDK_MASK_FOREACH(m, A->digits) {
             if (m == dg) continue;
             sdk_bb rm = sdk_bb_none();
             SDK_BB_FOREACH(x, A->dcells[m - 1])
-            if (d->state[x * 9 + m - 1] != -1) sdk_bb_add(&rm, x);
+                if (d->state[x * 9 + m - 1] != -1) sdk_bb_add(&rm, x);
             if (sdk_bb_empty(rm)) {
                 d->contradiction = true;
                 char a[64];
@@ -140,7 +137,7 @@ static void on_off(sdk_dyn *d, dq *q, int lit, unsigned flags, const sdk_als_lis
                         A->cells);
             sdk_bb out = sdk_bb_andnot(sdk_bb_and(sdk_common_peers(rm), g->digit[m - 1]), A->cells);
             SDK_BB_FOREACH(x, out)
-            set_lit(d, q, SDK_LIT(SDK_CAND_NODE(x, m), 0), lit, SDK_LINK_ALS, 0, A->cells);
+                set_lit(d, q, SDK_LIT(SDK_CAND_NODE(x, m), 0), lit, SDK_LINK_ALS, 0, A->cells);
         }
     }
 }
@@ -208,8 +205,7 @@ static void gnpx_reach(sdk_dyn *d, lvl *next, int lit, int from, int kind, int s
     const sdk_grid *g = &d->g;
     int dg = cand % 9 + 1;
     if (val > 0) {
-        SDK_MASK_FOREACH(e, g->cand[c])
-        {
+        SDK_MASK_FOREACH(e, g->cand[c]) {
             if (e != dg)
                 gnpx_reach(d, next, SDK_LIT(SDK_CAND_NODE(c, e), 0), lit, SDK_LINK_CELL, 0,
                            sdk_bb_none(), depth);
@@ -217,8 +213,7 @@ static void gnpx_reach(sdk_dyn *d, lvl *next, int lit, int from, int kind, int s
         return;
     }
     int left = 0, last = -1;
-    SDK_MASK_FOREACH(e, g->cand[c])
-    {
+    SDK_MASK_FOREACH(e, g->cand[c]) {
         if (d->state[c * 9 + e - 1] != -1) {
             left++;
             last = e;
@@ -245,8 +240,8 @@ static void gnpx_houses(sdk_dyn *d, lvl *next, int lit, int depth)
         if (lit & 1) {
             sdk_bb peers = sdk_bb_andnot(sdk_house_digit(g, h, dg), sdk_bb_cell(c));
             SDK_BB_FOREACH(p, peers)
-            gnpx_reach(d, next, SDK_LIT(SDK_CAND_NODE(p, dg), 0), lit, SDK_LINK_HOUSE, 0,
-                       sdk_bb_none(), depth);
+                gnpx_reach(d, next, SDK_LIT(SDK_CAND_NODE(p, dg), 0), lit, SDK_LINK_HOUSE, 0,
+                           sdk_bb_none(), depth);
             continue;
         }
         sdk_bb r = remaining(d, h, dg);
@@ -271,14 +266,13 @@ static void gnpx_als(sdk_dyn *d, lvl *next, int lit, const sdk_als_list *als, in
         if (w->kind == SDK_LINK_ALS && !sdk_bb_empty(sdk_bb_and(A->cells, w->als))) continue;
         bool gone = true;
         SDK_BB_FOREACH(x, A->dcells[dg - 1])
-        if (d->state[x * 9 + dg - 1] != -1) gone = false;
+            if (d->state[x * 9 + dg - 1] != -1) gone = false;
         if (!gone) continue;
-        SDK_MASK_FOREACH(m, A->digits)
-        {
+        SDK_MASK_FOREACH(m, A->digits) {
             if (m == dg) continue;
             sdk_bb rm = sdk_bb_none();
             SDK_BB_FOREACH(x, A->dcells[m - 1])
-            if (d->state[x * 9 + m - 1] != -1) sdk_bb_add(&rm, x);
+                if (d->state[x * 9 + m - 1] != -1) sdk_bb_add(&rm, x);
             if (sdk_bb_count(rm) == 1) {
                 gnpx_reach(d, next, SDK_LIT(SDK_CAND_NODE(sdk_bb_first(rm), m), 1), lit,
                            SDK_LINK_ALS, 1, A->cells, depth);
@@ -289,8 +283,8 @@ static void gnpx_als(sdk_dyn *d, lvl *next, int lit, const sdk_als_list *als, in
              * link) */
             sdk_bb out = sdk_bb_andnot(sdk_bb_and(sdk_common_peers(rm), g->digit[m - 1]), A->cells);
             SDK_BB_FOREACH(x, out)
-            gnpx_reach(d, next, SDK_LIT(SDK_CAND_NODE(x, m), 0), lit, SDK_LINK_ALS, 0, A->cells,
-                       depth);
+                gnpx_reach(d, next, SDK_LIT(SDK_CAND_NODE(x, m), 0), lit, SDK_LINK_ALS, 0, A->cells,
+                           depth);
         }
     }
 }
@@ -384,8 +378,7 @@ static char *lit_text(int lit, char *buf)
 static void cells_list(sdk_bb cells, char *buf, size_t n)
 {
     int rows = 0, cols = 0;
-    SDK_BB_FOREACH(c, cells)
-    {
+    SDK_BB_FOREACH(c, cells) {
         rows |= 1 << sdk_row(c);
         cols |= 1 << sdk_col(c);
     }

@@ -104,8 +104,7 @@ static int off_to_on(sdk_se_arena *a, const sdk_grid *g, const sdk_grid *src, co
         par[np++] = p;
         if (src) {
             unsigned gone = src->cand[cell] & ~g->cand[cell];
-            SDK_MASK_FOREACH(v, gone)
-            {
+            SDK_MASK_FOREACH(v, gone) {
                 int q = s->idx[(cell * 9 + v - 1) * 2];
                 if (q >= 0 && np < 10) par[np++] = q;
             }
@@ -129,8 +128,7 @@ static int off_to_on(sdk_se_arena *a, const sdk_grid *g, const sdk_grid *src, co
             par[np++] = p;
             if (src) {
                 sdk_bb gone = sdk_bb_andnot(sdk_house_digit(src, h, d), sdk_house_digit(g, h, d));
-                SDK_BB_FOREACH(c, gone)
-                {
+                SDK_BB_FOREACH(c, gone) {
                     int q = s->idx[(c * 9 + d - 1) * 2];
                     if (q >= 0 && np < 10) par[np++] = q;
                 }
@@ -169,8 +167,7 @@ bool sdk_se_chain(sdk_se_run *r, const sdk_grid *g0)
             int cand = a->p[p].cand, cell = cand / 9, d = cand % 9 + 1;
             int offs[32], n = 0;
             if (y) {
-                SDK_MASK_FOREACH(v, g->cand[cell])
-                {
+                SDK_MASK_FOREACH(v, g->cand[cell]) {
                     if (v != d) offs[n++] = cell * 9 + v - 1;
                 }
             }
@@ -218,8 +215,7 @@ void sdk_se_static_init(sdk_se_static *t, const sdk_grid *g)
     for (int cell = 0; cell < 81; cell++) {
         unsigned m = g->cand[cell];
         int nc = sdk_mask_count(m);
-        SDK_MASK_FOREACH(d, m)
-        {
+        SDK_MASK_FOREACH(d, m) {
             int cand = cell * 9 + d - 1, peers[24];
             t->bi[cand] =
                 (int16_t)(nc == 2 ? cell * 9 + sdk_mask_first(m & ~sdk_digit_bit(d)) - 1 : -1);
@@ -254,8 +250,7 @@ static int on_to_off(const sdk_se_static *t, int cand, bool y, int *ks, uint8_t 
 {
     int cell = cand / 9, d = cand % 9 + 1, n = 0;
     if (y) {
-        SDK_MASK_FOREACH(v, t->cand[cell])
-        {
+        SDK_MASK_FOREACH(v, t->cand[cell]) {
             if (v != d) {
                 ks[n] = cell * 9 + v - 1;
                 cs[n++] = SDK_SE_CELL;

@@ -11,8 +11,7 @@ static void cells_text(sdk_bb cells, char *buf, size_t n)
 {
     /* one row: r2c68; one column: r1789c9; else row groups separated by spaces */
     int rows = 0, cols = 0;
-    SDK_BB_FOREACH(c, cells)
-    {
+    SDK_BB_FOREACH(c, cells) {
         rows |= 1 << sdk_row(c);
         cols |= 1 << sdk_col(c);
     }
@@ -49,8 +48,7 @@ char *sdk_links_node_text(const sdk_links *L, int node, char *buf, size_t n)
         sdk_bb b = nd->cells;
         /* compact: rows then columns */
         int rows = 0, cols = 0;
-        SDK_BB_FOREACH(c, b)
-        {
+        SDK_BB_FOREACH(c, b) {
             rows |= 1 << sdk_row(c);
             cols |= 1 << sdk_col(c);
         }
@@ -88,15 +86,13 @@ void sdk_links_sdk_node(const sdk_links *L, int lit, sdk_node *out)
     if (nd->kind == SDK_LN_ALS) {
         const sdk_als *A = &L->als.als[nd->als];
         sdk_bb dc = A->dcells[nd->digit - 1];
-        SDK_BB_FOREACH(c, dc)
-        {
+        SDK_BB_FOREACH(c, dc) {
             if (out->ncell == 3) break;
             out->cell[out->ncell++] = (uint8_t)c;
         }
         return;
     }
-    SDK_BB_FOREACH(c, nd->cells)
-    {
+    SDK_BB_FOREACH(c, nd->cells) {
         if (out->ncell == 3) break;
         out->cell[out->ncell++] = (uint8_t)c;
     }
@@ -108,7 +104,7 @@ void sdk_links_to_step(const sdk_links *L, const int *lits, int n, sdk_step *s)
         const sdk_lnode *nd = &L->node[SDK_LIT_NODE(lits[i])];
         if (nd->kind != SDK_LN_ALS) {
             SDK_BB_FOREACH(c, nd->cells)
-            sdk_step_mark(s, c, nd->digit, SDK_LIT_ON(lits[i]) ? SDK_ROLE_ON : SDK_ROLE_OFF);
+                sdk_step_mark(s, c, nd->digit, SDK_LIT_ON(lits[i]) ? SDK_ROLE_ON : SDK_ROLE_OFF);
         } else {
             const sdk_als *A = &L->als.als[nd->als];
             sdk_als_mark(s, A, SDK_ROLE_ALS);
@@ -124,8 +120,7 @@ void sdk_links_to_step(const sdk_links *L, const int *lits, int n, sdk_step *s)
             lk.kind = SDK_LINK_ALS;
             const sdk_lnode *an = nd->kind == SDK_LN_ALS ? nd : pn;
             sdk_bb cells = L->als.als[an->als].cells;
-            SDK_BB_FOREACH(c, cells)
-            {
+            SDK_BB_FOREACH(c, cells) {
                 if (lk.nals == 9) break;
                 lk.als[lk.nals++] = (uint8_t)c;
             }

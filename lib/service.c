@@ -812,8 +812,8 @@ static bool check_assumption(const sdk_request *rq, const puzzle *pz, sdk_error 
         size_t k = 0;
         list[0] = 0;
         SDK_MASK_FOREACH(x, g->cand[c])
-        k += (size_t)snprintf(list + k, k < sizeof list ? sizeof list - k : 0, "%s%d", k ? "," : "",
-                              x);
+            k += (size_t)snprintf(list + k, k < sizeof list ? sizeof list - k : 0, "%s%d",
+                                  k ? "," : "", x);
         sdk_error_set(err, SDK_E_REQUEST,
                       "assumption '%s': %d is not a candidate of %s (its candidates: %s)",
                       rq->a_text, d, cn, list);

@@ -9,7 +9,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 root=$(pwd)
 
-packages="build-essential clang cmake pkg-config libuv1-dev libmsgpack-dev libcmocka-dev python3 python3-msgpack valgrind chromium gettext lintian parallel groff-base zsh fish"
+packages="build-essential clang cmake pkg-config libuv1-dev libmsgpack-dev libcmocka-dev python3 python3-msgpack valgrind clang-format chromium gettext lintian parallel groff-base zsh fish"
 missing=""
 for p in $packages; do
   dpkg -s "$p" >/dev/null 2>&1 || missing="$missing $p"
@@ -23,9 +23,15 @@ if [ -n "$missing" ]; then
 fi
 
 jobs=$(nproc)
+echo "== format (tests/check-format.sh: .clang-format on every C file)"
+tests/check-format.sh
+
 echo "== build (release) in build-test"
 rm -rf build-test
-cmake -S . -B build-test -DCMAKE_BUILD_TYPE=RelWithDebInfo -DSUDOKU_WERROR=ON >/dev/null
+# The soundness walk is sampled here (1,200 puzzles); tests/runners has the
+# whole run (--puzzles N, --full) for benchmarks.
+cmake -S . -B build-test -DCMAKE_BUILD_TYPE=RelWithDebInfo -DSUDOKU_WERROR=ON \
+  -DSUDOKU_SOUNDNESS_PUZZLES=1200 >/dev/null
 cmake --build build-test -j"$jobs"
 echo "== tests (release)"
 (cd build-test && ctest --output-on-failure -j"$jobs")

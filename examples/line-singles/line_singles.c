@@ -36,8 +36,7 @@ static int find_line_single(const sdk_ctx *ctx, const sdk_grid *g, sdk_sink *sin
             if (mark_house) sdk_step_house(&s, h, SDK_ROLE_BASE);
             char name[8], house[8];
             sdk_step_printf(&s, "%s: %s=%d (the only %d in %s %s)", ctx->self->name,
-                            sdk_cell_name(cell, name), d, d, r->what,
-                            sdk_house_short(h, house));
+                            sdk_cell_name(cell, name), d, d, r->what, sdk_house_short(h, house));
             if (sdk_emit(sink, &s) == SDK_STOP) return SDK_STOP; /* the sink has enough */
         }
     }

@@ -79,7 +79,7 @@ typedef int (*sdk_fish_fn)(void *ctx, const sdk_fish *f);
  * column-based, then base houses lexicographically. Returns 1 when fn
  * stopped the search, else 0. */
 SDK_API int sdk_fish_find(const sdk_grid *g, int digit, const sdk_fish_search *s, sdk_fish_fn fn,
-                  void *ctx);
+                          void *ctx);
 
 /* HoDoKu-style house list of a fish part, e.g. "r158", "r348b1", "r36c15".
  * houses ascending (rows, then columns, then boxes); buf >= 32. */

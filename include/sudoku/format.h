@@ -33,10 +33,10 @@ bool sdk_parse(const char *text, sdk_grid *g, sdk_error *err);
  * sdk_parse) and its first line number, 0 at end of input, -1 on a read error. */
 typedef struct sdk_reader {
     FILE *in;
-    long line;       /* lines read so far */
-    char *buf;       /* current puzzle text */
+    long line; /* lines read so far */
+    char *buf; /* current puzzle text */
     size_t cap;
-    char *pending;   /* a line read ahead */
+    char *pending; /* a line read ahead */
     size_t pcap;
     bool has_pending;
     bool skip_section; /* inside a SadMan .sdk section other than [Puzzle] */
@@ -47,8 +47,8 @@ int sdk_reader_next(sdk_reader *r, const char **text, long *first_line);
 void sdk_reader_free(sdk_reader *r);
 
 /* Writers. out needs 82 / 730 bytes; the printed forms need 1024 / 4096. */
-char *sdk_format_line(const sdk_grid *g, char *out);          /* 81 chars, '.' empty */
-char *sdk_format_cands729(const sdk_grid *g, char *out);      /* 729 chars */
+char *sdk_format_line(const sdk_grid *g, char *out);                  /* 81 chars, '.' empty */
+char *sdk_format_cands729(const sdk_grid *g, char *out);              /* 729 chars */
 char *sdk_format_printed(const sdk_grid *g, char *out, size_t n);     /* 9-line grid */
 char *sdk_format_pencilmarks(const sdk_grid *g, char *out, size_t n); /* HoDoKu-style */
 

@@ -50,7 +50,10 @@ typedef struct sdk_bb {
     uint64_t lo, hi;
 } sdk_bb;
 
-static inline sdk_bb sdk_bb_none(void) { return (sdk_bb){0, 0}; }
+static inline sdk_bb sdk_bb_none(void)
+{
+    return (sdk_bb){0, 0};
+}
 static inline sdk_bb sdk_bb_cell(int c)
 {
     return c < 64 ? (sdk_bb){1ULL << c, 0} : (sdk_bb){0, 1ULL << (c - 64)};
@@ -61,23 +64,42 @@ static inline bool sdk_bb_has(sdk_bb b, int c)
 }
 static inline void sdk_bb_add(sdk_bb *b, int c)
 {
-    if (c < 64) b->lo |= 1ULL << c;
-    else b->hi |= 1ULL << (c - 64);
+    if (c < 64)
+        b->lo |= 1ULL << c;
+    else
+        b->hi |= 1ULL << (c - 64);
 }
 static inline void sdk_bb_del(sdk_bb *b, int c)
 {
-    if (c < 64) b->lo &= ~(1ULL << c);
-    else b->hi &= ~(1ULL << (c - 64));
+    if (c < 64)
+        b->lo &= ~(1ULL << c);
+    else
+        b->hi &= ~(1ULL << (c - 64));
 }
-static inline sdk_bb sdk_bb_and(sdk_bb a, sdk_bb b) { return (sdk_bb){a.lo & b.lo, a.hi & b.hi}; }
-static inline sdk_bb sdk_bb_or(sdk_bb a, sdk_bb b) { return (sdk_bb){a.lo | b.lo, a.hi | b.hi}; }
+static inline sdk_bb sdk_bb_and(sdk_bb a, sdk_bb b)
+{
+    return (sdk_bb){a.lo & b.lo, a.hi & b.hi};
+}
+static inline sdk_bb sdk_bb_or(sdk_bb a, sdk_bb b)
+{
+    return (sdk_bb){a.lo | b.lo, a.hi | b.hi};
+}
 static inline sdk_bb sdk_bb_andnot(sdk_bb a, sdk_bb b)
 {
     return (sdk_bb){a.lo & ~b.lo, a.hi & ~b.hi};
 }
-static inline bool sdk_bb_empty(sdk_bb b) { return (b.lo | b.hi) == 0; }
-static inline bool sdk_bb_eq(sdk_bb a, sdk_bb b) { return a.lo == b.lo && a.hi == b.hi; }
-static inline bool sdk_bb_subset(sdk_bb a, sdk_bb b) { return sdk_bb_empty(sdk_bb_andnot(a, b)); }
+static inline bool sdk_bb_empty(sdk_bb b)
+{
+    return (b.lo | b.hi) == 0;
+}
+static inline bool sdk_bb_eq(sdk_bb a, sdk_bb b)
+{
+    return a.lo == b.lo && a.hi == b.hi;
+}
+static inline bool sdk_bb_subset(sdk_bb a, sdk_bb b)
+{
+    return sdk_bb_empty(sdk_bb_andnot(a, b));
+}
 static inline int sdk_bb_count(sdk_bb b)
 {
     return sdk_popcount64(b.lo) + sdk_popcount64(b.hi);
@@ -116,10 +138,19 @@ static inline int sdk_bb_next(sdk_bb b, int c)
 
 /* ---- digit masks: bit d-1 is digit d ------------------------------------ */
 
-static inline int sdk_mask_count(unsigned m) { return sdk_popcount64(m); }
-static inline unsigned sdk_digit_bit(int d) { return 1u << (d - 1); }
+static inline int sdk_mask_count(unsigned m)
+{
+    return sdk_popcount64(m);
+}
+static inline unsigned sdk_digit_bit(int d)
+{
+    return 1u << (d - 1);
+}
 /* Lowest digit of a non-empty mask. */
-static inline int sdk_mask_first(unsigned m) { return __builtin_ctz(m) + 1; }
+static inline int sdk_mask_first(unsigned m)
+{
+    return __builtin_ctz(m) + 1;
+}
 /* Visit every digit (1..9) of a mask in increasing order; `break` works. */
 #define SDK_MASK_FOREACH(digit, mask)                                                              \
     for (int sdk__m_##digit = (int)(mask), digit = 0;                                              \
@@ -134,25 +165,43 @@ SDK_API extern const uint8_t sdk_cell_peer[SDK_CELLS][20];  /* the 20 peers of a
 SDK_API extern const sdk_bb sdk_house_bb[SDK_HOUSES];
 SDK_API extern const sdk_bb sdk_peer_bb[SDK_CELLS];
 
-static inline int sdk_row(int cell) { return cell / 9; }
-static inline int sdk_col(int cell) { return cell % 9; }
-static inline int sdk_box(int cell) { return (cell / 27) * 3 + (cell % 9) / 3; }
-static inline int sdk_cell_at(int row, int col) { return row * 9 + col; }
-static inline bool sdk_sees(int a, int b) { return a != b && sdk_bb_has(sdk_peer_bb[a], b); }
+static inline int sdk_row(int cell)
+{
+    return cell / 9;
+}
+static inline int sdk_col(int cell)
+{
+    return cell % 9;
+}
+static inline int sdk_box(int cell)
+{
+    return (cell / 27) * 3 + (cell % 9) / 3;
+}
+static inline int sdk_cell_at(int row, int col)
+{
+    return row * 9 + col;
+}
+static inline bool sdk_sees(int a, int b)
+{
+    return a != b && sdk_bb_has(sdk_peer_bb[a], b);
+}
 /* Cells that see every cell of set (the set's own cells excluded). */
 SDK_API sdk_bb sdk_common_peers(sdk_bb set);
 
 enum { SDK_ROW = 0, SDK_COL = 1, SDK_BOX = 2 };
-static inline int sdk_house_type(int house) { return house / 9; }
+static inline int sdk_house_type(int house)
+{
+    return house / 9;
+}
 
 /* ---- the grid ----------------------------------------------------------- */
 
 typedef struct sdk_grid {
-    uint8_t value[SDK_CELLS];  /* 0 empty, else 1..9 */
-    uint8_t given[SDK_CELLS];  /* 1 when value is a clue, 0 when placed while solving */
-    uint16_t cand[SDK_CELLS];  /* candidate mask of an empty cell; 0 for a solved cell */
-    sdk_bb digit[9];           /* digit[d-1]: cells where d is a candidate */
-    sdk_bb solved;             /* cells that hold a value */
+    uint8_t value[SDK_CELLS]; /* 0 empty, else 1..9 */
+    uint8_t given[SDK_CELLS]; /* 1 when value is a clue, 0 when placed while solving */
+    uint16_t cand[SDK_CELLS]; /* candidate mask of an empty cell; 0 for a solved cell */
+    sdk_bb digit[9];          /* digit[d-1]: cells where d is a candidate */
+    sdk_bb solved;            /* cells that hold a value */
 } sdk_grid;
 
 /* An empty grid: every cell empty with all nine candidates. */
@@ -173,7 +222,10 @@ static inline sdk_bb sdk_house_digit(const sdk_grid *g, int h, int d)
 /* Digits already placed somewhere in house h. */
 SDK_API unsigned sdk_house_placed(const sdk_grid *g, int h);
 SDK_API int sdk_grid_empty_count(const sdk_grid *g);
-static inline bool sdk_grid_solved(const sdk_grid *g) { return sdk_bb_count(g->solved) == 81; }
+static inline bool sdk_grid_solved(const sdk_grid *g)
+{
+    return sdk_bb_count(g->solved) == 81;
+}
 
 /* Check that the grid is consistent: no digit twice in a house, every empty
  * cell has a candidate, every missing digit of a house has a place. On failure

@@ -98,7 +98,7 @@ SDK_API void sdk_links_search(const sdk_links *L, int start_lit, sdk_lsearch *s)
  * (except `target`): another shortest chain when the first one runs through
  * a cell it must not visit (a lasso). */
 SDK_API void sdk_links_search_avoid(const sdk_links *L, int start_lit, sdk_bb avoid, int target,
-                            sdk_lsearch *s);
+                                    sdk_lsearch *s);
 /* The same, but among chains of equal length the last links found win (the
  * first ones with sdk_links_search): another set of shortest chains. */
 SDK_API void sdk_links_search_lifo(const sdk_links *L, int start_lit, sdk_lsearch *s);
@@ -164,7 +164,7 @@ typedef struct sdk_dyn {
  * als (may be NULL; built from g by the caller with sdk_als_collect). Returns
  * true when a contradiction was found. */
 SDK_API bool sdk_dyn_run(const sdk_grid *g, int cell, int digit, bool on, unsigned flags,
-                 const sdk_als_list *als, sdk_dyn *d);
+                         const sdk_als_list *als, sdk_dyn *d);
 /* The chain of reasons that led to lit, assumption first: literals in out
  * (returns the count, 0 when lit was not derived). */
 SDK_API int sdk_dyn_chain(const sdk_dyn *d, int lit, int *out, int max);
@@ -178,7 +178,7 @@ SDK_API char *sdk_dyn_explain(const sdk_dyn *d, int lit, char *buf, size_t n);
  * SDK_DYN_ALS is given. Returns true when the assumption is contradictory. */
 typedef void (*sdk_trace_fn)(void *ctx, int lit, const char *line);
 SDK_API bool sdk_trace_assumption(const sdk_grid *g, int cell, int digit, bool on, unsigned flags,
-                          sdk_trace_fn fn, void *ctx);
+                                  sdk_trace_fn fn, void *ctx);
 
 /* ---- a step's links as consequence lines ------------------------------ */
 

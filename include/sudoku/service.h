@@ -67,8 +67,7 @@ int sdk_request_batch_size(const sdk_request *rq);
 /* Pack the result of batch puzzle i: its result map, or {puzzle, error}. */
 void sdk_service_item(sdk_service *sv, sdk_request *rq, int i, msgpack_packer *out);
 /* Pack batch puzzle i's entry as {puzzle, error} (an answer too large). */
-void sdk_service_item_error(const sdk_request *rq, int i, const sdk_error *e,
-                            msgpack_packer *out);
+void sdk_service_item_error(const sdk_request *rq, int i, const sdk_error *e, msgpack_packer *out);
 /* Pack the whole result. False with err set (and nothing packed) on failure. */
 bool sdk_service_run(sdk_service *sv, sdk_request *rq, msgpack_packer *out, sdk_error *err);
 

@@ -30,16 +30,16 @@ typedef struct sdk_cand {
 /* Roles of pattern cells/candidates and houses. */
 typedef enum sdk_role {
     SDK_ROLE_NONE = 0,
-    SDK_ROLE_BASE,     /* base set / defining candidate of the pattern */
-    SDK_ROLE_COVER,    /* cover set */
-    SDK_ROLE_FIN,      /* fin of a finned fish */
-    SDK_ROLE_ENDOFIN,  /* endo fin */
-    SDK_ROLE_PIVOT,    /* pivot (wings), hinge */
-    SDK_ROLE_PINCER,   /* pincer / wing cell */
-    SDK_ROLE_ON,       /* chain node assumed or proved true (colour A) */
-    SDK_ROLE_OFF,      /* chain node false (colour B) */
-    SDK_ROLE_ALS,      /* member of an almost locked set */
-    SDK_ROLE_TARGET,   /* the cell/candidate the step acts on */
+    SDK_ROLE_BASE,    /* base set / defining candidate of the pattern */
+    SDK_ROLE_COVER,   /* cover set */
+    SDK_ROLE_FIN,     /* fin of a finned fish */
+    SDK_ROLE_ENDOFIN, /* endo fin */
+    SDK_ROLE_PIVOT,   /* pivot (wings), hinge */
+    SDK_ROLE_PINCER,  /* pincer / wing cell */
+    SDK_ROLE_ON,      /* chain node assumed or proved true (colour A) */
+    SDK_ROLE_OFF,     /* chain node false (colour B) */
+    SDK_ROLE_ALS,     /* member of an almost locked set */
+    SDK_ROLE_TARGET,  /* the cell/candidate the step acts on */
     SDK_ROLE_COUNT
 } sdk_role;
 
@@ -110,7 +110,8 @@ SDK_API void sdk_step_mark_bb(sdk_step *s, sdk_bb cells, int digit, sdk_role rol
 SDK_API void sdk_step_house(sdk_step *s, int house, sdk_role role);
 SDK_API void sdk_step_link(sdk_step *s, const sdk_link *l);
 /* Append to the step's text, printf style. */
-SDK_API void sdk_step_printf(sdk_step *s, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+SDK_API void sdk_step_printf(sdk_step *s, const char *fmt, ...)
+    __attribute__((format(printf, 2, 3)));
 SDK_API void sdk_step_vprintf(sdk_step *s, const char *fmt, va_list ap);
 SDK_API bool sdk_step_empty(const sdk_step *s); /* neither places nor eliminates */
 

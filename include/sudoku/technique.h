@@ -18,8 +18,8 @@
  *         .abi = SDK_ABI_VERSION, .size = sizeof(sdk_technique),
  *         .id = "x-wing", .name = "X-Wing", .difficulty = 32, .score = 140,
  *         .level = SDK_LEVEL_HARD, .find = find_fish, .data = &two,
- *     };
- *     static const sdk_technique swordfish = { ... .find = find_fish, .data = &three };
+ *     ,};
+ *     static const sdk_technique swordfish = { ... .find = find_fish, .data = &three ,};
  *     SDK_PLUGIN(&x_wing, &swordfish)
  *
  * docs/PLUGINS.md is the tutorial; examples/ holds a plugin built out of tree.

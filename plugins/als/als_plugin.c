@@ -118,7 +118,8 @@ static void recs_free(recs *R)
 static int elim_index_sum(const rec *r)
 {
     int s = 0;
-    for (int d = 0; d < 9; d++) SDK_BB_FOREACH(c, r->elim[d]) s += c * 10 + d + 1;
+    for (int d = 0; d < 9; d++)
+        SDK_BB_FOREACH(c, r->elim[d]) s += c * 10 + d + 1;
     return s;
 }
 
@@ -161,8 +162,7 @@ static void search_xz(const sdk_als_list *l, const sdk_rcc_graph *gr, recs *R)
         bool doubly = sdk_mask_count(rc->digits) >= 2;
         unsigned common = A->digits & B->digits;
         unsigned zs = doubly ? common : common & ~rc->digits;
-        SDK_MASK_FOREACH(z, zs)
-        {
+        SDK_MASK_FOREACH(z, zs) {
             sdk_bb cells = sdk_als_common_peers(A, B, z);
             if (sdk_bb_empty(cells)) continue;
             rec_elim(&r, cells, z);
@@ -172,8 +172,7 @@ static void search_xz(const sdk_als_list *l, const sdk_rcc_graph *gr, recs *R)
             /* both sets become locked sets on their other digits */
             for (int side = 0; side < 2; side++) {
                 const sdk_als *P = side ? B : A, *Q = side ? A : B;
-                SDK_MASK_FOREACH(d, P->digits & ~rc->digits)
-                {
+                SDK_MASK_FOREACH(d, P->digits & ~rc->digits) {
                     sdk_bb cells = sdk_bb_andnot(P->peers[d - 1], Q->cells);
                     if (sdk_bb_empty(cells)) continue;
                     rec_elim(&r, cells, d);
@@ -202,8 +201,7 @@ static void search_xy(const sdk_als_list *l, const sdk_rcc_graph *gr, bool overl
                 if (!zs) continue;
                 rec r;
                 memset(&r, 0, sizeof r);
-                SDK_MASK_FOREACH(z, zs)
-                {
+                SDK_MASK_FOREACH(z, zs) {
                     sdk_bb cells = sdk_als_common_peers(A, B, z);
                     if (sdk_bb_empty(cells)) continue;
                     rec_elim(&r, cells, z);
@@ -240,8 +238,7 @@ static void chain_check(chain_walk *w, unsigned zs)
     const sdk_als *S = &w->l->als[w->als[0]], *E = &w->l->als[w->als[w->n]];
     rec r;
     memset(&r, 0, sizeof r);
-    SDK_MASK_FOREACH(z, zs)
-    {
+    SDK_MASK_FOREACH(z, zs) {
         sdk_bb cells = sdk_als_common_peers(S, E, z);
         if (!sdk_bb_empty(cells)) {
             rec_elim(&r, cells, z);
@@ -287,8 +284,7 @@ static void chain_dfs(chain_walk *w, unsigned prev)
         int ntry = 0;
         if (w->n == 0) {
             /* first link: a doubly linked pair gives two chains, one per RC */
-            SDK_MASK_FOREACH(d, e->digits)
-            {
+            SDK_MASK_FOREACH(d, e->digits) {
                 if (ntry < 2) tries[ntry++] = sdk_digit_bit(d);
             }
         } else {
@@ -321,8 +317,7 @@ static void search_chain(const sdk_als_list *l, const sdk_rcc_graph *gr, int max
         for (int e = 0; e < l->n; e++) {
             uz[e] = 0;
             const sdk_als *E = &l->als[e];
-            SDK_MASK_FOREACH(z, S->digits & E->digits)
-            {
+            SDK_MASK_FOREACH(z, S->digits & E->digits) {
                 if (!sdk_bb_empty(sdk_bb_and(S->peers[z - 1], E->peers[z - 1])))
                     uz[e] |= (uint16_t)sdk_digit_bit(z);
             }
@@ -353,8 +348,7 @@ static void blossom_leaf(blossom *b, sdk_bb used, unsigned common)
 {
     rec r;
     memset(&r, 0, sizeof r);
-    SDK_MASK_FOREACH(z, common & ~b->stem_digits)
-    {
+    SDK_MASK_FOREACH(z, common & ~b->stem_digits) {
         sdk_bb zc = sdk_bb_none();
         for (int d = 0; d < 9; d++)
             if (b->chosen[d] >= 0) zc = sdk_bb_or(zc, b->l->als[b->chosen[d]].dcells[z - 1]);
@@ -396,8 +390,7 @@ static void blossom_rec(blossom *b, int d, sdk_bb used, unsigned common, const s
         if (!nc) continue;
         sdk_bb nlive[9];
         unsigned alive = 0;
-        SDK_MASK_FOREACH(z, nc & ~b->stem_digits)
-        {
+        SDK_MASK_FOREACH(z, nc & ~b->stem_digits) {
             nlive[z - 1] = sdk_bb_andnot(sdk_bb_and(live[z - 1], a->peers[z - 1]), a->cells);
             if (!sdk_bb_empty(nlive[z - 1])) alive |= sdk_digit_bit(z);
         }
@@ -449,8 +442,7 @@ static char *digits_text(unsigned mask, const char *sep, char *buf, size_t n)
 {
     size_t len = 0;
     buf[0] = 0;
-    SDK_MASK_FOREACH(d, mask)
-    {
+    SDK_MASK_FOREACH(d, mask) {
         int k = snprintf(buf + len, n - len, "%s%d", len ? sep : "", d);
         if (k < 0 || (size_t)k >= n - len) break;
         len += (size_t)k;
@@ -470,10 +462,8 @@ static unsigned elim_digits(const rec *r)
  * rest as ALS members. */
 static void mark_als(sdk_step *s, const sdk_als *a, unsigned rc, unsigned z)
 {
-    SDK_BB_FOREACH(c, a->cells)
-    {
-        SDK_MASK_FOREACH(d, a->digits)
-        {
+    SDK_BB_FOREACH(c, a->cells) {
+        SDK_MASK_FOREACH(d, a->digits) {
             if (!sdk_bb_has(a->dcells[d - 1], c)) continue;
             unsigned bit = sdk_digit_bit(d);
             sdk_role role = (rc & bit) ? SDK_ROLE_PIVOT : (z & bit) ? SDK_ROLE_FIN : SDK_ROLE_ALS;
@@ -487,8 +477,7 @@ static void node_of(sdk_node *n, sdk_bb cells, int d, bool on)
     memset(n, 0, sizeof *n);
     n->digit = (uint8_t)d;
     n->on = on;
-    SDK_BB_FOREACH(c, cells)
-    {
+    SDK_BB_FOREACH(c, cells) {
         if (n->ncell == 3) break;
         n->cell[n->ncell++] = (uint8_t)c;
     }
@@ -512,7 +501,8 @@ static void build_step(sdk_step *s, const sdk_technique *t, const sdk_als_list *
 {
     char a[4][160], d1[24], d2[24];
     sdk_step_init(s, t);
-    for (int d = 1; d <= 9; d++) SDK_BB_FOREACH(c, r->elim[d - 1]) sdk_step_elim(s, c, d);
+    for (int d = 1; d <= 9; d++)
+        SDK_BB_FOREACH(c, r->elim[d - 1]) sdk_step_elim(s, c, d);
     const sdk_als *S[MAX_RECORD_ALS];
     for (int i = 0; i < r->nals; i++) S[i] = &l->als[r->als[i]];
     switch (r->kind) {

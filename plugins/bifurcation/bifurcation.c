@@ -26,7 +26,8 @@ static const sdk_technique bifurcation = {
     .level = SDK_LEVEL_EXTREME,
     .flags = SDK_TF_LAST_RESORT | SDK_TF_USES_ENGINE,
     .find = find_bifurcation,
-    .summary = "try a candidate; keep the other only when the try breaks the grid"};
+    .summary = "try a candidate; keep the other only when the try breaks the grid",
+};
 
 SDK_PLUGIN(&bifurcation)
 
@@ -41,8 +42,7 @@ static int refute(sdk_sink *sink, const sdk_grid *g, int cell, int digit, const 
     sdk_step_mark(&s, cell, digit, SDK_ROLE_TARGET);
     sdk_step_printf(&s, "Bifurcation: %s is one of {", sdk_cell_name(cell, name));
     const char *sep = "";
-    SDK_MASK_FOREACH(d, g->cand[cell])
-    {
+    SDK_MASK_FOREACH(d, g->cand[cell]) {
         sdk_step_printf(&s, "%s%d", sep, d);
         sep = ",";
     }
@@ -61,8 +61,7 @@ static int find_bifurcation(const sdk_ctx *ctx, const sdk_grid *g, sdk_sink *sin
     for (int k = 2; k <= 9; k++) {
         for (int c = 0; c < SDK_CELLS; c++) {
             if (g->value[c] || sdk_mask_count(g->cand[c]) != k) continue;
-            SDK_MASK_FOREACH(d, g->cand[c])
-            {
+            SDK_MASK_FOREACH(d, g->cand[c]) {
                 *work = *g;
                 sdk_grid_place(work, c, d, false);
                 if (!ctx->propagate) break;
@@ -82,8 +81,7 @@ static int find_bifurcation(const sdk_ctx *ctx, const sdk_grid *g, sdk_sink *sin
         /* No try breaks by propagation: refute by exhaustive search. */
         for (int c = 0; c < SDK_CELLS && !found; c++) {
             if (g->value[c] || sdk_mask_count(g->cand[c]) != 2) continue;
-            SDK_MASK_FOREACH(d, g->cand[c])
-            {
+            SDK_MASK_FOREACH(d, g->cand[c]) {
                 *work = *g;
                 sdk_grid_place(work, c, d, false);
                 if (sdk_solve_grid(work, 1, NULL, NULL) != 0) continue;

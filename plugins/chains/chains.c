@@ -208,7 +208,7 @@ static void check_nice_loop(search *s, int start, int end)
         el_add(&e, g, si, sc);
     } else if (fs && ls && sc == ec) {
         SDK_MASK_FOREACH(x, g->cand[si])
-        if (x != sc) el_add(&e, g, si, x);
+            if (x != sc) el_add(&e, g, si, x);
     } else if (fs != ls && sc != ec) {
         el_add(&e, g, si, fs ? ec : sc);
     } else if ((!fs && !ls && sdk_mask_count(g->cand[si]) == 2 && sc != ec) ||
@@ -244,7 +244,7 @@ static void check_nice_loop(search *s, int start, int end)
                     }
                     int cell = node_cell(L, ch[i]);
                     SDK_MASK_FOREACH(x, g->cand[cell])
-                    if (x != c1 && x != c2) el_add(&e, g, cell, x);
+                        if (x != c1 && x != c2) el_add(&e, g, cell, x);
                 }
             }
             if (i > 0 && !st && node_cell(L, ch[i - 1]) != node_cell(L, ch[i])) {
@@ -267,15 +267,13 @@ static void check_nice_loop(search *s, int start, int end)
                     } else if (i < last) {
                         exits = sdk_digit_bit(L->node[SDK_LIT_NODE(ch[i + 1])].digit);
                     }
-                    SDK_MASK_FOREACH(j, A->digits)
-                    {
+                    SDK_MASK_FOREACH(j, A->digits) {
                         if (j == ac || (exits & sdk_digit_bit(j))) continue;
                         sdk_bb t2 = sdk_bb_and(A->peers[j - 1], g->digit[j - 1]);
                         SDK_BB_FOREACH(x, t2) el_add(&e, g, x, j);
                     }
                     if (force) {
-                        SDK_MASK_FOREACH(j, exits)
-                        {
+                        SDK_MASK_FOREACH(j, exits) {
                             if (!(A->digits & sdk_digit_bit(j))) continue;
                             sdk_bb t2 = sdk_bb_and(sdk_bb_and(A->peers[j - 1], sdk_peer_bb[next]),
                                                    g->digit[j - 1]);
@@ -300,7 +298,8 @@ static void check_aic(search *s, int start, int end)
     elims e = {{0}, 0};
     if (sc == ec) {
         sdk_bb t = sdk_bb_and(sdk_bb_and(sdk_peer_bb[si], sdk_peer_bb[ei]), g->digit[sc - 1]);
-        if (sdk_bb_count(t) > 1) SDK_BB_FOREACH(x, t) el_add(&e, g, x, sc);
+        if (sdk_bb_count(t) > 1)
+            SDK_BB_FOREACH(x, t) el_add(&e, g, x, sc);
     } else {
         el_add(&e, g, si, ec);
         el_add(&e, g, ei, sc);
@@ -323,8 +322,7 @@ static void run_search(search *s, bool lifo)
         int on = pass == 0 ? 1 : 0;
         for (int c = 0; c < 81; c++) {
             if (g->value[c]) continue;
-            SDK_MASK_FOREACH(d, g->cand[c])
-            {
+            SDK_MASK_FOREACH(d, g->cand[c]) {
                 int start = SDK_LIT(SDK_CAND_NODE(c, d), on);
                 if (lifo)
                     sdk_links_search_lifo(L, start, &s->S);
@@ -332,8 +330,7 @@ static void run_search(search *s, bool lifo)
                     sdk_links_search(L, start, &s->S);
                 if (pass < 2) {
                     /* nice loops: back in the start cell */
-                    SDK_MASK_FOREACH(x, g->cand[c])
-                    {
+                    SDK_MASK_FOREACH(x, g->cand[c]) {
                         for (int v = 0; v < 2; v++) {
                             int lit = SDK_LIT(SDK_CAND_NODE(c, x), v);
                             if (lit == start || s->S.dist[lit] == INT_MAX) continue;

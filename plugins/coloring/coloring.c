@@ -22,7 +22,8 @@ static const sdk_technique simple_colors_trap = {
     .level = SDK_LEVEL_HARD,
     .find = find_simple,
     .data = &trap_kind,
-    .summary = "a cell seeing both colours of a cluster loses the digit"};
+    .summary = "a cell seeing both colours of a cluster loses the digit",
+};
 static const sdk_technique simple_colors_wrap = {
     .abi = SDK_ABI_VERSION,
     .size = sizeof(sdk_technique),
@@ -33,7 +34,8 @@ static const sdk_technique simple_colors_wrap = {
     .level = SDK_LEVEL_HARD,
     .find = find_simple,
     .data = &wrap_kind,
-    .summary = "two cells of one colour see each other: that colour is false"};
+    .summary = "two cells of one colour see each other: that colour is false",
+};
 static const sdk_technique multi_colors_1 = {
     .abi = SDK_ABI_VERSION,
     .size = sizeof(sdk_technique),
@@ -45,7 +47,8 @@ static const sdk_technique multi_colors_1 = {
     .find = find_multi,
     .data = &multi_1,
     .summary = "colours a1 and b1 of two clusters see each other: a cell seeing a2 and b2 "
-               "loses the digit"};
+               "loses the digit",
+};
 static const sdk_technique multi_colors_2 = {
     .abi = SDK_ABI_VERSION,
     .size = sizeof(sdk_technique),
@@ -56,7 +59,8 @@ static const sdk_technique multi_colors_2 = {
     .level = SDK_LEVEL_HARD,
     .find = find_multi,
     .data = &multi_2,
-    .summary = "a colour seeing both colours of another cluster is false"};
+    .summary = "a colour seeing both colours of another cluster is false",
+};
 
 SDK_PLUGIN(&simple_colors_trap, &simple_colors_wrap, &multi_colors_1, &multi_colors_2)
 
@@ -84,8 +88,7 @@ static int clusters_of(const sdk_grid *g, int d, cluster *out)
             top--;
             int c = stack[top], side = col[top];
             sdk_bb_add(&k.c[side], c);
-            SDK_BB_FOREACH(p, strong[c])
-            {
+            SDK_BB_FOREACH(p, strong[c]) {
                 if (!sdk_bb_has(left, p)) continue;
                 sdk_bb_del(&left, p);
                 stack[top] = p;
@@ -130,8 +133,7 @@ static int find_simple(const sdk_ctx *ctx, const sdk_grid *g, sdk_sink *sink)
             if (wrap) {
                 for (int side = 0; side < 2; side++) {
                     bool bad = false;
-                    SDK_BB_FOREACH(c, k[i].c[side])
-                    {
+                    SDK_BB_FOREACH(c, k[i].c[side]) {
                         if (!sdk_bb_empty(sdk_bb_and(sdk_peer_bb[c], k[i].c[side]))) bad = true;
                     }
                     if (bad) t = sdk_bb_or(t, k[i].c[side]);

@@ -85,8 +85,7 @@ static bool static_init(sctx *s, const sdk_grid *g, unsigned flags)
     s->t = sdk_xcalloc(2 * SDK_NCAND, sizeof *s->t);
     for (int c = 0; c < 81; c++) {
         if (g->value[c]) continue;
-        SDK_MASK_FOREACH(d, g->cand[c])
-        {
+        SDK_MASK_FOREACH(d, g->cand[c]) {
             for (int on = 0; on < 2; on++) {
                 int lit = SDK_LIT(SDK_CAND_NODE(c, d), on);
                 sdk_links_search(&s->L, lit, &s->S);
@@ -180,8 +179,7 @@ static int static_contradiction(sctx *s, int p, sdk_step *st, int *len)
     for (int c = 0; c < 81; c++) {
         if (g->value[c]) continue;
         int on = 0, off = 0, first = -1, second = -1;
-        SDK_MASK_FOREACH(d, g->cand[c])
-        {
+        SDK_MASK_FOREACH(d, g->cand[c]) {
             int k = c * 9 + d - 1;
             if (cs_has(&t->on, k)) {
                 on++;
@@ -201,7 +199,7 @@ static int static_contradiction(sctx *s, int p, sdk_step *st, int *len)
         }
         if (off == sdk_mask_count(g->cand[c])) {
             SDK_MASK_FOREACH(d, g->cand[c])
-            *len += add_chain(s, p, 2 * (c * 9 + d - 1), st, NULL, 0);
+                *len += add_chain(s, p, 2 * (c * 9 + d - 1), st, NULL, 0);
             char a[8];
             sdk_step_printf(st, "%s has no candidate left", sdk_cell_name(c, a));
             return 4;
@@ -212,8 +210,7 @@ static int static_contradiction(sctx *s, int p, sdk_step *st, int *len)
             sdk_bb b = sdk_house_digit(g, h, d);
             if (sdk_bb_empty(b)) continue;
             int on = 0, off = 0, first = -1, second = -1;
-            SDK_BB_FOREACH(c, b)
-            {
+            SDK_BB_FOREACH(c, b) {
                 int k = c * 9 + d - 1;
                 if (cs_has(&t->on, k)) {
                     on++;
@@ -370,8 +367,7 @@ static void dyn_link(int from, int to, const sdk_dyn_reason *r, sdk_step *st)
     l.strong = r->strong;
     l.kind = r->kind;
     if (r->kind == SDK_LINK_ALS || r->kind == SDK_LINK_GROUP) {
-        SDK_BB_FOREACH(c, r->als)
-        {
+        SDK_BB_FOREACH(c, r->als) {
             if (l.nals == 9) break;
             l.als[l.nals++] = (uint8_t)c;
         }
@@ -504,16 +500,14 @@ static int dyn_why_true(const sdk_grid *g0, const sdk_dyn *d, const int *at, int
             int nn = 0;
             bool ok = true;
             if (form == 0 || form == 4) {
-                SDK_MASK_FOREACH(x, g0->cand[b])
-                {
+                SDK_MASK_FOREACH(x, g0->cand[b]) {
                     int lit = SDK_LIT(SDK_CAND_NODE(b, x), 0);
                     if (x == db || lit == a_lit) continue;
                     if (!dyn_known_off(d, at, lit, to, when, strict, &need[nn++])) ok = false;
                 }
             } else {
                 int h = hs[form - 1];
-                SDK_BB_FOREACH(c, sdk_house_digit(g0, h, db))
-                {
+                SDK_BB_FOREACH(c, sdk_house_digit(g0, h, db)) {
                     int lit = SDK_LIT(SDK_CAND_NODE(c, db), 0);
                     if (c == b || lit == a_lit) continue;
                     if (!dyn_known_off(d, at, lit, to, when, strict, &need[nn++])) ok = false;
@@ -583,7 +577,7 @@ static int dyn_contra_links(const sdk_dyn *d, sdk_step *st)
         }
     } else if (d->bad_cell >= 0) {
         SDK_MASK_FOREACH(x, d->g.cand[d->bad_cell])
-        len += dyn_links(d, SDK_LIT(SDK_CAND_NODE(d->bad_cell, x), 0), st);
+            len += dyn_links(d, SDK_LIT(SDK_CAND_NODE(d->bad_cell, x), 0), st);
     } else if (d->bad_house >= 0) {
         sdk_bb b = sdk_house_digit(&d->g, d->bad_house, d->bad_digit);
         SDK_BB_FOREACH(c, b) len += dyn_links(d, SDK_LIT(SDK_CAND_NODE(c, d->bad_digit), 0), st);
@@ -625,8 +619,7 @@ static int dyn_all(const sdk_grid *g, unsigned flags, const sdk_technique *ct,
 
     for (int c = 0; c < 81 && ret != SDK_STOP; c++) {
         if (g->value[c]) continue;
-        SDK_MASK_FOREACH(dg, g->cand[c])
-        {
+        SDK_MASK_FOREACH(dg, g->cand[c]) {
             for (int on = 1; on >= 0 && ret != SDK_STOP; on--) {
                 if ((flags & SDK_DYN_NISHIO) && !on) continue;
                 int p = SDK_LIT(SDK_CAND_NODE(c, dg), on);
@@ -794,8 +787,7 @@ static bool nested_fallback(sdk_grid *w, sdk_dyn *d2)
         bool changed = false;
         for (int c = 0; c < 81; c++) {
             if (w->value[c] || sdk_mask_count(w->cand[c]) != 2) continue;
-            SDK_MASK_FOREACH(x, w->cand[c])
-            {
+            SDK_MASK_FOREACH(x, w->cand[c]) {
                 if (sdk_dyn_run(w, c, x, true, 0, NULL, d2)) {
                     sdk_grid_eliminate(w, c, x);
                     changed = true;
@@ -834,8 +826,7 @@ static int find_nfc(const sdk_ctx *ctx, const sdk_grid *g, sdk_sink *sink)
     for (int c = 0; c < 81 && ret != SDK_STOP; c++) {
         if (g->value[c]) continue;
         if (!engine && sdk_mask_count(g->cand[c]) != 2) continue;
-        SDK_MASK_FOREACH(dg, g->cand[c])
-        {
+        SDK_MASK_FOREACH(dg, g->cand[c]) {
             if (ret == SDK_STOP) break;
             if (sdk_dyn_run(g, c, dg, true, 0, NULL, d)) continue; /* plain dynamic: not nested */
             bool broken;
@@ -931,8 +922,7 @@ static void kraken_head(kctx *k, const sdk_fish *f, sdk_bb fins)
     sdk_fish_houses(f->cover, f->size, ch, sizeof ch);
     sdk_step_printf(st, "Kraken Fish Type %d: %s: %d %s %s", k->type, fish_name(f, nm, sizeof nm),
                     f->digit, bh, ch);
-    SDK_BB_FOREACH(x, fins)
-    {
+    SDK_BB_FOREACH(x, fins) {
         char a[8];
         sdk_step_printf(st, " f%s", sdk_cell_name(x, a));
     }
@@ -951,8 +941,7 @@ static int kraken_emit(kctx *k, const sdk_fish *f, sdk_bb from, int lit)
     sdk_step *st = k->st;
     int len = 0;
     const char *sep = ":";
-    SDK_BB_FOREACH(x, from)
-    {
+    SDK_BB_FOREACH(x, from) {
         char nm[8], txt[256];
         len += add_chain(k->s, SDK_LIT(SDK_CAND_NODE(x, f->digit), 1), lit, st, txt, sizeof txt);
         sdk_step_printf(st, "%s %s: %s", sep, sdk_cell_name(x, nm), txt);
@@ -974,12 +963,10 @@ static int kraken_fish(void *vk, const sdk_fish *f)
     if (k->type == 1) {
         /* potential eliminations the finned fish itself cannot make */
         sdk_bb targets = sdk_bb_andnot(sdk_bb_and(f->potential, k->g->digit[d - 1]), f->elims);
-        SDK_BB_FOREACH(x, targets)
-        {
+        SDK_BB_FOREACH(x, targets) {
             int tk = x * 9 + d - 1;
             bool all = true;
-            SDK_BB_FOREACH(fc, fins)
-            {
+            SDK_BB_FOREACH(fc, fins) {
                 if (!cs_has(&t[SDK_LIT(SDK_CAND_NODE(fc, d), 1)].off, tk)) {
                     all = false;
                     break;
@@ -1049,16 +1036,17 @@ static int find_kraken(const sdk_ctx *ctx, const sdk_grid *g, sdk_sink *sink)
 
 static const int kraken_1 = 1, kraken_2 = 2;
 
-static const sdk_technique fcc = {.abi = SDK_ABI_VERSION,
-                                  .size = sizeof(sdk_technique),
-                                  .id = "forcing-chain-contradiction",
-                                  .name = "Forcing Chain Contradiction",
-                                  .difficulty = 80,
-                                  .score = 500,
-                                  .level = SDK_LEVEL_EXTREME,
-                                  .find = find_fcc,
-                                  .summary =
-                                      "an assumption whose chains contradict each other is false"};
+static const sdk_technique fcc = {
+    .abi = SDK_ABI_VERSION,
+    .size = sizeof(sdk_technique),
+    .id = "forcing-chain-contradiction",
+    .name = "Forcing Chain Contradiction",
+    .difficulty = 80,
+    .score = 500,
+    .level = SDK_LEVEL_EXTREME,
+    .find = find_fcc,
+    .summary = "an assumption whose chains contradict each other is false",
+};
 static const sdk_technique fcv = {
     .abi = SDK_ABI_VERSION,
     .size = sizeof(sdk_technique),
@@ -1068,18 +1056,20 @@ static const sdk_technique fcv = {
     .score = 500,
     .level = SDK_LEVEL_EXTREME,
     .find = find_fcv,
-    .summary = "what every candidate of a cell or house implies by chains is true"};
-static const sdk_technique fnc = {.abi = SDK_ABI_VERSION,
-                                  .size = sizeof(sdk_technique),
-                                  .id = "forcing-net-contradiction",
-                                  .name = "Forcing Net Contradiction",
-                                  .difficulty = 85,
-                                  .score = 700,
-                                  .level = SDK_LEVEL_EXTREME,
-                                  .find = find_dyn,
-                                  .data = &k_fnc,
-                                  .summary =
-                                      "dynamic chains (nets) from an assumption break the grid"};
+    .summary = "what every candidate of a cell or house implies by chains is true",
+};
+static const sdk_technique fnc = {
+    .abi = SDK_ABI_VERSION,
+    .size = sizeof(sdk_technique),
+    .id = "forcing-net-contradiction",
+    .name = "Forcing Net Contradiction",
+    .difficulty = 85,
+    .score = 700,
+    .level = SDK_LEVEL_EXTREME,
+    .find = find_dyn,
+    .data = &k_fnc,
+    .summary = "dynamic chains (nets) from an assumption break the grid",
+};
 static const sdk_technique fnv = {
     .abi = SDK_ABI_VERSION,
     .size = sizeof(sdk_technique),
@@ -1090,18 +1080,20 @@ static const sdk_technique fnv = {
     .level = SDK_LEVEL_EXTREME,
     .find = find_dyn,
     .data = &k_fnv,
-    .summary = "what every case of a cell or house implies through nets is true"};
-static const sdk_technique nishio = {.abi = SDK_ABI_VERSION,
-                                     .size = sizeof(sdk_technique),
-                                     .id = "nishio",
-                                     .name = "Nishio Forcing Chain",
-                                     .difficulty = 75,
-                                     .score = 500,
-                                     .level = SDK_LEVEL_EXTREME,
-                                     .find = find_dyn,
-                                     .data = &k_nishio,
-                                     .summary =
-                                         "placing a digit leaves a house without that digit"};
+    .summary = "what every case of a cell or house implies through nets is true",
+};
+static const sdk_technique nishio = {
+    .abi = SDK_ABI_VERSION,
+    .size = sizeof(sdk_technique),
+    .id = "nishio",
+    .name = "Nishio Forcing Chain",
+    .difficulty = 75,
+    .score = 500,
+    .level = SDK_LEVEL_EXTREME,
+    .find = find_dyn,
+    .data = &k_nishio,
+    .summary = "placing a digit leaves a house without that digit",
+};
 static const sdk_technique dfc = {
     .abi = SDK_ABI_VERSION,
     .size = sizeof(sdk_technique),
@@ -1112,18 +1104,20 @@ static const sdk_technique dfc = {
     .level = SDK_LEVEL_EXTREME,
     .find = find_dyn,
     .data = &k_dfc,
-    .summary = "dynamic forcing chains: contradiction, double, cell and region forms"};
-static const sdk_technique nfc = {.abi = SDK_ABI_VERSION,
-                                  .size = sizeof(sdk_technique),
-                                  .id = "nested-forcing-chain",
-                                  .name = "Nested Forcing Chain",
-                                  .difficulty = 95,
-                                  .score = 900,
-                                  .level = SDK_LEVEL_EXTREME,
-                                  .flags = SDK_TF_USES_ENGINE,
-                                  .find = find_nfc,
-                                  .summary =
-                                      "an assumption plus the earlier techniques breaks the grid"};
+    .summary = "dynamic forcing chains: contradiction, double, cell and region forms",
+};
+static const sdk_technique nfc = {
+    .abi = SDK_ABI_VERSION,
+    .size = sizeof(sdk_technique),
+    .id = "nested-forcing-chain",
+    .name = "Nested Forcing Chain",
+    .difficulty = 95,
+    .score = 900,
+    .level = SDK_LEVEL_EXTREME,
+    .flags = SDK_TF_USES_ENGINE,
+    .find = find_nfc,
+    .summary = "an assumption plus the earlier techniques breaks the grid",
+};
 static const sdk_technique kraken = {
     .abi = SDK_ABI_VERSION,
     .size = sizeof(sdk_technique),
@@ -1135,7 +1129,8 @@ static const sdk_technique kraken = {
     .find = find_kraken,
     .data = &kraken_1,
     .summary = "a finned fish whose fins each lead by a chain to the elimination "
-               "(type 1; franken=1, mutant=1 widen the fish)"};
+               "(type 1; franken=1, mutant=1 widen the fish)",
+};
 static const sdk_technique kraken2 = {
     .abi = SDK_ABI_VERSION,
     .size = sizeof(sdk_technique),
@@ -1147,6 +1142,7 @@ static const sdk_technique kraken2 = {
     .find = find_kraken,
     .data = &kraken_2,
     .summary = "a finned fish: the base candidates of one cover house and the fins each imply "
-               "the elimination (franken=1, mutant=1 widen the fish)"};
+               "the elimination (franken=1, mutant=1 widen the fish)",
+};
 
 SDK_PLUGIN(&fcc, &fcv, &fnc, &fnv, &nishio, &dfc, &nfc, &kraken, &kraken2)

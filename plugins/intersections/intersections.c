@@ -13,46 +13,54 @@ static int find_locked_subset(const sdk_ctx *ctx, const sdk_grid *g, sdk_sink *s
 static const bool box_to_line = true, line_to_box = false;
 static const int two = 2, three = 3;
 
-static const sdk_technique pointing = {.abi = SDK_ABI_VERSION,
-                                       .size = sizeof(sdk_technique),
-                                       .id = "pointing",
-                                       .name = "Locked Candidates Type 1 (Pointing)",
-                                       .difficulty = 26,
-                                       .score = 50,
-                                       .level = SDK_LEVEL_MEDIUM,
-                                       .find = find_locked,
-                                       .data = &box_to_line,
-                                       .summary = "a digit of a box confined to one row or column"};
-static const sdk_technique claiming = {.abi = SDK_ABI_VERSION,
-                                       .size = sizeof(sdk_technique),
-                                       .id = "claiming",
-                                       .name = "Locked Candidates Type 2 (Claiming)",
-                                       .difficulty = 28,
-                                       .score = 50,
-                                       .level = SDK_LEVEL_MEDIUM,
-                                       .find = find_locked,
-                                       .data = &line_to_box,
-                                       .summary = "a digit of a row or column confined to one box"};
-static const sdk_technique locked_pair = {.abi = SDK_ABI_VERSION,
-                                          .size = sizeof(sdk_technique),
-                                          .id = "locked-pair",
-                                          .name = "Locked Pair",
-                                          .difficulty = 30,
-                                          .score = 40,
-                                          .level = SDK_LEVEL_MEDIUM,
-                                          .find = find_locked_subset,
-                                          .data = &two,
-                                          .summary = "a naked pair inside a box-line segment"};
-static const sdk_technique locked_triple = {.abi = SDK_ABI_VERSION,
-                                            .size = sizeof(sdk_technique),
-                                            .id = "locked-triple",
-                                            .name = "Locked Triple",
-                                            .difficulty = 36,
-                                            .score = 60,
-                                            .level = SDK_LEVEL_MEDIUM,
-                                            .find = find_locked_subset,
-                                            .data = &three,
-                                            .summary = "a naked triple inside a box-line segment"};
+static const sdk_technique pointing = {
+    .abi = SDK_ABI_VERSION,
+    .size = sizeof(sdk_technique),
+    .id = "pointing",
+    .name = "Locked Candidates Type 1 (Pointing)",
+    .difficulty = 26,
+    .score = 50,
+    .level = SDK_LEVEL_MEDIUM,
+    .find = find_locked,
+    .data = &box_to_line,
+    .summary = "a digit of a box confined to one row or column",
+};
+static const sdk_technique claiming = {
+    .abi = SDK_ABI_VERSION,
+    .size = sizeof(sdk_technique),
+    .id = "claiming",
+    .name = "Locked Candidates Type 2 (Claiming)",
+    .difficulty = 28,
+    .score = 50,
+    .level = SDK_LEVEL_MEDIUM,
+    .find = find_locked,
+    .data = &line_to_box,
+    .summary = "a digit of a row or column confined to one box",
+};
+static const sdk_technique locked_pair = {
+    .abi = SDK_ABI_VERSION,
+    .size = sizeof(sdk_technique),
+    .id = "locked-pair",
+    .name = "Locked Pair",
+    .difficulty = 30,
+    .score = 40,
+    .level = SDK_LEVEL_MEDIUM,
+    .find = find_locked_subset,
+    .data = &two,
+    .summary = "a naked pair inside a box-line segment",
+};
+static const sdk_technique locked_triple = {
+    .abi = SDK_ABI_VERSION,
+    .size = sizeof(sdk_technique),
+    .id = "locked-triple",
+    .name = "Locked Triple",
+    .difficulty = 36,
+    .score = 60,
+    .level = SDK_LEVEL_MEDIUM,
+    .find = find_locked_subset,
+    .data = &three,
+    .summary = "a naked triple inside a box-line segment",
+};
 
 SDK_PLUGIN(&pointing, &claiming, &locked_pair, &locked_triple)
 
@@ -129,8 +137,7 @@ static int try_locked(const sdk_grid *g, sdk_sink *sink, const sdk_technique *t,
     bool in_box = false, in_line = false;
     sdk_bb box_rest = sdk_bb_andnot(sdk_house_bb[b], set);
     sdk_bb line_rest = sdk_bb_andnot(sdk_house_bb[l], sdk_house_bb[b]);
-    SDK_MASK_FOREACH(d, digits)
-    {
+    SDK_MASK_FOREACH(d, digits) {
         if (!sdk_bb_empty(sdk_bb_and(box_rest, g->digit[d - 1]))) in_box = true;
         if (!sdk_bb_empty(sdk_bb_and(line_rest, g->digit[d - 1]))) in_line = true;
     }
@@ -179,8 +186,7 @@ static int emit_subset(const sdk_grid *g, sdk_sink *sink, const sdk_technique *t
     sdk_step_house(&s, l, SDK_ROLE_COVER);
     sdk_step_printf(&s, "%s: ", t->name);
     const char *sep = "";
-    SDK_MASK_FOREACH(d, digits)
-    {
+    SDK_MASK_FOREACH(d, digits) {
         sdk_step_printf(&s, "%s%d", sep, d);
         sep = ",";
     }
@@ -254,8 +260,7 @@ static int find_locked_subset(const sdk_ctx *ctx, const sdk_grid *g, sdk_sink *s
                 sdk_step_house(&s, l, SDK_ROLE_COVER);
                 sdk_step_printf(&s, "%s: ", t->name);
                 const char *sep = "";
-                SDK_MASK_FOREACH(d, digits)
-                {
+                SDK_MASK_FOREACH(d, digits) {
                     sdk_step_printf(&s, "%s%d", sep, d);
                     sep = ",";
                 }

@@ -47,8 +47,7 @@ static int ate_check(const sdk_grid *g, const ate_cell *t[3], sdk_bb ex, sdk_sin
 {
     int ne = 0, ecell[20];
     unsigned emask[20];
-    SDK_BB_FOREACH(e, ex)
-    {
+    SDK_BB_FOREACH(e, ex) {
         ecell[ne] = e;
         emask[ne++] = g->cand[e];
     }
@@ -56,22 +55,20 @@ static int ate_check(const sdk_grid *g, const ate_cell *t[3], sdk_bb ex, sdk_sin
          s12 = sdk_sees(t[1]->cell, t[2]->cell);
     unsigned ok[3] = {0, 0, 0};
     SDK_MASK_FOREACH(x, t[0]->cand)
-    SDK_MASK_FOREACH(y, t[1]->cand)
-    {
-        if (x == y && s01) continue;
-        unsigned xy = sdk_digit_bit(x) | sdk_digit_bit(y);
-        SDK_MASK_FOREACH(z, t[2]->cand)
-        {
-            if ((x == z && s02) || (y == z && s12)) continue;
-            unsigned xyz = xy | sdk_digit_bit(z);
-            bool dead = false;
-            for (int k = 0; k < ne && !dead; k++) dead = (emask[k] & ~xyz) == 0;
-            if (dead) continue;
-            ok[0] |= sdk_digit_bit(x);
-            ok[1] |= sdk_digit_bit(y);
-            ok[2] |= sdk_digit_bit(z);
+        SDK_MASK_FOREACH(y, t[1]->cand) {
+            if (x == y && s01) continue;
+            unsigned xy = sdk_digit_bit(x) | sdk_digit_bit(y);
+            SDK_MASK_FOREACH(z, t[2]->cand) {
+                if ((x == z && s02) || (y == z && s12)) continue;
+                unsigned xyz = xy | sdk_digit_bit(z);
+                bool dead = false;
+                for (int k = 0; k < ne && !dead; k++) dead = (emask[k] & ~xyz) == 0;
+                if (dead) continue;
+                ok[0] |= sdk_digit_bit(x);
+                ok[1] |= sdk_digit_bit(y);
+                ok[2] |= sdk_digit_bit(z);
+            }
         }
-    }
     unsigned gone[3];
     bool any = false;
     for (int i = 0; i < 3; i++) {
@@ -82,7 +79,8 @@ static int ate_check(const sdk_grid *g, const ate_cell *t[3], sdk_bb ex, sdk_sin
 
     sdk_step s;
     sdk_step_init(&s, &sdk_misc_ate);
-    for (int i = 0; i < 3; i++) SDK_MASK_FOREACH(d, gone[i]) sdk_step_elim(&s, t[i]->cell, d);
+    for (int i = 0; i < 3; i++)
+        SDK_MASK_FOREACH(d, gone[i]) sdk_step_elim(&s, t[i]->cell, d);
     for (int i = 0; i < 3; i++) {
         sdk_step_mark(&s, t[i]->cell, 0, SDK_ROLE_BASE);
         SDK_MASK_FOREACH(d, t[i]->cand & ~gone[i]) sdk_step_mark(&s, t[i]->cell, d, SDK_ROLE_BASE);
@@ -91,20 +89,19 @@ static int ate_check(const sdk_grid *g, const ate_cell *t[3], sdk_bb ex, sdk_sin
      * candidate (the ones the explanation needs). */
     unsigned used = 0;
     SDK_MASK_FOREACH(x, t[0]->cand)
-    SDK_MASK_FOREACH(y, t[1]->cand)
-    SDK_MASK_FOREACH(z, t[2]->cand)
-    {
-        if (!((gone[0] >> (x - 1)) & 1) && !((gone[1] >> (y - 1)) & 1) &&
-            !((gone[2] >> (z - 1)) & 1))
-            continue;
-        if ((x == y && s01) || (x == z && s02) || (y == z && s12)) continue;
-        unsigned xyz = sdk_digit_bit(x) | sdk_digit_bit(y) | sdk_digit_bit(z);
-        for (int k = 0; k < ne; k++)
-            if ((emask[k] & ~xyz) == 0) {
-                used |= 1u << k;
-                break;
+        SDK_MASK_FOREACH(y, t[1]->cand)
+            SDK_MASK_FOREACH(z, t[2]->cand) {
+                if (!((gone[0] >> (x - 1)) & 1) && !((gone[1] >> (y - 1)) & 1) &&
+                    !((gone[2] >> (z - 1)) & 1))
+                    continue;
+                if ((x == y && s01) || (x == z && s02) || (y == z && s12)) continue;
+                unsigned xyz = sdk_digit_bit(x) | sdk_digit_bit(y) | sdk_digit_bit(z);
+                for (int k = 0; k < ne; k++)
+                    if ((emask[k] & ~xyz) == 0) {
+                        used |= 1u << k;
+                        break;
+                    }
             }
-    }
     for (int k = 0; k < ne; k++)
         if ((used >> k) & 1) sdk_step_mark(&s, ecell[k], 0, SDK_ROLE_COVER);
     for (int i = 0; i < s.nelim; i++)

@@ -76,19 +76,21 @@ static int sdc_found(sdc *w, sdk_bb bcells, unsigned bcands)
     unsigned both = bcands & w->lcands;
     sdk_bb rest = sdk_bb_andnot(sdk_bb_andnot(w->boxset, bcells), w->inter);
     unsigned m = ((w->v | bcands) & ~w->lcands) | both;
-    SDK_BB_FOREACH(c, rest) SDK_MASK_FOREACH(d, g->cand[c] & m) sdk_step_elim(&s, c, d);
+    SDK_BB_FOREACH(c, rest)
+        SDK_MASK_FOREACH(d, g->cand[c] & m) sdk_step_elim(&s, c, d);
     rest = sdk_bb_andnot(sdk_bb_andnot(w->lineset, w->lcells), w->inter);
     m = ((w->v | w->lcands) & ~bcands) | both;
-    SDK_BB_FOREACH(c, rest) SDK_MASK_FOREACH(d, g->cand[c] & m) sdk_step_elim(&s, c, d);
+    SDK_BB_FOREACH(c, rest)
+        SDK_MASK_FOREACH(d, g->cand[c] & m) sdk_step_elim(&s, c, d);
     if (sdk_step_empty(&s)) return SDK_CONTINUE;
     SDK_BB_FOREACH(c, w->inter) sdk_step_mark(&s, c, 0, SDK_ROLE_BASE);
     SDK_BB_FOREACH(c, w->lcells) sdk_step_mark(&s, c, 0, SDK_ROLE_ALS);
     SDK_BB_FOREACH(c, bcells) sdk_step_mark(&s, c, 0, SDK_ROLE_ALS);
     sdk_bb lc = sdk_bb_or(w->lcells, w->inter), bc = sdk_bb_or(bcells, w->inter);
     SDK_BB_FOREACH(c, lc)
-    SDK_MASK_FOREACH(d, g->cand[c] & w->lcands) sdk_step_mark(&s, c, d, SDK_ROLE_FIN);
+        SDK_MASK_FOREACH(d, g->cand[c] & w->lcands) sdk_step_mark(&s, c, d, SDK_ROLE_FIN);
     SDK_BB_FOREACH(c, bc)
-    SDK_MASK_FOREACH(d, g->cand[c] & bcands) sdk_step_mark(&s, c, d, SDK_ROLE_ENDOFIN);
+        SDK_MASK_FOREACH(d, g->cand[c] & bcands) sdk_step_mark(&s, c, d, SDK_ROLE_ENDOFIN);
     for (int i = 0; i < s.nelim; i++)
         sdk_step_mark(&s, s.elim[i].cell, s.elim[i].digit, SDK_ROLE_TARGET);
     sdk_step_house(&s, w->line, SDK_ROLE_BASE);
@@ -208,20 +210,20 @@ static int find_ape(const sdk_ctx *ctx, const sdk_grid *g, sdk_sink *sink)
             sdk_bb common = sdk_bb_andnot(sdk_bb_and(sdk_peer_bb[p], sdk_peer_bb[q]), g->solved);
             unsigned small[20];
             int ns = 0;
-            SDK_BB_FOREACH(c, common) if (sdk_mask_count(g->cand[c]) <= 2) small[ns++] = g->cand[c];
+            SDK_BB_FOREACH(c, common)
+                if (sdk_mask_count(g->cand[c]) <= 2) small[ns++] = g->cand[c];
             if (!ns) continue;
             unsigned okp = 0, okq = 0;
             SDK_MASK_FOREACH(x, g->cand[p])
-            SDK_MASK_FOREACH(y, g->cand[q])
-            {
-                if (x == y) continue;
-                unsigned xy = sdk_digit_bit(x) | sdk_digit_bit(y);
-                bool dead = false;
-                for (int k = 0; k < ns && !dead; k++) dead = (small[k] & ~xy) == 0;
-                if (dead) continue;
-                okp |= sdk_digit_bit(x);
-                okq |= sdk_digit_bit(y);
-            }
+                SDK_MASK_FOREACH(y, g->cand[q]) {
+                    if (x == y) continue;
+                    unsigned xy = sdk_digit_bit(x) | sdk_digit_bit(y);
+                    bool dead = false;
+                    for (int k = 0; k < ns && !dead; k++) dead = (small[k] & ~xy) == 0;
+                    if (dead) continue;
+                    okp |= sdk_digit_bit(x);
+                    okq |= sdk_digit_bit(y);
+                }
             unsigned ep = g->cand[p] & ~okp, eq = g->cand[q] & ~okq;
             if (!ep && !eq) continue;
             sdk_step s;
@@ -231,7 +233,7 @@ static int find_ape(const sdk_ctx *ctx, const sdk_grid *g, sdk_sink *sink)
             sdk_step_mark(&s, p, 0, SDK_ROLE_BASE);
             sdk_step_mark(&s, q, 0, SDK_ROLE_BASE);
             SDK_BB_FOREACH(c, common)
-            if (sdk_mask_count(g->cand[c]) <= 2) sdk_step_mark(&s, c, 0, SDK_ROLE_COVER);
+                if (sdk_mask_count(g->cand[c]) <= 2) sdk_step_mark(&s, c, 0, SDK_ROLE_COVER);
             for (int i = 0; i < s.nelim; i++)
                 sdk_step_mark(&s, s.elim[i].cell, s.elim[i].digit, SDK_ROLE_TARGET);
             char a[8], b[8];

@@ -184,8 +184,7 @@ static void set_result(hint *h, const sdk_grid *g, int cand, bool on)
     }
     int cell = cand / 9;
     h->place = cand;
-    SDK_MASK_FOREACH(v, g->cand[cell])
-    {
+    SDK_MASK_FOREACH(v, g->cand[cell]) {
         if (v != cand % 9 + 1) h->rem[h->nrem++] = (int16_t)(cell * 9 + v - 1);
     }
 }
@@ -232,8 +231,7 @@ static void cycle_hint(chainer *c, int dst, bool y, bool x)
     int nrem = 0;
     for (int d = 1; d <= 9; d++) {
         sdk_bb r = sdk_bb_and(forw[d - 1], back[d - 1]);
-        SDK_BB_FOREACH(x2, r)
-        {
+        SDK_BB_FOREACH(x2, r) {
             if (nrem < 9) rem[nrem++] = (int16_t)(x2 * 9 + d - 1);
         }
     }
@@ -278,8 +276,7 @@ static void unary(chainer *c, const sdk_se_static *t, bool y, bool x)
     if (x)
         for (int cell = 0; cell < 81; cell++) {
             if (g->value[cell] || sdk_mask_count(g->cand[cell]) < 2) continue;
-            SDK_MASK_FOREACH(d, g->cand[cell])
-            {
+            SDK_MASK_FOREACH(d, g->cand[cell]) {
                 int cand = cell * 9 + d - 1;
                 from[nq] = cand * 2 + 1;
                 to[nq++] = cand * 2;
@@ -292,8 +289,7 @@ static void unary(chainer *c, const sdk_se_static *t, bool y, bool x)
     for (int cell = 0; cell < 81; cell++) {
         if (g->value[cell] || sdk_mask_count(g->cand[cell]) < 2) continue;
         if (sdk_mask_count(g->cand[cell]) > 2 && !x) continue;
-        SDK_MASK_FOREACH(d, g->cand[cell])
-        {
+        SDK_MASK_FOREACH(d, g->cand[cell]) {
             int cand = cell * 9 + d - 1;
             int n = !scc || scc->size[scc->comp[cand * 2 + 1]] > 1
                         ? sdk_se_cycles(&c->A, t, cand, y, x, out, 512)
@@ -436,8 +432,7 @@ static void multiple_cell(chainer *c, int cell)
     int card = sdk_mask_count(g->cand[cell]);
     sdk_se_set *on_sets[9], *off_set = set_get(c->pool);
     int nv = 0;
-    SDK_MASK_FOREACH(d, g->cand[cell])
-    {
+    SDK_MASK_FOREACH(d, g->cand[cell]) {
         int cand = cell * 9 + d - 1;
         bool dbl = card >= 3 && !c->nishio && c->dynamic;
         bool contra = c->dynamic || c->nishio;
@@ -732,7 +727,7 @@ static int rules_locking(const sdk_grid *g, const sdk_grid *src, const int8_t (*
                     rule_hint *r = &out[n];
                     r->nrem = r->npar = 0;
                     SDK_BB_FOREACH(x, rm)
-                    if (r->nrem < RH_MAXREM) r->rem[r->nrem++] = (int16_t)(x * 9 + d - 1);
+                        if (r->nrem < RH_MAXREM) r->rem[r->nrem++] = (int16_t)(x * 9 + d - 1);
                     /* LockingHint: removed from the base house outside the cover */
                     removed_in(r, src, g, sdk_bb_andnot(sdk_house_bb[h1], sdk_house_bb[h2]), d);
                     n++;
@@ -761,10 +756,8 @@ static int rules_hidden_pair(const sdk_grid *g, const sdk_grid *src, const int8_
                     rule_hint *r = &out[n];
                     r->nrem = r->npar = 0;
                     unsigned keep = sdk_digit_bit(a) | sdk_digit_bit(b);
-                    SDK_BB_FOREACH(x, cells)
-                    {
-                        SDK_MASK_FOREACH(v, g->cand[x] & ~keep)
-                        {
+                    SDK_BB_FOREACH(x, cells) {
+                        SDK_MASK_FOREACH(v, g->cand[x] & ~keep) {
                             if (r->nrem < RH_MAXREM) r->rem[r->nrem++] = (int16_t)(x * 9 + v - 1);
                         }
                     }
@@ -794,13 +787,12 @@ static int rules_naked_pair(const sdk_grid *g, const sdk_grid *src, rule_hint *o
                     if (sdk_mask_count(m) != 2) continue;
                     rule_hint *r = &out[n];
                     r->nrem = r->npar = 0;
-                    SDK_MASK_FOREACH(v, m)
-                    {
+                    SDK_MASK_FOREACH(v, m) {
                         sdk_bb rm = sdk_house_digit(g, h, v);
                         sdk_bb_del(&rm, ci);
                         sdk_bb_del(&rm, cj);
                         SDK_BB_FOREACH(x, rm)
-                        if (r->nrem < RH_MAXREM) r->rem[r->nrem++] = (int16_t)(x * 9 + v - 1);
+                            if (r->nrem < RH_MAXREM) r->rem[r->nrem++] = (int16_t)(x * 9 + v - 1);
                     }
                     if (!r->nrem) continue;
                     int cs[2] = {ci, cj};
@@ -842,7 +834,7 @@ static int rules_xwing(const sdk_grid *g, const sdk_grid *src, const int8_t (*hc
                         cover = sdk_bb_or(cover, sdk_house_bb[hc]);
                         sdk_bb rm = sdk_bb_andnot(sdk_house_digit(g, hc, d), both);
                         SDK_BB_FOREACH(x, rm)
-                        if (r->nrem < RH_MAXREM) r->rem[r->nrem++] = (int16_t)(x * 9 + d - 1);
+                            if (r->nrem < RH_MAXREM) r->rem[r->nrem++] = (int16_t)(x * 9 + d - 1);
                     }
                     if (!r->nrem) continue;
                     /* LockingHint: removed from the base lines outside the cover lines */

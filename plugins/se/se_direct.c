@@ -24,7 +24,8 @@ const sdk_technique se_direct_pointing = {
     .score = 50,
     .level = SDK_LEVEL_MEDIUM,
     .find = find_dp,
-    .summary = "a pointing elimination that leaves a hidden single in another box"};
+    .summary = "a pointing elimination that leaves a hidden single in another box",
+};
 const sdk_technique se_direct_claiming = {
     .abi = SDK_ABI_VERSION,
     .size = sizeof(sdk_technique),
@@ -34,7 +35,8 @@ const sdk_technique se_direct_claiming = {
     .score = 50,
     .level = SDK_LEVEL_MEDIUM,
     .find = find_dc,
-    .summary = "a claiming elimination that leaves a hidden single in a parallel line"};
+    .summary = "a claiming elimination that leaves a hidden single in a parallel line",
+};
 const sdk_technique se_direct_hidden_pair = {
     .abi = SDK_ABI_VERSION,
     .size = sizeof(sdk_technique),
@@ -45,7 +47,8 @@ const sdk_technique se_direct_hidden_pair = {
     .level = SDK_LEVEL_MEDIUM,
     .find = find_direct_hidden,
     .data = &pair,
-    .summary = "a hidden pair whose eliminations leave a hidden single in its house"};
+    .summary = "a hidden pair whose eliminations leave a hidden single in its house",
+};
 const sdk_technique se_direct_hidden_triple = {
     .abi = SDK_ABI_VERSION,
     .size = sizeof(sdk_technique),
@@ -56,7 +59,8 @@ const sdk_technique se_direct_hidden_triple = {
     .level = SDK_LEVEL_MEDIUM,
     .find = find_direct_hidden,
     .data = &triple,
-    .summary = "a hidden triple whose eliminations leave a hidden single in its house"};
+    .summary = "a hidden triple whose eliminations leave a hidden single in its house",
+};
 
 /* Locked candidates of d in base house b (all in cover c): look for a house
  * of b's type crossing c whose d-positions outside c are one cell. */
@@ -192,10 +196,8 @@ static int find_direct_hidden(const sdk_ctx *ctx, const sdk_grid *g, sdk_sink *s
                     char hn[12], cn[8], cl[64];
                     sdk_step_init(&s, t);
                     sdk_step_house(&s, h, SDK_ROLE_BASE);
-                    SDK_BB_FOREACH(c, cbb)
-                    {
-                        SDK_MASK_FOREACH(e, g->cand[c])
-                        {
+                    SDK_BB_FOREACH(c, cbb) {
+                        SDK_MASK_FOREACH(e, g->cand[c]) {
                             if (m & sdk_digit_bit(e)) sdk_step_mark(&s, c, e, SDK_ROLE_BASE);
                         }
                     }

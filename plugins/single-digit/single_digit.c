@@ -23,17 +23,19 @@ static const sdk_technique skyscraper = {
     .level = SDK_LEVEL_HARD,
     .find = find_skyscraper,
     .summary = "two parallel strong links joined at one end: a cell seeing both other ends "
-               "loses the digit"};
-static const sdk_technique two_string_kite = {.abi = SDK_ABI_VERSION,
-                                              .size = sizeof(sdk_technique),
-                                              .id = "two-string-kite",
-                                              .name = "2-String Kite",
-                                              .difficulty = 41,
-                                              .score = 150,
-                                              .level = SDK_LEVEL_HARD,
-                                              .find = find_kite,
-                                              .summary =
-                                                  "a row and a column strong link joined in a box"};
+               "loses the digit",
+};
+static const sdk_technique two_string_kite = {
+    .abi = SDK_ABI_VERSION,
+    .size = sizeof(sdk_technique),
+    .id = "two-string-kite",
+    .name = "2-String Kite",
+    .difficulty = 41,
+    .score = 150,
+    .level = SDK_LEVEL_HARD,
+    .find = find_kite,
+    .summary = "a row and a column strong link joined in a box",
+};
 static const sdk_technique dual_two_string_kite = {
     .abi = SDK_ABI_VERSION,
     .size = sizeof(sdk_technique),
@@ -43,7 +45,8 @@ static const sdk_technique dual_two_string_kite = {
     .score = 150,
     .level = SDK_LEVEL_HARD,
     .find = find_dual_kite,
-    .summary = "two 2-String Kites through the same two box cells"};
+    .summary = "two 2-String Kites through the same two box cells",
+};
 static const sdk_technique empty_rectangle = {
     .abi = SDK_ABI_VERSION,
     .size = sizeof(sdk_technique),
@@ -55,7 +58,8 @@ static const sdk_technique empty_rectangle = {
     .find = find_er,
     .data = &single_er,
     .summary = "a box whose candidates lie on a cross, joined to a strong link "
-               "(option two-candidates=1: boxes with only two candidates)"};
+               "(option two-candidates=1: boxes with only two candidates)",
+};
 static const sdk_technique dual_empty_rectangle = {
     .abi = SDK_ABI_VERSION,
     .size = sizeof(sdk_technique),
@@ -66,7 +70,8 @@ static const sdk_technique dual_empty_rectangle = {
     .level = SDK_LEVEL_HARD,
     .find = find_er,
     .data = &dual_er,
-    .summary = "two Empty Rectangles of the same box (option two-candidates=1 as for ERs)"};
+    .summary = "two Empty Rectangles of the same box (option two-candidates=1 as for ERs)",
+};
 
 SDK_PLUGIN(&skyscraper, &two_string_kite, &dual_two_string_kite, &empty_rectangle,
            &dual_empty_rectangle, &sd_turbot_fish, &sd_x_chain)
@@ -259,8 +264,7 @@ static int ers_of(const sdk_grid *g, int d, bool two, er *out, int max)
                     int h = pass == 0 ? line : 9 + col;
                     sdk_bb outside =
                         sdk_bb_andnot(sdk_bb_and(sdk_house_bb[h], cand), sdk_house_bb[18 + box]);
-                    SDK_BB_FOREACH(x, outside)
-                    {
+                    SDK_BB_FOREACH(x, outside) {
                         int ph = pass == 0 ? 9 + sdk_col(x) : sdk_row(x);
                         int y = sdk_strong_partner(g, d, x, ph);
                         if (y < 0) continue;

@@ -16,15 +16,17 @@
 static int find_turbot(const sdk_ctx *ctx, const sdk_grid *g, sdk_sink *sink);
 static int find_xchain(const sdk_ctx *ctx, const sdk_grid *g, sdk_sink *sink);
 
-const sdk_technique sd_turbot_fish = {.abi = SDK_ABI_VERSION,
-                                      .size = sizeof(sdk_technique),
-                                      .id = "turbot-fish",
-                                      .name = "Turbot Fish",
-                                      .difficulty = 42,
-                                      .score = 120,
-                                      .level = SDK_LEVEL_HARD,
-                                      .find = find_turbot,
-                                      .summary = "an X-Chain of three links: strong, weak, strong"};
+const sdk_technique sd_turbot_fish = {
+    .abi = SDK_ABI_VERSION,
+    .size = sizeof(sdk_technique),
+    .id = "turbot-fish",
+    .name = "Turbot Fish",
+    .difficulty = 42,
+    .score = 120,
+    .level = SDK_LEVEL_HARD,
+    .find = find_turbot,
+    .summary = "an X-Chain of three links: strong, weak, strong",
+};
 const sdk_technique sd_x_chain = {
     .abi = SDK_ABI_VERSION,
     .size = sizeof(sdk_technique),
@@ -35,7 +37,8 @@ const sdk_technique sd_x_chain = {
     .level = SDK_LEVEL_UNFAIR,
     .find = find_xchain,
     .summary = "alternating strong and weak links of one digit; a cell seeing both ends "
-               "loses it (option max-length, links, default 19)"};
+               "loses it (option max-length, links, default 19)",
+};
 
 /* Sudoku Explainer's length increment for a chain of n nodes, in tenths. */
 static int length_tenths(int n)
@@ -101,16 +104,12 @@ static int find_turbot(const sdk_ctx *ctx, const sdk_grid *g, sdk_sink *sink)
         const sdk_bb cand = g->digit[d - 1];
         if (sdk_strong_graph(g, d, strong) == 0) continue;
         v.n = 0;
-        SDK_BB_FOREACH(a, cand)
-        {
-            SDK_BB_FOREACH(b, strong[a])
-            {
+        SDK_BB_FOREACH(a, cand) {
+            SDK_BB_FOREACH(b, strong[a]) {
                 sdk_bb weak = sdk_bb_and(sdk_peer_bb[b], cand);
-                SDK_BB_FOREACH(c, weak)
-                {
+                SDK_BB_FOREACH(c, weak) {
                     if (c == a) continue;
-                    SDK_BB_FOREACH(e, strong[c])
-                    {
+                    SDK_BB_FOREACH(e, strong[c]) {
                         if (e == a || e == b || e <= a) continue;
                         sdk_bb t = sdk_bb_and(sdk_bb_and(sdk_peer_bb[a], sdk_peer_bb[e]), cand);
                         if (sdk_bb_empty(t) || !seen_add(&v, t)) continue;
@@ -164,8 +163,7 @@ static void bfs(const sdk_grid *g, int d, const sdk_bb *strong, int start, int m
         if (dist[st] >= maxlinks) continue;
         /* false -> strong link -> true; true -> weak link -> false */
         sdk_bb next = on ? sdk_bb_and(sdk_peer_bb[cell], cand) : strong[cell];
-        SDK_BB_FOREACH(n, next)
-        {
+        SDK_BB_FOREACH(n, next) {
             int ns = n * 2 + !on;
             if (n == start || dist[ns] >= 0) continue;
             dist[ns] = (short)(dist[st] + 1);
@@ -179,11 +177,9 @@ static void bfs(const sdk_grid *g, int d, const sdk_bb *strong, int start, int m
  * linked (the breadth-first search then only knows the direct link). */
 static bool three_link(const sdk_grid *g, int d, const sdk_bb *strong, int s, int e, int *x, int *y)
 {
-    SDK_BB_FOREACH(a, strong[s])
-    {
+    SDK_BB_FOREACH(a, strong[s]) {
         if (a == e) continue;
-        SDK_BB_FOREACH(b, strong[e])
-        {
+        SDK_BB_FOREACH(b, strong[e]) {
             if (b == s || b == a || !sdk_sees(a, b) || !sdk_grid_has(g, b, d)) continue;
             *x = a;
             *y = b;
@@ -207,12 +203,10 @@ static int find_xchain(const sdk_ctx *ctx, const sdk_grid *g, sdk_sink *sink)
         const sdk_bb cand = g->digit[d - 1];
         if (sdk_strong_graph(g, d, strong) == 0) continue;
         int nf = 0;
-        SDK_BB_FOREACH(s, cand)
-        {
+        SDK_BB_FOREACH(s, cand) {
             if (sdk_bb_empty(strong[s])) continue;
             bfs(g, d, strong, s, maxlinks, dist[s], pred[s]);
-            SDK_BB_FOREACH(e, cand)
-            {
+            SDK_BB_FOREACH(e, cand) {
                 if (e <= s || dist[s][e * 2 + 1] < 0) continue;
                 sdk_bb t = sdk_bb_and(sdk_bb_and(sdk_peer_bb[s], sdk_peer_bb[e]), cand);
                 if (sdk_bb_empty(t)) continue;

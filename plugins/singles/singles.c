@@ -18,17 +18,20 @@ static const sdk_technique full_house = {
     .score = 4,
     .level = SDK_LEVEL_EASY,
     .find = find_full_house,
-    .summary = "the last empty cell of a house takes the missing digit"};
-static const sdk_technique hidden_single_box = {.abi = SDK_ABI_VERSION,
-                                                .size = sizeof(sdk_technique),
-                                                .id = "hidden-single-box",
-                                                .name = "Hidden Single (box)",
-                                                .difficulty = 12,
-                                                .score = 14,
-                                                .level = SDK_LEVEL_EASY,
-                                                .find = find_hidden,
-                                                .data = boxes,
-                                                .summary = "a digit with one place left in a box"};
+    .summary = "the last empty cell of a house takes the missing digit",
+};
+static const sdk_technique hidden_single_box = {
+    .abi = SDK_ABI_VERSION,
+    .size = sizeof(sdk_technique),
+    .id = "hidden-single-box",
+    .name = "Hidden Single (box)",
+    .difficulty = 12,
+    .score = 14,
+    .level = SDK_LEVEL_EASY,
+    .find = find_hidden,
+    .data = boxes,
+    .summary = "a digit with one place left in a box",
+};
 static const sdk_technique hidden_single_line = {
     .abi = SDK_ABI_VERSION,
     .size = sizeof(sdk_technique),
@@ -39,16 +42,19 @@ static const sdk_technique hidden_single_line = {
     .level = SDK_LEVEL_EASY,
     .find = find_hidden,
     .data = lines,
-    .summary = "a digit with one place left in a row or column"};
-static const sdk_technique naked_single = {.abi = SDK_ABI_VERSION,
-                                           .size = sizeof(sdk_technique),
-                                           .id = "naked-single",
-                                           .name = "Naked Single",
-                                           .difficulty = 23,
-                                           .score = 4,
-                                           .level = SDK_LEVEL_EASY,
-                                           .find = find_naked,
-                                           .summary = "a cell with one candidate left"};
+    .summary = "a digit with one place left in a row or column",
+};
+static const sdk_technique naked_single = {
+    .abi = SDK_ABI_VERSION,
+    .size = sizeof(sdk_technique),
+    .id = "naked-single",
+    .name = "Naked Single",
+    .difficulty = 23,
+    .score = 4,
+    .level = SDK_LEVEL_EASY,
+    .find = find_naked,
+    .summary = "a cell with one candidate left",
+};
 
 SDK_PLUGIN(&full_house, &hidden_single_box, &hidden_single_line, &naked_single)
 

@@ -46,8 +46,7 @@ SDK_PLUGIN(&naked_pair, &naked_triple, &naked_quad, &hidden_pair, &hidden_triple
 static void digits_text(sdk_step *s, unsigned digits)
 {
     const char *sep = "";
-    SDK_MASK_FOREACH(d, digits)
-    {
+    SDK_MASK_FOREACH(d, digits) {
         sdk_step_printf(s, "%s%d", sep, d);
         sep = ",";
     }
@@ -113,7 +112,7 @@ static int naked_found(search *q, const int *pick)
         SDK_MASK_FOREACH(d, digits) sdk_step_elim_bb(&s, g, rest, d);
     if (sdk_step_empty(&s)) return SDK_CONTINUE;
     SDK_MASK_FOREACH(d, digits)
-    sdk_step_mark_bb(&s, sdk_bb_and(set, g->digit[d - 1]), d, SDK_ROLE_BASE);
+        sdk_step_mark_bb(&s, sdk_bb_and(set, g->digit[d - 1]), d, SDK_ROLE_BASE);
     sdk_step_house(&s, q->house, SDK_ROLE_BASE);
     sdk_step_printf(&s, "%s: ", q->t->name);
     digits_text(&s, digits);
@@ -134,13 +133,12 @@ static int hidden_found(search *q, const int *pick)
     sdk_step s;
     char cells[40];
     sdk_step_init(&s, q->t);
-    SDK_BB_FOREACH(c, set)
-    {
+    SDK_BB_FOREACH(c, set) {
         SDK_MASK_FOREACH(d, g->cand[c] & ~digits) sdk_step_elim(&s, c, d);
     }
     if (sdk_step_empty(&s)) return SDK_CONTINUE;
     SDK_MASK_FOREACH(d, digits)
-    sdk_step_mark_bb(&s, sdk_bb_and(set, g->digit[d - 1]), d, SDK_ROLE_BASE);
+        sdk_step_mark_bb(&s, sdk_bb_and(set, g->digit[d - 1]), d, SDK_ROLE_BASE);
     sdk_step_house(&s, q->house, SDK_ROLE_BASE);
     sdk_step_printf(&s, "%s: ", q->t->name);
     digits_text(&s, digits);

@@ -32,7 +32,8 @@ static const sdk_technique swordfish222 = {
     .level = SDK_LEVEL_HARD,
     .find = sudokilo_find_swordfish222,
     .summary = "sudokilo steps 16/17: a digit with exactly two places in each of three rows "
-               "(columns), all in three columns (rows)"};
+               "(columns), all in three columns (rows)",
+};
 static const sdk_technique band_hatching = {
     .abi = SDK_ABI_VERSION,
     .size = sizeof(sdk_technique),
@@ -43,7 +44,8 @@ static const sdk_technique band_hatching = {
     .level = SDK_LEVEL_EASY,
     .find = find_band_hatching,
     .summary = "sudokilo rule 1: a digit in two boxes of a band; the third line of the third "
-               "box has one empty cell"};
+               "box has one empty cell",
+};
 static const sdk_technique seg_filled = {
     .abi = SDK_ABI_VERSION,
     .size = sizeof(sdk_technique),
@@ -54,7 +56,8 @@ static const sdk_technique seg_filled = {
     .level = SDK_LEVEL_MEDIUM,
     .find = find_filled,
     .summary = "sudokilo step 2: a segment full with three forced digits and the digit forced "
-               "on another line of the band force it onto the third line"};
+               "on another line of the band force it onto the third line",
+};
 static const sdk_technique seg_band = {
     .abi = SDK_ABI_VERSION,
     .size = sizeof(sdk_technique),
@@ -65,7 +68,8 @@ static const sdk_technique seg_band = {
     .level = SDK_LEVEL_MEDIUM,
     .find = find_band,
     .summary = "sudokilo step 6: in two boxes of a band the digit can only be on the same two "
-               "lines, so in the third box it is on the third line"};
+               "lines, so in the third box it is on the third line",
+};
 static const sdk_technique seg_line = {
     .abi = SDK_ABI_VERSION,
     .size = sizeof(sdk_technique),
@@ -76,7 +80,8 @@ static const sdk_technique seg_line = {
     .level = SDK_LEVEL_MEDIUM,
     .find = find_line,
     .summary = "sudokilo step 7: two segments of a line are full, the third takes the three "
-               "other digits"};
+               "other digits",
+};
 static const sdk_technique seg_exclusion = {
     .abi = SDK_ABI_VERSION,
     .size = sizeof(sdk_technique),
@@ -87,7 +92,8 @@ static const sdk_technique seg_exclusion = {
     .level = SDK_LEVEL_MEDIUM,
     .find = find_exclusion,
     .summary = "sudokilo step 8: the box and the line leave a segment exactly as many digits "
-               "as it has empty cells"};
+               "as it has empty cells",
+};
 static const sdk_technique seg_hatching = {
     .abi = SDK_ABI_VERSION,
     .size = sizeof(sdk_technique),
@@ -98,7 +104,8 @@ static const sdk_technique seg_hatching = {
     .level = SDK_LEVEL_MEDIUM,
     .find = find_hatching,
     .summary = "sudokilo step 9: the digit placed or forced on two lines of two boxes of a band "
-               "is forced on the third line of the third box"};
+               "is forced on the third line of the third box",
+};
 static const sdk_technique bracket_v = {
     .abi = SDK_ABI_VERSION,
     .size = sizeof(sdk_technique),
@@ -110,7 +117,8 @@ static const sdk_technique bracket_v = {
     .find = find_bracket,
     .data = &by_col,
     .summary = "sudokilo step 21: a column with two places and another with two or three "
-               "sharing one row"};
+               "sharing one row",
+};
 static const sdk_technique bracket_h = {
     .abi = SDK_ABI_VERSION,
     .size = sizeof(sdk_technique),
@@ -122,7 +130,8 @@ static const sdk_technique bracket_h = {
     .find = find_bracket,
     .data = &by_row,
     .summary = "sudokilo step 22: a row with two places and another with two or three "
-               "sharing one column"};
+               "sharing one column",
+};
 
 SDK_PLUGIN(&band_hatching, &seg_filled, &seg_band, &seg_line, &seg_exclusion, &seg_hatching,
            &bracket_v, &bracket_h, &swordfish222)
@@ -221,7 +230,8 @@ static int find_band_hatching(const sdk_ctx *ctx, const sdk_grid *g, sdk_sink *s
                 for (int i = 0; i < 3; i++) {
                     sdk_bb at = sdk_bb_none();
                     sdk_bb solved = sdk_bb_and(sdk_house_bb[18 + box_of(o, band, i)], g->solved);
-                    SDK_BB_FOREACH(c, solved) if (g->value[c] == d) sdk_bb_add(&at, c);
+                    SDK_BB_FOREACH(c, solved)
+                        if (g->value[c] == d) sdk_bb_add(&at, c);
                     if (sdk_bb_empty(at)) {
                         miss = i;
                         continue;
@@ -363,8 +373,7 @@ static int find_line(const sdk_ctx *ctx, const sdk_grid *g, sdk_sink *sink)
                     sdk_step_init(&s, &seg_line);
                     SDK_MASK_FOREACH(d, rest) elim_forced(&s, g, o, band, i, k, d);
                     sdk_bb empty = sdk_bb_andnot(seg, g->solved);
-                    SDK_BB_FOREACH(c2, empty)
-                    {
+                    SDK_BB_FOREACH(c2, empty) {
                         SDK_MASK_FOREACH(d, g->cand[c2] & ~rest) sdk_step_elim(&s, c2, d);
                     }
                     if (sdk_step_empty(&s)) continue;
@@ -403,8 +412,7 @@ static int find_exclusion(const sdk_ctx *ctx, const sdk_grid *g, sdk_sink *sink)
                     char a[48], dr[12];
                     sdk_step_init(&s, &seg_exclusion);
                     SDK_MASK_FOREACH(d, allowed) elim_forced(&s, g, o, band, i, k, d);
-                    SDK_BB_FOREACH(c, empty)
-                    {
+                    SDK_BB_FOREACH(c, empty) {
                         SDK_MASK_FOREACH(d, g->cand[c] & ~allowed) sdk_step_elim(&s, c, d);
                     }
                     if (sdk_step_empty(&s)) continue;
@@ -473,8 +481,7 @@ static int find_bracket(const sdk_ctx *ctx, const sdk_grid *g, sdk_sink *sink)
                     sdk_bb grp = q;
                     sdk_bb_del(&grp, a2);
                     int box = sdk_box(sdk_bb_first(grp)), bad = 0;
-                    SDK_BB_FOREACH(c, grp)
-                    {
+                    SDK_BB_FOREACH(c, grp) {
                         int cc = sdk_cell_house[c][ct] % 9;
                         bad |= sdk_box(c) != box || cc / 3 != bcross / 3 || cc == bcross;
                     }

@@ -21,7 +21,8 @@ static const sdk_technique template_set = {
     .level = SDK_LEVEL_EXTREME,
     .find = find_templates,
     .data = &set_kind,
-    .summary = "a cell in every possible placement pattern of a digit takes it"};
+    .summary = "a cell in every possible placement pattern of a digit takes it",
+};
 static const sdk_technique template_delete = {
     .abi = SDK_ABI_VERSION,
     .size = sizeof(sdk_technique),
@@ -32,7 +33,8 @@ static const sdk_technique template_delete = {
     .level = SDK_LEVEL_EXTREME,
     .find = find_templates,
     .data = &delete_kind,
-    .summary = "a candidate in no possible placement pattern of its digit goes"};
+    .summary = "a candidate in no possible placement pattern of its digit goes",
+};
 
 SDK_PLUGIN(&template_set, &template_delete)
 

@@ -61,8 +61,7 @@ static const char *set_names[] = {"", "", "Pair", "Triple", "Quadruple", "Quintu
 static char *digits_text(unsigned m, char sep, char *buf)
 {
     int n = 0;
-    SDK_MASK_FOREACH(d, m)
-    {
+    SDK_MASK_FOREACH(d, m) {
         if (n && sep) buf[n++] = sep;
         buf[n++] = (char)('0' + d);
     }
@@ -116,7 +115,8 @@ static bool bug_find(bug *b)
     }
     for (int h = 0; h < 27; h++) {
         int cnt[10] = {0};
-        for (int k = 0; k < 9; k++) SDK_MASK_FOREACH(d, rest[sdk_house_cell[h][k]]) cnt[d]++;
+        for (int k = 0; k < 9; k++)
+            SDK_MASK_FOREACH(d, rest[sdk_house_cell[h][k]]) cnt[d]++;
         for (int d = 1; d <= 9; d++)
             if (cnt[d] != 0 && cnt[d] != 2) return false;
     }
@@ -216,7 +216,7 @@ static int bug_type3_rec(bug *b, int h, const int *src, int nsrc, int start, int
                 SDK_MASK_FOREACH(d, g->cand[src[i]] & m) sdk_step_elim(&s, src[i], d);
         if (sdk_step_empty(&s)) return SDK_CONTINUE;
         SDK_BB_FOREACH(c, chosen)
-        SDK_MASK_FOREACH(d, g->cand[c]) sdk_step_mark(&s, c, d, SDK_ROLE_COVER);
+            SDK_MASK_FOREACH(d, g->cand[c]) sdk_step_mark(&s, c, d, SDK_ROLE_COVER);
         sdk_step_house(&s, h, SDK_ROLE_BASE);
         char cells[128], naked[64], dg[20], ex[20], hs[8];
         sdk_step_printf(&s, "Bivalue Universal Grave + n Type 3: %s {%s} + Naked %s %s in %s (%s)",

@@ -64,17 +64,18 @@ UT(ar1, "avoidable-rectangle-1", "Avoidable Rectangle Type 1", 45, find_ar, K_AR
 UT(ar2, "avoidable-rectangle-2", "Avoidable Rectangle Type 2", 45, find_ar, K_AR2,
    "two open corners share an extra digit: it goes from cells seeing both")
 
-static const sdk_technique bug1 = {.abi = SDK_ABI_VERSION,
-                                   .size = sizeof(sdk_technique),
-                                   .id = "bug-plus-1",
-                                   .name = "Bivalue Universal Grave + 1",
-                                   .difficulty = 56,
-                                   .score = 100,
-                                   .level = SDK_LEVEL_HARD, /* HoDoKu's */
-                                   .flags = SDK_TF_UNIQUENESS,
-                                   .find = find_bug1,
-                                   .summary =
-                                       "all cells bivalue but one: it takes its third digit"};
+static const sdk_technique bug1 = {
+    .abi = SDK_ABI_VERSION,
+    .size = sizeof(sdk_technique),
+    .id = "bug-plus-1",
+    .name = "Bivalue Universal Grave + 1",
+    .difficulty = 56,
+    .score = 100,
+    .level = SDK_LEVEL_HARD, /* HoDoKu's */
+    .flags = SDK_TF_UNIQUENESS,
+    .find = find_bug1,
+    .summary = "all cells bivalue but one: it takes its third digit",
+};
 
 /* ---- rectangle enumeration ------------------------------------------------ */
 
@@ -302,8 +303,9 @@ static int u3_rec(u3 *w, int *cells, int n, unsigned cands, int start)
                         }
                     }
                 }
-                for (int k = 0; k < nn; k++) SDK_MASK_FOREACH(d, g->cand[cells[k]] & cm)
-                sdk_step_mark(&s, cells[k], d, SDK_ROLE_FIN);
+                for (int k = 0; k < nn; k++)
+                    SDK_MASK_FOREACH(d, g->cand[cells[k]] & cm)
+                        sdk_step_mark(&s, cells[k], d, SDK_ROLE_FIN);
                 sdk_step_house(&s, w->house, SDK_ROLE_COVER);
                 char buf[32], hn[12];
                 sdk_bb sub = sdk_bb_andnot(
@@ -587,7 +589,8 @@ static int find_bug1(const sdk_ctx *ctx, const sdk_grid *g, sdk_sink *sink)
         if (sdk_cell_house[c3][k] != hh[k]) return SDK_CONTINUE;
     sdk_step s;
     sdk_step_init(&s, &bug1);
-    SDK_MASK_FOREACH(d, g->cand[c3]) if (d != d3) sdk_step_elim(&s, c3, d);
+    SDK_MASK_FOREACH(d, g->cand[c3])
+        if (d != d3) sdk_step_elim(&s, c3, d);
     sdk_step_mark(&s, c3, d3, SDK_ROLE_ON);
     for (int k = 0; k < 3; k++) sdk_step_house(&s, hh[k], SDK_ROLE_BASE);
     char nm[8];

@@ -274,8 +274,7 @@ static int find_wxyz_wing(const sdk_ctx *ctx, const sdk_grid *g, sdk_sink *sink)
                         }
                         if (!linked) continue;
                         int z = 0, nonres = 0;
-                        SDK_MASK_FOREACH(dg, mask)
-                        {
+                        SDK_MASK_FOREACH(dg, mask) {
                             int zc[4], nz = 0;
                             for (int u = 0; u < 4; u++)
                                 if (sdk_grid_has(g, q[u], dg)) zc[nz++] = q[u];
@@ -298,7 +297,8 @@ static int find_wxyz_wing(const sdk_ctx *ctx, const sdk_grid *g, sdk_sink *sink)
                         sdk_step_elim_bb(&s, g, el, z);
                         char t[4][8];
                         int other[3], no = 0;
-                        SDK_MASK_FOREACH(dg, mask) if (dg != z) other[no++] = dg;
+                        SDK_MASK_FOREACH(dg, mask)
+                            if (dg != z) other[no++] = dg;
                         for (int u = 0; u < 4; u++) {
                             sdk_step_mark(&s, q[u], 0, SDK_ROLE_PINCER);
                             if (sdk_grid_has(g, q[u], z)) sdk_step_mark(&s, q[u], z, SDK_ROLE_FIN);
@@ -455,8 +455,7 @@ static void rp_dfs(rp_search *r)
     if (r->n >= CHAIN_MAX_CELLS) return;
     int cur = r->path[r->n - 1];
     sdk_bb next = sdk_bb_andnot(sdk_peer_bb[cur], r->used);
-    SDK_BB_FOREACH(nx, next)
-    {
+    SDK_BB_FOREACH(nx, next) {
         if (r->g->value[nx] || r->g->cand[nx] != r->pair) continue;
         r->path[r->n++] = (uint8_t)nx;
         sdk_bb_add(&r->used, nx);
@@ -525,8 +524,7 @@ static int find_xy_chain(const sdk_ctx *ctx, const sdk_grid *g, sdk_sink *sink)
     for (int c = 0; c < 81; c++) bival[c] = !g->value[c] && sdk_mask_count(g->cand[c]) == 2;
     for (int st = 0; st < 81; st++) {
         if (!bival[st]) continue;
-        SDK_MASK_FOREACH(x, g->cand[st])
-        {
+        SDK_MASK_FOREACH(x, g->cand[st]) {
             sdk_bb peers_x = sdk_bb_and(sdk_peer_bb[st], g->digit[x - 1]);
             if (sdk_bb_empty(peers_x)) continue;
             /* state index: cell * 9 + (digit true - 1) */
@@ -561,8 +559,7 @@ static int find_xy_chain(const sdk_ctx *ctx, const sdk_grid *g, sdk_sink *sink)
                 }
                 if (dist[sidx] >= CHAIN_MAX_CELLS) continue;
                 sdk_bb nb = sdk_bb_and(sdk_peer_bb[cell], g->digit[v - 1]);
-                SDK_BB_FOREACH(p, nb)
-                {
+                SDK_BB_FOREACH(p, nb) {
                     if (!bival[p] || p == st) continue;
                     int w = sdk_mask_first(g->cand[p] & ~sdk_digit_bit(v));
                     int ni = p * 9 + w - 1;

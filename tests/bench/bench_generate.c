@@ -66,8 +66,12 @@ static run make(const sdk_gen_target *t, const sdk_profile *p, const sdk_profile
     double *each = calloc((size_t)n, sizeof *each);
     double t0 = thread_cpu();
     for (int i = 0; i < n; i++) {
-        sdk_gen_opts o = {.seed = seed, .index = (uint64_t)i, .profile = p,
-                          .level_profile = lp, .unique_ok = true, .max_seconds = budget};
+        sdk_gen_opts o = {.seed = seed,
+                          .index = (uint64_t)i,
+                          .profile = p,
+                          .level_profile = lp,
+                          .unique_ok = true,
+                          .max_seconds = budget};
         sdk_gen_result res;
         sdk_error err;
         double c0 = thread_cpu();
@@ -99,8 +103,8 @@ static void part_qqwing(const sdk_config *cfg, int n)
            "made", "puzzles/s", "ratio");
     for (size_t i = 0; i < sizeof map / sizeof *map; i++) {
         char cmd[256];
-        snprintf(cmd, sizeof cmd, "qqwing --generate %d --difficulty %s --one-line 2>/dev/null",
-                 n, map[i].qq);
+        snprintf(cmd, sizeof cmd, "qqwing --generate %d --difficulty %s --one-line 2>/dev/null", n,
+                 map[i].qq);
         double c0 = children_cpu();
         FILE *f = popen(cmd, "r");
         int lines = 0;
@@ -156,8 +160,8 @@ static void part_needs(const sdk_config *cfg, const char *profile, int k, double
         printf("no profile %s\n", profile);
         return;
     }
-    printf("\n== --needs TECHNIQUE with profile %s: %d puzzles each, budget %.0f s each\n",
-           p->name, k, seconds);
+    printf("\n== --needs TECHNIQUE with profile %s: %d puzzles each, budget %.0f s each\n", p->name,
+           k, seconds);
     printf("%-36s %6s %12s %12s %10s\n", "technique", "made", "median s", "max s", "rated");
     int ok = 0, total = 0;
     for (int i = 0; i < p->n; i++) {
@@ -169,8 +173,8 @@ static void part_needs(const sdk_config *cfg, const char *profile, int k, double
         run r = make(&t, p, p, k, seconds, 500 + (uint64_t)i);
         total++;
         ok += r.made == r.asked;
-        printf("%-36s %3d/%-2d %12.2f %12.2f %10ld\n", tech->id, r.made, r.asked, r.median,
-               r.max, r.rated);
+        printf("%-36s %3d/%-2d %12.2f %12.2f %10ld\n", tech->id, r.made, r.asked, r.median, r.max,
+               r.rated);
         fflush(stdout);
     }
     printf("%d of %d techniques produced every puzzle asked\n", ok, total);

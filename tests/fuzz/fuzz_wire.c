@@ -35,7 +35,10 @@ static void step_round_trip(const msgpack_object *o)
     clear_tail(a.name, sizeof a.name);
     clear_tail(a.step.text, sizeof a.step.text);
 
-    sdk_technique t = {.id = a.technique, .name = a.name};
+    sdk_technique t = {
+        .id = a.technique,
+        .name = a.name,
+    };
     sdk_step s = a.step;
     s.tech = &t;
     msgpack_sbuffer buf;

@@ -39,8 +39,7 @@ static void check_enumeration(const sdk_grid *g)
         assert_true(sdk_bb_subset(a->cells, sdk_house_bb[a->house]));
         assert_int_equal(sdk_bb_count(a->cells), a->ncell);
         unsigned m = 0;
-        SDK_BB_FOREACH(c, a->cells)
-        {
+        SDK_BB_FOREACH(c, a->cells) {
             assert_int_equal(g->value[c], 0);
             m |= g->cand[c];
         }
@@ -91,11 +90,9 @@ static void check_enumeration(const sdk_grid *g)
                 unsigned want = 0;
                 bool shared = sdk_als_overlap(a, b);
                 if (!shared || ov) {
-                    SDK_MASK_FOREACH(d, a->digits & b->digits)
-                    {
+                    SDK_MASK_FOREACH(d, a->digits & b->digits) {
                         bool ok = true;
-                        SDK_BB_FOREACH(x, a->dcells[d - 1])
-                        {
+                        SDK_BB_FOREACH(x, a->dcells[d - 1]) {
                             SDK_BB_FOREACH(y, b->dcells[d - 1]) ok = ok && sdk_sees(x, y);
                         }
                         if (ok) want |= sdk_digit_bit(d);

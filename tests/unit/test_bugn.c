@@ -292,8 +292,7 @@ static void walk(const char *file, int npuz, int nseed, walk_stats *ws)
                     int c = wide[lcg(&seed) % (unsigned)nw];
                     unsigned wrong = g.cand[c] & ~sdk_digit_bit(sol[0][c]);
                     int k = (int)(lcg(&seed) % (unsigned)sdk_mask_count(wrong));
-                    SDK_MASK_FOREACH(d, wrong)
-                    {
+                    SDK_MASK_FOREACH(d, wrong) {
                         if (k-- == 0) {
                             sdk_grid_eliminate(&g, c, d);
                             break;

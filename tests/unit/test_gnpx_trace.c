@@ -81,16 +81,17 @@ static bool subsets(sdk_grid *g)
                 if (mask >> i & 1) u |= g->cand[cells[i]];
             if (sdk_mask_count(u) == k) /* naked */
                 for (int i = 0; i < n; i++)
-                    if (!(mask >> i & 1)) SDK_MASK_FOREACH(dd, u)
-            ch |= sdk_grid_eliminate(g, cells[i], dd);
+                    if (!(mask >> i & 1))
+                        SDK_MASK_FOREACH(dd, u) ch |= sdk_grid_eliminate(g, cells[i], dd);
             unsigned only = 0x3fe; /* digits only in the mask's cells: hidden */
             for (int i = 0; i < n; i++)
                 if (!(mask >> i & 1)) only &= ~(unsigned)g->cand[cells[i]];
             only &= u;
             if (sdk_mask_count(only) == k)
                 for (int i = 0; i < n; i++)
-                    if (mask >> i & 1) SDK_MASK_FOREACH(dd, g->cand[cells[i]] & ~only)
-            ch |= sdk_grid_eliminate(g, cells[i], dd);
+                    if (mask >> i & 1)
+                        SDK_MASK_FOREACH(dd, g->cand[cells[i]] & ~only)
+                            ch |= sdk_grid_eliminate(g, cells[i], dd);
         }
     }
     return ch;

@@ -37,8 +37,7 @@ static bool subsets(sdk_grid *g)
                 if (__builtin_popcount((unsigned)dm) != k) continue;
                 int where = 0;
                 bool ok = true;
-                SDK_MASK_FOREACH(dd, (unsigned)dm)
-                {
+                SDK_MASK_FOREACH(dd, (unsigned)dm) {
                     int w = 0;
                     for (int i = 0; i < n; i++)
                         if (sdk_grid_has(g, cells[i], dd)) w |= 1 << i;
@@ -47,8 +46,9 @@ static bool subsets(sdk_grid *g)
                 }
                 if (!ok || __builtin_popcount((unsigned)where) != k) continue;
                 for (int i = 0; i < n; i++)
-                    if (where >> i & 1) SDK_MASK_FOREACH(dd, g->cand[cells[i]] & ~(unsigned)dm)
-                ch |= sdk_grid_eliminate(g, cells[i], dd);
+                    if (where >> i & 1)
+                        SDK_MASK_FOREACH(dd, g->cand[cells[i]] & ~(unsigned)dm)
+                            ch |= sdk_grid_eliminate(g, cells[i], dd);
             }
         }
     }
@@ -223,8 +223,8 @@ static void dyn_step(const sdk_dyn *d, int lit, sdk_step *st)
         l.to = (sdk_node){(uint8_t)(k % 9 + 1), (uint8_t)(ch[i] & 1), 1, {(uint8_t)(k / 9), 0, 0}};
         l.strong = d->why[k].strong;
         l.kind = d->why[k].kind;
-        if (l.kind == SDK_LINK_ALS || l.kind == SDK_LINK_GROUP) SDK_BB_FOREACH(c, d->why[k].als)
-            {
+        if (l.kind == SDK_LINK_ALS || l.kind == SDK_LINK_GROUP)
+            SDK_BB_FOREACH(c, d->why[k].als) {
                 if (l.nals < 9) l.als[l.nals++] = (uint8_t)c;
             }
         sdk_step_link(st, &l);

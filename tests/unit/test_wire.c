@@ -613,12 +613,14 @@ static int find_nothing(const sdk_ctx *c, const sdk_grid *g, sdk_sink *s)
     return 0;
 }
 
-static const sdk_technique fake = {.abi = SDK_ABI_VERSION,
-                                   .size = sizeof(sdk_technique),
-                                   .id = "x-wing",
-                                   .name = "X-Wing",
-                                   .difficulty = 32,
-                                   .find = find_nothing};
+static const sdk_technique fake = {
+    .abi = SDK_ABI_VERSION,
+    .size = sizeof(sdk_technique),
+    .id = "x-wing",
+    .name = "X-Wing",
+    .difficulty = 32,
+    .find = find_nothing,
+};
 
 static void test_step(void **state)
 {
@@ -771,12 +773,14 @@ static void assert_step_equal(const sdk_step *s, const sdk_wire_step *w)
     assert_int_equal(u->truncated, s->truncated);
 }
 
-static const sdk_technique fake_long = {.abi = SDK_ABI_VERSION,
-                                        .size = sizeof(sdk_technique),
-                                        .id = "grouped-continuous-nice-loop",
-                                        .name = "Grouped Continuous Nice Loop",
-                                        .difficulty = 75,
-                                        .find = find_nothing};
+static const sdk_technique fake_long = {
+    .abi = SDK_ABI_VERSION,
+    .size = sizeof(sdk_technique),
+    .id = "grouped-continuous-nice-loop",
+    .name = "Grouped Continuous Nice Loop",
+    .difficulty = 75,
+    .find = find_nothing,
+};
 
 /* A node of one cell, or a group of 2-3 cells in one row, one column or
  * neither (written "r1c1,r2c3"). */

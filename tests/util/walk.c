@@ -161,8 +161,8 @@ static bool advance(const walk_spec *w, sdk_grid *g, const sdk_step *found, cons
         return true;
     case WALK_STUCK_ELIM_RANDOM: {
         int cands[729], nc = 0;
-        for (int c = 0; c < 81; c++) SDK_MASK_FOREACH(d, g->cand[c])
-            {
+        for (int c = 0; c < 81; c++)
+            SDK_MASK_FOREACH(d, g->cand[c]) {
                 if (d != sol[c]) cands[nc++] = c * 9 + d - 1;
             }
         if (!nc) return false;

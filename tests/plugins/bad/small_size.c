@@ -9,10 +9,12 @@ static int find_nothing(const sdk_ctx *ctx, const sdk_grid *g, sdk_sink *sink)
     return SDK_CONTINUE;
 }
 
-static const sdk_technique short_one = {.abi = SDK_ABI_VERSION,
-                                        .size = offsetof(sdk_technique, data),
-                                        .id = "too-short",
-                                        .name = "Too Short",
-                                        .difficulty = 10,
-                                        .find = find_nothing};
+static const sdk_technique short_one = {
+    .abi = SDK_ABI_VERSION,
+    .size = offsetof(sdk_technique, data),
+    .id = "too-short",
+    .name = "Too Short",
+    .difficulty = 10,
+    .find = find_nothing,
+};
 SDK_PLUGIN(&short_one)

@@ -15,10 +15,12 @@ static int find_nothing(const sdk_ctx *ctx, const sdk_grid *g, sdk_sink *sink)
     return SDK_CONTINUE;
 }
 
-static const sdk_technique abort_on_load = {.abi = SDK_ABI_VERSION,
-                                            .size = sizeof(sdk_technique),
-                                            .id = "abort-on-load",
-                                            .name = "Abort On Load",
-                                            .difficulty = 10,
-                                            .find = find_nothing};
+static const sdk_technique abort_on_load = {
+    .abi = SDK_ABI_VERSION,
+    .size = sizeof(sdk_technique),
+    .id = "abort-on-load",
+    .name = "Abort On Load",
+    .difficulty = 10,
+    .find = find_nothing,
+};
 SDK_PLUGIN(&abort_on_load)

@@ -26,10 +26,12 @@ static int find_hog(const sdk_ctx *ctx, const sdk_grid *g, sdk_sink *sink)
     return SDK_CONTINUE;
 }
 
-static const sdk_technique memhog = {.abi = SDK_ABI_VERSION,
-                                     .size = sizeof(sdk_technique),
-                                     .id = "memhog",
-                                     .name = "Memory Hog",
-                                     .difficulty = 10,
-                                     .find = find_hog};
+static const sdk_technique memhog = {
+    .abi = SDK_ABI_VERSION,
+    .size = sizeof(sdk_technique),
+    .id = "memhog",
+    .name = "Memory Hog",
+    .difficulty = 10,
+    .find = find_hog,
+};
 SDK_PLUGIN(&memhog)

@@ -10,10 +10,12 @@ static int find_noise(const sdk_ctx *ctx, const sdk_grid *g, sdk_sink *sink)
     return SDK_CONTINUE;
 }
 
-static const sdk_technique noisy = {.abi = SDK_ABI_VERSION,
-                                    .size = sizeof(sdk_technique),
-                                    .id = "noisy",
-                                    .name = "Noisy",
-                                    .difficulty = 10,
-                                    .find = find_noise};
+static const sdk_technique noisy = {
+    .abi = SDK_ABI_VERSION,
+    .size = sizeof(sdk_technique),
+    .id = "noisy",
+    .name = "Noisy",
+    .difficulty = 10,
+    .find = find_noise,
+};
 SDK_PLUGIN(&noisy)

@@ -10,12 +10,14 @@ static int find_nothing(const sdk_ctx *ctx, const sdk_grid *g, sdk_sink *sink)
     return SDK_CONTINUE;
 }
 
-static const sdk_technique slow = {.abi = SDK_ABI_VERSION,
-                                   .size = sizeof(sdk_technique),
-                                   .id = "slow-to-load",
-                                   .name = "Slow To Load",
-                                   .difficulty = 10,
-                                   .find = find_nothing};
+static const sdk_technique slow = {
+    .abi = SDK_ABI_VERSION,
+    .size = sizeof(sdk_technique),
+    .id = "slow-to-load",
+    .name = "Slow To Load",
+    .difficulty = 10,
+    .find = find_nothing,
+};
 static const sdk_technique *const list[] = {&slow, NULL};
 
 __attribute__((visibility("default"))) const sdk_technique *const *sudoku_techniques(void)
