@@ -11,6 +11,7 @@
 set -euo pipefail
 src=$(cd "$(dirname "$0")/.." && pwd)
 out=${1:-$src/build-deb}
+mkdir -p "$out" && out=$(cd "$out" && pwd) # absolute: the steps below cd into it
 jobs=${SUDOKU_JOBS:-$(nproc)}
 cmake -S "$src" -B "$out" -DCMAKE_BUILD_TYPE=RelWithDebInfo \
   -DCMAKE_INSTALL_PREFIX=/usr -DCMAKE_INSTALL_SYSCONFDIR=/etc \

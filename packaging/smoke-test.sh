@@ -17,6 +17,7 @@
 set -euo pipefail
 src=$(cd "$(dirname "$0")/.." && pwd)
 out=${1:-$src/build-deb}
+mkdir -p "$out" && out=$(cd "$out" && pwd)
 skip() { echo "SKIP: $*"; exit 77; }
 [ "$(id -u)" = 0 ] || skip "not root (installing packages needs root)"
 command -v dpkg >/dev/null && command -v apt-get >/dev/null || skip "no dpkg/apt-get"
@@ -129,6 +130,13 @@ leftover() { # the packages' files still there
     [ -e "$f" ] || continue
     # a folder still holding other packages' files (/usr/bin, /lib/systemd/user)
     [ -d "$f" ] && [ -n "$(ls -A "$f" | grep -v '^sudokud.conf$')" ] && continue
+    # an empty folder another package owns (fish's vendor_completions.d)
+    if [ -d "$f" ]; then
+      others=$(dpkg -S "$f" 2>/dev/null | sed 's/: .*//' | tr ', ' '\n\n' | grep . |
+        grep -v -x -e sudokud -e sudokud-plugins -e libsudoku-dev -e python3-sudokud \
+          -e libsudoku2 || true)
+      [ -n "$others" ] && continue
+    fi
     left="$left $f"
   done <"$tmp/files"
   echo "$left"
