@@ -20,6 +20,7 @@ from harness import (BUILD, CONF, SOURCE, SUDOCTL, SUDOKUD, Daemon, check, eq, m
 
 MAN = os.path.join(BUILD, "man")
 COMPLETION = os.path.join(SOURCE, "conf", "completion")
+PARALLEL = os.path.join(SOURCE, "tools", "sudoctl-parallel")
 
 
 def render(page):
@@ -50,7 +51,7 @@ def help_words(exe, *sub):
 def test_man_pages():
     if not shutil.which("groff"):
         skip("groff is missing (Debian: groff-base)")
-    for page in ("sudoctl.1", "sudokud.8", "sudokud.conf.5"):
+    for page in ("sudoctl.1", "sudoctl-parallel.1", "sudokud.8", "sudokud.conf.5"):
         text, warnings = render(page)
         eq(warnings, "", f"{page}: groff warnings")
         check(not re.search(r"@[A-Z_]+@", text), f"{page}: every @VAR@ filled in")
@@ -69,14 +70,14 @@ def test_man_pages():
             missing = sorted(k for k in keys if k not in text)
             eq(missing, [], "sudokud.conf(5) names every [sudokud] key")
             continue
-        exe = SUDOCTL if page == "sudoctl.1" else SUDOKUD
+        exe = {"sudoctl.1": SUDOCTL, "sudokud.8": SUDOKUD, "sudoctl-parallel.1": PARALLEL}[page]
         cmds, opts = help_words(exe)
         if page == "sudoctl.1" and "generate" in cmds:
             opts |= help_words(exe, "generate")[1]
         check(opts, f"options found in {exe} --help")
         missing = sorted(w for w in cmds | opts if not re.search(r"(?<![\w-])" + re.escape(w) + r"\b", text))
         eq(missing, [], f"{page} names every command and option of --help")
-    for page in ("sudoctl.1", "sudokud.8", "sudokud.conf.5"):  # and as man shows it
+    for page in ("sudoctl.1", "sudoctl-parallel.1", "sudokud.8", "sudokud.conf.5"):  # and as man shows it
         p = subprocess.run(["groff", "-man", "-Tutf8", "-ww", "-z", os.path.join(MAN, page)],
                            capture_output=True, text=True, timeout=60)
         eq((p.returncode, p.stderr), (0, ""), f"groff -Tutf8 {page}")
@@ -113,7 +114,7 @@ def test_install():
                     for doc in ln.split("=", 1)[1].split():
                         if doc.startswith("file://"):
                             check(os.path.exists(doc[7:]), f"{name}: {doc} is installed")
-        want = ["share/man/man1/sudoctl.1", "share/man/man8/sudokud.8",
+        want = ["share/man/man1/sudoctl.1", "share/man/man1/sudoctl-parallel.1", "share/man/man8/sudokud.8",
                 "share/man/man5/sudokud.conf.5", "share/bash-completion/completions/sudoctl",
                 "share/zsh/site-functions/_sudoctl", "share/fish/vendor_completions.d/sudoctl.fish"]
         for w in want:
