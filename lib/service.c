@@ -679,14 +679,13 @@ static void pack_solve(const sdk_request *rq, puzzle *pz, msgpack_packer *pk)
     }
 }
 
-/* A rating's six keys: er, ep, ed, level, score, hardest (rate and explain). */
-static void pack_rating(msgpack_packer *pk, const sdk_rating *r)
+void sdk_service_pack_rating(msgpack_packer *pk, const sdk_rating *r, const sdk_rating *lv)
 {
     sdk_wire_kv_tenths(pk, "er", r->er);
     sdk_wire_kv_tenths(pk, "ep", r->ep);
     sdk_wire_kv_tenths(pk, "ed", r->ed);
-    sdk_wire_kv_str(pk, "level", sdk_level_name(r->level));
-    sdk_wire_kv_int(pk, "score", r->score);
+    sdk_wire_kv_str(pk, "level", sdk_level_name(lv->level));
+    sdk_wire_kv_int(pk, "score", lv->score);
     pack_key(pk, "hardest");
     if (r->hardest && r->hardest->id)
         sdk_wire_str(pk, r->hardest->id);
@@ -704,7 +703,7 @@ static void pack_rate(const sdk_request *rq, puzzle *pz, msgpack_packer *pk)
     bool solved = r.status == SDK_RUN_SOLVED;
     msgpack_pack_map(pk, 11 + (rq->timing ? 1 : 0) + (solved ? 0 : 1));
     pack_puzzle_echo(pk, pz->text);
-    pack_rating(pk, &r);
+    sdk_service_pack_rating(pk, &r, &r);
     sdk_wire_kv_bool(pk, "solved", solved);
     sdk_wire_kv_int(pk, "steps", r.steps);
     /* serate's %P / %D: the techniques behind EP and ED; its %e: the time */
@@ -752,7 +751,7 @@ static void pack_explain(const sdk_request *rq, puzzle *pz, msgpack_packer *pk)
     sdk_wire_kv_bool(pk, "solved", solved);
     sdk_wire_kv_str(pk, "status", sdk_run_status_name(r.status));
     /* the rating of this run (by the profile that explained), for summaries */
-    pack_rating(pk, &r);
+    sdk_service_pack_rating(pk, &r, &r);
     list_pack(&l, "steps", pk);
     list_free(&l);
     if (!solved) {

@@ -304,16 +304,7 @@ void sdk_gen_request_item(const sdk_gen_request *g, int i, msgpack_packer *pk)
     sdk_wire_kv_str(pk, "solution", s);
     sdk_wire_kv_int(pk, "clues", res.clues);
     sdk_wire_kv_str(pk, "symmetry", sdk_symmetry_name(g->t.symmetry));
-    sdk_wire_kv_tenths(pk, "er", r->er);
-    sdk_wire_kv_tenths(pk, "ep", r->ep);
-    sdk_wire_kv_tenths(pk, "ed", r->ed);
-    sdk_wire_kv_str(pk, "level", sdk_level_name(lv->level));
-    sdk_wire_kv_int(pk, "score", lv->score);
-    sdk_wire_str(pk, "hardest");
-    if (r->hardest && r->hardest->id)
-        sdk_wire_str(pk, r->hardest->id);
-    else
-        msgpack_pack_nil(pk);
+    sdk_service_pack_rating(pk, r, lv);
     sdk_wire_kv_int(pk, "steps", r->steps);
     sdk_wire_kv_str(pk, "level_profile", g->level_profile->name);
     sdk_wire_kv_int(pk, "built", res.built);

@@ -1,5 +1,6 @@
 /* service_generate.h - the `generate` method inside the request service
- * (lib/service.c): decode its params, count its items, pack one item. */
+ * (lib/service.c): decode its params, count its items, pack one item; and
+ * the one rating packer both files use. */
 #ifndef SUDOKU_SERVICE_GENERATE_H
 #define SUDOKU_SERVICE_GENERATE_H
 
@@ -24,5 +25,10 @@ int sdk_gen_request_count(const sdk_gen_request *g);
  * {index, built, rated, error} when the budget ran out. */
 void sdk_gen_request_item(const sdk_gen_request *g, int i, msgpack_packer *pk);
 void sdk_gen_request_free(sdk_gen_request *g);
+
+/* A rating's six keys, from lib/service.c (rate, explain and generate):
+ * er, ep, ed from r; level and score from lv (r itself, or generate's rating
+ * in a second profile when a level was asked); hardest from r. */
+void sdk_service_pack_rating(msgpack_packer *pk, const sdk_rating *r, const sdk_rating *lv);
 
 #endif
