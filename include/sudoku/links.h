@@ -129,7 +129,7 @@ SDK_API int sdk_chain_length_tenths(int length);
 #define SDK_DYN_ALS 0x1u    /* ALS links (GNPX super links) */
 #define SDK_DYN_LOCKED 0x2u /* group links: a digit confined to a box segment */
 #define SDK_DYN_NISHIO 0x4u /* only the assumed digit (nishio) */
-#define SDK_DYN_GNPX 0x8u   /* GNPX's super-link search and notation (links_dyn.c) */
+#define SDK_DYN_GNPX 0x8u   /* sdk_trace_assumption only: GNPX's own search and lines */
 
 /* Why a candidate got its value. */
 typedef struct sdk_dyn_reason {
@@ -153,9 +153,8 @@ typedef struct sdk_dyn {
     int bad_cell, bad_house;   /* a cell without candidates / house without the digit, or -1 */
     int bad_digit;
     char why_text[160]; /* what broke */
-    bool gnpx;          /* SDK_DYN_GNPX: chains written the GNPX way */
-    /* SDK_DYN_GNPX: the link (not in a cell) that first reached a candidate
-     * at its depth, shown for it even when `why` holds an in-cell link */
+    bool gnpx;          /* unused (always false): GNPX's search is sdk_trace_assumption's */
+    /* unused: kept so that the struct keeps the layout of ABI v2 */
     sdk_dyn_reason shown[SDK_NCAND];
     bool has_shown[SDK_NCAND];
 } sdk_dyn;

@@ -116,7 +116,10 @@ def test_methods():
         check(res["contradiction"] in (True, False) and isinstance(res["lines"], list), "trace als")
         # gnpx: GNPX's search and notation (the verdict, then the two clashing chains)
         fig3 = ".9..4..6.4..15...2..6..91....4....7.36.....15.8....3....82..4..9...34..1.4..8..3."
-        res = r.call("trace", {"puzzle": fig3, "assumption": "r1c6=8", "gnpx": True})
+        # GNPX reads its links from the position as given: seed 002 takes
+        # figure 3 after the singles (tests/unit/test_gnpx_trace.c)
+        fig3s = ".9..4..6.473156..2..6..91...14....7.36.4...15.8....3...382..4..9...34..1.4..8..3."
+        res = r.call("trace", {"puzzle": fig3s, "assumption": "r1c6=8", "gnpx": True})
         parts = res["summary"].split("\n")
         check(res["contradiction"] is True and parts[0] == "r1c6/#8 is false" and len(parts) == 3
               and all(p.startswith("[W r1c6/+8 -> ") for p in parts[1:]), f"trace gnpx {res['summary']}")
