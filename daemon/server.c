@@ -24,6 +24,7 @@
 #include <sys/un.h>
 #include <unistd.h>
 #include "daemon.h"
+#include "workers.h"
 
 #define READER_KEEP ((size_t)256 << 10) /* a reader buffer grown past this is given back */
 
@@ -85,7 +86,7 @@ static void conn_destroy(conn *c)
         D.conns = c->next;
     if (c->next) c->next->prev = c->prev;
     D.nconn--;
-    jobs_forget_conn(c);
+    workers_forget_conn(c);
     log_debug("connection %u closed", c->id);
     uv_close((uv_handle_t *)&c->h, conn_free);
 }
@@ -484,6 +485,11 @@ void server_stop_listening(void)
     D.listening = false;
     uv_close((uv_handle_t *)&D.listener, NULL);
     if (!D.activated) unlink(D.socket_path); /* systemd's socket stays */
+}
+
+void server_limits_changed(void)
+{
+    for (conn *c = D.conns; c; c = c->next) c->rd.max = D.lim.max_message;
 }
 
 void server_close_all(void)
