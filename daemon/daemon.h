@@ -128,8 +128,6 @@ typedef struct daemon_state {
     bool draining;
     uv_signal_t sig_hup, sig_term, sig_int;
 
-    conn *conns;
-    int nconn;
     uint64_t requests;
     size_t input_memory; /* incomplete messages + accepted requests, bytes */
     int ready_fd;        /* detaching: tell the parent we listen (-1: none) */
@@ -242,6 +240,8 @@ void conn_close(conn *c);
 /* One of c's jobs was answered (c->jobs already decremented). */
 void conn_job_done(conn *c);
 void server_close_all(void);
+/* Connections open now. */
+int server_connections(void);
 /* The config that serves changed D.lim: the open connections take its
  * max_message. */
 void server_limits_changed(void);

@@ -84,7 +84,7 @@ static void on_idle_tick(uv_timer_t *t)
 {
     (void)t;
     uint64_t now = now_ms();
-    if (D.nconn > 0 || workers_jobs() > 0 || D.draining) {
+    if (server_connections() > 0 || workers_jobs() > 0 || D.draining) {
         idle_since = now;
         return;
     }

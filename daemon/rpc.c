@@ -36,7 +36,7 @@ static void do_status(conn *c, uint32_t msgid)
     sdk_wire_kv_int(&pk, "busy", ws.busy);
     sdk_wire_kv_int(&pk, "queued", ws.queued);
     sdk_wire_kv_int(&pk, "jobs", ws.jobs);
-    sdk_wire_kv_int(&pk, "connections", D.nconn);
+    sdk_wire_kv_int(&pk, "connections", server_connections());
     sdk_wire_kv_int(&pk, "requests", (long)D.requests);
     sdk_wire_kv_int(&pk, "crashes", (long)ws.crashes);
     sdk_wire_kv_int(&pk, "killed", (long)ws.killed);
