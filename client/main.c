@@ -1,36 +1,26 @@
-/* main.c - sudoctl, the command-line client of sudokud: options, puzzle input
- * (arguments, files, stdin; every format the core reads), pipelined batches
- * with a bounded window (constant memory, output in input order; Ctrl-C
- * prints what is complete, a closed stdout ends the run at once), exit
- * status. Reaching or starting the daemon is autostart.c's job. */
+/* main.c - sudoctl, the command-line client of sudokud: the command
+ * dispatcher. It parses the options, checks which go with which command,
+ * turns them into a request's params, and hands the work on: puzzle
+ * commands to the batch pipeline (batch.c, which reads the puzzles through
+ * input.c and prints through render.c), single calls (status, techniques,
+ * reload) here, generate to generate.c, stop and reaching or starting the
+ * daemon to autostart.c. */
 #include <errno.h>
 #include <getopt.h>
-#include <limits.h>
-#include <poll.h>
-#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
-#include <time.h>
 #include <unistd.h>
 
 #include "autostart.h"
+#include "batch.h"
 #include "color.h"
 #include "generate.h"
 #include "grid_text.h"
 #include "i18n.h"
-#include "progress.h"
 #include "share_text.h"
 #include "render.h"
 #include "rpc.h"
-#include "sudoku/format.h"
-
-#define EXIT_PUZZLE 1
-#define EXIT_USAGE 2
-#define EXIT_DAEMON 3
-#define EXIT_DEADLINE 4
-#define EXIT_INTERRUPTED 130
 
 #ifndef SUDOCTL_VERSION
 #define SUDOCTL_VERSION "0"
@@ -283,195 +273,12 @@ static bool looks_like_assumption(const char *s)
            (s[4] == '=' || (s[4] == '<' && s[5] == '>'));
 }
 
-/* ---- input ---------------------------------------------------------------- */
+/* ---- puzzle commands: the batch pipeline (batch.c) ------------------------ */
 
-typedef struct input {
-    char **args;
-    int nargs, argi;
-    const char **files;
-    int nfiles, filei;
-    FILE *cur;
-    const char *curname;
-    bool reader_open;
-    sdk_reader rd;
-    double done_bytes; /* sizes of the files already read */
-    double total_bytes;
-    bool failed;
-} input;
-
-static double file_size(const char *name)
+static void pack_batch_params(msgpack_sbuffer *sb, const batch_plan *p, char **puzzles, int n,
+                              bool progress)
 {
-    struct stat st;
-    if (!strcmp(name, "-")) {
-        if (fstat(0, &st) == 0 && S_ISREG(st.st_mode)) return (double)st.st_size;
-        return 0;
-    }
-    if (stat(name, &st) == 0 && S_ISREG(st.st_mode)) return (double)st.st_size;
-    return 0;
-}
-
-static void input_init(input *in, char **args, int nargs, const char **files, int nfiles)
-{
-    memset(in, 0, sizeof *in);
-    in->args = args;
-    in->nargs = nargs;
-    in->files = files;
-    in->nfiles = nfiles;
-    for (int i = 0; i < nfiles; i++) in->total_bytes += file_size(files[i]);
-}
-
-/* Bytes of input read so far (for the ETA). */
-static double input_pos(const input *in)
-{
-    double p = in->done_bytes;
-    if (in->cur) {
-        long t = ftell(in->cur);
-        if (t > 0) p += (double)t;
-    }
-    return p;
-}
-
-/* Next puzzle: 1 with *text (malloc'd) and where, 0 at the end, -1 when a file
- * cannot be read (reported, then the next file). */
-static int input_next(input *in, char **text, char *where, size_t n)
-{
-    if (in->argi < in->nargs) {
-        *text = strdup(in->args[in->argi]);
-        snprintf(where, n, "argument %d", in->argi + 1);
-        in->argi++;
-        return 1;
-    }
-    for (;;) {
-        if (!in->cur) {
-            if (in->filei >= in->nfiles) return 0;
-            in->curname = in->files[in->filei++];
-            if (!strcmp(in->curname, "-"))
-                in->cur = stdin;
-            else
-                in->cur = fopen(in->curname, "r");
-            if (!in->cur) {
-                fprintf(stderr, "%s: %s: %s\n", prog, in->curname, strerror(errno));
-                in->failed = true;
-                continue;
-            }
-            sdk_reader_init(&in->rd, in->cur);
-            in->reader_open = true;
-        }
-        const char *t;
-        long line;
-        int r = sdk_reader_next(&in->rd, &t, &line);
-        if (r == 1) {
-            *text = strdup(t);
-            snprintf(where, n, "%s:%ld", !strcmp(in->curname, "-") ? "stdin" : in->curname, line);
-            return 1;
-        }
-        if (r < 0 && !rpc_interrupted) {
-            fprintf(stderr, "%s: %s: read error: %s\n", prog, in->curname, strerror(errno));
-            in->failed = true;
-        }
-        in->done_bytes += file_size(in->curname);
-        sdk_reader_free(&in->rd);
-        in->reader_open = false;
-        if (in->cur != stdin) fclose(in->cur);
-        in->cur = NULL;
-    }
-}
-
-static void input_free(input *in)
-{
-    if (in->reader_open) sdk_reader_free(&in->rd);
-    if (in->cur && in->cur != stdin) fclose(in->cur);
-    in->cur = NULL;
-}
-
-/* ---- the batch pipeline ---------------------------------------------------- */
-
-typedef struct chunk {
-    uint32_t msgid;
-    int n;
-    char **text, **where;
-    double bytes; /* input position after this chunk */
-    msgpack_sbuffer req;
-    bool done;
-    rpc_msg msg;
-    int retries;
-    int partial; /* puzzles answered so far (the daemon's progress notifications) */
-    double sent; /* when it went out (for --timeout) */
-} chunk;
-
-static double mono_s(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + ts.tv_nsec * 1e-9;
-}
-
-static void on_sigint(int sig)
-{
-    (void)sig;
-    rpc_interrupted = 1;
-}
-
-/* Has the reader of our stdout gone (`| head` exited)? Then end like a
- * filter does on SIGPIPE, without waiting for the next answer to write. */
-static void stdout_check(void)
-{
-    struct pollfd p = {.fd = 1, .events = POLLOUT};
-    if (poll(&p, 1, 0) == 1 && (p.revents & POLLERR)) {
-        signal(SIGPIPE, SIG_DFL);
-        raise(SIGPIPE);
-    }
-}
-
-/* Puzzles in the input, for a true percentage: the arguments plus what the
- * files hold when they all are regular files (read once more); -1 when
- * unknown (a pipe). */
-static long count_input(int nargs, const char **files, int nfiles)
-{
-    long n = nargs;
-    for (int i = 0; i < nfiles; i++) {
-        struct stat st;
-        bool in = !strcmp(files[i], "-"); /* `< file`: read it through its own opening */
-        if ((in ? fstat(0, &st) : stat(files[i], &st)) != 0 || !S_ISREG(st.st_mode)) return -1;
-        FILE *f = fopen(in ? "/proc/self/fd/0" : files[i], "r");
-        if (!f) return -1;
-        sdk_reader rd;
-        sdk_reader_init(&rd, f);
-        const char *t;
-        long line;
-        while (sdk_reader_next(&rd, &t, &line) == 1) n++;
-        sdk_reader_free(&rd);
-        fclose(f);
-    }
-    return n;
-}
-
-static void chunk_clear(chunk *c)
-{
-    for (int i = 0; i < c->n; i++) {
-        free(c->text[i]);
-        free(c->where[i]);
-    }
-    free(c->text);
-    free(c->where);
-    msgpack_sbuffer_destroy(&c->req);
-    if (c->done) rpc_msg_free(&c->msg);
-    memset(c, 0, sizeof *c);
-}
-
-static bool retryable(const char *code)
-{
-    return !strcmp(code, SDK_E_BUSY);
-}
-
-/* Errors of a whole request that concern its puzzles (each gets the error)
- * rather than the request (which stops the run). */
-static bool per_puzzle(const char *code)
-{
-    return !strcmp(code, SDK_E_CRASH) || !strcmp(code, SDK_E_DEADLINE) ||
-           !strcmp(code, SDK_E_INTERNAL) || !strcmp(code, SDK_E_TOO_LARGE) ||
-           !strcmp(code, SDK_E_FORMAT) || !strcmp(code, SDK_E_CONFLICT) ||
-           !strcmp(code, SDK_E_NO_SOLUTION) || !strcmp(code, SDK_E_MULTIPLE);
+    pack_params(sb, p->pack_ctx, p->method, puzzles, n, progress);
 }
 
 static int run_batch(const opts *o, const char *cmd, char **args, int nargs)
@@ -483,10 +290,6 @@ static int run_batch(const opts *o, const char *cmd, char **args, int nargs)
         files = stdin_only;
         nfiles = 1;
     }
-    input in;
-    input_init(&in, args, nargs, files, nfiles);
-
-    bool interactive = !nargs && nfiles == 1 && !strcmp(files[0], "-") && isatty(0);
     int chunk_size = o->chunk;
     if (chunk_size <= 0) {
         if (!strcmp(cmd, "explain") || !strcmp(cmd, "trace"))
@@ -495,14 +298,6 @@ static int run_batch(const opts *o, const char *cmd, char **args, int nargs)
             chunk_size = 32;
         else
             chunk_size = 256;
-    }
-    int window = o->window > 0 ? o->window : 16;
-    if (interactive) chunk_size = 1, window = 1; /* answer each line as it is typed */
-
-    rpc_conn *conn = connect_daemon(o);
-    if (!conn) {
-        input_free(&in);
-        return EXIT_DAEMON;
     }
     render_opts ro = {
         .out = stdout,
@@ -526,219 +321,28 @@ static int run_batch(const opts *o, const char *cmd, char **args, int nargs)
     /* one puzzle from the arguments: no header */
     if (nargs == 1 && !o->nfiles) ro.headers = false;
 
-    progress pg;
-    bool show = o->progress > 0 || (o->progress < 0 && isatty(2) && !interactive && (nfiles > 0));
-    long total = show ? count_input(nargs, files, nfiles) : -1;
-    progress_init(&pg, show, o->progress > 0, total > 0 ? total : 0, in.total_bytes);
-    render_begin(&ro);
-
-    chunk *ring = calloc((size_t)window, sizeof *ring);
-    int head = 0, count = 0;
-    bool eof = false, bad = false;
-    int status = 0;
-    long done = 0;
-    double last_bytes = 0;
-    bool deadline = false;
-    /* the first requests are small, so that the first answers come at once
-     * (`| head`), then they grow to chunk_size (unless --chunk) */
-    int next_size = o->chunk > 0 || interactive || !nfiles ? chunk_size : 1;
-    struct sigaction sa = {.sa_handler = on_sigint}, old_int;
-    sigemptyset(&sa.sa_mask);
-    sigaction(SIGINT, &sa, &old_int); /* no SA_RESTART: waits end at once */
-
-    for (;;) {
-        /* fill the window */
-        while (!eof && count < window && rpc_pending_out(conn) < (4u << 20)) {
-            chunk *c = &ring[(head + count) % window];
-            memset(c, 0, sizeof *c);
-            int want = next_size;
-            if (next_size < chunk_size)
-                next_size = next_size * 2 < chunk_size ? next_size * 2 : chunk_size;
-            c->text = calloc((size_t)want, sizeof *c->text);
-            c->where = calloc((size_t)want, sizeof *c->where);
-            char where[PATH_MAX + 32];
-            while (c->n < want && !rpc_interrupted) {
-                char *t;
-                int r = input_next(&in, &t, where, sizeof where);
-                if (r <= 0) {
-                    eof = true;
-                    break;
-                }
-                c->text[c->n] = t;
-                c->where[c->n] = strdup(where);
-                c->n++;
-            }
-            c->bytes = input_pos(&in);
-            if (!c->n) {
-                chunk_clear(c);
-                break;
-            }
-            msgpack_sbuffer_init(&c->req);
-            /* the daemon's progress: the bar moves within a request too */
-            pack_params(&c->req, o, cmd, c->text, c->n, pg.on && c->n > 1);
-            c->msgid = rpc_send(conn, cmd, c->req.data, c->req.size);
-            c->sent = mono_s();
-            count++;
-        }
-        if (rpc_interrupted) {
-            status = EXIT_INTERRUPTED;
-            break;
-        }
-        if (!count) break;
-        /* wait for one answer; look around every 200 ms */
-        rpc_msg m;
-        int r = rpc_wait(conn, &m, 200);
-        if (r == -2) {
-            status = EXIT_INTERRUPTED;
-            break;
-        }
-        if (r == 0) {
-            stdout_check();
-            /* the daemon answers deadline-exceeded when a request's timeout
-             * passes; a second more, and we stop waiting for it */
-            double oldest = 0;
-            for (int i = 0; i < count; i++) {
-                chunk *k = &ring[(head + i) % window];
-                if (!k->done && (!oldest || k->sent < oldest)) oldest = k->sent;
-            }
-            if (o->timeout > 0 && oldest && mono_s() - oldest > o->timeout + 1.0) {
-                fprintf(stderr, "%s: sudokud did not answer within %g s\n", prog, o->timeout);
-                status = EXIT_DEADLINE;
-                break;
-            }
-            continue;
-        }
-        if (r < 0) {
-            fprintf(stderr, "%s: %s\n", prog, rpc_error(conn));
-            status = EXIT_DAEMON;
-            break;
-        }
-        if (m.kind != 1) { /* a progress notification: [{msgid, done, total}] */
-            const msgpack_object *pa = &m.result;
-            if (pg.on && pa->type == MSGPACK_OBJECT_ARRAY && pa->via.array.size == 1) {
-                const msgpack_object *pm = &pa->via.array.ptr[0];
-                long long id = sdk_wire_int(sdk_wire_get(pm, "msgid"), -1),
-                          got = sdk_wire_int(sdk_wire_get(pm, "done"), 0);
-                long partial = 0;
-                for (int i = 0; i < count; i++) {
-                    chunk *k = &ring[(head + i) % window];
-                    if (!k->done && (long long)k->msgid == id && got >= 0 && got <= k->n)
-                        k->partial = (int)got;
-                    if (!k->done) partial += k->partial;
-                }
-                progress_update(&pg, done + partial, last_bytes);
-            }
-            rpc_msg_free(&m);
-            continue;
-        }
-        chunk *c = NULL;
-        for (int i = 0; i < count; i++) {
-            chunk *k = &ring[(head + i) % window];
-            if (!k->done && k->msgid == m.msgid) c = k;
-        }
-        if (!c) {
-            if (m.msgid == 0 && m.error.type == MSGPACK_OBJECT_MAP) {
-                char code[64], msg[512];
-                fprintf(stderr, "%s: sudokud: %s: %s\n", prog,
-                        sdk_wire_text(sdk_wire_get(&m.error, "code"), code, sizeof code),
-                        sdk_wire_text(sdk_wire_get(&m.error, "message"), msg, sizeof msg));
-                rpc_msg_free(&m);
-                status = EXIT_DAEMON;
-                break;
-            }
-            rpc_msg_free(&m);
-            continue;
-        }
-        if (m.error.type != MSGPACK_OBJECT_NIL) {
-            char code[64], msg[512];
-            sdk_wire_text(sdk_wire_get(&m.error, "code"), code, sizeof code);
-            sdk_wire_text(sdk_wire_get(&m.error, "message"), msg, sizeof msg);
-            if (retryable(code) && c->retries < 2000) { /* about 200 s of backing off */
-                rpc_msg_free(&m);
-                c->retries++;
-                struct timespec ts = {0, (long)(c->retries < 20 ? c->retries : 20) * 5000000L};
-                nanosleep(&ts, NULL);
-                c->msgid = rpc_send(conn, cmd, c->req.data, c->req.size);
-                continue;
-            }
-            if (!per_puzzle(code)) {
-                fprintf(stderr, "%s: %s: %s\n", prog, code, msg);
-                rpc_msg_free(&m);
-                status = EXIT_PUZZLE;
-                break;
-            }
-        }
-        c->msg = m;
-        c->done = true;
-        /* print every finished chunk at the head, in input order */
-        while (count && ring[head].done) {
-            chunk *h = &ring[head];
-            const msgpack_object *results = sdk_wire_get(&h->msg.result, "results");
-            if (h->msg.error.type != MSGPACK_OBJECT_NIL) {
-                char code[64], msg[512];
-                sdk_wire_text(sdk_wire_get(&h->msg.error, "code"), code, sizeof code);
-                sdk_wire_text(sdk_wire_get(&h->msg.error, "message"), msg, sizeof msg);
-                for (int i = 0; i < h->n; i++)
-                    render_failure(&ro, h->text[i], h->where[i], code, msg);
-                bad = true;
-                if (!strcmp(code, SDK_E_DEADLINE)) deadline = true;
-            } else {
-                for (int i = 0; i < h->n; i++) {
-                    if (results && results->type == MSGPACK_OBJECT_ARRAY &&
-                        (uint32_t)i < results->via.array.size) {
-                        if (!render_puzzle(&ro, &results->via.array.ptr[i], h->text[i],
-                                           h->where[i]))
-                            bad = true;
-                    } else {
-                        render_failure(&ro, h->text[i], h->where[i], SDK_E_INTERNAL,
-                                       "the daemon's answer has no result for this puzzle");
-                        bad = true;
-                    }
-                }
-            }
-            done += h->n;
-            last_bytes = h->bytes;
-            progress_update(&pg, done, h->bytes);
-            chunk_clear(h);
-            head = (head + 1) % window;
-            count--;
-        }
-        fflush(stdout); /* a reader (`| head`, a terminal) sees answers as they come */
-    }
-    if (status == EXIT_INTERRUPTED) {
-        /* print what is complete, in input order; the rest was cancelled
-         * (closing the connection tells the daemon) */
-        progress_stop(&pg);
-        long printed = done, lost = 0;
-        for (int i = 0; i < count; i++) {
-            chunk *k = &ring[(head + i) % window];
-            if (!k->done || k->msg.error.type != MSGPACK_OBJECT_NIL) {
-                lost += k->n;
-                continue;
-            }
-            const msgpack_object *results = sdk_wire_get(&k->msg.result, "results");
-            for (int j = 0; j < k->n; j++)
-                if (results && results->type == MSGPACK_OBJECT_ARRAY &&
-                    (uint32_t)j < results->via.array.size)
-                    render_puzzle(&ro, &results->via.array.ptr[j], k->text[j], k->where[j]);
-            printed += k->n;
-        }
-        fflush(stdout);
-        fprintf(stderr,
-                "%s: interrupted: %ld answers printed, %ld puzzles sent were not answered\n", prog,
-                printed, lost);
-    } else
-        progress_end(&pg);
-    sigaction(SIGINT, &old_int, NULL);
-    render_end(&ro);
-    for (int i = 0; i < count; i++) chunk_clear(&ring[(head + i) % window]);
-    free(ring);
+    rpc_conn *conn = connect_daemon(o);
+    if (!conn) return EXIT_DAEMON;
+    batch_plan plan = {
+        .prog = prog,
+        .method = cmd,
+        .conn = conn,
+        .args = args,
+        .nargs = nargs,
+        .files = files,
+        .nfiles = nfiles,
+        .chunk = chunk_size,
+        .chunk_fixed = o->chunk > 0,
+        .window = o->window > 0 ? o->window : 16,
+        .timeout = o->timeout,
+        .progress = o->progress,
+        .ro = &ro,
+        .pack = pack_batch_params,
+        .pack_ctx = o,
+    };
+    int status = batch_run(&plan);
     rpc_close(conn);
-    if (in.failed && !status) status = EXIT_PUZZLE;
-    input_free(&in);
-    if (status) return status;
-    if (deadline) return EXIT_DEADLINE;
-    return bad ? EXIT_PUZZLE : 0;
+    return status;
 }
 
 /* ---- single-call commands -------------------------------------------------- */

@@ -2,8 +2,8 @@
  * jobs (one per client request), the worker pool, the worker frame format and
  * logging. Each .c file owns one job: main.c (options, startup, signals),
  * server.c (socket, connections), rpc.c (requests from clients), workers.c
- * (the pool and routing), worker_main.c (the worker process), reload.c (which
- * config serves: read, checked by a child, rolled out), log.c. */
+ * (the pool, the job queue and routing: workers.h), worker_main.c (the worker process), reload.c
+ * (which config serves: read, checked by a child, rolled out), log.c. */
 #ifndef SUDOKUD_DAEMON_H
 #define SUDOKUD_DAEMON_H
 
@@ -83,8 +83,6 @@ int worker_main(const char *config_path); /* worker_main.c */
 /* ---- daemon state -------------------------------------------------------- */
 
 typedef struct conn conn;
-typedef struct job job;
-typedef struct worker worker;
 
 typedef struct limits {
     int workers;
@@ -129,20 +127,9 @@ typedef struct daemon_state {
     bool listening;
     bool draining;
     uv_signal_t sig_hup, sig_term, sig_int;
-    uv_timer_t respawn_timer;
 
-    conn *conns;
-    int nconn;
-    job *jobs; /* every unanswered job (linked by all_next) */
-    int njobs;
-    job *queue_head, *queue_tail; /* jobs with puzzles not yet handed out */
-    worker *workers;
-    int nworkers_live; /* current generation, not retiring */
     uint64_t requests;
-    uint64_t crashes;
-    uint64_t killed;     /* workers killed from outside (not crashes) */
     size_t input_memory; /* incomplete messages + accepted requests, bytes */
-    int spawn_failures;  /* consecutive workers that died before ready */
     int ready_fd;        /* detaching: tell the parent we listen (-1: none) */
 } daemon_state;
 
@@ -253,6 +240,11 @@ void conn_close(conn *c);
 /* One of c's jobs was answered (c->jobs already decremented). */
 void conn_job_done(conn *c);
 void server_close_all(void);
+/* Connections open now. */
+int server_connections(void);
+/* The config that serves changed D.lim: the open connections take its
+ * max_message. */
+void server_limits_changed(void);
 /* Bytes written to c but not yet taken by the peer. */
 size_t conn_unsent(conn *c);
 
@@ -261,61 +253,6 @@ size_t conn_unsent(conn *c);
 /* One whole message from a client. */
 void rpc_handle(conn *c, const msgpack_object *o);
 
-/* ---- jobs and workers (workers.c) -------------------------------------------- */
-
-struct job {
-    conn *c; /* NULL when the client went away */
-    uint32_t msgid;
-    char method[16];
-    bool progress;
-    bool gen;          /* generate: items are puzzles to make, not puzzles given */
-    long gen_first;    /* generate: the index of item 0 */
-    char cost_key[64]; /* what its cost per puzzle depends on (workers.c) */
-    double cost_us;    /* measured cost per puzzle of this job's pieces (0: none yet) */
-    bool answered;     /* the response went out: nothing more goes to the client */
-    uint64_t timeout_ms, deadline_at; /* the client's timeout_ms; when it passes (now_ms) */
-    /* single (n < 0): the whole frame for the worker */
-    msgpack_sbuffer req;
-    bool assigned;
-    bool started; /* a piece went to a worker */
-    /* batch (n >= 0) */
-    int n;
-    msgpack_sbuffer common; /* the params map's other key/value pairs, packed */
-    int ncommon;
-    msgpack_sbuffer pz; /* the puzzles, packed strings one after the other */
-    size_t *pz_off;     /* n + 1 offsets into pz */
-    uint8_t *state;     /* per puzzle: 0 to do, 1 on a worker, 2 done */
-    char **res;
-    size_t *res_len;
-    int scan; /* no puzzle before this is still to do */
-    int done;
-    bool queued;
-    job *qnext;
-    job *all_next, *all_prev;
-    size_t held;      /* request bytes counted in D.input_memory */
-    size_t res_bytes; /* batch: results gathered so far */
-};
-
-/* Create a job for a request (takes what it needs from params). */
-job *job_new(conn *c, uint32_t msgid, const char *method, const msgpack_object *params);
-/* False (j freed) when its request bytes would pass max_input_memory. */
-bool job_admit(job *j);
-void job_submit(job *j);
-/* A connection is going away: its jobs keep running but answer nobody. */
-void jobs_forget_conn(conn *c);
-
-bool workers_start(void);
-/* Reload: start n workers of generation gen on config fd (not yet serving). */
-void workers_try_generation(unsigned gen, int n, int config_fd);
-/* The plugin a starting worker of gen is loading ("" when none). */
-const char *workers_loading(unsigned gen);
-void workers_kill_generation(unsigned gen);
-/* Reload accepted (gen is D.generation): old workers retire. */
-void workers_roll(void);
-/* Hand queued work to idle workers (a held connection read its answers). */
-void workers_dispatch(void);
-void workers_stop_all(void);
-int workers_busy(void);
-int workers_count(void);
+/* ---- jobs and workers: workers.h (their state is private to workers.c) ---- */
 
 #endif

@@ -20,6 +20,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 #include "daemon.h"
+#include "workers.h"
 #include "sudoku/host.h"
 
 /* ---- the socket's folder --------------------------------------------------- */
@@ -83,7 +84,7 @@ static void on_idle_tick(uv_timer_t *t)
 {
     (void)t;
     uint64_t now = now_ms();
-    if (D.nconn > 0 || D.njobs > 0 || D.draining) {
+    if (server_connections() > 0 || workers_jobs() > 0 || D.draining) {
         idle_since = now;
         return;
     }

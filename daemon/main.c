@@ -18,6 +18,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 #include "daemon.h"
+#include "workers.h"
 
 daemon_state D;
 
@@ -73,7 +74,7 @@ void daemon_begin_drain(void)
 {
     if (D.draining) return;
     D.draining = true;
-    sd_notifyf("STOPPING=1\nSTATUS=draining: %d requests to answer", D.njobs);
+    sd_notifyf("STOPPING=1\nSTATUS=draining: %d requests to answer", workers_jobs());
     server_stop_listening();
     daemon_check_drained();
 }
@@ -81,7 +82,7 @@ void daemon_begin_drain(void)
 void daemon_check_drained(void)
 {
     static bool done;
-    if (!D.draining || D.njobs > 0 || done) return;
+    if (!D.draining || workers_jobs() > 0 || done) return;
     done = true;
     log_info("drained: %llu requests served", (unsigned long long)D.requests);
     workers_stop_all();
@@ -93,9 +94,6 @@ void daemon_check_drained(void)
     uv_close((uv_handle_t *)&D.sig_term, NULL);
     uv_close((uv_handle_t *)&D.sig_int, NULL);
     life_idle_stop();
-    uv_timer_stop(&D.respawn_timer);
-    if (!uv_is_closing((uv_handle_t *)&D.respawn_timer))
-        uv_close((uv_handle_t *)&D.respawn_timer, NULL);
 }
 
 static bool default_config(char *out, size_t n)
@@ -428,7 +426,6 @@ int main(int argc, char **argv)
     uv_signal_start(&D.sig_hup, on_signal, SIGHUP);
     uv_signal_start(&D.sig_term, on_signal, SIGTERM);
     uv_signal_start(&D.sig_int, on_signal, SIGINT);
-    uv_timer_init(D.loop, &D.respawn_timer);
 
     bool listening = server_listen(&err);
     if (!listening) snprintf(why, sizeof why, "%s", err.msg);

@@ -35,6 +35,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 #include "daemon.h"
+#include "workers.h"
 
 /* A sealed copy (memfd) of the config file as it is now, -1 (errno) when none. */
 static int config_snapshot(const char *path)
@@ -156,7 +157,7 @@ static void apply(int fd, const limits *lim, gen_info *gi, unsigned gen)
     D.generation = gen;
     life_generation_accepted(gi->life);
     gi->life = NULL;
-    for (conn *c = D.conns; c; c = c->next) c->rd.max = lim->max_message;
+    server_limits_changed();
 }
 
 /* Why a worker that was loading ended: the plugin it was in, if any. */

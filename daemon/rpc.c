@@ -7,6 +7,7 @@
 #include <sys/socket.h>
 #include <unistd.h>
 #include "daemon.h"
+#include "workers.h"
 
 static const char *const worker_methods[] = {"solve",      "rate",  "explain", "hint",
                                              "techniques", "trace", "generate"};
@@ -24,21 +25,21 @@ static void do_status(conn *c, uint32_t msgid)
     msgpack_sbuffer_init(&sb);
     msgpack_packer_init(&pk, &sb, msgpack_sbuffer_write);
     sdk_wire_response_head(&pk, msgid);
-    int queued = 0;
-    for (job *j = D.queue_head; j; j = j->qnext) queued++;
+    workers_stats ws;
+    workers_get_stats(&ws);
     msgpack_pack_map(&pk, 15);
     sdk_wire_kv_str(&pk, "version", SUDOKUD_VERSION);
     sdk_wire_str(&pk, "uptime");
     msgpack_pack_double(&pk, (double)(now_ms() - D.started_ms) / 1000.0);
     sdk_wire_kv_int(&pk, "pid", (long)getpid());
-    sdk_wire_kv_int(&pk, "workers", workers_count());
-    sdk_wire_kv_int(&pk, "busy", workers_busy());
-    sdk_wire_kv_int(&pk, "queued", queued);
-    sdk_wire_kv_int(&pk, "jobs", D.njobs);
-    sdk_wire_kv_int(&pk, "connections", D.nconn);
+    sdk_wire_kv_int(&pk, "workers", ws.workers);
+    sdk_wire_kv_int(&pk, "busy", ws.busy);
+    sdk_wire_kv_int(&pk, "queued", ws.queued);
+    sdk_wire_kv_int(&pk, "jobs", ws.jobs);
+    sdk_wire_kv_int(&pk, "connections", server_connections());
     sdk_wire_kv_int(&pk, "requests", (long)D.requests);
-    sdk_wire_kv_int(&pk, "crashes", (long)D.crashes);
-    sdk_wire_kv_int(&pk, "killed", (long)D.killed);
+    sdk_wire_kv_int(&pk, "crashes", (long)ws.crashes);
+    sdk_wire_kv_int(&pk, "killed", (long)ws.killed);
     sdk_wire_kv_str(&pk, "config", D.config_path);
     sdk_wire_kv_str(&pk, "exe", D.exe); /* which build or installation answers */
     sdk_wire_str(&pk, "profiles");
@@ -78,7 +79,8 @@ static void do_shutdown(conn *c, uint32_t msgid)
                         (unsigned)getuid(), D.system_mode ? " (systemctl stop sudokud)" : "");
         return;
     }
-    log_info("shutdown asked by connection %u: draining %d requests, then exiting", c->id, D.njobs);
+    log_info("shutdown asked by connection %u: draining %d requests, then exiting", c->id,
+             workers_jobs());
     msgpack_sbuffer sb;
     msgpack_packer pk;
     msgpack_sbuffer_init(&sb);
@@ -87,7 +89,7 @@ static void do_shutdown(conn *c, uint32_t msgid)
     msgpack_pack_map(&pk, 3);
     sdk_wire_kv_bool(&pk, "ok", true);
     sdk_wire_kv_int(&pk, "pid", (long)getpid());
-    sdk_wire_kv_int(&pk, "jobs", D.njobs);
+    sdk_wire_kv_int(&pk, "jobs", workers_jobs());
     send_packed(c, &sb);
     daemon_begin_drain();
 }
@@ -140,9 +142,10 @@ void rpc_handle(conn *c, const msgpack_object *o)
         conn_send_error(c, m.msgid, SDK_E_BUSY, "sudokud is shutting down");
         return;
     }
-    if (D.njobs >= D.lim.max_queue) {
+    if (workers_jobs() >= D.lim.max_queue) {
         conn_send_error(c, m.msgid, SDK_E_BUSY,
-                        "%d requests are waiting or running (max_queue): try again later", D.njobs);
+                        "%d requests are waiting or running (max_queue): try again later",
+                        workers_jobs());
         return;
     }
     const msgpack_object *tm = sdk_wire_get(m.params, "timeout_ms");
@@ -154,17 +157,17 @@ void rpc_handle(conn *c, const msgpack_object *o)
     }
     life_check_plugins(); /* a plugin replaced on disk: new workers first */
     log_debug("connection %u: request %u: %s", c->id, (unsigned)m.msgid, method);
-    job *j = job_new(c, m.msgid, method, m.params);
-    if (!j) {
+    switch (workers_submit(c, m.msgid, method, m.params)) {
+    case WORKERS_SUBMITTED:
+        break;
+    case WORKERS_OUT_OF_MEMORY:
         conn_send_error(c, m.msgid, SDK_E_INTERNAL, "out of memory");
-        return;
-    }
-    if (!job_admit(j)) {
+        break;
+    case WORKERS_OVER_BUDGET:
         conn_send_error(c, m.msgid, SDK_E_BUSY,
                         "sudokud holds %zu bytes of requests (max_input_memory is %zu): try "
                         "again later",
                         D.input_memory, D.lim.max_input_memory);
-        return;
+        break;
     }
-    job_submit(j);
 }

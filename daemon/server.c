@@ -24,6 +24,11 @@
 #include <sys/un.h>
 #include <unistd.h>
 #include "daemon.h"
+#include "workers.h"
+
+/* The open connections: nobody outside this file walks them. */
+static conn *conns;
+static int nconn;
 
 #define READER_KEEP ((size_t)256 << 10) /* a reader buffer grown past this is given back */
 
@@ -82,10 +87,10 @@ static void conn_destroy(conn *c)
     if (c->prev)
         c->prev->next = c->next;
     else
-        D.conns = c->next;
+        conns = c->next;
     if (c->next) c->next->prev = c->prev;
-    D.nconn--;
-    jobs_forget_conn(c);
+    nconn--;
+    workers_forget_conn(c);
     log_debug("connection %u closed", c->id);
     uv_close((uv_handle_t *)&c->h, conn_free);
 }
@@ -307,16 +312,16 @@ static void on_connection(uv_stream_t *server, int status)
         uv_close((uv_handle_t *)&c->h, conn_free);
         return;
     }
-    c->next = D.conns;
-    if (D.conns) D.conns->prev = c;
-    D.conns = c;
-    D.nconn++;
+    c->next = conns;
+    if (conns) conns->prev = c;
+    conns = c;
+    nconn++;
     if (!peer_allowed(c)) {
         conn_destroy(c);
         return;
     }
     int same = 0;
-    for (conn *o = D.conns; o; o = o->next) same += !o->closing && o->uid == c->uid;
+    for (conn *o = conns; o; o = o->next) same += !o->closing && o->uid == c->uid;
     if (same > D.lim.max_connections_per_uid) {
         log_warn("connection %u refused: uid %u has %d connections open "
                  "(max_connections_per_uid)",
@@ -328,12 +333,11 @@ static void on_connection(uv_stream_t *server, int status)
         conn_close(c);
         return;
     }
-    if (D.nconn > D.lim.max_connections) {
-        log_warn("connection %u refused: %d connections open (max_connections)", c->id,
-                 D.nconn - 1);
+    if (nconn > D.lim.max_connections) {
+        log_warn("connection %u refused: %d connections open (max_connections)", c->id, nconn - 1);
         conn_send_error(c, 0, SDK_E_BUSY,
                         "too many connections: %d open (max_connections is %d); try again later",
-                        D.nconn - 1, D.lim.max_connections);
+                        nconn - 1, D.lim.max_connections);
         conn_close(c);
         return;
     }
@@ -352,7 +356,7 @@ static void sweep(uv_timer_t *t)
 {
     (void)t;
     uint64_t now = now_ms();
-    for (conn *c = D.conns, *next; c; c = next) {
+    for (conn *c = conns, *next; c; c = next) {
         next = c->next;
         if (c->dead) continue;
         if (D.lim.idle_timeout_ms > 0 && writes_pending(c) &&
@@ -486,9 +490,19 @@ void server_stop_listening(void)
     if (!D.activated) unlink(D.socket_path); /* systemd's socket stays */
 }
 
+int server_connections(void)
+{
+    return nconn;
+}
+
+void server_limits_changed(void)
+{
+    for (conn *c = conns; c; c = c->next) c->rd.max = D.lim.max_message;
+}
+
 void server_close_all(void)
 {
-    while (D.conns) conn_destroy(D.conns);
+    while (conns) conn_destroy(conns);
     if (sweep_on) {
         uv_timer_stop(&sweep_timer);
         uv_close((uv_handle_t *)&sweep_timer, NULL);

@@ -15,8 +15,47 @@
 #include <sys/mman.h>
 #include <unistd.h>
 #include "daemon.h"
+#include "workers.h"
 
 enum { W_STARTING, W_IDLE, W_BUSY, W_EXITED };
+
+typedef struct job job;
+typedef struct worker worker;
+
+/* One client request: whole (single) or a batch of puzzles handed out in
+ * pieces. */
+struct job {
+    conn *c; /* NULL when the client went away */
+    uint32_t msgid;
+    char method[16];
+    bool progress;
+    bool gen;          /* generate: items are puzzles to make, not puzzles given */
+    long gen_first;    /* generate: the index of item 0 */
+    char cost_key[64]; /* what its cost per puzzle depends on (workers.c) */
+    double cost_us;    /* measured cost per puzzle of this job's pieces (0: none yet) */
+    bool answered;     /* the response went out: nothing more goes to the client */
+    uint64_t timeout_ms, deadline_at; /* the client's timeout_ms; when it passes (now_ms) */
+    /* single (n < 0): the whole frame for the worker */
+    msgpack_sbuffer req;
+    bool assigned;
+    bool started; /* a piece went to a worker */
+    /* batch (n >= 0) */
+    int n;
+    msgpack_sbuffer common; /* the params map's other key/value pairs, packed */
+    int ncommon;
+    msgpack_sbuffer pz; /* the puzzles, packed strings one after the other */
+    size_t *pz_off;     /* n + 1 offsets into pz */
+    uint8_t *state;     /* per puzzle: 0 to do, 1 on a worker, 2 done */
+    char **res;
+    size_t *res_len;
+    int scan; /* no puzzle before this is still to do */
+    int done;
+    bool queued;
+    job *qnext;
+    job *all_next, *all_prev;
+    size_t held;      /* request bytes counted in D.input_memory */
+    size_t res_bytes; /* batch: results gathered so far */
+};
 
 struct worker {
     uv_process_t proc;
@@ -52,6 +91,16 @@ typedef struct wwrite {
     char data[];
 } wwrite;
 
+/* The pool's state: nobody outside this file sees it (workers.h). */
+static job *all_jobs; /* every unanswered job (linked by all_next) */
+static int njobs;
+static job *queue_head, *queue_tail; /* jobs with puzzles not yet handed out */
+static worker *pool;                 /* every worker, of any generation */
+static uint64_t crashes;
+static uint64_t killed_outside; /* workers killed from outside (not crashes) */
+static int spawn_failures;      /* consecutive workers that died before ready */
+static uv_timer_t respawn_timer;
+static bool respawn_timer_init;
 static unsigned next_worker_id = 1;
 static int respawn_wanted;
 
@@ -75,7 +124,7 @@ static void pack_frame_len(msgpack_sbuffer *sb)
     memcpy(sb->data, &n, 4);
 }
 
-job *job_new(conn *c, uint32_t msgid, const char *method, const msgpack_object *params)
+static job *job_new(conn *c, uint32_t msgid, const char *method, const msgpack_object *params)
 {
     job *j = calloc(1, sizeof *j);
     if (!j) return NULL;
@@ -210,24 +259,24 @@ static void queue_push(job *j)
     if (j->queued) return;
     j->queued = true;
     j->qnext = NULL;
-    if (D.queue_tail)
-        D.queue_tail->qnext = j;
+    if (queue_tail)
+        queue_tail->qnext = j;
     else
-        D.queue_head = j;
-    D.queue_tail = j;
+        queue_head = j;
+    queue_tail = j;
 }
 
 static void queue_remove(job *j)
 {
     if (!j->queued) return;
-    job **pp = &D.queue_head, *prev = NULL;
+    job **pp = &queue_head, *prev = NULL;
     while (*pp && *pp != j) prev = *pp, pp = &(*pp)->qnext;
     if (*pp) *pp = j->qnext;
-    if (D.queue_tail == j) D.queue_tail = prev;
+    if (queue_tail == j) queue_tail = prev;
     j->queued = false;
 }
 
-bool job_admit(job *j)
+static bool job_admit(job *j)
 {
     size_t bytes = job_bytes(j);
     if (D.input_memory + bytes <= D.lim.max_input_memory) return true;
@@ -235,14 +284,14 @@ bool job_admit(job *j)
     return false;
 }
 
-void job_submit(job *j)
+static void job_submit(job *j)
 {
     j->held = job_bytes(j);
     D.input_memory += j->held;
-    j->all_next = D.jobs;
-    if (D.jobs) D.jobs->all_prev = j;
-    D.jobs = j;
-    D.njobs++;
+    j->all_next = all_jobs;
+    if (all_jobs) all_jobs->all_prev = j;
+    all_jobs = j;
+    njobs++;
     if (j->c) j->c->jobs++;
     if (j->timeout_ms) {
         j->deadline_at = now_ms() + j->timeout_ms;
@@ -257,7 +306,7 @@ void job_submit(job *j)
 static int job_inflight(job *j)
 {
     int k = 0;
-    for (worker *w = D.workers; w; w = w->next)
+    for (worker *w = pool; w; w = w->next)
         if (w->job == j) k++;
     return k;
 }
@@ -268,7 +317,7 @@ static int job_inflight(job *j)
  * so the worker is killed and replaced, which frees the CPU at once. */
 static void job_cancel_work(job *j)
 {
-    for (worker *w = D.workers; w; w = w->next)
+    for (worker *w = pool; w; w = w->next)
         if (w->job == j && w->state == W_BUSY && !w->cancelled) {
             w->cancelled = true;
             worker_kill(w, "its request was cancelled");
@@ -288,11 +337,11 @@ static void job_finish(job *j)
     queue_remove(j);
     if (j->all_prev)
         j->all_prev->all_next = j->all_next;
-    else if (D.jobs == j)
-        D.jobs = j->all_next;
+    else if (all_jobs == j)
+        all_jobs = j->all_next;
     if (j->all_next) j->all_next->all_prev = j->all_prev;
     j->all_next = j->all_prev = NULL;
-    D.njobs--;
+    njobs--;
     D.requests++;
     conn *c = j->c;
     j->c = NULL;
@@ -304,11 +353,11 @@ static void job_finish(job *j)
     daemon_check_drained();
 }
 
-void jobs_forget_conn(conn *c)
+void workers_forget_conn(conn *c)
 {
     /* Nobody will read the answers: drop the jobs. Parts already on workers
      * finish there and are thrown away. */
-    for (job *j = D.jobs, *next; j; j = next) {
+    for (job *j = all_jobs, *next; j; j = next) {
         next = j->all_next;
         if (j->c != c) continue;
         j->c = NULL;
@@ -334,7 +383,7 @@ static void on_timeouts(uv_timer_t *t)
 {
     (void)t;
     uint64_t now = now_ms();
-    for (job *j = D.jobs, *next; j; j = next) {
+    for (job *j = all_jobs, *next; j; j = next) {
         next = j->all_next;
         if (!j->deadline_at || j->deadline_at > now) continue;
         char msg[128];
@@ -343,7 +392,7 @@ static void on_timeouts(uv_timer_t *t)
         log_debug("request %u: %s: cancelled", j->msgid, msg);
         job_cancel_work(j);
         job_reply_error(j, SDK_E_DEADLINE, msg);
-        next = D.jobs; /* the list changed: start over (answered jobs are gone from it) */
+        next = all_jobs; /* the list changed: start over (answered jobs are gone from it) */
     }
     timeouts_arm();
 }
@@ -351,7 +400,7 @@ static void on_timeouts(uv_timer_t *t)
 static void timeouts_arm(void)
 {
     uint64_t first = 0;
-    for (job *j = D.jobs; j; j = j->all_next)
+    for (job *j = all_jobs; j; j = j->all_next)
         if (j->deadline_at && (!first || j->deadline_at < first)) first = j->deadline_at;
     if (!timeout_timer_init) {
         if (!first || D.draining) return;
@@ -577,7 +626,7 @@ static job *pick(void)
     static unsigned pass;
     pass++;
     job *best = NULL;
-    for (job *j = D.queue_head; j; j = j->qnext) {
+    for (job *j = queue_head; j; j = j->qnext) {
         if (!j->c) {
             if (!best) best = j;
             continue;
@@ -650,7 +699,7 @@ static bool assign(worker *w)
 static void dispatch(void)
 {
     if (life_plugins_stale()) return; /* the new generation serves them */
-    for (worker *w = D.workers; w && D.queue_head; w = w->next)
+    for (worker *w = pool; w && queue_head; w = w->next)
         if (w->state == W_IDLE && !w->retiring && w->gen == D.generation && !assign(w)) break;
 }
 
@@ -688,7 +737,7 @@ static void on_frame(worker *w, int kind, const char *body, size_t n)
         } else if (reload_trying(w->gen)) {
             reload_worker_ready(w->gen, body, n); /* the last one makes it serve */
         } else {
-            D.spawn_failures = 0;
+            spawn_failures = 0;
             dispatch();
         }
         return;
@@ -844,7 +893,7 @@ static void worker_handle_closed(uv_handle_t *h)
 
 static void worker_unlink(worker *w)
 {
-    for (worker **pp = &D.workers; *pp; pp = &(*pp)->next)
+    for (worker **pp = &pool; *pp; pp = &(*pp)->next)
         if (*pp == w) {
             *pp = w->next;
             return;
@@ -884,13 +933,13 @@ static const char *describe_death(worker *w, int64_t status, int sig, char *msg,
     bool sent = w->shm && w->shm->signo == sig && sig && w->shm->sender_pid != w->proc.pid &&
                 w->shm->sender_pid != 0;
     if (w->shm && w->shm->out_of_memory && !sent) {
-        D.crashes++;
+        crashes++;
         snprintf(msg, n, "%s%s ran out of memory: worker_memory is %zu MiB (%s)",
                  tech ? "plugin " : "the worker", tech ? tech : "", D.lim.worker_memory >> 20, how);
         return SDK_E_MEMORY;
     }
     if (sent || (sig && !fault_signal(sig))) {
-        D.killed++;
+        killed_outside++;
         char who[96];
         if (sent)
             snprintf(who, sizeof who, "by pid %d (uid %d)", (int)w->shm->sender_pid,
@@ -907,7 +956,7 @@ static const char *describe_death(worker *w, int64_t status, int sig, char *msg,
         }
         return SDK_E_KILLED;
     }
-    D.crashes++;
+    crashes++;
     if (tech)
         snprintf(msg, n, "plugin %s crashed (%s)", tech, how);
     else
@@ -961,7 +1010,7 @@ static void spawn_missing(void)
 {
     if (D.draining) return;
     int live = 0;
-    for (worker *w = D.workers; w; w = w->next)
+    for (worker *w = pool; w; w = w->next)
         if (w->state != W_EXITED && !w->retiring && w->gen == D.generation) live++;
     while (live < D.lim.workers) {
         if (!spawn_worker(D.generation, D.config_fd)) break;
@@ -975,14 +1024,14 @@ static void spawn_missing(void)
 #define SPAWN_FAILURES_FAIL 3
 static void fail_queue_if_stuck(void)
 {
-    if (D.spawn_failures < SPAWN_FAILURES_FAIL) return;
-    for (worker *w = D.workers; w; w = w->next)
+    if (spawn_failures < SPAWN_FAILURES_FAIL) return;
+    for (worker *w = pool; w; w = w->next)
         if ((w->state == W_IDLE || w->state == W_BUSY) && !w->retiring && w->gen == D.generation)
             return;
     char msg[128];
     snprintf(msg, sizeof msg, "no worker could start (%d tries in a row; see the daemon's log)",
-             D.spawn_failures);
-    while (D.queue_head) job_reply_error(D.queue_head, SDK_E_INTERNAL, msg);
+             spawn_failures);
+    while (queue_head) job_reply_error(queue_head, SDK_E_INTERNAL, msg);
 }
 
 /* ---- a worker's stderr -------------------------------------------------- *
@@ -1084,14 +1133,14 @@ static void worker_exited(uv_process_t *p, int64_t status, int sig)
     }
     if (prev == W_STARTING) {
         /* died before it was ready: do not spin */
-        D.spawn_failures++;
-        uint64_t delay = 100u << (D.spawn_failures < 6 ? D.spawn_failures : 6);
+        spawn_failures++;
+        uint64_t delay = 100u << (spawn_failures < 6 ? spawn_failures : 6);
         log_err("worker %u died while starting (%s%s%s); next try in %llu ms", w->id,
                 w->killed_why ? w->killed_why : "exited",
                 w->shm && w->shm->loading[0] ? ", loading " : "",
                 w->shm ? (const char *)w->shm->loading : "", (unsigned long long)delay);
         respawn_wanted = 1;
-        uv_timer_start(&D.respawn_timer, on_respawn, delay, 0);
+        uv_timer_start(&respawn_timer, on_respawn, delay, 0);
         fail_queue_if_stuck();
         return;
     }
@@ -1173,8 +1222,8 @@ static worker *spawn_worker(unsigned gen, int config_fd)
         uv_close((uv_handle_t *)&w->timer, worker_handle_closed);
         return NULL;
     }
-    w->next = D.workers;
-    D.workers = w;
+    w->next = pool;
+    pool = w;
     uv_read_start((uv_stream_t *)&w->pipe, worker_alloc, worker_read);
     uv_read_start((uv_stream_t *)&w->err, err_alloc, err_read);
     uv_timer_start(&w->timer, on_load_timeout, (uint64_t)D.lim.load_timeout_ms, 0);
@@ -1182,10 +1231,24 @@ static worker *spawn_worker(unsigned gen, int config_fd)
     return w;
 }
 
+workers_submit_result workers_submit(conn *c, uint32_t msgid, const char *method,
+                                     const msgpack_object *params)
+{
+    job *j = job_new(c, msgid, method, params);
+    if (!j) return WORKERS_OUT_OF_MEMORY;
+    if (!job_admit(j)) return WORKERS_OVER_BUDGET;
+    job_submit(j);
+    return WORKERS_SUBMITTED;
+}
+
 bool workers_start(void)
 {
+    if (!respawn_timer_init) {
+        uv_timer_init(D.loop, &respawn_timer);
+        respawn_timer_init = true;
+    }
     spawn_missing();
-    return D.workers != NULL;
+    return pool != NULL;
 }
 
 void workers_try_generation(unsigned gen, int n, int config_fd)
@@ -1199,7 +1262,7 @@ void workers_try_generation(unsigned gen, int n, int config_fd)
 
 const char *workers_loading(unsigned gen)
 {
-    for (worker *w = D.workers; w; w = w->next)
+    for (worker *w = pool; w; w = w->next)
         if (w->gen == gen && w->state == W_STARTING && w->shm && w->shm->loading[0])
             return (const char *)w->shm->loading;
     return "";
@@ -1207,7 +1270,7 @@ const char *workers_loading(unsigned gen)
 
 void workers_kill_generation(unsigned gen)
 {
-    for (worker *w = D.workers; w; w = w->next)
+    for (worker *w = pool; w; w = w->next)
         if (w->gen == gen && w->state != W_EXITED) {
             w->retiring = true;
             worker_kill(w, "its generation was refused");
@@ -1216,7 +1279,7 @@ void workers_kill_generation(unsigned gen)
 
 void workers_roll(void)
 {
-    for (worker *w = D.workers; w; w = w->next) {
+    for (worker *w = pool; w; w = w->next) {
         if (w->gen == D.generation || w->retiring) continue;
         w->retiring = true;
         if (w->state == W_IDLE || w->state == W_STARTING) uv_process_kill(&w->proc, SIGTERM);
@@ -1229,23 +1292,31 @@ void workers_stop_all(void)
 {
     reload_cancel("sudokud is shutting down");
     timeouts_close();
-    uv_timer_stop(&D.respawn_timer);
-    for (worker *w = D.workers; w; w = w->next) {
+    if (respawn_timer_init) {
+        respawn_timer_init = false;
+        uv_timer_stop(&respawn_timer);
+        uv_close((uv_handle_t *)&respawn_timer, NULL);
+    }
+    for (worker *w = pool; w; w = w->next) {
         w->retiring = true;
         if (w->state != W_EXITED) uv_process_kill(&w->proc, SIGTERM);
     }
 }
 
-int workers_busy(void)
+int workers_jobs(void)
 {
-    int k = 0;
-    for (worker *w = D.workers; w; w = w->next) k += w->state == W_BUSY;
-    return k;
+    return njobs;
 }
 
-int workers_count(void)
+void workers_get_stats(workers_stats *s)
 {
-    int k = 0;
-    for (worker *w = D.workers; w; w = w->next) k += w->state == W_IDLE || w->state == W_BUSY;
-    return k;
+    memset(s, 0, sizeof *s);
+    for (worker *w = pool; w; w = w->next) {
+        s->workers += w->state == W_IDLE || w->state == W_BUSY;
+        s->busy += w->state == W_BUSY;
+    }
+    for (job *j = queue_head; j; j = j->qnext) s->queued++;
+    s->jobs = njobs;
+    s->crashes = crashes;
+    s->killed = killed_outside;
 }

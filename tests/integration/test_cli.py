@@ -3,12 +3,10 @@
 fields, text and HTML output, input formats and batches in input order, exit
 status, and starting a per-user daemon on demand."""
 
-import contextlib
 import json
 import re
 import os
 import shutil
-import signal
 import subprocess
 import sys
 import tempfile
@@ -17,6 +15,7 @@ import time
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from harness import (DATA, EASY, HARD, SUDOCTL, Daemon, check, eq, main, make_conf, read_puzzles, run,  # noqa: E402
                      valid_solution)
+from sudoctl_common import CHAINY, pids_with, printed, stop_autostarted, sudoctl_argv  # noqa: E402
 
 DUTCH = "..76.......3.45..2......59........4..41.2....3....9...5..7.49...8.9...7...4..2.8."
 
@@ -25,17 +24,6 @@ STEP_FIELDS = {"technique", "name", "difficulty", "placements", "eliminations", 
 
 def jlines(out):
     return [json.loads(line) for line in out.splitlines() if line.strip()]
-
-
-def printed(p81):
-    """The 9-line printed form of an 81-char puzzle."""
-    rows = []
-    for r in range(9):
-        if r in (3, 6):
-            rows.append("------+-------+------")
-        cells = [p81[r * 9 + c] for c in range(9)]
-        rows.append(" ".join(cells[0:3]) + " | " + " ".join(cells[3:6]) + " | " + " ".join(cells[6:9]))
-    return "\n".join(rows) + "\n"
 
 
 def test_json():
@@ -276,7 +264,7 @@ def test_interactive():
     import select
     with Daemon() as d:
         master, slave = pty.openpty()
-        proc = subprocess.Popen([SUDOCTL, "--socket", d.sock, "--no-autostart", "solve"], stdin=slave,
+        proc = subprocess.Popen(sudoctl_argv(d, "solve"), stdin=slave,
                                 stdout=subprocess.PIPE, stderr=subprocess.PIPE)
         os.close(slave)
         try:
@@ -338,21 +326,6 @@ def test_exit_codes():
         shutil.rmtree(tmp, ignore_errors=True)
 
 
-def pids_with(text):
-    """Processes whose command line mentions text (ours: a fresh temp path)."""
-    out = []
-    for pid in os.listdir("/proc"):
-        if not pid.isdigit():
-            continue
-        try:
-            with open(f"/proc/{pid}/cmdline", "rb") as f:
-                if text.encode() in f.read():
-                    out.append(int(pid))
-        except OSError:
-            pass
-    return out
-
-
 def test_autostart():
     """No daemon on the default socket: sudoctl starts one and goes on."""
     tmp = tempfile.mkdtemp(prefix="sudoctl-auto-")
@@ -366,22 +339,8 @@ def test_autostart():
         p = run([SUDOCTL, "status"], env=env, timeout=30)
         eq(p.returncode, 0, "second call uses the running daemon")
     finally:
-        pids = pids_with(sock)
-        for pid in pids:
-            with contextlib.suppress(ProcessLookupError):
-                os.kill(pid, signal.SIGTERM)
-        deadline = time.time() + 5
-        while time.time() < deadline and any(os.path.exists(f"/proc/{pid}") for pid in pids):
-            time.sleep(0.05)
-        for pid in pids_with(sock):
-            with contextlib.suppress(ProcessLookupError):
-                os.kill(pid, signal.SIGKILL)
+        stop_autostarted(sock, env)
         shutil.rmtree(tmp, ignore_errors=True)
-
-
-# top1465 #24: the standard profile takes it through ALS-XZ, grouped nice
-# loops (group nodes r2c56, r3c46, r79c8) and an ALS chain.
-CHAINY = "3.7..4.2....1..8..9............3..9..5.8......4.6...........5.12...7..........6.."
 
 
 def chains_of(links):

@@ -6,21 +6,20 @@ plugins replaced on disk, cancellation (a client that goes away, times out or
 is interrupted: the workers are idle within a second), exit codes, logs for
 the journal, --help/--version."""
 
-import contextlib
 import json
 import os
 import re
 import shutil
 import signal
-import socket
 import subprocess
 import sys
 import tempfile
 import time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from harness import (BUILD, CONF, EASY, HARD, SUDOCTL, SUDOKUD, Daemon, Rpc, check, eq,  # noqa: E402
+from harness import (BUILD, CONF, EASY, HARD, SUDOCTL, SUDOKUD, Daemon, check, eq,  # noqa: E402
                      main, make_conf, read_puzzles, run, skip)
+from sudoctl_common import CHAINY, printed, stop_autostarted, sudoctl_argv  # noqa: E402
 
 PLUGINS = os.path.join(BUILD, "lib", "sudokud", "plugins")
 TICK = os.sysconf("SC_CLK_TCK")
@@ -231,7 +230,7 @@ def test_private_socket():
         p = run([SUDOCTL, "--help"], env=env)
         check("/tmp/sudokud-UID" in p.stdout, "help names the folder")
     finally:
-        subprocess.run([SUDOCTL, "stop"], env=env, capture_output=True, timeout=30)
+        stop_autostarted(sock, env)
         shutil.rmtree(tmp, ignore_errors=True)
 
 
@@ -253,7 +252,7 @@ def test_private_socket_user():
         p = run(prefix + [SUDOCTL, "stop"], env=env, timeout=30)
         eq(p.returncode, 0, "stop: " + p.stderr)
     finally:
-        subprocess.run(prefix + [SUDOCTL, "stop"], env=env, capture_output=True, timeout=30)
+        stop_autostarted(os.path.join(tmp, "sudokud-65534", "sudokud.sock"), env, prefix)
         shutil.rmtree(tmp, ignore_errors=True)
 
 
@@ -436,8 +435,7 @@ def test_cancel_interrupt():
             easy = read_puzzles("top1465.txt", 40)
             with open(f, "w") as out:
                 out.write("\n".join(easy[:30] + hard_puzzles(20)) + "\n")
-            proc = subprocess.Popen([SUDOCTL, "--socket", d.sock, "--no-autostart", "--progress",
-                                     "--window", "64", "rate", "-f", f],
+            proc = subprocess.Popen(sudoctl_argv(d, "--progress", "--window", "64", "rate", "-f", f),
                                     stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
             first = proc.stdout.readline()  # answers come as they are complete
             check(first, "a first answer")
@@ -537,19 +535,6 @@ def test_journal_logs():
             check(" sudokud[" in d.log_text(), d.log_text())
     finally:
         shutil.rmtree(tmp, ignore_errors=True)
-
-
-CHAINY = "3.7..4.2....1..8..9............3..9..5.8......4.6...........5.12...7..........6.."
-
-
-def printed(p81):
-    rows = []
-    for r in range(9):
-        if r in (3, 6):
-            rows.append("------+-------+------")
-        cells = [p81[r * 9 + c] for c in range(9)]
-        rows.append(" ".join(cells[0:3]) + " | " + " ".join(cells[3:6]) + " | " + " ".join(cells[6:9]))
-    return "\n".join(rows) + "\n"
 
 
 def test_cli_more():

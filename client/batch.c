@@ -1,0 +1,312 @@
+/* batch.c - the batch pipeline (batch.h): a ring of `window` requests in
+ * flight. The loop fills the ring from the input (while the socket takes
+ * the bytes), waits for one answer, and prints every finished request at
+ * the ring's head, so answers come out in input order whatever order the
+ * daemon answers in. A request is a chunk of puzzles; the first chunks are
+ * 1, 2, 4, ... puzzles so that the first answers come at once. The daemon's
+ * progress notifications move the bar within a request. */
+#include "batch.h"
+
+#include <limits.h>
+#include <poll.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "input.h"
+#include "progress.h"
+
+typedef struct chunk {
+    uint32_t msgid;
+    int n;
+    char **text, **where;
+    double bytes; /* input position after this chunk */
+    msgpack_sbuffer req;
+    bool done;
+    rpc_msg msg;
+    int retries;
+    int partial; /* puzzles answered so far (the daemon's progress notifications) */
+    double sent; /* when it went out (for --timeout) */
+} chunk;
+
+static double mono_s(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + ts.tv_nsec * 1e-9;
+}
+
+static void on_sigint(int sig)
+{
+    (void)sig;
+    rpc_interrupted = 1;
+}
+
+/* Has the reader of our stdout gone (`| head` exited)? Then end like a
+ * filter does on SIGPIPE, without waiting for the next answer to write. */
+static void stdout_check(void)
+{
+    struct pollfd p = {.fd = 1, .events = POLLOUT};
+    if (poll(&p, 1, 0) == 1 && (p.revents & POLLERR)) {
+        signal(SIGPIPE, SIG_DFL);
+        raise(SIGPIPE);
+    }
+}
+
+static void chunk_clear(chunk *c)
+{
+    for (int i = 0; i < c->n; i++) {
+        free(c->text[i]);
+        free(c->where[i]);
+    }
+    free(c->text);
+    free(c->where);
+    msgpack_sbuffer_destroy(&c->req);
+    if (c->done) rpc_msg_free(&c->msg);
+    memset(c, 0, sizeof *c);
+}
+
+static bool retryable(const char *code)
+{
+    return !strcmp(code, SDK_E_BUSY);
+}
+
+/* Errors of a whole request that concern its puzzles (each gets the error)
+ * rather than the request (which stops the run). */
+static bool per_puzzle(const char *code)
+{
+    return !strcmp(code, SDK_E_CRASH) || !strcmp(code, SDK_E_DEADLINE) ||
+           !strcmp(code, SDK_E_INTERNAL) || !strcmp(code, SDK_E_TOO_LARGE) ||
+           !strcmp(code, SDK_E_FORMAT) || !strcmp(code, SDK_E_CONFLICT) ||
+           !strcmp(code, SDK_E_NO_SOLUTION) || !strcmp(code, SDK_E_MULTIPLE);
+}
+
+int batch_run(const batch_plan *p)
+{
+    const render_opts *ro = p->ro;
+    rpc_conn *conn = p->conn;
+    const char *prog = p->prog, *cmd = p->method;
+    const char **files = p->files;
+    int nargs = p->nargs, nfiles = p->nfiles;
+    input in;
+    input_init(&in, prog, p->args, nargs, files, nfiles);
+
+    bool interactive = !nargs && nfiles == 1 && !strcmp(files[0], "-") && isatty(0);
+    int chunk_size = p->chunk, window = p->window;
+    if (interactive) chunk_size = 1, window = 1; /* answer each line as it is typed */
+
+    progress pg;
+    bool show = p->progress > 0 || (p->progress < 0 && isatty(2) && !interactive && (nfiles > 0));
+    long total = show ? input_count(nargs, files, nfiles) : -1;
+    progress_init(&pg, show, p->progress > 0, total > 0 ? total : 0, in.total_bytes);
+    render_begin(ro);
+
+    chunk *ring = calloc((size_t)window, sizeof *ring);
+    int head = 0, count = 0;
+    bool eof = false, bad = false;
+    int status = 0;
+    long done = 0;
+    double last_bytes = 0;
+    bool deadline = false;
+    /* the first requests are small, so that the first answers come at once
+     * (`| head`), then they grow to chunk_size (unless --chunk) */
+    int next_size = p->chunk_fixed || interactive || !nfiles ? chunk_size : 1;
+    struct sigaction sa = {.sa_handler = on_sigint}, old_int;
+    sigemptyset(&sa.sa_mask);
+    sigaction(SIGINT, &sa, &old_int); /* no SA_RESTART: waits end at once */
+
+    for (;;) {
+        /* fill the window */
+        while (!eof && count < window && rpc_pending_out(conn) < (4u << 20)) {
+            chunk *c = &ring[(head + count) % window];
+            memset(c, 0, sizeof *c);
+            int want = next_size;
+            if (next_size < chunk_size)
+                next_size = next_size * 2 < chunk_size ? next_size * 2 : chunk_size;
+            c->text = calloc((size_t)want, sizeof *c->text);
+            c->where = calloc((size_t)want, sizeof *c->where);
+            char where[PATH_MAX + 32];
+            while (c->n < want && !rpc_interrupted) {
+                char *t;
+                int r = input_next(&in, &t, where, sizeof where);
+                if (r <= 0) {
+                    eof = true;
+                    break;
+                }
+                c->text[c->n] = t;
+                c->where[c->n] = strdup(where);
+                c->n++;
+            }
+            c->bytes = input_pos(&in);
+            if (!c->n) {
+                chunk_clear(c);
+                break;
+            }
+            msgpack_sbuffer_init(&c->req);
+            /* the daemon's progress: the bar moves within a request too */
+            p->pack(&c->req, p, c->text, c->n, pg.on && c->n > 1);
+            c->msgid = rpc_send(conn, cmd, c->req.data, c->req.size);
+            c->sent = mono_s();
+            count++;
+        }
+        if (rpc_interrupted) {
+            status = EXIT_INTERRUPTED;
+            break;
+        }
+        if (!count) break;
+        /* wait for one answer; look around every 200 ms */
+        rpc_msg m;
+        int r = rpc_wait(conn, &m, 200);
+        if (r == -2) {
+            status = EXIT_INTERRUPTED;
+            break;
+        }
+        if (r == 0) {
+            stdout_check();
+            /* the daemon answers deadline-exceeded when a request's timeout
+             * passes; a second more, and we stop waiting for it */
+            double oldest = 0;
+            for (int i = 0; i < count; i++) {
+                chunk *k = &ring[(head + i) % window];
+                if (!k->done && (!oldest || k->sent < oldest)) oldest = k->sent;
+            }
+            if (p->timeout > 0 && oldest && mono_s() - oldest > p->timeout + 1.0) {
+                fprintf(stderr, "%s: sudokud did not answer within %g s\n", prog, p->timeout);
+                status = EXIT_DEADLINE;
+                break;
+            }
+            continue;
+        }
+        if (r < 0) {
+            fprintf(stderr, "%s: %s\n", prog, rpc_error(conn));
+            status = EXIT_DAEMON;
+            break;
+        }
+        if (m.kind != 1) { /* a progress notification: [{msgid, done, total}] */
+            const msgpack_object *pa = &m.result;
+            if (pg.on && pa->type == MSGPACK_OBJECT_ARRAY && pa->via.array.size == 1) {
+                const msgpack_object *pm = &pa->via.array.ptr[0];
+                long long id = sdk_wire_int(sdk_wire_get(pm, "msgid"), -1),
+                          got = sdk_wire_int(sdk_wire_get(pm, "done"), 0);
+                long partial = 0;
+                for (int i = 0; i < count; i++) {
+                    chunk *k = &ring[(head + i) % window];
+                    if (!k->done && (long long)k->msgid == id && got >= 0 && got <= k->n)
+                        k->partial = (int)got;
+                    if (!k->done) partial += k->partial;
+                }
+                progress_update(&pg, done + partial, last_bytes);
+            }
+            rpc_msg_free(&m);
+            continue;
+        }
+        chunk *c = NULL;
+        for (int i = 0; i < count; i++) {
+            chunk *k = &ring[(head + i) % window];
+            if (!k->done && k->msgid == m.msgid) c = k;
+        }
+        if (!c) {
+            if (m.msgid == 0 && m.error.type == MSGPACK_OBJECT_MAP) {
+                char code[64], msg[512];
+                fprintf(stderr, "%s: sudokud: %s: %s\n", prog,
+                        sdk_wire_text(sdk_wire_get(&m.error, "code"), code, sizeof code),
+                        sdk_wire_text(sdk_wire_get(&m.error, "message"), msg, sizeof msg));
+                rpc_msg_free(&m);
+                status = EXIT_DAEMON;
+                break;
+            }
+            rpc_msg_free(&m);
+            continue;
+        }
+        if (m.error.type != MSGPACK_OBJECT_NIL) {
+            char code[64], msg[512];
+            sdk_wire_text(sdk_wire_get(&m.error, "code"), code, sizeof code);
+            sdk_wire_text(sdk_wire_get(&m.error, "message"), msg, sizeof msg);
+            if (retryable(code) && c->retries < 2000) { /* about 200 s of backing off */
+                rpc_msg_free(&m);
+                c->retries++;
+                struct timespec ts = {0, (long)(c->retries < 20 ? c->retries : 20) * 5000000L};
+                nanosleep(&ts, NULL);
+                c->msgid = rpc_send(conn, cmd, c->req.data, c->req.size);
+                continue;
+            }
+            if (!per_puzzle(code)) {
+                fprintf(stderr, "%s: %s: %s\n", prog, code, msg);
+                rpc_msg_free(&m);
+                status = EXIT_PUZZLE;
+                break;
+            }
+        }
+        c->msg = m;
+        c->done = true;
+        /* print every finished chunk at the head, in input order */
+        while (count && ring[head].done) {
+            chunk *h = &ring[head];
+            const msgpack_object *results = sdk_wire_get(&h->msg.result, "results");
+            if (h->msg.error.type != MSGPACK_OBJECT_NIL) {
+                char code[64], msg[512];
+                sdk_wire_text(sdk_wire_get(&h->msg.error, "code"), code, sizeof code);
+                sdk_wire_text(sdk_wire_get(&h->msg.error, "message"), msg, sizeof msg);
+                for (int i = 0; i < h->n; i++)
+                    render_failure(ro, h->text[i], h->where[i], code, msg);
+                bad = true;
+                if (!strcmp(code, SDK_E_DEADLINE)) deadline = true;
+            } else {
+                for (int i = 0; i < h->n; i++) {
+                    if (results && results->type == MSGPACK_OBJECT_ARRAY &&
+                        (uint32_t)i < results->via.array.size) {
+                        if (!render_puzzle(ro, &results->via.array.ptr[i], h->text[i], h->where[i]))
+                            bad = true;
+                    } else {
+                        render_failure(ro, h->text[i], h->where[i], SDK_E_INTERNAL,
+                                       "the daemon's answer has no result for this puzzle");
+                        bad = true;
+                    }
+                }
+            }
+            done += h->n;
+            last_bytes = h->bytes;
+            progress_update(&pg, done, h->bytes);
+            chunk_clear(h);
+            head = (head + 1) % window;
+            count--;
+        }
+        fflush(stdout); /* a reader (`| head`, a terminal) sees answers as they come */
+    }
+    if (status == EXIT_INTERRUPTED) {
+        /* print what is complete, in input order; the rest was cancelled
+         * (closing the connection tells the daemon) */
+        progress_stop(&pg);
+        long printed = done, lost = 0;
+        for (int i = 0; i < count; i++) {
+            chunk *k = &ring[(head + i) % window];
+            if (!k->done || k->msg.error.type != MSGPACK_OBJECT_NIL) {
+                lost += k->n;
+                continue;
+            }
+            const msgpack_object *results = sdk_wire_get(&k->msg.result, "results");
+            for (int j = 0; j < k->n; j++)
+                if (results && results->type == MSGPACK_OBJECT_ARRAY &&
+                    (uint32_t)j < results->via.array.size)
+                    render_puzzle(ro, &results->via.array.ptr[j], k->text[j], k->where[j]);
+            printed += k->n;
+        }
+        fflush(stdout);
+        fprintf(stderr,
+                "%s: interrupted: %ld answers printed, %ld puzzles sent were not answered\n", prog,
+                printed, lost);
+    } else
+        progress_end(&pg);
+    sigaction(SIGINT, &old_int, NULL);
+    render_end(ro);
+    for (int i = 0; i < count; i++) chunk_clear(&ring[(head + i) % window]);
+    free(ring);
+    if (in.failed && !status) status = EXIT_PUZZLE;
+    input_free(&in);
+    if (status) return status;
+    if (deadline) return EXIT_DEADLINE;
+    return bad ? EXIT_PUZZLE : 0;
+}
