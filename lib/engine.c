@@ -258,7 +258,9 @@ static sdk_prop propagate(const sdk_ctx *ctx, sdk_grid *g, int max_steps, sdk_pr
     sdk_step *step = sdk_xmalloc(sizeof *step);
     sdk_prop_result local;
     if (!res) res = &local;
+    sdk_sink *applied = res == &local ? NULL : res->applied;
     memset(res, 0, sizeof *res);
+    res->applied = applied;
     sdk_prop out = SDK_PROP_STUCK;
     bool ok = sdk_grid_check(g, res->why, sizeof res->why);
     for (;;) {
@@ -273,6 +275,7 @@ static sdk_prop propagate(const sdk_ctx *ctx, sdk_grid *g, int max_steps, sdk_pr
         }
         if (max_steps && res->steps >= max_steps) break;
         if (next_step(fr, g, &o, ctx->position, ctx->depth + 1, NULL, step) < 0) break;
+        if (applied && applied->emit(applied->ctx, step) == SDK_STOP) break;
         sdk_step_apply(step, g);
         ok = consistent_after(g, step);
         res->steps++;

@@ -63,7 +63,11 @@
  *   fields it knows).
  *
  *   History: 1 - first release. 2 - sdk_technique.size and .data, ctx->self,
- *   sdk_fish_search.only_kind (fish.h).
+ *   sdk_fish_search.only_kind (fish.h). 3 - a nested step carries the inner
+ *   steps behind its contradiction (sdk_step.inner, .claim, .inner_text: the
+ *   step is flat, so sinks that copy it keep them) and propagate reports the
+ *   steps it applies (sdk_prop_result.applied). A new field of sdk_step could
+ *   not be added without a new layout: sinks copy steps by value.
  */
 #ifndef SUDOKU_TECHNIQUE_H
 #define SUDOKU_TECHNIQUE_H
@@ -75,7 +79,7 @@
 extern "C" {
 #endif
 
-#define SDK_ABI_VERSION 2u
+#define SDK_ABI_VERSION 3u
 #define SDK_PLUGIN_SYMBOL "sudoku_techniques"
 
 /* HoDoKu's levels. */
@@ -114,6 +118,10 @@ typedef struct sdk_prop_result {
     sdk_prop outcome;
     int steps;     /* steps applied */
     char why[256]; /* for a contradiction: what broke, in words */
+    /* in (optional, kept by propagate): when set, every step propagate
+     * applies is sent there too, in order, before it is applied; the sink's
+     * SDK_STOP ends the propagation (ABI 3) */
+    sdk_sink *applied;
 } sdk_prop_result;
 
 typedef struct sdk_technique sdk_technique;
