@@ -70,6 +70,8 @@ static bool allowed(const sdk_profile *p, const sdk_entry *e, const sdk_run_opts
 }
 
 static sdk_prop propagate(const sdk_ctx *ctx, sdk_grid *g, int max_steps, sdk_prop_result *res);
+static sdk_prop propagate_steps(const sdk_ctx *ctx, sdk_grid *g, int max_steps,
+                                sdk_prop_result *res, sdk_sink *applied);
 static bool consistent_after(const sdk_grid *g, const sdk_step *s);
 
 /* What a find() runs in; ctx->engine points here (opaque to plugins), so
@@ -99,6 +101,7 @@ static int run_find(const engine_frame *f, int i, const sdk_grid *g, const sdk_r
     ctx.opts = e->opts.n ? &e->opts : &no_options;
     ctx.unique = o && o->unique;
     ctx.propagate = propagate;
+    ctx.propagate_steps = propagate_steps;
     ctx.engine = &inner;
     ctx.position = i;
     ctx.depth = depth;
@@ -253,14 +256,18 @@ static int next_step(const engine_frame *fr, const sdk_grid *g, const sdk_run_op
 
 static sdk_prop propagate(const sdk_ctx *ctx, sdk_grid *g, int max_steps, sdk_prop_result *res)
 {
+    return propagate_steps(ctx, g, max_steps, res, NULL);
+}
+
+static sdk_prop propagate_steps(const sdk_ctx *ctx, sdk_grid *g, int max_steps,
+                                sdk_prop_result *res, sdk_sink *applied)
+{
     const engine_frame *fr = ctx->engine;
     sdk_run_opts o = {.no_guess = true, .unique = ctx->unique, .observer = fr->obs};
     sdk_step *step = sdk_xmalloc(sizeof *step);
     sdk_prop_result local;
     if (!res) res = &local;
-    sdk_sink *applied = res == &local ? NULL : res->applied;
     memset(res, 0, sizeof *res);
-    res->applied = applied;
     sdk_prop out = SDK_PROP_STUCK;
     bool ok = sdk_grid_check(g, res->why, sizeof res->why);
     for (;;) {

@@ -65,9 +65,9 @@
  *   History: 1 - first release. 2 - sdk_technique.size and .data, ctx->self,
  *   sdk_fish_search.only_kind (fish.h). 3 - a nested step carries the inner
  *   steps behind its contradiction (sdk_step.inner, .claim, .inner_text: the
- *   step is flat, so sinks that copy it keep them) and propagate reports the
- *   steps it applies (sdk_prop_result.applied). A new field of sdk_step could
- *   not be added without a new layout: sinks copy steps by value.
+ *   step is flat, so sinks that copy it keep them) and ctx->propagate_steps
+ *   reports the steps it applies. A new field of sdk_step could not be added
+ *   without a new layout: sinks copy steps by value.
  */
 #ifndef SUDOKU_TECHNIQUE_H
 #define SUDOKU_TECHNIQUE_H
@@ -118,10 +118,6 @@ typedef struct sdk_prop_result {
     sdk_prop outcome;
     int steps;     /* steps applied */
     char why[256]; /* for a contradiction: what broke, in words */
-    /* in (optional, kept by propagate): when set, every step propagate
-     * applies is sent there too, in order, before it is applied; the sink's
-     * SDK_STOP ends the propagation (ABI 3) */
-    sdk_sink *applied;
 } sdk_prop_result;
 
 typedef struct sdk_technique sdk_technique;
@@ -140,6 +136,11 @@ struct sdk_ctx {
     const void *engine; /* opaque, for propagate */
     int position;       /* this technique's index in the engine's order */
     int depth;          /* nesting depth of propagate calls */
+    /* propagate that also sends every step it applies to `applied`, in
+     * order, before applying it (the sink's SDK_STOP ends the propagation):
+     * what a nested step shows its reader (ABI 3; NULL from a host without) */
+    sdk_prop (*propagate_steps)(const sdk_ctx *ctx, sdk_grid *g, int max_steps,
+                                sdk_prop_result *res, sdk_sink *applied);
 };
 
 typedef int (*sdk_find_fn)(const sdk_ctx *ctx, const sdk_grid *g, sdk_sink *sink);

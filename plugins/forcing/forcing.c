@@ -838,8 +838,10 @@ static int find_nfc(const sdk_ctx *ctx, const sdk_grid *g, sdk_sink *sink)
             } else if (engine) {
                 sdk_prop_result res;
                 memset(&res, 0, sizeof res);
-                res.applied = inner_log_start(log, w); /* the inner steps, for the reader */
-                broken = ctx->propagate(&pctx, w, 2000, &res) == SDK_PROP_CONTRADICTION;
+                /* with the steps it applies, for the reader (inner.c) */
+                broken = (ctx->propagate_steps
+                              ? ctx->propagate_steps(&pctx, w, 2000, &res, inner_log_start(log, w))
+                              : ctx->propagate(&pctx, w, 2000, &res)) == SDK_PROP_CONTRADICTION;
                 snprintf(why, sizeof why, "%s", res.why);
             } else {
                 broken = nested_fallback(w, d2);
@@ -868,7 +870,7 @@ static int find_nfc(const sdk_ctx *ctx, const sdk_grid *g, sdk_sink *sink)
                     dyn_links(d, l, st);
                 }
             dyn_support(g, d, st, 0);
-            if (engine) inner_log_explain(log, st);
+            if (engine && ctx->propagate_steps) inner_log_explain(log, st);
             if (checkable && st->truncated) continue; /* checkable=1: whole chains only */
             sdk_step_elim(st, c, dg);
             st->difficulty = diff_len(nfc.difficulty, m + 1);

@@ -8,7 +8,7 @@
  * earlier inner steps had removed, and so on. Printing "r6c6 has no candidate
  * left" alone leaves the reader to redo all that.
  *
- * So the propagation is recorded (sdk_prop_result.applied): for every step it
+ * So the propagation is recorded (ctx->propagate_steps): for every step it
  * applies, the candidates it took from the grid and its scope, what its
  * pattern reads: every candidate of the cells it marks, links or acts on, and
  * its digits in the houses it marks and in the houses its one-digit links run

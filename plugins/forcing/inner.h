@@ -8,8 +8,8 @@ typedef struct inner_log inner_log;
 
 inner_log *inner_log_new(void);
 void inner_log_free(inner_log *l);
-/* Start recording a propagation from grid w: returns the sink to put in
- * sdk_prop_result.applied. */
+/* Start recording a propagation from grid w: returns the sink to hand
+ * ctx->propagate_steps. */
 sdk_sink *inner_log_start(inner_log *l, const sdk_grid *w);
 /* The propagation broke the grid: write into st, for each candidate the break
  * needs gone (or placed), the inner steps that do it (sdk_step.inner and
