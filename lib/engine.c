@@ -121,7 +121,7 @@ typedef struct first_sink {
 static int keep_first(void *c, const sdk_step *s)
 {
     first_sink *f = c;
-    *f->step = *s;
+    sdk_step_copy(f->step, s);
     f->got = true;
     return SDK_STOP;
 }
@@ -169,7 +169,7 @@ static int keep_best(void *ctx, const sdk_step *s)
                                                    : r >= c->rank;
         if (worse) return SDK_CONTINUE;
     }
-    *c->best = *s;
+    sdk_step_copy(c->best, s);
     c->best->difficulty += c->delta;
     c->rank = r;
     c->got = c->taken = true;
@@ -209,7 +209,7 @@ static int adjust(void *c, const sdk_step *s)
     a->count++;
     if (a->delta == 0) return a->next->emit(a->next->ctx, s);
     if (!a->scratch) a->scratch = sdk_xmalloc(sizeof *a->scratch); /* once per find */
-    *a->scratch = *s;
+    sdk_step_copy(a->scratch, s);
     a->scratch->difficulty += a->delta;
     return a->next->emit(a->next->ctx, a->scratch);
 }

@@ -17,6 +17,33 @@ void sdk_step_init(sdk_step *s, const sdk_technique *t)
     s->inner_text_len = 0;
 }
 
+void sdk_step_copy(sdk_step *d, const sdk_step *s)
+{
+    d->tech = s->tech;
+    d->difficulty = s->difficulty;
+    d->nplace = s->nplace;
+    d->nelim = s->nelim;
+    d->nmark = s->nmark;
+    d->nlink = s->nlink;
+    d->nhouse = s->nhouse;
+    d->truncated = s->truncated;
+    d->text_final = s->text_final;
+    memcpy(d->place, s->place, sizeof *s->place * s->nplace);
+    memcpy(d->elim, s->elim, sizeof *s->elim * s->nelim);
+    memcpy(d->mark, s->mark, sizeof *s->mark * s->nmark);
+    memcpy(d->house, s->house, sizeof *s->house * s->nhouse);
+    memcpy(d->link, s->link, sizeof *s->link * s->nlink);
+    size_t n = strnlen(s->text, SDK_STEP_TEXT - 1);
+    memcpy(d->text, s->text, n);
+    d->text[n] = 0;
+    d->ninner = s->ninner;
+    d->nclaim = s->nclaim;
+    d->inner_text_len = s->inner_text_len;
+    memcpy(d->claim, s->claim, sizeof *s->claim * s->nclaim);
+    memcpy(d->inner, s->inner, sizeof *s->inner * s->ninner);
+    memcpy(d->inner_text, s->inner_text, s->inner_text_len);
+}
+
 int sdk_step_inner(sdk_step *s, const sdk_step *inner)
 {
     size_t len = strlen(inner->text) + 1;

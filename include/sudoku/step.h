@@ -81,7 +81,7 @@ typedef struct sdk_link {
 #define SDK_STEP_MAX_HOUSE 24
 #define SDK_STEP_MAX_LINK 128
 #define SDK_STEP_TEXT 1024
-#define SDK_STEP_MAX_INNER 48
+#define SDK_STEP_MAX_INNER 64
 #define SDK_STEP_MAX_CLAIM 9
 #define SDK_STEP_INNER_TEXT 4096
 #define SDK_INNER_MAX_EFFECT 12
@@ -146,6 +146,9 @@ SDK_API void sdk_step_printf(sdk_step *s, const char *fmt, ...)
     __attribute__((format(printf, 2, 3)));
 SDK_API void sdk_step_vprintf(sdk_step *s, const char *fmt, va_list ap);
 SDK_API bool sdk_step_empty(const sdk_step *s); /* neither places nor eliminates */
+/* Copy step s into d: what s uses only, so cheaper than *d = *s (a sink
+ * that keeps steps). */
+SDK_API void sdk_step_copy(sdk_step *d, const sdk_step *s);
 /* Append inner as an inner step of s (its technique, effect and text);
  * returns its index, or -1 (s marked truncated) when it does not fit. */
 SDK_API int sdk_step_inner(sdk_step *s, const sdk_step *inner);

@@ -381,8 +381,26 @@ def test_branches():
     idx = [i for i, ln in enumerate(lines) if "Forcing Chain" in ln]
     check(idx and lines[idx[0] + 1].startswith("    1) ("), "branches listed: " + text[:3000])
     check(inner_unknown == 0, f"{inner_unknown} inner steps of techniques this test cannot check")
+    # the standard profile nests every technique before it (ALS, chains,
+    # dynamic forcing chains): the claims and the contradiction are checked,
+    # and the inner steps this test knows (singles, intersections, subsets)
+    with Daemon() as d:
+        std = explain_json(d, [read_puzzles("top1465.txt", 2)[1]], "--profile", "standard")
+    s_nested = s_ok = s_unknown = 0
+    for o in std:
+        val, cand = grid_of(o["puzzle"])
+        for s in o["steps"]:
+            if s["technique"] == "nested-forcing-chain":
+                s_nested += 1
+                problems, n_ok, n_unknown = replay_inner(val, cand, s)
+                s_ok += n_ok
+                s_unknown += n_unknown
+                check(not problems, f"standard: {problems[:3]} in {s['text']}")
+            apply_step(val, cand, s)
+    check(s_nested > 0, "a nested step in the standard profile (top1465 #2)")
     print(f"{checked} forcing steps, {links} links replayed; {nested} nested steps, "
-          f"{inner_checked} inner steps replayed")
+          f"{inner_checked} inner steps replayed; standard profile: {s_nested} nested steps, "
+          f"{s_ok} inner steps replayed, {s_unknown} of other techniques applied as stated")
 
 
 def test_grid():
