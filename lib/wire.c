@@ -532,7 +532,8 @@ void sdk_wire_pack_step(msgpack_packer *pk, const sdk_step *s)
     char buf[64];
     const char *id = s->tech && s->tech->id ? s->tech->id : "unknown";
     const char *name = s->tech && s->tech->name ? s->tech->name : id;
-    msgpack_pack_map(pk, 9 + (s->truncated ? 1 : 0) + (s->ninner ? 2 : 0));
+    bool nested = s->ninner || s->nclaim;
+    msgpack_pack_map(pk, 9 + (s->truncated ? 1 : 0) + (nested ? 2 : 0));
     sdk_wire_kv_str(pk, "technique", id);
     sdk_wire_kv_str(pk, "name", name);
     sdk_wire_kv_tenths(pk, "difficulty", s->difficulty);
@@ -597,7 +598,7 @@ void sdk_wire_pack_step(msgpack_packer *pk, const sdk_step *s)
         }
     }
     if (s->truncated) sdk_wire_kv_bool(pk, "truncated", true);
-    if (s->ninner) pack_inner(pk, s);
+    if (nested) pack_inner(pk, s);
 }
 
 int sdk_wire_cell(const msgpack_object *o)
@@ -804,7 +805,7 @@ static bool read_inner(const msgpack_object *o, const msgpack_object *because, s
         const msgpack_object *t = sdk_wire_get(e, "text");
         if (t && t->type != MSGPACK_OBJECT_STR)
             return field_error(err, "inner", "must hold steps with a text string");
-        size_t len = t ? t->via.str.size : 0;
+        size_t len = t ? strnlen(t->via.str.ptr, t->via.str.size) : 0; /* as C reads it */
         if (s->inner_text_len + len + 1 > SDK_STEP_INNER_TEXT)
             return field_error(err, "inner", "has too much text");
         sdk_inner *in = &s->inner[i];
