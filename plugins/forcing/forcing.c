@@ -871,7 +871,8 @@ static int find_nfc(const sdk_ctx *ctx, const sdk_grid *g, sdk_sink *sink)
                 }
             dyn_support(g, d, st, 0);
             if (engine && ctx->propagate_steps) inner_log_explain(log, st);
-            if (checkable && st->truncated) continue; /* checkable=1: whole chains only */
+            if (checkable && st->truncated)
+                continue; /* checkable=1: whole chains and inner steps */
             sdk_step_elim(st, c, dg);
             st->difficulty = diff_len(nfc.difficulty, m + 1);
             ret = sdk_emit(sink, st);
