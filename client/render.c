@@ -239,6 +239,8 @@ static void json_steps(FILE *f, const msgpack_object *steps, bool trace_links, u
             json_links(f, links);
         }
         json_field(f, &first, s, "truncated"); /* the chains did not all fit */
+        json_field(f, &first, s, "inner");     /* a nested step's inner steps */
+        json_field(f, &first, s, "because");   /* which of them remove what */
         if (trace_links && sdk_wire_len(links)) {
             json_key(f, &first, "trace_links");
             step_trace_lines(f, unpack_step(s), true, "", flags);
@@ -455,10 +457,48 @@ static void print_branches(FILE *f, const msgpack_object *s)
 {
     chain_branch br[64];
     int nb = chain_branches(s, br, 64);
-    if (nb < 2) return;
+    if (nb < 2 && !(nb == 1 && sdk_wire_len(sdk_wire_get(s, "inner")))) return;
     static char eu[8192];
     for (int b = 0; b < nb; b++)
         fprintf(f, "    %d) %s\n", b + 1, chain_eureka(s, br[b].start, br[b].end, eu, sizeof eu));
+}
+
+/* "1-10, 13, 15-24" from a "steps" array of 0-based indexes. */
+static void print_step_numbers(FILE *f, const msgpack_object *a)
+{
+    size_t n = a && a->type == MSGPACK_OBJECT_ARRAY ? a->via.array.size : 0;
+    for (size_t i = 0; i < n;) {
+        long long x = sdk_wire_int(&a->via.array.ptr[i], -1), y = x;
+        size_t j = i + 1;
+        while (j < n && sdk_wire_int(&a->via.array.ptr[j], -1) == y + 1) y++, j++;
+        fprintf(f, "%s%lld", i ? ", " : "", x + 1);
+        if (y > x) fprintf(f, "-%lld", y + 1);
+        i = j;
+    }
+}
+
+/* A nested step: under its branch, the inner steps the engine applied that
+ * its contradiction stands on, numbered, then for each candidate the
+ * contradiction needs gone (or placed) the steps that do it; applied in
+ * order to the branch's position they remove it. */
+static void print_inner(FILE *f, const msgpack_object *s)
+{
+    const msgpack_object *in = sdk_wire_get(s, "inner"), *by = sdk_wire_get(s, "because");
+    if (!sdk_wire_len(in) || in->type != MSGPACK_OBJECT_ARRAY) return;
+    fprintf(f, "       %s\n", _("then the profile's earlier techniques:"));
+    for (size_t i = 0; i < in->via.array.size; i++) {
+        char *text = step_text_alloc(&in->via.array.ptr[i]);
+        fprintf(f, "       %zu. %s\n", i + 1, text ? text : "");
+        free(text);
+    }
+    for (size_t i = 0; i < sdk_wire_len(by) && by->type == MSGPACK_OBJECT_ARRAY; i++) {
+        const msgpack_object *c = &by->via.array.ptr[i];
+        char cand[16];
+        sdk_wire_text(sdk_wire_get(c, "candidate"), cand, sizeof cand);
+        fprintf(f, "       %s %s ", cand, _("by steps"));
+        print_step_numbers(f, sdk_wire_get(c, "steps"));
+        putc('\n', f);
+    }
 }
 
 static void print_steps(const render_opts *o, const msgpack_object *steps, const char *input)
@@ -488,6 +528,7 @@ static void print_steps(const render_opts *o, const msgpack_object *steps, const
         free(text);
         putc('\n', f);
         print_branches(f, s);
+        print_inner(f, s);
         const sdk_step *st = o->trace_links || (have && advance) ? unpack_step(s) : NULL;
         if (o->trace_links) step_trace_lines(f, st, false, "    ", o->gnpx ? SDK_TRACE_GNPX : 0);
         if (have && advance && st) sdk_step_apply(st, &g);

@@ -110,6 +110,9 @@ static const char *const label_keys[][2] = {
     {"profile", N_("Profile")},
     {"where", N_("From")},
     {"no_step", N_("no step found")},
+    {"inner_head", N_("then the profile's earlier techniques:")},
+    {"by_steps", N_("by steps")},
+    {"inner", N_("inner step")},
 };
 
 /* The level names of the rating (lib/engine.c), for the catalogs. */
@@ -292,6 +295,18 @@ static void step_json(FILE *m, const msgpack_object *s)
         fputs(",\"reading\":", m);
         jstr(m, text);
         free(text);
+    }
+    /* a nested step's inner steps in the reader's language */
+    const msgpack_object *in = sdk_wire_get(s, "inner");
+    if (sdk_wire_len(in) && in->type == MSGPACK_OBJECT_ARRAY) {
+        fputs(",\"inner_reading\":[", m);
+        for (uint32_t i = 0; i < in->via.array.size; i++) {
+            char *it = step_text_alloc(&in->via.array.ptr[i]);
+            if (i) putc(',', m);
+            jstr(m, it ? it : "");
+            free(it);
+        }
+        putc(']', m);
     }
     chain_branch br[64];
     int nb = chain_branches(s, br, 64);

@@ -67,13 +67,13 @@
   var ROLES = ['base', 'cover', 'fin', 'endofin', 'pivot', 'pincer', 'on', 'off', 'als', 'target'];
   /* each almost locked set its own tint */
   var ALS_TINT = ['#7cc8f4', '#f7a27f', '#a5d88a', '#c99be0', '#f5e17a', '#6fd1c2', '#f4a6c8', '#c9b39c'];
-  var ELIM = '#d50000', PLACE = '#1b8e3a', STRONG = '#1a3d99', WEAK = '#b0225e';
+  var ELIM = '#d50000', PLACE = '#1b8e3a', STRONG = '#1a3d99', WEAK = '#b0225e', INNER = '#7b1fa2';
 
   var puzzles = Array.prototype.map.call(document.querySelectorAll('script.puzzle-data'), function (s) {
     return JSON.parse(s.textContent);
   });
   var app = document.getElementById('app');
-  var st = { p: 0, item: 0, fold: true, branch: -1, items: [] };
+  var st = { p: 0, item: 0, fold: true, branch: -1, claim: -1, items: [] };
 
   function cellName(c) { return 'r' + (Math.floor(c / 9) + 1) + 'c' + (c % 9 + 1); }
   function parseCand(s) { /* "r1c2=5" / "r3c2<>7" */
@@ -232,6 +232,24 @@
         }
       }
     }
+    /* a nested step's claim: the inner steps' effects, numbered, the candidate ringed */
+    if (look.inner) {
+      look.inner.marks.forEach(function (m) {
+        var xy = candXY(m.cell, m.digit), cx = xy[0], cy = xy[1];
+        if (m.place) {
+          svg.appendChild(S('circle', { cx: cx, cy: cy, r: SUB / 2, fill: INNER, 'class': 'inner inner-place' }));
+          svg.appendChild(S('text', { x: cx, y: cy + 5, 'font-size': 13, 'font-weight': 'bold', 'text-anchor': 'middle', fill: '#fff' }, String(m.digit)));
+        } else {
+          var q = SUB / 2 - 2;
+          svg.appendChild(S('circle', { cx: cx, cy: cy, r: SUB / 2 - 0.5, fill: '#f1e4fa', stroke: INNER, 'stroke-width': 1.5, 'class': 'inner inner-elim' }));
+          svg.appendChild(S('text', { x: cx, y: cy + 5, 'font-size': 13, 'font-weight': 'bold', 'text-anchor': 'middle', fill: INNER }, String(m.digit)));
+          svg.appendChild(S('path', { d: 'M' + (cx - q) + ',' + (cy - q) + 'L' + (cx + q) + ',' + (cy + q) + 'M' + (cx + q) + ',' + (cy - q) + 'L' + (cx - q) + ',' + (cy + q), stroke: INNER, 'stroke-width': 2, 'stroke-linecap': 'round' }));
+        }
+        svg.appendChild(S('text', { x: cx + SUB / 2 - 1, y: cy - SUB / 2 + 6, 'font-size': 8, 'font-weight': 'bold', 'text-anchor': 'middle', fill: '#000', 'class': 'inner-no' }, String(m.no)));
+      });
+      var cl = look.inner.claim, cxy = candXY(cl.cell, cl.digit);
+      svg.appendChild(S('circle', { cx: cxy[0], cy: cxy[1], r: SUB / 2 + 3, fill: 'none', stroke: '#000', 'stroke-width': 2.5, 'stroke-dasharray': '3,2', 'class': 'claim' }));
+    }
     /* links: strong solid, weak dashed; a gentle bend keeps parallel ones apart */
     var links = look.links || [];
     var from = 0, to = links.length;
@@ -296,6 +314,18 @@
         while ((m = re.exec(s.text || ''))) look.alsSets.push(compactCells(m[1]));
       }
       (s.links || []).forEach(function (l) { if (l.kind === 'als' && l.als && l.als.length) look.alsSets.push(l.als); });
+      var b = s.because && st.claim >= 0 ? s.because[st.claim] : null;
+      if (b) { /* the claim's inner steps: their effects, each with its number */
+        var cl = parseCand(b.candidate), marks = [];
+        b.steps.forEach(function (k) {
+          var inn = s.inner[k] || {};
+          (inn.placements || []).concat(inn.eliminations || []).forEach(function (x) {
+            var p = parseCand(x);
+            if (p) marks.push({ cell: p.cell, digit: p.digit, place: p.place, no: k + 1 });
+          });
+        });
+        if (cl) look.inner = { marks: marks, claim: cl };
+      }
       return look;
     }
     if (it.kind === 'run') {
@@ -361,6 +391,7 @@
     });
     d.appendChild(el('span', { 'class': 'sw', style: 'background:#ffd6d6;color:' + ELIM + ';border-color:' + ELIM + ';text-decoration:line-through' }, t('eliminated')));
     d.appendChild(el('span', { 'class': 'sw', style: 'background:' + PLACE + ';color:#fff' }, t('placed')));
+    d.appendChild(el('span', { 'class': 'sw', style: 'background:#f1e4fa;color:' + INNER + ';border-color:' + INNER + ';text-decoration:line-through' }, t('inner')));
     d.appendChild(el('span', { 'class': 'sw', style: 'border:2px solid ' + STRONG + ';color:' + STRONG }, '\u2192 ' + t('strong')));
     d.appendChild(el('span', { 'class': 'sw', style: 'border:2px dashed ' + WEAK + ';color:' + WEAK }, '\u21e2 ' + t('weak')));
     return d;
@@ -409,6 +440,8 @@
     board.appendChild(ui.branchBar);
     ui.branches = el('div', { 'class': 'branches', id: 'branches' });
     board.appendChild(ui.branches);
+    ui.inner = el('div', { 'class': 'branches inner', id: 'inner' });
+    board.appendChild(ui.inner);
     board.appendChild(legend());
     board.appendChild(el('div', { 'class': 'keys' }, t('keys')));
     main.appendChild(board);
@@ -442,7 +475,37 @@
     if (k < 0 || k >= st.items.length) return;
     st.item = k;
     st.branch = -2; /* pick the default for the new step */
+    st.claim = -1;
     show();
+  }
+  /* "1-10, 13" from 0-based step indexes */
+  function stepNumbers(a) {
+    var out = [], i = 0;
+    while (i < a.length) {
+      var j = i;
+      while (j + 1 < a.length && a[j + 1] === a[j] + 1) j++;
+      out.push(j > i ? (a[i] + 1) + '-' + (a[j] + 1) : String(a[i] + 1));
+      i = j + 1;
+    }
+    return out.join(', ');
+  }
+  /* a nested step: the claims (click one to draw its inner steps), then the
+   * inner steps, the claim's own highlighted */
+  function showInner(s) {
+    ui.inner.textContent = '';
+    if (!s || !s.inner || !s.inner.length) return;
+    var b = s.because && st.claim >= 0 ? s.because[st.claim] : null, mine = {};
+    if (b) b.steps.forEach(function (k) { mine[k] = 1; });
+    (s.because || []).forEach(function (c, k) {
+      var d = el('div', { 'class': 'claim' + (st.claim === k ? ' on' : '') }, c.candidate + ' ' + t('by_steps') + ' ' + stepNumbers(c.steps));
+      d.addEventListener('click', function () { st.claim = st.claim === k ? -1 : k; show(); });
+      ui.inner.appendChild(d);
+    });
+    ui.inner.appendChild(el('div', { 'class': 'head' }, t('inner_head')));
+    s.inner.forEach(function (inn, k) {
+      var txt = (s.inner_reading && s.inner_reading[k]) || inn.text || inn.technique;
+      ui.inner.appendChild(el('div', { 'class': 'innerstep' + (mine[k] ? ' on' : '') }, (k + 1) + '. ' + txt));
+    });
   }
   function show() {
     var pz = puzzles[st.p], it = st.items[st.item];
@@ -479,6 +542,7 @@
         ui.branches.appendChild(d);
       });
     }
+    showInner(s);
     Array.prototype.forEach.call(ui.list.children, function (li, k) { li.classList.toggle('cur', k === st.item); });
     var cur = ui.list.children[st.item];
     if (cur && cur.scrollIntoView) cur.scrollIntoView({ block: 'nearest' });
@@ -512,10 +576,14 @@
         branches: s && s.branches ? s.branches.length : 0, links: n('path.link'), strong: n('path.link.strong'),
         weak: n('path.link.weak'), elims: n('circle.elim'), places: n('circle.place'), roles: n('circle.role'),
         alsSets: (function () { var k = {}; if (svg) Array.prototype.forEach.call(svg.querySelectorAll('rect.als-set'), function (r) { k[r.getAttribute('class')] = 1; }); return Object.keys(k).length; })(),
-        houses: n('rect.house'), fold: st.fold
+        houses: n('rect.house'), fold: st.fold,
+        claims: s && s.because ? s.because.length : 0, claim: st.claim,
+        inner: s && s.inner ? s.inner.length : 0, innerElims: n('circle.inner-elim'),
+        innerPlaces: n('circle.inner-place'), claimRings: n('circle.claim')
       };
     },
     go: go,
+    claim: function (k) { st.claim = k; show(); },
     find: function (pred) { /* first item whose step's technique matches */
       var pz = puzzles[st.p];
       for (var k = 0; k < st.items.length; k++) { var it = st.items[k]; if (it.kind === 'step' && pred(pz.steps[it.i].technique, pz.steps[it.i])) return k; }

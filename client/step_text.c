@@ -101,6 +101,46 @@ static phrase phrases[] = {
     {"(^|[ :])([1-9][,/1-9]*) in ([rcb][1-9][1-9rc,]*)", N_("{1}{2} in {3}"), {0}, false},
     {" Contradiction([:(])", N_(" Contradiction{1}"), {0}, false},
     {" Verity([:( ])", N_(" Verity{1}"), {0}, false},
+    /* dynamic chains, bifurcation */
+    {"a locked set misses digit ([1-9])", N_("a locked set misses digit {1}"), {0}, false},
+    {"(r[1-9]c[1-9]) is one of \\{", N_("{1} is one of {"), {0}, false},
+    {"trying (r[1-9]c[1-9]=[1-9]) breaks the grid", N_("trying {1} breaks the grid"), {0}, false},
+    {"after ([0-9]+) steps?", N_("after {1} step(s)"), {0}, false},
+    {"\\(true/false\\)", N_("(true/false)"), {0}, false},
+    /* wings, uniqueness, BUG+n */
+    {"connected by ([1-9]) in ([rcb][1-9])", N_("connected by {1} in {2}"), {0}, false},
+    {"\\(naked subset with ([^)]+) in ([^)]+)\\)",
+     N_("(naked subset with {1} in {2})"),
+     {0},
+     false},
+    {"locked in ([rcb][1-9]|r[1-9]+c[1-9]+)", N_("locked in {1}"), {0}, false},
+    /* the sudokilo program's segments */
+    {"since ([^,]+) holds ([^ ,]+) and ([^,]+) holds ([^ ,]+)",
+     N_("since {1} holds {2} and {3} holds {4}"),
+     {0},
+     false},
+    {"since ([^,]+) holds ([^ ,]+) and ([1-9]) is in ([^,]+\\))",
+     N_("since {1} holds {2} and {3} is in {4}"),
+     {0},
+     false},
+    {"since (b[1-9]) and (b[1-9]) hold it only in ([^ ,]+) and ([^ ,]+)",
+     N_("since {1} and {2} hold it only in {3} and {4}"),
+     {0},
+     false},
+    {"since ([1-9]) is in ([^,]+) and in ([^ ,]+( \\(b[1-9]\\))?)",
+     N_("since {1} is in {2} and in {3}"),
+     {0},
+     false},
+    /* Sudoku Explainer's texts */
+    {"([1-9]) in ((row|column|box) [1-9])", N_("{1} in {2}"), {0}, false},
+    {"hidden single in ([^:]+):", N_("hidden single in {1}:"), {0}, false},
+    {"hidden single (r[1-9]c[1-9]=[1-9])", N_("hidden single {1}"), {0}, false},
+    {"\\(([0-9]+) nodes\\)", N_("({1} nodes)"), {0}, false},
+    {"both on & off", N_("both on & off"), {0}, false},
+    {"on & off ==>", N_("on & off ==>"), {0}, false},
+    {"cycle through", N_("cycle through"), {0}, false},
+    {"(r[1-9]c[1-9]\\.[1-9]) off", N_("{1} off"), {0}, false},
+    {"(r[1-9]c[1-9]\\.[1-9]) on([ )]|$)", N_("{1} on{2}"), {0}, false},
 };
 
 static void compile(phrase *p, size_t n)
@@ -149,12 +189,12 @@ static char *translate_phrases(const char *text)
         FILE *m = open_memstream(&out, &len);
         if (!m) break;
         const char *at = cur;
-        regmatch_t g[4];
-        while (*at && !regexec(&p->rx, at, 4, g, at == cur ? 0 : REG_NOTBOL)) {
+        regmatch_t g[6];
+        while (*at && !regexec(&p->rx, at, 6, g, at == cur ? 0 : REG_NOTBOL)) {
             fwrite(at, 1, (size_t)g[0].rm_so, m);
             for (const char *t = tmpl; *t; t++) {
                 int k;
-                if (t[0] == '{' && t[1] >= '1' && t[1] <= '3' && t[2] == '}' &&
+                if (t[0] == '{' && t[1] >= '1' && t[1] <= '5' && t[2] == '}' &&
                     g[k = t[1] - '0'].rm_so >= 0) {
                     put_house(m, at + g[k].rm_so, (size_t)(g[k].rm_eo - g[k].rm_so));
                     t += 2;

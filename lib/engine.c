@@ -70,6 +70,8 @@ static bool allowed(const sdk_profile *p, const sdk_entry *e, const sdk_run_opts
 }
 
 static sdk_prop propagate(const sdk_ctx *ctx, sdk_grid *g, int max_steps, sdk_prop_result *res);
+static sdk_prop propagate_steps(const sdk_ctx *ctx, sdk_grid *g, int max_steps,
+                                sdk_prop_result *res, sdk_sink *applied);
 static bool consistent_after(const sdk_grid *g, const sdk_step *s);
 
 /* What a find() runs in; ctx->engine points here (opaque to plugins), so
@@ -99,6 +101,7 @@ static int run_find(const engine_frame *f, int i, const sdk_grid *g, const sdk_r
     ctx.opts = e->opts.n ? &e->opts : &no_options;
     ctx.unique = o && o->unique;
     ctx.propagate = propagate;
+    ctx.propagate_steps = propagate_steps;
     ctx.engine = &inner;
     ctx.position = i;
     ctx.depth = depth;
@@ -118,7 +121,7 @@ typedef struct first_sink {
 static int keep_first(void *c, const sdk_step *s)
 {
     first_sink *f = c;
-    *f->step = *s;
+    sdk_step_copy(f->step, s);
     f->got = true;
     return SDK_STOP;
 }
@@ -166,7 +169,7 @@ static int keep_best(void *ctx, const sdk_step *s)
                                                    : r >= c->rank;
         if (worse) return SDK_CONTINUE;
     }
-    *c->best = *s;
+    sdk_step_copy(c->best, s);
     c->best->difficulty += c->delta;
     c->rank = r;
     c->got = c->taken = true;
@@ -206,7 +209,7 @@ static int adjust(void *c, const sdk_step *s)
     a->count++;
     if (a->delta == 0) return a->next->emit(a->next->ctx, s);
     if (!a->scratch) a->scratch = sdk_xmalloc(sizeof *a->scratch); /* once per find */
-    *a->scratch = *s;
+    sdk_step_copy(a->scratch, s);
     a->scratch->difficulty += a->delta;
     return a->next->emit(a->next->ctx, a->scratch);
 }
@@ -253,6 +256,12 @@ static int next_step(const engine_frame *fr, const sdk_grid *g, const sdk_run_op
 
 static sdk_prop propagate(const sdk_ctx *ctx, sdk_grid *g, int max_steps, sdk_prop_result *res)
 {
+    return propagate_steps(ctx, g, max_steps, res, NULL);
+}
+
+static sdk_prop propagate_steps(const sdk_ctx *ctx, sdk_grid *g, int max_steps,
+                                sdk_prop_result *res, sdk_sink *applied)
+{
     const engine_frame *fr = ctx->engine;
     sdk_run_opts o = {.no_guess = true, .unique = ctx->unique, .observer = fr->obs};
     sdk_step *step = sdk_xmalloc(sizeof *step);
@@ -273,6 +282,7 @@ static sdk_prop propagate(const sdk_ctx *ctx, sdk_grid *g, int max_steps, sdk_pr
         }
         if (max_steps && res->steps >= max_steps) break;
         if (next_step(fr, g, &o, ctx->position, ctx->depth + 1, NULL, step) < 0) break;
+        if (applied && applied->emit(applied->ctx, step) == SDK_STOP) break;
         sdk_step_apply(step, g);
         ok = consistent_after(g, step);
         res->steps++;

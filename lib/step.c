@@ -13,6 +13,71 @@ void sdk_step_init(sdk_step *s, const sdk_technique *t)
     s->truncated = 0;
     s->text_final = 0;
     s->text[0] = 0;
+    s->ninner = s->nclaim = 0;
+    s->inner_text_len = 0;
+}
+
+void sdk_step_copy(sdk_step *d, const sdk_step *s)
+{
+    d->tech = s->tech;
+    d->difficulty = s->difficulty;
+    d->nplace = s->nplace;
+    d->nelim = s->nelim;
+    d->nmark = s->nmark;
+    d->nlink = s->nlink;
+    d->nhouse = s->nhouse;
+    d->truncated = s->truncated;
+    d->text_final = s->text_final;
+    memcpy(d->place, s->place, sizeof *s->place * s->nplace);
+    memcpy(d->elim, s->elim, sizeof *s->elim * s->nelim);
+    memcpy(d->mark, s->mark, sizeof *s->mark * s->nmark);
+    memcpy(d->house, s->house, sizeof *s->house * s->nhouse);
+    memcpy(d->link, s->link, sizeof *s->link * s->nlink);
+    size_t n = strnlen(s->text, SDK_STEP_TEXT - 1);
+    memcpy(d->text, s->text, n);
+    d->text[n] = 0;
+    d->ninner = s->ninner;
+    d->nclaim = s->nclaim;
+    d->inner_text_len = s->inner_text_len;
+    memcpy(d->claim, s->claim, sizeof *s->claim * s->nclaim);
+    memcpy(d->inner, s->inner, sizeof *s->inner * s->ninner);
+    memcpy(d->inner_text, s->inner_text, s->inner_text_len);
+}
+
+int sdk_step_inner(sdk_step *s, const sdk_step *inner)
+{
+    size_t len = strlen(inner->text) + 1;
+    if (s->ninner >= SDK_STEP_MAX_INNER || s->inner_text_len + len > SDK_STEP_INNER_TEXT) {
+        s->truncated = 1;
+        return -1;
+    }
+    sdk_inner *in = &s->inner[s->ninner];
+    memset(in, 0, sizeof *in);
+    in->tech = inner->tech;
+    in->text = s->inner_text_len;
+    memcpy(s->inner_text + s->inner_text_len, inner->text, len);
+    s->inner_text_len = (uint16_t)(s->inner_text_len + len);
+    int n = 0;
+    for (int i = 0; i < inner->nplace && n < SDK_INNER_MAX_EFFECT; i++, in->nplace++)
+        in->effect[n++] = inner->place[i];
+    for (int i = 0; i < inner->nelim && n < SDK_INNER_MAX_EFFECT; i++, in->nelim++)
+        in->effect[n++] = inner->elim[i];
+    in->truncated = in->nplace < inner->nplace || in->nelim < inner->nelim || inner->truncated;
+    return s->ninner++;
+}
+
+void sdk_step_claim(sdk_step *s, int cell, int digit, bool place, uint64_t steps)
+{
+    if (s->nclaim >= SDK_STEP_MAX_CLAIM) {
+        s->truncated = 1;
+        return;
+    }
+    s->claim[s->nclaim++] = (sdk_claim){{(uint8_t)cell, (uint8_t)digit}, place, steps};
+}
+
+const char *sdk_step_inner_text(const sdk_step *s, int i)
+{
+    return s->inner_text + s->inner[i].text;
 }
 
 void sdk_step_elim(sdk_step *s, int cell, int digit)

@@ -474,12 +474,66 @@ static const char *cell_text(int cell, char *buf)
     return buf;
 }
 
+static void pack_cand(msgpack_packer *pk, sdk_cand c, bool place)
+{
+    char buf[16], cell[8];
+    snprintf(buf, sizeof buf, place ? "%s=%d" : "%s<>%d", cell_text(c.cell, cell), c.digit);
+    sdk_wire_str(pk, buf);
+}
+
+/* A nested step's inner steps ("inner": technique, name, text, placements,
+ * eliminations, truncated?) and, per candidate its contradiction needs gone
+ * or placed, the inner steps that do it ("because": candidate, steps). */
+static void pack_inner(msgpack_packer *pk, const sdk_step *s)
+{
+    int ni = s->ninner > SDK_STEP_MAX_INNER ? SDK_STEP_MAX_INNER : s->ninner;
+    sdk_wire_str(pk, "inner");
+    msgpack_pack_array(pk, (size_t)ni);
+    for (int i = 0; i < ni; i++) {
+        const sdk_inner *in = &s->inner[i];
+        const char *id = in->tech && in->tech->id ? in->tech->id : "unknown";
+        msgpack_pack_map(pk, 5 + (in->truncated ? 1 : 0));
+        sdk_wire_kv_str(pk, "technique", id);
+        sdk_wire_kv_str(pk, "name", in->tech && in->tech->name ? in->tech->name : id);
+        const char *t = in->text < SDK_STEP_INNER_TEXT ? s->inner_text + in->text : "";
+        size_t tl = strnlen(t, SDK_STEP_INNER_TEXT - in->text);
+        sdk_wire_str(pk, "text");
+        msgpack_pack_str(pk, tl);
+        msgpack_pack_str_body(pk, t, tl);
+        int np = in->nplace > SDK_INNER_MAX_EFFECT ? SDK_INNER_MAX_EFFECT : in->nplace;
+        int ne = in->nelim > SDK_INNER_MAX_EFFECT - np ? SDK_INNER_MAX_EFFECT - np : in->nelim;
+        sdk_wire_str(pk, "placements");
+        msgpack_pack_array(pk, (size_t)np);
+        for (int k = 0; k < np; k++) pack_cand(pk, in->effect[k], true);
+        sdk_wire_str(pk, "eliminations");
+        msgpack_pack_array(pk, (size_t)ne);
+        for (int k = 0; k < ne; k++) pack_cand(pk, in->effect[np + k], false);
+        if (in->truncated) sdk_wire_kv_bool(pk, "truncated", true);
+    }
+    int nc = s->nclaim > SDK_STEP_MAX_CLAIM ? SDK_STEP_MAX_CLAIM : s->nclaim;
+    sdk_wire_str(pk, "because");
+    msgpack_pack_array(pk, (size_t)nc);
+    for (int i = 0; i < nc; i++) {
+        const sdk_claim *c = &s->claim[i];
+        msgpack_pack_map(pk, 2);
+        sdk_wire_str(pk, "candidate");
+        pack_cand(pk, c->cand, c->place);
+        sdk_wire_str(pk, "steps");
+        int n = 0;
+        for (int k = 0; k < ni; k++) n += (int)(c->steps >> k & 1);
+        msgpack_pack_array(pk, (size_t)n);
+        for (int k = 0; k < ni; k++)
+            if (c->steps >> k & 1) msgpack_pack_uint8(pk, (uint8_t)k);
+    }
+}
+
 void sdk_wire_pack_step(msgpack_packer *pk, const sdk_step *s)
 {
     char buf[64];
     const char *id = s->tech && s->tech->id ? s->tech->id : "unknown";
     const char *name = s->tech && s->tech->name ? s->tech->name : id;
-    msgpack_pack_map(pk, 9 + (s->truncated ? 1 : 0));
+    bool nested = s->ninner || s->nclaim;
+    msgpack_pack_map(pk, 9 + (s->truncated ? 1 : 0) + (nested ? 2 : 0));
     sdk_wire_kv_str(pk, "technique", id);
     sdk_wire_kv_str(pk, "name", name);
     sdk_wire_kv_tenths(pk, "difficulty", s->difficulty);
@@ -544,6 +598,7 @@ void sdk_wire_pack_step(msgpack_packer *pk, const sdk_step *s)
         }
     }
     if (s->truncated) sdk_wire_kv_bool(pk, "truncated", true);
+    if (nested) pack_inner(pk, s);
 }
 
 int sdk_wire_cell(const msgpack_object *o)
@@ -737,6 +792,65 @@ static bool read_name(const msgpack_object *o, const char *field, char *buf, siz
     return true;
 }
 
+/* "inner" and "because" (pack_inner); the inner steps' technique is known
+ * by its text only. */
+static bool read_inner(const msgpack_object *o, const msgpack_object *because, sdk_step *s,
+                       sdk_error *err)
+{
+    uint32_t n;
+    if (!read_array(o, "inner", SDK_STEP_MAX_INNER, &n, err)) return false;
+    for (uint32_t i = 0; i < n; i++) {
+        const msgpack_object *e = &o->via.array.ptr[i];
+        if (e->type != MSGPACK_OBJECT_MAP) return field_error(err, "inner", "must hold steps");
+        const msgpack_object *t = sdk_wire_get(e, "text");
+        if (t && t->type != MSGPACK_OBJECT_STR)
+            return field_error(err, "inner", "must hold steps with a text string");
+        size_t len = t ? strnlen(t->via.str.ptr, t->via.str.size) : 0; /* as C reads it */
+        if (s->inner_text_len + len + 1 > SDK_STEP_INNER_TEXT)
+            return field_error(err, "inner", "has too much text");
+        sdk_inner *in = &s->inner[i];
+        in->text = s->inner_text_len;
+        if (len) memcpy(s->inner_text + s->inner_text_len, t->via.str.ptr, len);
+        s->inner_text[s->inner_text_len + len] = 0;
+        s->inner_text_len = (uint16_t)(s->inner_text_len + len + 1);
+        uint16_t np = 0, ne = 0;
+        if (!read_cands(sdk_wire_get(e, "placements"), "inner placements", true,
+                        SDK_INNER_MAX_EFFECT, in->effect, &np, err) ||
+            !read_cands(sdk_wire_get(e, "eliminations"), "inner eliminations", false,
+                        SDK_INNER_MAX_EFFECT - np, in->effect + np, &ne, err))
+            return false;
+        in->nplace = (uint8_t)np;
+        in->nelim = (uint8_t)ne;
+        const msgpack_object *tr = sdk_wire_get(e, "truncated");
+        in->truncated = tr && tr->type == MSGPACK_OBJECT_BOOLEAN && tr->via.boolean;
+    }
+    s->ninner = (uint8_t)n;
+    if (!read_array(because, "because", SDK_STEP_MAX_CLAIM, &n, err)) return false;
+    for (uint32_t i = 0; i < n; i++) {
+        const msgpack_object *e = &because->via.array.ptr[i];
+        const msgpack_object *steps =
+            e->type == MSGPACK_OBJECT_MAP ? sdk_wire_get(e, "steps") : NULL;
+        int cell, digit;
+        bool place;
+        if (!steps || steps->type != MSGPACK_OBJECT_ARRAY ||
+            !sdk_wire_cand(sdk_wire_get(e, "candidate"), &cell, &digit, &place))
+            return field_error(err, "because",
+                               "must hold {candidate: \"r6c6<>3\" or \"r6c6=3\", steps: [...]}");
+        sdk_claim *c = &s->claim[i];
+        c->cand = (sdk_cand){(uint8_t)cell, (uint8_t)digit};
+        c->place = place;
+        for (uint32_t k = 0; k < steps->via.array.size; k++) {
+            unsigned x;
+            if (!read_uint(&steps->via.array.ptr[k], s->ninner ? s->ninner - 1u : 0, &x) ||
+                !s->ninner)
+                return field_error(err, "because", "steps must be indexes into 'inner'");
+            c->steps |= 1ULL << x;
+        }
+    }
+    s->nclaim = (uint8_t)n;
+    return true;
+}
+
 bool sdk_wire_unpack_step(const msgpack_object *o, sdk_wire_step *out, sdk_error *err)
 {
     memset(out, 0, sizeof *out);
@@ -772,7 +886,8 @@ bool sdk_wire_unpack_step(const msgpack_object *o, sdk_wire_step *out, sdk_error
                       s->elim, &s->nelim, err) &&
            read_marks(sdk_wire_get(o, "marks"), s, err) &&
            read_houses(sdk_wire_get(o, "houses"), s, err) &&
-           read_links(sdk_wire_get(o, "links"), s, err);
+           read_links(sdk_wire_get(o, "links"), s, err) &&
+           read_inner(sdk_wire_get(o, "inner"), sdk_wire_get(o, "because"), s, err);
 }
 
 /* ---- the socket ------------------------------------------------------------ */

@@ -81,6 +81,31 @@ typedef struct sdk_link {
 #define SDK_STEP_MAX_HOUSE 24
 #define SDK_STEP_MAX_LINK 128
 #define SDK_STEP_TEXT 1024
+#define SDK_STEP_MAX_INNER 64
+#define SDK_STEP_MAX_CLAIM 9
+#define SDK_STEP_INNER_TEXT 4096
+#define SDK_INNER_MAX_EFFECT 12
+
+/* An inner step: one step the engine applied inside a nested step's
+ * propagation (ctx->propagate), kept compact: its technique, its effect
+ * (placements first, then eliminations; `truncated` when it did more) and its
+ * text, at offset `text` of the outer step's inner_text. */
+typedef struct sdk_inner {
+    const struct sdk_technique *tech;
+    uint16_t text;
+    uint8_t nplace, nelim, truncated;
+    sdk_cand effect[SDK_INNER_MAX_EFFECT];
+} sdk_inner;
+
+/* Why a nested step's branch breaks, candidate by candidate: the candidate
+ * the contradiction needs gone (place=0) or placed (place=1), and the inner
+ * steps that remove (place) it, as a bit set over inner[] (bit i: inner[i]):
+ * applied in order to the branch's position, they do it. */
+typedef struct sdk_claim {
+    sdk_cand cand;
+    uint8_t place;
+    uint64_t steps;
+} sdk_claim;
 
 typedef struct sdk_step {
     const struct sdk_technique *tech; /* who found it */
@@ -95,6 +120,13 @@ typedef struct sdk_step {
     sdk_house_mark house[SDK_STEP_MAX_HOUSE];
     sdk_link link[SDK_STEP_MAX_LINK];
     char text[SDK_STEP_TEXT];
+    /* nested steps (ABI 3): the inner steps behind the branch's contradiction
+     * and the candidates they remove; zero elsewhere */
+    uint8_t ninner, nclaim;
+    uint16_t inner_text_len;
+    sdk_claim claim[SDK_STEP_MAX_CLAIM];
+    sdk_inner inner[SDK_STEP_MAX_INNER];
+    char inner_text[SDK_STEP_INNER_TEXT];
 } sdk_step;
 
 /* Start a step for technique t (difficulty = t's default, text empty). */
@@ -114,6 +146,16 @@ SDK_API void sdk_step_printf(sdk_step *s, const char *fmt, ...)
     __attribute__((format(printf, 2, 3)));
 SDK_API void sdk_step_vprintf(sdk_step *s, const char *fmt, va_list ap);
 SDK_API bool sdk_step_empty(const sdk_step *s); /* neither places nor eliminates */
+/* Copy step s into d: what s uses only, so cheaper than *d = *s (a sink
+ * that keeps steps). */
+SDK_API void sdk_step_copy(sdk_step *d, const sdk_step *s);
+/* Append inner as an inner step of s (its technique, effect and text);
+ * returns its index, or -1 (s marked truncated) when it does not fit. */
+SDK_API int sdk_step_inner(sdk_step *s, const sdk_step *inner);
+/* Append a claim: cand removed (place: placed) by the inner steps in `steps`. */
+SDK_API void sdk_step_claim(sdk_step *s, int cell, int digit, bool place, uint64_t steps);
+/* The text of inner step i of s. */
+SDK_API const char *sdk_step_inner_text(const sdk_step *s, int i);
 
 /* "r3c2,r4c2<>7, r5c1<>3" / "r1c2=5": the effect in HoDoKu notation,
  * eliminations grouped by digit. Returns buf. */

@@ -63,7 +63,11 @@
  *   fields it knows).
  *
  *   History: 1 - first release. 2 - sdk_technique.size and .data, ctx->self,
- *   sdk_fish_search.only_kind (fish.h).
+ *   sdk_fish_search.only_kind (fish.h). 3 - a nested step carries the inner
+ *   steps behind its contradiction (sdk_step.inner, .claim, .inner_text: the
+ *   step is flat, so sinks that copy it keep them) and ctx->propagate_steps
+ *   reports the steps it applies. A new field of sdk_step could not be added
+ *   without a new layout: sinks copy steps by value.
  */
 #ifndef SUDOKU_TECHNIQUE_H
 #define SUDOKU_TECHNIQUE_H
@@ -75,7 +79,7 @@
 extern "C" {
 #endif
 
-#define SDK_ABI_VERSION 2u
+#define SDK_ABI_VERSION 3u
 #define SDK_PLUGIN_SYMBOL "sudoku_techniques"
 
 /* HoDoKu's levels. */
@@ -132,6 +136,11 @@ struct sdk_ctx {
     const void *engine; /* opaque, for propagate */
     int position;       /* this technique's index in the engine's order */
     int depth;          /* nesting depth of propagate calls */
+    /* propagate that also sends every step it applies to `applied`, in
+     * order, before applying it (the sink's SDK_STOP ends the propagation):
+     * what a nested step shows its reader (ABI 3; NULL from a host without) */
+    sdk_prop (*propagate_steps)(const sdk_ctx *ctx, sdk_grid *g, int max_steps,
+                                sdk_prop_result *res, sdk_sink *applied);
 };
 
 typedef int (*sdk_find_fn)(const sdk_ctx *ctx, const sdk_grid *g, sdk_sink *sink);

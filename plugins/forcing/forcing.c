@@ -27,6 +27,7 @@
 #include "sudoku/fish.h"
 #include "sudoku/links.h"
 #include "sudoku/technique.h"
+#include "inner.h"
 
 typedef struct cset {
     uint64_t w[12];
@@ -816,6 +817,7 @@ static int find_nfc(const sdk_ctx *ctx, const sdk_grid *g, sdk_sink *sink)
     sdk_step *st = sdk_xmalloc(sizeof *st);
     sdk_grid *w = sdk_xmalloc(sizeof *w);
     bool engine = ctx->propagate && ctx->depth < 2;
+    inner_log *log = engine ? inner_log_new() : NULL;
     /* propagate-upto=N: the nested propagation uses only the profile's first N
      * techniques (default: all before this one). A speed bound that changes
      * what is found: the profile chooses it. */
@@ -836,7 +838,10 @@ static int find_nfc(const sdk_ctx *ctx, const sdk_grid *g, sdk_sink *sink)
             } else if (engine) {
                 sdk_prop_result res;
                 memset(&res, 0, sizeof res);
-                broken = ctx->propagate(&pctx, w, 2000, &res) == SDK_PROP_CONTRADICTION;
+                /* with the steps it applies, for the reader (inner.c) */
+                broken = (ctx->propagate_steps
+                              ? ctx->propagate_steps(&pctx, w, 2000, &res, inner_log_start(log, w))
+                              : ctx->propagate(&pctx, w, 2000, &res)) == SDK_PROP_CONTRADICTION;
                 snprintf(why, sizeof why, "%s", res.why);
             } else {
                 broken = nested_fallback(w, d2);
@@ -865,7 +870,9 @@ static int find_nfc(const sdk_ctx *ctx, const sdk_grid *g, sdk_sink *sink)
                     dyn_links(d, l, st);
                 }
             dyn_support(g, d, st, 0);
-            if (checkable && st->truncated) continue; /* checkable=1: whole chains only */
+            if (engine && ctx->propagate_steps) inner_log_explain(log, st);
+            if (checkable && st->truncated)
+                continue; /* checkable=1: whole chains and inner steps */
             sdk_step_elim(st, c, dg);
             st->difficulty = diff_len(nfc.difficulty, m + 1);
             ret = sdk_emit(sink, st);
@@ -875,6 +882,7 @@ static int find_nfc(const sdk_ctx *ctx, const sdk_grid *g, sdk_sink *sink)
     free(d2);
     free(st);
     free(w);
+    inner_log_free(log);
     return ret;
 }
 

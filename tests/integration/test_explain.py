@@ -7,7 +7,10 @@
              SUDOKU_EXPLAIN_FULL=1; a sample of them in CI)
   branches   every step of several chains (forcing chains and nets) is
              printed branch by branch, and each branch replays on the grid:
-             every link follows from the premise and the links before it
+             every link follows from the premise and the links before it;
+             a nested step's inner steps, claim by claim, applied to the
+             branch's position, hold one by one and remove the candidate
+             each claim names, and the claims make the whole contradiction
 """
 
 import collections
@@ -146,6 +149,128 @@ def replay(val, cand, premise_links):
     return todo
 
 
+def cells_of(text):
+    """'r35c2,r1c7' -> the cells."""
+    out = []
+    for part in text.split(","):
+        rc = re.fullmatch(r"r([1-9]+)c([1-9]+)", part)
+        out += [(int(r) - 1) * 9 + int(c) - 1 for r in rc.group(1) for c in rc.group(2)]
+    return out
+
+
+def cand_of(text):
+    """'r6c6<>2' -> (cell, digit, False); 'r4c4=7' -> (cell, digit, True)."""
+    m = re.fullmatch(r"r([1-9])c([1-9])(<>|=)([1-9])", text)
+    return (int(m.group(1)) - 1) * 9 + int(m.group(2)) - 1, int(m.group(4)), m.group(3) == "="
+
+
+def places(cand, h, d):
+    return {c for c in HOUSES[h] if d in cand[c]}
+
+
+def inner_holds(val, cand, st):
+    """Does the inner step st hold where it is applied? None when its
+    technique is not one this test knows how to check."""
+    t, text = st["technique"], st["text"]
+    pl = [cand_of(x) for x in st["placements"]]
+    el = [cand_of(x) for x in st["eliminations"]]
+    if t in ("naked-single", "full-house", "hidden-single-box", "hidden-single-line"):
+        (c, d, _), = pl
+        if t in ("naked-single", "full-house") and cand[c] == {d}:
+            return True
+        return any(c in HOUSES[h] and places(cand, h, d) == {c} and
+                   all(val[x] != d for x in HOUSES[h]) for h in range(27))
+    m = re.search(r": ([1-9]) in ([rcb])([1-9]) =>", text)
+    if t in ("pointing", "claiming") and m:
+        d, h = int(m.group(1)), "rcb".index(m.group(2)) * 9 + int(m.group(3)) - 1
+        ps = places(cand, h, d)
+        return bool(ps) and all(x == d and c not in HOUSES[h] and any(
+            ps <= set(HOUSES[k]) and c in HOUSES[k] for k in range(27) if k != h)
+            for c, x, _ in el)
+    m = re.search(r": ([1-9](,[1-9])*) in ([rc1-9,]+) =>", text)
+    if m and t.startswith(("naked-", "locked-", "hidden-")) and \
+            t.endswith(("-pair", "-triple", "-quad")):
+        ds, cs = {int(x) for x in m.group(1).split(",")}, set(cells_of(m.group(3)))
+        if len(ds) != len(cs):
+            return False
+        if t.startswith("hidden-"):
+            return any(cs <= set(HOUSES[h]) and all(places(cand, h, d) <= cs for d in ds)
+                       for h in range(27)) and all(c in cs and x not in ds for c, x, _ in el)
+        return set().union(*(cand[c] for c in cs)) <= ds and all(
+            x in ds and c not in cs and all(c in PEERS[y] for y in cs) for c, x, _ in el)
+    return None
+
+
+def branch_position(val, cand, links):
+    """The grid a nested step's propagation starts from: the premise and
+    every node its chains reach (on: placed, off: removed)."""
+    val, cand = list(val), [set(x) for x in cand]
+    for n in [links[0]["from"]] + [l["to"] for l in links]:
+        cells, d, on = node(n)
+        if on and len(cells) == 1:
+            if not val[cells[0]]:
+                place(val, cand, cells[0], d)
+        elif not on:
+            for c in cells:
+                cand[c].discard(d)
+    return val, cand
+
+
+def apply_inner(val, cand, st):
+    for x in st["placements"]:
+        c, d, _ = cand_of(x)
+        if not val[c]:
+            place(val, cand, c, d)
+    for x in st["eliminations"]:
+        c, d, _ = cand_of(x)
+        cand[c].discard(d)
+
+
+def replay_inner(val, cand, s):
+    """A nested step's inner steps, claim by claim: applied in order to the
+    branch's position, each claim's steps must remove (place) its candidate,
+    and each of them must hold where it is applied (checked for the
+    techniques inner_holds knows). The claims together must be the whole
+    contradiction: every candidate of one cell, or every place of one digit
+    in one house (gone), or one digit twice in a house (placed). Returns
+    (problems, inner steps checked, inner steps of unknown techniques)."""
+    bad, checked, unknown = [], 0, 0
+    inner, because = s.get("inner", []), s.get("because", [])
+    if not inner or not because:
+        return ["no inner steps"], 0, 0
+    pval, pcand = branch_position(val, cand, s["links"])
+    claims = [cand_of(b["candidate"]) for b in because]
+    for b, (c, d, on) in zip(because, claims):
+        v, cs = list(pval), [set(x) for x in pcand]
+        for i in b["steps"]:
+            ok = inner_holds(v, cs, inner[i])
+            if ok is None:
+                unknown += 1
+            else:
+                checked += 1
+                if not ok:
+                    bad.append(f"inner step {i + 1} does not hold: {inner[i]['text']}")
+            apply_inner(v, cs, inner[i])
+        done = v[c] == d if on else (d not in cs[c] and v[c] != d)
+        if not done:
+            bad.append(f"{b['candidate']} not done by steps {b['steps']}")
+    cells = {c for c, _, _ in claims}
+    digits = {d for _, d, _ in claims}
+    if all(on for _, _, on in claims):
+        whole = len(digits) == 1 and len(claims) >= 2 and any(
+            cells <= set(HOUSES[h]) for h in range(27))
+    elif len(cells) == 1:
+        whole = {d for _, d, _ in claims} == pcand[next(iter(cells))]
+    else:
+        d = next(iter(digits))
+        whole = len(digits) == 1 and any(
+            cells == places(pcand, h, d) and all(pval[x] != d for x in HOUSES[h])
+            for h in range(27))
+    if not whole:
+        bad.append(f"claims {[b['candidate'] for b in because]} are not a whole contradiction")
+    return bad, checked, unknown
+
+
 def explain_json(d, puzzles, *args):
     p = d.sudoctl("--json", *args, "explain", "-f", "-", input="\n".join(puzzles) + "\n",
                   timeout=1200)
@@ -217,7 +342,7 @@ def test_branches():
     with Daemon() as d:
         res = explain_json(d, puzzles)
         text = d.sudoctl("explain", puzzles[2]).stdout
-    checked = links = 0
+    checked = links = nested = inner_checked = inner_unknown = 0
     bad = []
     for o in res:
         val, cand = grid_of(o["puzzle"])
@@ -241,6 +366,12 @@ def test_branches():
                                    f"{' truncated' if s.get('truncated') else ''}")
                     links += len(ls)
                 checked += 1
+            if s["technique"] == "nested-forcing-chain":
+                nested += 1
+                problems, n_ok, n_unknown = replay_inner(val, cand, s)
+                inner_checked += n_ok
+                inner_unknown += n_unknown
+                bad += [f"{p} in {s['text']} ({o['puzzle']})" for p in problems]
             apply_step(val, cand, s)
     check(checked > 0, "some forcing steps")
     check(not bad, f"{len(bad)} of {checked} steps with links that do not follow:\n" +
@@ -249,7 +380,27 @@ def test_branches():
     lines = text.splitlines()
     idx = [i for i, ln in enumerate(lines) if "Forcing Chain" in ln]
     check(idx and lines[idx[0] + 1].startswith("    1) ("), "branches listed: " + text[:3000])
-    print(f"{checked} forcing steps, {links} links replayed")
+    check(inner_unknown == 0, f"{inner_unknown} inner steps of techniques this test cannot check")
+    # the standard profile nests every technique before it (ALS, chains,
+    # dynamic forcing chains): the claims and the contradiction are checked,
+    # and the inner steps this test knows (singles, intersections, subsets)
+    with Daemon() as d:
+        std = explain_json(d, [read_puzzles("top1465.txt", 2)[1]], "--profile", "standard")
+    s_nested = s_ok = s_unknown = 0
+    for o in std:
+        val, cand = grid_of(o["puzzle"])
+        for s in o["steps"]:
+            if s["technique"] == "nested-forcing-chain":
+                s_nested += 1
+                problems, n_ok, n_unknown = replay_inner(val, cand, s)
+                s_ok += n_ok
+                s_unknown += n_unknown
+                check(not problems, f"standard: {problems[:3]} in {s['text']}")
+            apply_step(val, cand, s)
+    check(s_nested > 0, "a nested step in the standard profile (top1465 #2)")
+    print(f"{checked} forcing steps, {links} links replayed; {nested} nested steps, "
+          f"{inner_checked} inner steps replayed; standard profile: {s_nested} nested steps, "
+          f"{s_ok} inner steps replayed, {s_unknown} of other techniques applied as stated")
 
 
 def test_grid():

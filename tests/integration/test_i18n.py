@@ -6,7 +6,9 @@
              the unit test test_catalogs against the loaded plugins
   cli        --lang, else LANGUAGE / LC_ALL / LC_MESSAGES / LANG, choose the
              language of step texts, technique names, the grid legend and
-             the HTML report; an unknown --lang is a usage error
+             the HTML report, and the phrases of plugin texts (nested
+             steps' inner steps, sudokilo, SE, bifurcation); an unknown
+             --lang is a usage error
 """
 
 import json
@@ -92,6 +94,19 @@ def test_cli():
         check(data["tlevel"] in ("最難関", "超難問", "難しい", "普通", "易しい"), "level")
         p = d.sudoctl("--lang", "hi", "--html", "rate", puzzle)
         check('<html lang="hi">' in p.stdout and "पहेली" in p.stdout, "rate table in Hindi")
+        # the phrases of plugin texts beyond the names: a nested step's inner
+        # steps, the sudokilo program's segments, SE's chains, bifurcation
+        nl = texts["nl"]
+        check("daarna de eerdere technieken van het profiel:" in nl and "door stappen" in nl,
+              "a nested step's inner steps in Dutch: " + nl[:3000])
+        top = read_puzzles("top1465.txt", 2)
+        for prof, want, english in (("sudokilo", "omdat ", "since "),
+                                    ("default", " knopen)", " nodes)"),
+                                    ("fast", "proberen breekt het rooster", "breaks the grid")):
+            p = d.sudoctl("--lang", "nl", "explain", "--profile", prof, *top, timeout=300)
+            eq(p.returncode, 0, f"{prof}: " + p.stderr)
+            check(want in p.stdout and english not in p.stdout,
+                  f"{prof}: '{want}' for '{english}': " + p.stdout[:3000])
 
 
 TESTS = {"catalogs": test_catalogs, "cli": test_cli}

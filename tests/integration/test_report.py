@@ -2,7 +2,8 @@
 chromium, driven over the DevTools pipe by browser.py): load `sudoctl explain
 --html` pages, step through them with the keyboard, check what the page draws
 (from its own sudokuReport.info()) and take screenshots of a singles puzzle,
-an X-Wing and an XY-Wing, an ALS-XZ and a forcing chain. The screenshots stay
+an X-Wing and an XY-Wing, an ALS-XZ, a forcing chain and a nested forcing
+chain with one claim's inner steps drawn. The screenshots stay
 in <build>/test-output/report/ for people to look at. Without chromium the
 test reports SKIP (exit 77)."""
 
@@ -123,6 +124,24 @@ def test_browser():
         shot(b, "forcing-chain")
         b.key("ArrowDown")
         shot(b, "forcing-chain-branch2")
+
+        # a nested forcing chain: pick a claim, its inner steps drawn
+        b.open(page(d, "nested", "explain", top[2]))
+        i = step_to(b, "nested-forcing-chain")
+        check(i["claims"] >= 1 and i["inner"] >= 1, f"inner steps and claims listed: {i}")
+        eq((i["claim"], i["claimRings"], i["innerElims"] + i["innerPlaces"]), (-1, 0, 0),
+           "no claim drawn until one is picked")
+        b.eval("document.querySelector('#inner .claim').click()")
+        i = info(b)
+        eq((i["claim"], i["claimRings"]), (0, 1), "a click picks the first claim, ringed")
+        check(i["innerElims"] + i["innerPlaces"] >= 1, f"its inner steps drawn: {i}")
+        n_on = b.eval("document.querySelectorAll('#inner .innerstep.on').length")
+        data = json.loads(b.eval(
+            "JSON.stringify((function(){var it=sudokuReport.info();"
+            "var pz=JSON.parse(document.querySelector('script.puzzle-data').textContent);"
+            "return pz.steps[it.step];})())"))
+        eq(n_on, len(data["because"][0]["steps"]), "the claim's inner steps highlighted")
+        shot(b, "nested-forcing-chain")
 
         # rate --html: one table for a collection, sortable
         b.open(page(d, "rate", "rate", *top[:6], EASY))

@@ -88,7 +88,7 @@ static void refusals_are_precise(void **state)
     expect_error(body, "duplicate technique id 'full-house'");
     snprintf(body, sizeof body,
              "plugin = %s/test-plugins/bad_abi.so\n[profile default]\nfull-house =\n", build_dir());
-    expect_error(body, "technique #1 was built for plugin ABI 3, this sudokud loads ABI 2 only: "
+    expect_error(body, "technique #1 was built for plugin ABI 4, this sudokud loads ABI 3 only: "
                        "rebuild the plugin against this SDK (docs/PLUGINS.md)");
     /* a plugin built for ABI 1 (before size, data and ctx->self): refused,
      * the message names the file, its ABI and ours */
@@ -98,14 +98,14 @@ static void refusals_are_precise(void **state)
     char want[700];
     snprintf(want, sizeof want,
              "%s/test-plugins/v1_plugin.so: technique #1 was built for plugin ABI 1, this "
-             "sudokud loads ABI 2 only",
+             "sudokud loads ABI 3 only",
              build_dir());
     expect_error(body, want);
     snprintf(body, sizeof body,
              "plugin = %s/test-plugins/small_size.so\n[profile default]\nfull-house =\n",
              build_dir());
     snprintf(want, sizeof want,
-             "small_size.so: technique #1 has a descriptor of %zu bytes, ABI 2 needs %zu",
+             "small_size.so: technique #1 has a descriptor of %zu bytes, ABI 3 needs %zu",
              offsetof(sdk_technique, data), sizeof(sdk_technique));
     expect_error(body, want);
     snprintf(body, sizeof body,

@@ -771,6 +771,25 @@ static void assert_step_equal(const sdk_step *s, const sdk_wire_step *w)
     }
     assert_string_equal(u->text, s->text);
     assert_int_equal(u->truncated, s->truncated);
+    assert_int_equal(u->ninner, s->ninner);
+    for (int i = 0; i < s->ninner; i++) {
+        const sdk_inner *a = &s->inner[i], *b = &u->inner[i];
+        assert_string_equal(sdk_step_inner_text(u, i), sdk_step_inner_text(s, i));
+        assert_int_equal(a->nplace, b->nplace);
+        assert_int_equal(a->nelim, b->nelim);
+        assert_int_equal(a->truncated, b->truncated);
+        for (int k = 0; k < a->nplace + a->nelim; k++) {
+            assert_int_equal(a->effect[k].cell, b->effect[k].cell);
+            assert_int_equal(a->effect[k].digit, b->effect[k].digit);
+        }
+    }
+    assert_int_equal(u->nclaim, s->nclaim);
+    for (int i = 0; i < s->nclaim; i++) {
+        assert_int_equal(u->claim[i].cand.cell, s->claim[i].cand.cell);
+        assert_int_equal(u->claim[i].cand.digit, s->claim[i].cand.digit);
+        assert_int_equal(u->claim[i].place, s->claim[i].place);
+        assert_true(u->claim[i].steps == s->claim[i].steps);
+    }
 }
 
 static const sdk_technique fake_long = {
@@ -832,6 +851,29 @@ static void random_step(sdk_step *s)
     int len = rand() % 3 ? rand() % 80 : SDK_STEP_TEXT - 1;
     for (int i = 0; i < len; i++) s->text[i] = (char)(' ' + rand() % 95);
     s->truncated = (uint8_t)(rand() % 2);
+    if (rand() % 3) return;
+    /* a nested step: inner steps (sdk_step_inner fills them from a step) and
+     * claims over them, up to the limits */
+    static sdk_step in;
+    int n = rand() % 2 ? 1 + rand() % 8 : SDK_STEP_MAX_INNER;
+    for (int i = 0; i < n; i++) {
+        memset(&in, 0, sizeof in);
+        in.tech = &fake;
+        in.nplace = (uint16_t)(rand() % 2);
+        in.place[0] = (sdk_cand){(uint8_t)(rand() % 81), (uint8_t)(1 + rand() % 9)};
+        in.nelim = (uint16_t)(rand() % 16);
+        for (int k = 0; k < in.nelim; k++)
+            in.elim[k] = (sdk_cand){(uint8_t)(rand() % 81), (uint8_t)(1 + rand() % 9)};
+        int tl = rand() % 70;
+        for (int k = 0; k < tl; k++) in.text[k] = (char)(' ' + rand() % 95);
+        assert_int_equal(sdk_step_inner(s, &in), i);
+    }
+    s->truncated = 0;
+    int nc = rand() % (SDK_STEP_MAX_CLAIM + 1);
+    for (int i = 0; i < nc; i++) {
+        uint64_t m = ((uint64_t)rand() << 32 | (uint64_t)rand()) & ((1ULL << (n - 1)) * 2 - 1);
+        sdk_step_claim(s, rand() % 81, 1 + rand() % 9, rand() % 2, m);
+    }
 }
 
 static void test_step_round_trip(void **state)
