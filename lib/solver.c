@@ -11,14 +11,19 @@
  *   - a row left with one cell is a placement: the cell leaves the other
  *     digits of the band and its column leaves the digit's two other bands.
  * When every word is stable, naked singles (cells with one digit, found with
- * a bitwise counter over the nine digits) and hidden singles in columns are
- * placed. Before the first guess only, box/column interactions (a column's
- * digit confined to one box, a box's digit confined to one column) are also
- * applied: they halve the guesses on 17-clue puzzles but cost more than they
- * save deeper in the search. When nothing is left, the solver guesses on the
- * first bivalue cell (else a cell with the fewest candidates) and recurses on
- * a copy; guesses counts those branch points.
- */
+ * a bitwise counter over the nine digits) are placed, then, digit by digit,
+ * hidden singles in columns and the same permutation filter on each stack's
+ * band x column matrix (a column's digit confined to one box leaves the box's
+ * other columns; a box's digit confined to one column leaves that column in
+ * the other boxes).
+ *
+ * When nothing is left, the solver guesses on the bivalue cell with the most
+ * unsolved peers, bivalue peers counting extra (the guess that reaches
+ * furthest), else on a cell with the fewest candidates, and recurses on a
+ * copy; guesses counts those branch points. Measured and left out because
+ * they cost more than they save here (tests/bench/README.md): triads (a
+ * minirow holding exactly three digits), branching on a digit's placement
+ * pattern in a band as tdoku does, and probing cells for failed guesses. */
 #include "sudoku/solver.h"
 
 #include <stdbool.h>
@@ -163,11 +168,6 @@ static inline int naked_singles(bstate *s)
         }
     }
     return found;
-}
-
-static inline unsigned column_set(uint32_t F)
-{
-    return (F | F >> 9 | F >> 18) & 511;
 }
 
 /* Hidden singles in columns, and box/column interactions: for each digit
