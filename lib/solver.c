@@ -11,14 +11,19 @@
  *   - a row left with one cell is a placement: the cell leaves the other
  *     digits of the band and its column leaves the digit's two other bands.
  * When every word is stable, naked singles (cells with one digit, found with
- * a bitwise counter over the nine digits) and hidden singles in columns are
- * placed. Before the first guess only, box/column interactions (a column's
- * digit confined to one box, a box's digit confined to one column) are also
- * applied: they halve the guesses on 17-clue puzzles but cost more than they
- * save deeper in the search. When nothing is left, the solver guesses on the
- * first bivalue cell (else a cell with the fewest candidates) and recurses on
- * a copy; guesses counts those branch points.
- */
+ * a bitwise counter over the nine digits) are placed, then, digit by digit,
+ * hidden singles in columns and the same permutation filter on each stack's
+ * band x column matrix (a column's digit confined to one box leaves the box's
+ * other columns; a box's digit confined to one column leaves that column in
+ * the other boxes).
+ *
+ * When nothing is left, the solver guesses on the bivalue cell with the most
+ * unsolved peers, bivalue peers counting extra (the guess that reaches
+ * furthest), else on a cell with the fewest candidates, and recurses on a
+ * copy; guesses counts those branch points. Measured and left out because
+ * they cost more than they save here (tests/bench/README.md): triads (a
+ * minirow holding exactly three digits), branching on a digit's placement
+ * pattern in a band as tdoku does, and probing cells for failed guesses. */
 #include "sudoku/solver.h"
 
 #include <stdbool.h>
@@ -46,9 +51,8 @@ static uint8_t row_boxes[512];  /* 9-bit row -> 3-bit set of boxes used */
 static uint32_t perm_keep[512]; /* 3x3 row/box matrix -> 27-bit cells kept */
 static uint32_t band_peer[27];  /* peers of a cell inside its band */
 static uint8_t idx_digit[27], idx_band[27];
-/* For a 9-bit set of columns: claim_elim, the other columns of every box the
- * set touches; point_cols, the columns that are alone in their box. */
-static uint16_t claim_elim[512], point_cols[512];
+/* The same 3x3 permutation filter for a stack: a band x column matrix. */
+static uint16_t perm_keep9[512];
 static bool tables_ready;
 
 static void build_tables(void)
@@ -69,6 +73,7 @@ static void build_tables(void)
             for (int k = 0; k < 3; k++)
                 if (keep & (1u << (r * 3 + k))) cells |= 7u << (r * 9 + k * 3);
         perm_keep[p] = cells;
+        perm_keep9[p] = (uint16_t)keep;
     }
     for (int c = 0; c < 27; c++) {
         uint32_t m = 0;
@@ -77,16 +82,6 @@ static void build_tables(void)
             if (o / 9 == c / 9 || o % 9 == c % 9 || (o % 9) / 3 == (c % 9) / 3) m |= 1u << o;
         }
         band_peer[c] = m;
-    }
-    for (unsigned x = 0; x < 512; x++) {
-        unsigned ce = 0, pc = 0;
-        for (int k = 0; k < 3; k++) {
-            unsigned in = x & (7u << (3 * k));
-            if (in) ce |= (7u << (3 * k)) & ~x;
-            if (in && !(in & (in - 1))) pc |= in;
-        }
-        claim_elim[x] = (uint16_t)ce;
-        point_cols[x] = (uint16_t)pc;
     }
     for (int i = 0; i < 27; i++) {
         idx_digit[i] = (uint8_t)(i / 3);
@@ -175,9 +170,11 @@ static inline int naked_singles(bstate *s)
     return found;
 }
 
-/* Hidden singles in columns (and box/column interactions when lc); returns
- * -1 contradiction, 1 found a single, 0 none. */
-static inline int column_singles(bstate *s, bool lc)
+/* Hidden singles in columns, and box/column interactions: for each digit
+ * and stack, the 3x3 band x column matrix of where the digit may go keeps
+ * only cells on a permutation (one band per column, one column per box).
+ * Returns -1 contradiction, 1 found a single, 0 none. */
+static inline int column_tier(bstate *s)
 {
     int found = 0;
     for (int d = 0; d < 9; d++) {
@@ -191,33 +188,35 @@ static inline int column_singles(bstate *s, bool lc)
         uint32_t ones = o[0] | o[1] | o[2];
         if (ones != 511) return -1;
         uint32_t twos = t[0] | t[1] | t[2] | (o[0] & o[1]) | (o[0] & o[2]) | (o[1] & o[2]);
-        for (int b = 0; lc && b < 3; b++) {
-            int b1 = b == 0 ? 1 : 0, b2 = b == 2 ? 1 : 2;
-            uint32_t only = o[b] & ~(o[b1] | o[b2]);
-            if (only) elim(s, d * 3 + b, (uint32_t)claim_elim[only] * COL_REP);
-            uint32_t pcm = (uint32_t)point_cols[o[b]] * COL_REP;
-            if (pcm) {
-                elim(s, d * 3 + b1, pcm);
-                elim(s, d * 3 + b2, pcm);
-            }
-        }
         uint32_t one = ones & ~twos;
-        if (!one) continue;
-        uint32_t cm = one * COL_REP;
-        for (int b = 0; b < 3; b++) {
-            uint32_t x = s->f[d * 3 + b] & cm & s->u[b];
-            while (x) {
-                int c = __builtin_ctz(x);
-                x &= x - 1;
-                elim(s, d * 3 + b, band_peer[c]);
-                found = 1;
+        if (one) {
+            uint32_t cm = one * COL_REP;
+            for (int b = 0; b < 3; b++) {
+                uint32_t x = s->f[d * 3 + b] & cm & s->u[b];
+                while (x) {
+                    int c = __builtin_ctz(x);
+                    x &= x - 1;
+                    elim(s, d * 3 + b, band_peer[c]);
+                    found = 1;
+                }
             }
         }
+        uint32_t rm0 = 0, rm1 = 0, rm2 = 0;
+        for (int sh = 0; sh < 9; sh += 3) {
+            unsigned q = ((o[0] >> sh) & 7) | ((o[1] >> sh) & 7) << 3 | ((o[2] >> sh) & 7) << 6;
+            unsigned rem = q & ~(unsigned)perm_keep9[q];
+            rm0 |= (rem & 7) << sh;
+            rm1 |= ((rem >> 3) & 7) << sh;
+            rm2 |= (rem >> 6) << sh;
+        }
+        if (rm0) elim(s, d * 3, rm0 * COL_REP);
+        if (rm1) elim(s, d * 3 + 1, rm1 * COL_REP);
+        if (rm2) elim(s, d * 3 + 2, rm2 * COL_REP);
     }
     return found;
 }
 
-static bool propagate(bstate *s, bool lc)
+static bool propagate(bstate *s)
 {
     for (;;) {
         while (s->dirty) {
@@ -229,7 +228,7 @@ static bool propagate(bstate *s, bool lc)
         int r = naked_singles(s);
         if (r < 0) return false;
         if (r) continue;
-        r = column_singles(s, lc);
+        r = column_tier(s);
         if (r < 0) return false;
         if (!r && !s->dirty) return true;
     }
@@ -265,15 +264,17 @@ static inline void place(bstate *s, int b, int c, int d)
 static void search(search_ctx *c, bstate *s)
 {
     for (;;) {
-        if (!propagate(s, c->guesses == 0)) return;
+        if (!propagate(s)) return;
         if (!(s->u[0] | s->u[1] | s->u[2])) {
             record(c, s);
             return;
         }
-        /* Pick a cell: the first bivalue one, else one with fewest digits. */
-        int pb = -1, pc = -1;
-        for (int b = 0; b < 3 && pb < 0; b++) {
-            if (!s->u[b]) continue;
+        /* Pick a cell: the bivalue one with the most unsolved peers, bivalue
+         * peers counting half as much again (its guess reaches furthest),
+         * else one with the fewest digits. */
+        int pb = -1, pc = -1, most = -1;
+        uint32_t pr[3];
+        for (int b = 0; b < 3; b++) {
             uint32_t ones = 0, twos = 0, threes = 0;
             for (int d = 0; d < 9; d++) {
                 uint32_t x = s->f[d * 3 + b];
@@ -281,10 +282,25 @@ static void search(search_ctx *c, bstate *s)
                 twos |= ones & x;
                 ones |= x;
             }
-            uint32_t pairs = s->u[b] & twos & ~threes;
-            if (pairs) {
-                pb = b;
-                pc = __builtin_ctz(pairs);
+            pr[b] = s->u[b] & twos & ~threes;
+        }
+        for (int b = 0; b < 3; b++) {
+            uint32_t pairs = pr[b];
+            int b1 = b == 0 ? 1 : 0, b2 = b == 2 ? 1 : 2;
+            uint32_t u1 = s->u[b1], u2 = s->u[b2];
+            while (pairs) {
+                int cc = __builtin_ctz(pairs);
+                pairs &= pairs - 1;
+                uint32_t col = COL_REP << (cc % 9);
+                int n = __builtin_popcount(band_peer[cc] & s->u[b]) + __builtin_popcount(u1 & col) +
+                        __builtin_popcount(u2 & col);
+                n = n * 2 + __builtin_popcount(band_peer[cc] & pr[b]) +
+                    __builtin_popcount(pr[b1] & col) + __builtin_popcount(pr[b2] & col);
+                if (n > most) {
+                    most = n;
+                    pb = b;
+                    pc = cc;
+                }
             }
         }
         if (pb < 0) {

@@ -3,7 +3,8 @@
  *
  * Solutions are checked against the givens and the rules with a checker of
  * its own, on a sample of every puzzle file of the shared data; counts to 2
- * must give 1 everywhere but serg_benchmark (2). */
+ * must give 1 everywhere but serg_benchmark (2). On puzzles with many
+ * solutions the counts up to a limit agree with a plain counter. */
 #include "testutil.h"
 #include "sudoku/grid.h"
 #include "sudoku/solver.h"
@@ -103,6 +104,61 @@ static void test_data_serg_two_solutions(void **state)
 {
     (void)state;
     check_file("serg_benchmark.txt", 500, 20, 2);
+}
+
+/* A plain counter to check counts against: the empty cell with the fewest
+ * candidates, every digit in turn, up to limit solutions. */
+static int plain_count(uint8_t v[81], int limit)
+{
+    int best = -1, bn = 10;
+    unsigned bmask = 0;
+    for (int c = 0; c < 81 && bn > 1; c++) {
+        if (v[c]) continue;
+        unsigned used = 0;
+        int r = c / 9, col = c % 9, b0 = (r / 3) * 27 + (col / 3) * 3;
+        for (int k = 0; k < 9; k++)
+            used |= 1u << v[r * 9 + k] | 1u << v[k * 9 + col] | 1u << v[b0 + (k / 3) * 9 + k % 3];
+        unsigned free = ~used & 0x3feu;
+        int n = __builtin_popcount(free);
+        if (n < bn) bn = n, best = c, bmask = free;
+    }
+    if (best < 0) return 1;
+    int count = 0;
+    for (int d = 1; d <= 9 && count < limit; d++) {
+        if (!((bmask >> d) & 1)) continue;
+        v[best] = (uint8_t)d;
+        count += plain_count(v, limit - count);
+    }
+    v[best] = 0;
+    return count;
+}
+
+/* Puzzles with several solutions (17-clue puzzles less one or two givens):
+ * the count up to a limit agrees with the plain counter, and the two
+ * solutions returned are valid and differ. */
+static void test_counts_many_solutions(void **state)
+{
+    (void)state;
+    uint8_t(*p)[81];
+    int n = tu_read_puzzles("17clue.txt", 24, 2011, &p);
+    assert_true(n > 0);
+    for (int k = 0; k < n; k++) {
+        for (int drop = 1; drop <= 2; drop++) {
+            uint8_t v[81];
+            memcpy(v, p[k], 81);
+            for (int i = 0, left = drop; i < 81 && left; i++)
+                if (v[(i * 7 + k) % 81]) v[(i * 7 + k) % 81] = 0, left--;
+            uint8_t sol[2][81], w[81];
+            memcpy(w, v, 81);
+            int want = plain_count(w, 12);
+            assert_int_equal(sdk_solve(v, 12, sol, NULL), want);
+            assert_true(want >= 2);
+            assert_true(valid_solution(v, sol[0]) && valid_solution(v, sol[1]));
+            assert_memory_not_equal(sol[0], sol[1], 81);
+            assert_int_equal(sdk_solve(v, 2, NULL, NULL), 2);
+        }
+    }
+    free(p);
 }
 
 static void test_seed_example(void **state)
@@ -376,13 +432,21 @@ static void test_trace_texts(void **state)
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_seed_example),      cmocka_unit_test(test_empty_and_full),
-        cmocka_unit_test(test_no_solution),       cmocka_unit_test(test_conflicting_givens),
-        cmocka_unit_test(test_grid_eliminations), cmocka_unit_test(test_data_17clue),
-        cmocka_unit_test(test_data_top1465),      cmocka_unit_test(test_data_hardest_1905),
-        cmocka_unit_test(test_data_hardest_1106), cmocka_unit_test(test_data_msolve),
-        cmocka_unit_test(test_data_easy),         cmocka_unit_test(test_data_serg_two_solutions),
-        cmocka_unit_test(test_trace_seed),        cmocka_unit_test(test_trace_cutoff_and_failures),
+        cmocka_unit_test(test_seed_example),
+        cmocka_unit_test(test_empty_and_full),
+        cmocka_unit_test(test_no_solution),
+        cmocka_unit_test(test_conflicting_givens),
+        cmocka_unit_test(test_grid_eliminations),
+        cmocka_unit_test(test_data_17clue),
+        cmocka_unit_test(test_data_top1465),
+        cmocka_unit_test(test_data_hardest_1905),
+        cmocka_unit_test(test_data_hardest_1106),
+        cmocka_unit_test(test_data_msolve),
+        cmocka_unit_test(test_data_easy),
+        cmocka_unit_test(test_data_serg_two_solutions),
+        cmocka_unit_test(test_counts_many_solutions),
+        cmocka_unit_test(test_trace_seed),
+        cmocka_unit_test(test_trace_cutoff_and_failures),
         cmocka_unit_test(test_trace_texts),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
