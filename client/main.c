@@ -296,6 +296,8 @@ static int run_batch(const opts *o, const char *cmd, char **args, int nargs)
             chunk_size = 8;
         else if (!strcmp(cmd, "hint") || o->logic)
             chunk_size = 32;
+        else if (!strcmp(cmd, "solve")) /* microseconds a puzzle: few, big messages */
+            chunk_size = 4096;
         else
             chunk_size = 256;
     }
@@ -321,6 +323,7 @@ static int run_batch(const opts *o, const char *cmd, char **args, int nargs)
     /* one puzzle from the arguments: no header */
     if (nargs == 1 && !o->nfiles) ro.headers = false;
 
+    int window = o->window > 0 ? o->window : chunk_size > 256 ? 4 : 16; /* big: 4 are plenty */
     rpc_conn *conn = connect_daemon(o);
     if (!conn) return EXIT_DAEMON;
     batch_plan plan = {
@@ -333,7 +336,7 @@ static int run_batch(const opts *o, const char *cmd, char **args, int nargs)
         .nfiles = nfiles,
         .chunk = chunk_size,
         .chunk_fixed = o->chunk > 0,
-        .window = o->window > 0 ? o->window : 16,
+        .window = window,
         .timeout = o->timeout,
         .progress = o->progress,
         .ro = &ro,

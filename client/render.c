@@ -40,10 +40,10 @@ static const char *diff_text(const msgpack_object *o, char *buf, size_t n)
 
 static void json_key(FILE *f, bool *first, const char *key)
 {
-    if (!*first) putc(',', f);
+    if (!*first) putc_unlocked(',', f);
     *first = false;
     json_string(f, key, strlen(key));
-    putc(':', f);
+    putc_unlocked(':', f);
 }
 
 static void json_field(FILE *f, bool *first, const msgpack_object *r, const char *key)
