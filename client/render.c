@@ -252,9 +252,8 @@ static void json_steps(FILE *f, const msgpack_object *steps, bool trace_links, u
 
 /* `puzzle`: the 81-character form whatever the input's format; `input`
  * the text as read when it differs. */
-static void json_puzzle_key(FILE *f, bool *first, const msgpack_object *r, const char *input)
+static void json_puzzle_key(FILE *f, bool *first, const msgpack_object *p, const char *input)
 {
-    const msgpack_object *p = sdk_wire_get(r, "puzzle");
     const char *t = input;
     size_t n = strlen(input);
     if (p && p->type == MSGPACK_OBJECT_STR) t = p->via.str.ptr, n = p->via.str.size;
@@ -289,12 +288,61 @@ static void json_rest(FILE *f, bool *first, const msgpack_object *r, const char 
     }
 }
 
+/* solve without --logic, a batch's usual answer: the same output as the
+ * general path below, from one pass over the result's keys (a batch of a
+ * million puzzles would look each key up several times). The first of a
+ * repeated key counts, as with sdk_wire_get. */
+static void json_solve(FILE *f, const msgpack_object *r, const char *input)
+{
+    const msgpack_object *puzzle = NULL, *error = NULL, *status = NULL, *solution = NULL,
+                         *solutions = NULL;
+    bool seen_puzzle = false, seen_error = false, seen_status = false, seen_solution = false,
+         seen_solutions = false;
+    uint32_t n = r->via.map.size;
+    for (uint32_t i = 0; i < n; i++) {
+        const msgpack_object *k = &r->via.map.ptr[i].key, *v = &r->via.map.ptr[i].val;
+        if (!seen_puzzle && sdk_wire_str_is(k, "puzzle"))
+            puzzle = v, seen_puzzle = true;
+        else if (!seen_error && sdk_wire_str_is(k, "error"))
+            error = v, seen_error = true;
+        else if (!seen_status && sdk_wire_str_is(k, "status"))
+            status = v, seen_status = true;
+        else if (!seen_solution && sdk_wire_str_is(k, "solution"))
+            solution = v, seen_solution = true;
+        else if (!seen_solutions && sdk_wire_str_is(k, "solutions"))
+            solutions = v, seen_solutions = true;
+    }
+    bool first = true;
+    putc_unlocked('{', f);
+    json_puzzle_key(f, &first, puzzle, input);
+    if (error && error->type != MSGPACK_OBJECT_NIL) {
+        json_key(f, &first, "error");
+        bool ef = true;
+        putc_unlocked('{', f);
+        json_field(f, &ef, error, "code");
+        json_field(f, &ef, error, "message");
+        putc_unlocked('}', f);
+    } else {
+        if (status) json_key(f, &first, "status"), json_write(f, status);
+        if (solution) json_key(f, &first, "solution"), json_write(f, solution);
+        if (solutions) json_key(f, &first, "solutions"), json_write(f, solutions);
+        static const char *const done[] = {"solved",    "status", "solution",
+                                           "solutions", "steps",  NULL};
+        json_rest(f, &first, r, done);
+    }
+    fputs_unlocked("}\n", f);
+}
+
 static void json_puzzle(const render_opts *o, const msgpack_object *r, const char *input)
 {
     FILE *f = o->out;
+    if (!o->logic && !strcmp(o->cmd, "solve") && r && r->type == MSGPACK_OBJECT_MAP) {
+        json_solve(f, r, input);
+        return;
+    }
     bool first = true;
     putc('{', f);
-    json_puzzle_key(f, &first, r, input);
+    json_puzzle_key(f, &first, sdk_wire_get(r, "puzzle"), input);
     const msgpack_object *err = sdk_wire_get(r, "error");
     if (err && err->type != MSGPACK_OBJECT_NIL) {
         json_key(f, &first, "error");

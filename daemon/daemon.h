@@ -135,6 +135,9 @@ typedef struct daemon_state {
 
 extern daemon_state D;
 
+/* Idle memory back to the kernel (trim.c). */
+void trim_start(void);
+
 /* ---- the config that serves (reload.c) ------------------------------------- *
  * The master reads only the settings; a child loads the plugins (the master
  * never runs plugin code). */
