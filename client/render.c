@@ -288,58 +288,100 @@ static void json_rest(FILE *f, bool *first, const msgpack_object *r, const char 
     }
 }
 
-/* solve without --logic, a batch's usual answer: the same output as the
- * general path below, from one pass over the result's keys (a batch of a
- * million puzzles would look each key up several times). The first of a
- * repeated key counts, as with sdk_wire_get. */
-static void json_solve(FILE *f, const msgpack_object *r, const char *input)
+/* A solve result's key, for json_solve. */
+enum solve_key { K_OTHER, K_PUZZLE, K_ERROR, K_STATUS, K_SOLUTION, K_SOLUTIONS, K_DROPPED };
+
+static enum solve_key solve_key_of(const msgpack_object *k)
 {
-    const msgpack_object *puzzle = NULL, *error = NULL, *status = NULL, *solution = NULL,
-                         *solutions = NULL;
-    bool seen_puzzle = false, seen_error = false, seen_status = false, seen_solution = false,
-         seen_solutions = false;
-    uint32_t n = r->via.map.size;
+    const char *p = k->via.str.ptr;
+    switch (k->via.str.size) {
+    case 5:
+        if (!memcmp(p, "error", 5)) return K_ERROR;
+        if (!memcmp(p, "steps", 5)) return K_DROPPED;
+        break;
+    case 6:
+        if (!memcmp(p, "puzzle", 6)) return K_PUZZLE;
+        if (!memcmp(p, "status", 6)) return K_STATUS;
+        if (!memcmp(p, "solved", 6)) return K_DROPPED;
+        break;
+    case 8:
+        if (!memcmp(p, "solution", 8)) return K_SOLUTION;
+        break;
+    case 9:
+        if (!memcmp(p, "solutions", 9)) return K_SOLUTIONS;
+        break;
+    default:
+        break;
+    }
+    return K_OTHER;
+}
+
+/* solve without --logic, a batch's usual answer: what the general path
+ * below writes (and render_puzzle's verdict), from one pass over the
+ * result's keys; a batch of a million puzzles would look each key up
+ * several times. The first of a repeated key counts, as with sdk_wire_get;
+ * the others are left out, as json_rest leaves them. Returns -1 (nothing
+ * written) for a result of more keys than it keeps track of. */
+static int json_solve(FILE *f, const msgpack_object *r, const char *input)
+{
+    enum { MAX_REST = 16 };
+    const msgpack_object *v[K_DROPPED] = {NULL};
+    uint32_t rest[MAX_REST], nrest = 0, n = r->via.map.size;
     for (uint32_t i = 0; i < n; i++) {
-        const msgpack_object *k = &r->via.map.ptr[i].key, *v = &r->via.map.ptr[i].val;
-        if (!seen_puzzle && sdk_wire_str_is(k, "puzzle"))
-            puzzle = v, seen_puzzle = true;
-        else if (!seen_error && sdk_wire_str_is(k, "error"))
-            error = v, seen_error = true;
-        else if (!seen_status && sdk_wire_str_is(k, "status"))
-            status = v, seen_status = true;
-        else if (!seen_solution && sdk_wire_str_is(k, "solution"))
-            solution = v, seen_solution = true;
-        else if (!seen_solutions && sdk_wire_str_is(k, "solutions"))
-            solutions = v, seen_solutions = true;
+        const msgpack_object *k = &r->via.map.ptr[i].key;
+        if (k->type != MSGPACK_OBJECT_STR) continue; /* JSON has string keys only */
+        enum solve_key c = solve_key_of(k);
+        if (c == K_DROPPED || c == K_PUZZLE || (c != K_OTHER && c != K_ERROR && v[c])) {
+            if (c == K_PUZZLE && !v[c]) v[c] = &r->via.map.ptr[i].val;
+            continue;
+        }
+        if (c == K_ERROR && !v[c]) v[c] = &r->via.map.ptr[i].val;
+        if (c != K_OTHER && c != K_ERROR) {
+            v[c] = &r->via.map.ptr[i].val;
+            continue;
+        }
+        if (nrest == MAX_REST) return -1;
+        rest[nrest++] = i; /* every "error" too: a nil one is printed with the rest */
     }
     bool first = true;
     putc_unlocked('{', f);
-    json_puzzle_key(f, &first, puzzle, input);
-    if (error && error->type != MSGPACK_OBJECT_NIL) {
+    json_puzzle_key(f, &first, v[K_PUZZLE], input);
+    const msgpack_object *err = v[K_ERROR];
+    if (err && err->type != MSGPACK_OBJECT_NIL) {
         json_key(f, &first, "error");
         bool ef = true;
         putc_unlocked('{', f);
-        json_field(f, &ef, error, "code");
-        json_field(f, &ef, error, "message");
+        json_field(f, &ef, err, "code");
+        json_field(f, &ef, err, "message");
         putc_unlocked('}', f);
-    } else {
-        if (status) json_key(f, &first, "status"), json_write(f, status);
-        if (solution) json_key(f, &first, "solution"), json_write(f, solution);
-        if (solutions) json_key(f, &first, "solutions"), json_write(f, solutions);
-        static const char *const done[] = {"solved",    "status", "solution",
-                                           "solutions", "steps",  NULL};
-        json_rest(f, &first, r, done);
+        fputs_unlocked("}\n", f);
+        return 0;
+    }
+    static const char *const names[] = {
+        [K_STATUS] = "status", [K_SOLUTION] = "solution", [K_SOLUTIONS] = "solutions"};
+    for (int c = K_STATUS; c <= K_SOLUTIONS; c++)
+        if (v[c]) {
+            json_key(f, &first, names[c]);
+            json_write(f, v[c]);
+        }
+    for (uint32_t i = 0; i < nrest; i++) {
+        const msgpack_object_kv *kv = &r->via.map.ptr[rest[i]];
+        if (!first) putc_unlocked(',', f);
+        first = false;
+        json_string(f, kv->key.via.str.ptr, kv->key.via.str.size);
+        putc_unlocked(':', f);
+        json_write(f, &kv->val);
     }
     fputs_unlocked("}\n", f);
+    /* render_puzzle's verdict: no error, and a unique solution */
+    const msgpack_object *st = v[K_STATUS];
+    return st && st->type == MSGPACK_OBJECT_STR && st->via.str.size == 6 &&
+           !memcmp(st->via.str.ptr, "unique", 6);
 }
 
 static void json_puzzle(const render_opts *o, const msgpack_object *r, const char *input)
 {
     FILE *f = o->out;
-    if (!o->logic && !strcmp(o->cmd, "solve") && r && r->type == MSGPACK_OBJECT_MAP) {
-        json_solve(f, r, input);
-        return;
-    }
     bool first = true;
     putc('{', f);
     json_puzzle_key(f, &first, sdk_wire_get(r, "puzzle"), input);
@@ -780,6 +822,10 @@ bool render_puzzle(const render_opts *o, const msgpack_object *r, const char *in
 {
     switch (o->mode) {
     case OUT_JSON:
+        if (!o->logic && r && r->type == MSGPACK_OBJECT_MAP && !strcmp(o->cmd, "solve")) {
+            int ok = json_solve(o->out, r, input);
+            if (ok >= 0) return ok;
+        }
         json_puzzle(o, r, input);
         return result_ok(o, r);
     case OUT_HTML:

@@ -135,7 +135,9 @@ typedef struct daemon_state {
 
 extern daemon_state D;
 
-/* Idle memory back to the kernel (trim.c). */
+/* Idle memory back to the kernel (trim.c): trim_setup() in every process
+ * (daemon, worker), trim_start() the daemon's timer. */
+void trim_setup(void);
 void trim_start(void);
 
 /* ---- the config that serves (reload.c) ------------------------------------- *
@@ -235,6 +237,12 @@ bool server_listen(sdk_error *err);
 void server_stop_listening(void);
 /* Send bytes (copied) to a connection. */
 void conn_send(conn *c, const char *data, size_t n);
+/* An answer built in place, not copied: conn_send_alloc(n) gives room for
+ * n bytes (NULL when out of memory), conn_send_built() sends the first n of
+ * them and owns the buffer from then on; given NULL it closes the
+ * connection, as conn_send does when out of memory. */
+char *conn_send_alloc(size_t n);
+void conn_send_built(conn *c, char *data, size_t n);
 /* Send an error response. */
 void conn_send_error(conn *c, uint32_t msgid, const char *code, const char *fmt, ...)
     __attribute__((format(printf, 4, 5)));

@@ -351,6 +351,7 @@ int main(int argc, char **argv)
     if (!worker && realpath(D.config_path, real)) /* a worker's may be its snapshot's fd */
         snprintf(D.config_path, sizeof D.config_path, "%s", real);
 
+    trim_setup();
     if (worker) {
         log_init(level, false, "sudokud-worker");
         return worker_main(D.config_path);

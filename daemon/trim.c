@@ -9,7 +9,12 @@
  * So a timer looks every TRIM_MS; when no request is left and some came since
  * it last looked, malloc_trim(0) hands the free pages back to the kernel.
  * The timer is unreferenced: it never keeps the loop (or a draining daemon)
- * alive. The workers do the same between requests (worker_main.c). */
+ * alive. The workers do the same between requests (worker_main.c).
+ *
+ * With that, busy processes need not give memory back at every free:
+ * trim_setup() keeps big blocks in the heap (no mmap, munmap and a page
+ * fault per 4 KiB for every batch answer); while work goes on, memory stays
+ * at what the work in flight needs, and the idle trim returns it. */
 #include <malloc.h>
 #include "daemon.h"
 #include "workers.h"
@@ -25,6 +30,12 @@ static void on_trim(uv_timer_t *t)
     if (workers_jobs() > 0 || D.requests == trimmed_at) return;
     trimmed_at = D.requests;
     malloc_trim(0);
+}
+
+void trim_setup(void)
+{
+    mallopt(M_MMAP_THRESHOLD, 32 << 20);
+    mallopt(M_TRIM_THRESHOLD, 64 << 20);
 }
 
 void trim_start(void)

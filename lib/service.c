@@ -869,15 +869,13 @@ static bool solve_plain_line(const sdk_request *rq, const msgpack_object *text, 
     const unsigned char *s = (const unsigned char *)text->via.str.ptr;
     puzzle pz;
     uint8_t v[81];
+    unsigned bad = 0; /* no branch per cell: a byte outside "0-9." sets 0x10 */
     for (int i = 0; i < 81; i++) {
-        unsigned ch = s[i];
-        if (ch >= '0' && ch <= '9')
-            v[i] = (uint8_t)(ch - '0');
-        else if (ch == '.')
-            v[i] = 0;
-        else
-            return false;
+        unsigned d = (unsigned)s[i] - '0';
+        bad |= (d > 9u && s[i] != '.') << 4;
+        v[i] = (uint8_t)(d <= 9u ? d : 0);
     }
+    if (bad) return false;
     sdk_solver_stats st = {0};
     pz.count = sdk_solve(v, 2, pz.sol, &st);
     if (pz.count < 1) return false;
