@@ -135,8 +135,8 @@ typedef struct daemon_state {
 
 extern daemon_state D;
 
-/* Idle memory back to the kernel (trim.c): trim_setup() in every process
- * (daemon, worker), trim_start() the daemon's timer. */
+/* Idle memory back to the kernel (trim.c): trim_setup() the daemon's malloc
+ * settings, trim_start() its timer. */
 void trim_setup(void);
 void trim_start(void);
 

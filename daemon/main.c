@@ -351,11 +351,11 @@ int main(int argc, char **argv)
     if (!worker && realpath(D.config_path, real)) /* a worker's may be its snapshot's fd */
         snprintf(D.config_path, sizeof D.config_path, "%s", real);
 
-    trim_setup();
     if (worker) {
         log_init(level, false, "sudokud-worker");
         return worker_main(D.config_path);
     }
+    trim_setup();
 
     if (!D.socket_path[0]) life_default_socket(D.socket_path, sizeof D.socket_path, D.system_mode);
     if (D.socket_path[0] != '/') {
