@@ -20,6 +20,21 @@ static inline bool word_needs_escape(uint64_t x)
     return ((lt20 | zq | zs) & highs) != 0;
 }
 
+bool json_plain(const char *s, size_t n)
+{
+    size_t i = 0;
+    for (; i + 8 <= n; i += 8) {
+        uint64_t x;
+        memcpy(&x, s + i, 8);
+        if (word_needs_escape(x)) return false;
+    }
+    for (; i < n; i++) {
+        unsigned char c = (unsigned char)s[i];
+        if (c < 0x20 || c == '"' || c == '\\') return false;
+    }
+    return true;
+}
+
 void json_string(FILE *f, const char *s, size_t n)
 {
     putc_unlocked('"', f);

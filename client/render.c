@@ -316,6 +316,83 @@ static enum solve_key solve_key_of(const msgpack_object *k)
     return K_OTHER;
 }
 
+/* A JSON line built in memory, written with one call. */
+typedef struct json_line {
+    char b[1024];
+    size_t n;
+    bool bad; /* too long, or a value it does not write: nothing is written */
+} json_line;
+
+static void line_put(json_line *l, const char *s, size_t n)
+{
+    if (l->n + n > sizeof l->b) {
+        l->bad = true;
+        return;
+    }
+    memcpy(l->b + l->n, s, n);
+    l->n += n;
+}
+
+static void line_str(json_line *l, const char *s, size_t n)
+{
+    if (!json_plain(s, n)) {
+        l->bad = true;
+        return;
+    }
+    line_put(l, "\"", 1);
+    line_put(l, s, n);
+    line_put(l, "\"", 1);
+}
+
+/* What json_write writes, for strings needing no escape, non-negative
+ * integers, nil and booleans. */
+static void line_value(json_line *l, const msgpack_object *o)
+{
+    char d[24], *e = d + sizeof d, *q = e;
+    uint64_t v;
+    switch (o->type) {
+    case MSGPACK_OBJECT_STR:
+        line_str(l, o->via.str.ptr, o->via.str.size);
+        break;
+    case MSGPACK_OBJECT_POSITIVE_INTEGER:
+        v = o->via.u64;
+        do *--q = (char)('0' + v % 10);
+        while (v /= 10);
+        line_put(l, q, (size_t)(e - q));
+        break;
+    case MSGPACK_OBJECT_NIL:
+        line_put(l, "null", 4);
+        break;
+    case MSGPACK_OBJECT_BOOLEAN:
+        if (o->via.boolean)
+            line_put(l, "true", 4);
+        else
+            line_put(l, "false", 5);
+        break;
+    default:
+        l->bad = true;
+    }
+}
+
+static void line_key(json_line *l, const char *k, size_t n)
+{
+    line_put(l, ",", 1);
+    line_str(l, k, n);
+    line_put(l, ":", 1);
+}
+
+/* The puzzle as the wire echoes it, already in the 81-character form (so
+ * json_puzzle_key writes it alone, with no "input")? */
+static bool echo_is_line81(const msgpack_object *p)
+{
+    if (!p || p->type != MSGPACK_OBJECT_STR || p->via.str.size != 81) return false;
+    for (int i = 0; i < 81; i++) {
+        char c = p->via.str.ptr[i];
+        if (!(c == '.' || (c >= '0' && c <= '9'))) return false;
+    }
+    return true;
+}
+
 /* solve without --logic, a batch's usual answer: what the general path
  * below writes (and render_puzzle's verdict), from one pass over the
  * result's keys; a batch of a million puzzles would look each key up
@@ -343,10 +420,36 @@ static int json_solve(FILE *f, const msgpack_object *r, const char *input)
         if (nrest == MAX_REST) return -1;
         rest[nrest++] = i; /* every "error" too: a nil one is printed with the rest */
     }
+    /* render_puzzle's verdict: no error, and a unique solution */
+    const msgpack_object *st = v[K_STATUS], *err = v[K_ERROR];
+    int unique = st && st->type == MSGPACK_OBJECT_STR && st->via.str.size == 6 &&
+                 !memcmp(st->via.str.ptr, "unique", 6);
+    static const char *const names[] = {
+        [K_STATUS] = "status", [K_SOLUTION] = "solution", [K_SOLUTIONS] = "solutions"};
+    if ((!err || err->type == MSGPACK_OBJECT_NIL) && echo_is_line81(v[K_PUZZLE])) {
+        /* the usual line: built in memory, one write */
+        json_line l = {.n = 0, .bad = false};
+        line_put(&l, "{\"puzzle\":", 10);
+        line_value(&l, v[K_PUZZLE]);
+        for (int c = K_STATUS; c <= K_SOLUTIONS; c++)
+            if (v[c]) {
+                line_key(&l, names[c], strlen(names[c]));
+                line_value(&l, v[c]);
+            }
+        for (uint32_t i = 0; i < nrest && !l.bad; i++) {
+            const msgpack_object_kv *kv = &r->via.map.ptr[rest[i]];
+            line_key(&l, kv->key.via.str.ptr, kv->key.via.str.size);
+            line_value(&l, &kv->val);
+        }
+        line_put(&l, "}\n", 2);
+        if (!l.bad) {
+            fwrite_unlocked(l.b, 1, l.n, f);
+            return unique;
+        }
+    }
     bool first = true;
     putc_unlocked('{', f);
     json_puzzle_key(f, &first, v[K_PUZZLE], input);
-    const msgpack_object *err = v[K_ERROR];
     if (err && err->type != MSGPACK_OBJECT_NIL) {
         json_key(f, &first, "error");
         bool ef = true;
@@ -357,8 +460,6 @@ static int json_solve(FILE *f, const msgpack_object *r, const char *input)
         fputs_unlocked("}\n", f);
         return 0;
     }
-    static const char *const names[] = {
-        [K_STATUS] = "status", [K_SOLUTION] = "solution", [K_SOLUTIONS] = "solutions"};
     for (int c = K_STATUS; c <= K_SOLUTIONS; c++)
         if (v[c]) {
             json_key(f, &first, names[c]);
@@ -373,10 +474,7 @@ static int json_solve(FILE *f, const msgpack_object *r, const char *input)
         json_write(f, &kv->val);
     }
     fputs_unlocked("}\n", f);
-    /* render_puzzle's verdict: no error, and a unique solution */
-    const msgpack_object *st = v[K_STATUS];
-    return st && st->type == MSGPACK_OBJECT_STR && st->via.str.size == 6 &&
-           !memcmp(st->via.str.ptr, "unique", 6);
+    return unique;
 }
 
 static void json_puzzle(const render_opts *o, const msgpack_object *r, const char *input)
