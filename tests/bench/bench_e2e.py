@@ -21,13 +21,15 @@
      interleaved. CPU of client + daemon + workers together (the client's
      rusage, the daemon's and workers' /proc/PID/schedstat) per answer
      against the solver's (goal <= 1.2x), and wall throughput against the
-     solver on one core (goal >= 1.6x with two workers).
+     solver on one core (goal >= 1.6x with two workers). --lean-baseline DIR:
+     another build's sudokud and sudoctl in the same runs (before/after).
   6. With --million N: N puzzles made by permute_puzzles.py from 17clue.txt
      stream through `sudoctl solve -f`; RSS of sudoctl and of sudokud +
      workers sampled over time (the curve and the peaks; flat is the goal).
 
 usage: /usr/bin/python3 tests/bench/bench_e2e.py [--build DIR] [--runs N] [--stream N]
            [--baseline-sudokud EXE] [--only-ab] [--only lean|memory] [--million N]
+           [--lean-baseline BUILD-DIR]
 """
 
 import argparse
@@ -118,9 +120,21 @@ def timed_child(argv, stdout=None, stdin=None):
     return wall, ru.ru_utime + ru.ru_stime, p.returncode
 
 
-def lean(a, d, base, inproc):
+def e2e_run(d, argv):
+    """One run of argv (a sudoctl) against daemon d: wall, client, daemon, workers CPU."""
+    d0 = tree_cpu(d.proc.pid)
+    dm0 = tree_cpu_one(d.proc.pid)
+    wall, ccpu, _ = timed_child(argv)
+    dcpu = tree_cpu(d.proc.pid) - d0
+    dmain = tree_cpu_one(d.proc.pid) - dm0
+    return {"wall": wall, "client": ccpu, "daemon": dmain, "workers": dcpu - dmain,
+            "cpu": ccpu + dcpu}
+
+
+def lean(a, d, base, inproc, harness=None, conf=None):
     """Issue 11 item 1: sudoctl --json solve -f 17clue.txt vs the in-process
-    count-to-2 solver, interleaved runs, CPU and wall."""
+    count-to-2 solver, interleaved runs, CPU and wall; with --lean-baseline
+    DIR, the sudokud and sudoctl of another build in the same runs."""
     f = os.path.join(a.data, a.lean_file)
     npuz = sum(1 for line in open(f) if line.strip())
     print(f"\n== lean path: sudoctl --json solve -f {a.lean_file} ({npuz} puzzles), two workers, "
@@ -128,35 +142,52 @@ def lean(a, d, base, inproc):
           f"load {os.getloadavg()[0]:.2f}")
     argv = base + ["--json", "solve", "-f", f]
     timed_child(argv)  # warm up (the cost estimate, the page cache)
-    rows = []
-    for _ in range(a.runs):
-        p = subprocess.run([inproc, "-r", "1", "-m", "solver", f], capture_output=True, text=True)
-        if p.returncode:
-            raise SystemExit(p.stderr)
-        kv = p.stdout.strip().splitlines()[-1].split()
-        kv = dict(zip(kv[0::2], kv[1::2]))
-        d0 = tree_cpu(d.proc.pid)
-        dm0 = tree_cpu_one(d.proc.pid)
-        wall, ccpu, _ = timed_child(argv)
-        dcpu = tree_cpu(d.proc.pid) - d0
-        dmain = tree_cpu_one(d.proc.pid) - dm0
-        rows.append({"s_wall": float(kv["median_s"]), "s_cpu": float(kv["cpu_s"]), "wall": wall,
-                     "client": ccpu, "daemon": dmain, "workers": dcpu - dmain,
-                     "cpu": ccpu + dcpu})
-    med = {k: statistics.median(r[k] for r in rows) for k in rows[0]}
+    other = None
+    if a.lean_baseline:
+        tmp = tempfile.mkdtemp(prefix="bench-e2e-lean-base-")
+        other = harness.Daemon(conf=conf, exe=os.path.join(a.lean_baseline, "bin", "sudokud"), tmp=tmp)
+        other.start()
+        oargv = [os.path.join(a.lean_baseline, "bin", "sudoctl"), "--socket", other.sock,
+                 "--no-autostart", "--no-progress", "--json", "solve", "-f", f]
+        timed_child(oargv)
+    rows, orows = [], []
+    try:
+        for _ in range(a.runs):
+            p = subprocess.run([inproc, "-r", "1", "-m", "solver", f], capture_output=True, text=True)
+            if p.returncode:
+                raise SystemExit(p.stderr)
+            kv = p.stdout.strip().splitlines()[-1].split()
+            kv = dict(zip(kv[0::2], kv[1::2]))
+            row = e2e_run(d, argv)
+            row.update({"s_wall": float(kv["median_s"]), "s_cpu": float(kv["cpu_s"])})
+            rows.append(row)
+            if other:
+                orow = e2e_run(other, oargv)
+                orow.update({"s_wall": row["s_wall"], "s_cpu": row["s_cpu"]})
+                orows.append(orow)
+    finally:
+        if other:
+            other.stop()
+            import shutil
+            shutil.rmtree(tmp, ignore_errors=True)
     us = lambda s: s / npuz * 1e6  # noqa: E731
+    med = {k: statistics.median(r[k] for r in rows) for k in rows[0]}
     print(f"in-process solver (1 core)  CPU {med['s_cpu']:.3f} s ({us(med['s_cpu']):.2f} us/puzzle)  "
           f"wall {med['s_wall']:.3f} s ({npuz / med['s_wall']:.0f} puzzles/s)")
-    print(f"sudoctl --json solve -f     CPU {med['cpu']:.3f} s ({us(med['cpu']):.2f} us/puzzle): "
-          f"client {med['client']:.3f}, daemon {med['daemon']:.3f}, workers {med['workers']:.3f}  "
-          f"wall {med['wall']:.3f} s ({npuz / med['wall']:.0f} puzzles/s)")
-    cpu_ratios = sorted(r["cpu"] / r["s_cpu"] for r in rows)
-    wall_ratios = sorted(r["s_wall"] / r["wall"] for r in rows)
-    print(f"CPU per answer / solver's: {statistics.median(cpu_ratios):.2f}  (goal <= 1.20; runs "
-          + ", ".join(f"{x:.2f}" for x in cpu_ratios) + ")")
-    print(f"wall throughput / solver's on one core: {statistics.median(wall_ratios):.2f}  "
-          f"(goal >= 1.60; runs " + ", ".join(f"{x:.2f}" for x in wall_ratios) + ")")
-    print(f"load after: {os.getloadavg()[0]:.2f} on {os.cpu_count()} cores (wall figures need "
+    for name, rr in (("this build", rows), (f"baseline {a.lean_baseline}", orows)):
+        if not rr:
+            continue
+        m = {k: statistics.median(r[k] for r in rr) for k in rr[0]}
+        print(f"\n{name}: sudoctl --json solve -f  CPU {m['cpu']:.3f} s ({us(m['cpu']):.2f} us/puzzle): "
+              f"client {m['client']:.3f}, daemon {m['daemon']:.3f}, workers {m['workers']:.3f}  "
+              f"wall {m['wall']:.3f} s ({npuz / m['wall']:.0f} puzzles/s)")
+        cpu_ratios = sorted(r["cpu"] / r["s_cpu"] for r in rr)
+        wall_ratios = sorted(r["s_wall"] / r["wall"] for r in rr)
+        print(f"  CPU per answer / solver's: {statistics.median(cpu_ratios):.2f}  (goal <= 1.20; runs "
+              + ", ".join(f"{x:.2f}" for x in cpu_ratios) + ")")
+        print(f"  wall throughput / solver's on one core: {statistics.median(wall_ratios):.2f}  "
+              f"(goal >= 1.60; runs " + ", ".join(f"{x:.2f}" for x in wall_ratios) + ")")
+    print(f"\nload after: {os.getloadavg()[0]:.2f} on {os.cpu_count()} cores (wall figures need "
           "idle cores: read them with the load)")
 
 
@@ -205,7 +236,10 @@ def million(a, d, base, tmp):
               f"{min(s[1] for s in half) / 1024:.1f}..{max(s[1] for s in half) / 1024:.1f} MiB, "
               f"daemon {min(s[2] for s in half) / 1024:.1f}..{max(s[2] for s in half) / 1024:.1f} MiB")
     r, _, _ = tree_mem(d.proc.pid)
-    print(f"after: sudokud + workers RSS {r / 1024:.1f} MiB")
+    print(f"just after: sudokud + workers RSS {r / 1024:.1f} MiB")
+    time.sleep(1.5)  # the idle trim
+    r, _, _ = tree_mem(d.proc.pid)
+    print(f"1.5 s later (idle): sudokud + workers RSS {r / 1024:.1f} MiB")
     os.unlink(f)
 
 
@@ -233,6 +267,8 @@ def main():
     ap.add_argument("--only", choices=("lean", "memory"),
                     help="only the lean-path comparison, or only the memory figures")
     ap.add_argument("--lean-file", default="17clue.txt", help="the lean-path comparison's file")
+    ap.add_argument("--lean-baseline", help="a build folder of another commit (bin/sudokud, "
+                    "bin/sudoctl) timed in the same lean-path runs")
     ap.add_argument("--million", type=int, default=0,
                     help="stream this many permuted puzzles (1000000 for issue 11)")
     ap.add_argument("--sample", type=float, default=0.5, help="RSS sampling interval (s)")
@@ -270,7 +306,7 @@ def main():
                   f"{p} {mem_kb(p)[0] / 1024:.1f}" for p in proc_tree(d.proc.pid)))
         base = [sudoctl, "--socket", d.sock, "--no-autostart", "--no-progress"]
         if a.only == "lean":
-            lean(a, d, base, inproc)
+            lean(a, d, base, inproc, harness, conf)
             return
         if a.only == "memory":
             if a.million:
@@ -353,8 +389,11 @@ def main():
         print(f"peak sudokud + workers: RSS {peak['d_rss'] / 1024:.1f} MiB, PSS {peak['d_pss'] / 1024:.1f} MiB")
         print(f"peak sudoctl RSS: {peak['c_rss'] / 1024:.1f} MiB")
         rss, pss, n = tree_mem(d.proc.pid)
-        print(f"after: sudokud + workers RSS {rss / 1024:.1f} MiB, PSS {pss / 1024:.1f} MiB")
-        lean(a, d, base, inproc)
+        print(f"just after: sudokud + workers RSS {rss / 1024:.1f} MiB, PSS {pss / 1024:.1f} MiB")
+        time.sleep(1.5)  # the daemon's idle trim looks every 0.5 s, a worker's after 0.2 s
+        rss, pss, n = tree_mem(d.proc.pid)
+        print(f"1.5 s later (idle): sudokud + workers RSS {rss / 1024:.1f} MiB, PSS {pss / 1024:.1f} MiB")
+        lean(a, d, base, inproc, harness, conf)
         if a.million:
             million(a, d, base, tmp)
         if a.baseline_sudokud:  # last: the expensive batch grows the workers
