@@ -869,13 +869,18 @@ static bool solve_plain_line(const sdk_request *rq, const msgpack_object *text, 
     const unsigned char *s = (const unsigned char *)text->via.str.ptr;
     puzzle pz;
     uint8_t v[81];
-    unsigned bad = 0; /* no branch per cell: a byte outside "0-9." sets 0x10 */
+    /* a cell's byte: 0x10 | its value, 0 for a byte that is no cell (no
+     * branch per cell) */
+    static const uint8_t cell_code[256] = {
+        ['.'] = 0x10, ['0'] = 0x10, ['1'] = 0x11, ['2'] = 0x12, ['3'] = 0x13, ['4'] = 0x14,
+        ['5'] = 0x15, ['6'] = 0x16, ['7'] = 0x17, ['8'] = 0x18, ['9'] = 0x19};
+    unsigned all = 0x10;
     for (int i = 0; i < 81; i++) {
-        unsigned d = (unsigned)s[i] - '0';
-        bad |= (d > 9u && s[i] != '.') << 4;
-        v[i] = (uint8_t)(d <= 9u ? d : 0);
+        uint8_t c = cell_code[s[i]];
+        all &= c;
+        v[i] = c & 0x0f;
     }
-    if (bad) return false;
+    if (!all) return false;
     sdk_solver_stats st = {0};
     pz.count = sdk_solve(v, 2, pz.sol, &st);
     if (pz.count < 1) return false;
