@@ -386,11 +386,11 @@ static void line_key(json_line *l, const char *k, size_t n)
 static bool echo_is_line81(const msgpack_object *p)
 {
     if (!p || p->type != MSGPACK_OBJECT_STR || p->via.str.size != 81) return false;
-    for (int i = 0; i < 81; i++) {
-        char c = p->via.str.ptr[i];
-        if (!(c == '.' || (c >= '0' && c <= '9'))) return false;
-    }
-    return true;
+    static const bool cell[256] = {['.'] = 1, ['0'] = 1, ['1'] = 1, ['2'] = 1, ['3'] = 1, ['4'] = 1,
+                                   ['5'] = 1, ['6'] = 1, ['7'] = 1, ['8'] = 1, ['9'] = 1};
+    bool all = true; /* no branch per cell */
+    for (int i = 0; i < 81; i++) all &= cell[(unsigned char)p->via.str.ptr[i]];
+    return all;
 }
 
 /* solve without --logic, a batch's usual answer: what the general path
@@ -429,8 +429,9 @@ static int json_solve(FILE *f, const msgpack_object *r, const char *input)
     if ((!err || err->type == MSGPACK_OBJECT_NIL) && echo_is_line81(v[K_PUZZLE])) {
         /* the usual line: built in memory, one write */
         json_line l = {.n = 0, .bad = false};
-        line_put(&l, "{\"puzzle\":", 10);
-        line_value(&l, v[K_PUZZLE]);
+        line_put(&l, "{\"puzzle\":\"", 11); /* its cells need no escape */
+        line_put(&l, v[K_PUZZLE]->via.str.ptr, 81);
+        line_put(&l, "\"", 1);
         for (int c = K_STATUS; c <= K_SOLUTIONS; c++)
             if (v[c]) {
                 line_key(&l, names[c], strlen(names[c]));
