@@ -145,7 +145,12 @@ def lean(a, d, base, inproc, harness=None, conf=None):
     other = None
     if a.lean_baseline:
         tmp = tempfile.mkdtemp(prefix="bench-e2e-lean-base-")
-        other = harness.Daemon(conf=conf, exe=os.path.join(a.lean_baseline, "bin", "sudokud"), tmp=tmp)
+        # its own plugins (another plugin ABI, maybe), else this build's
+        own = os.path.join(a.lean_baseline, "etc", "sudokud", "sudokud.conf")
+        oconf = harness.make_conf(os.path.join(tmp, "sudokud.conf"), base=own, workers=2) \
+            if os.path.exists(own) else conf
+        other = harness.Daemon(conf=oconf, exe=os.path.join(a.lean_baseline, "bin", "sudokud"),
+                               tmp=tmp)
         other.start()
         oargv = [os.path.join(a.lean_baseline, "bin", "sudoctl"), "--socket", other.sock,
                  "--no-autostart", "--no-progress", "--json", "solve", "-f", f]
