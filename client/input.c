@@ -44,6 +44,26 @@ double input_pos(const input *in)
     return p;
 }
 
+/* "NAME:LINE" into where (n bytes), as snprintf would write it: this runs
+ * for every puzzle of a file, snprintf costs more than the rest of it. */
+static void where_line(char *where, size_t n, const char *name, long line)
+{
+    char digits[24], *e = digits + sizeof digits, *q = e;
+    unsigned long v = line < 0 ? 0 : (unsigned long)line;
+    do *--q = (char)('0' + v % 10);
+    while (v /= 10);
+    size_t nl = strlen(name), dl = (size_t)(e - q);
+    if (!n) return;
+    if (nl + 1 + dl >= n || line < 0) { /* rare: the general way */
+        snprintf(where, n, "%s:%ld", name, line);
+        return;
+    }
+    memcpy(where, name, nl);
+    where[nl] = ':';
+    memcpy(where + nl + 1, q, dl);
+    where[nl + 1 + dl] = 0;
+}
+
 int input_next(input *in, char **text, char *where, size_t n)
 {
     if (in->argi < in->nargs) {
@@ -73,7 +93,7 @@ int input_next(input *in, char **text, char *where, size_t n)
         int r = sdk_reader_next(&in->rd, &t, &line);
         if (r == 1) {
             *text = strdup(t);
-            snprintf(where, n, "%s:%ld", !strcmp(in->curname, "-") ? "stdin" : in->curname, line);
+            where_line(where, n, !strcmp(in->curname, "-") ? "stdin" : in->curname, line);
             return 1;
         }
         if (r < 0 && !rpc_interrupted) {

@@ -10,6 +10,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "autostart.h"
@@ -281,6 +282,18 @@ static void pack_batch_params(msgpack_sbuffer *sb, const batch_plan *p, char **p
     pack_params(sb, p->pack_ctx, p->method, puzzles, n, progress);
 }
 
+/* Are all the inputs regular files (`-f FILE`, `< FILE`)? A pipe may bring
+ * its puzzles slowly: a request waits for its chunk to fill. */
+static bool inputs_are_files(const char **files, int nfiles)
+{
+    for (int i = 0; i < nfiles; i++) {
+        struct stat st;
+        bool in = !strcmp(files[i], "-");
+        if ((in ? fstat(0, &st) : stat(files[i], &st)) != 0 || !S_ISREG(st.st_mode)) return false;
+    }
+    return true;
+}
+
 static int run_batch(const opts *o, const char *cmd, char **args, int nargs)
 {
     const char *stdin_only[] = {"-"};
@@ -296,6 +309,8 @@ static int run_batch(const opts *o, const char *cmd, char **args, int nargs)
             chunk_size = 8;
         else if (!strcmp(cmd, "hint") || o->logic)
             chunk_size = 32;
+        else if (!strcmp(cmd, "solve") && inputs_are_files(files, nfiles))
+            chunk_size = 4096; /* microseconds a puzzle: few, big messages */
         else
             chunk_size = 256;
     }
@@ -321,6 +336,7 @@ static int run_batch(const opts *o, const char *cmd, char **args, int nargs)
     /* one puzzle from the arguments: no header */
     if (nargs == 1 && !o->nfiles) ro.headers = false;
 
+    int window = o->window > 0 ? o->window : chunk_size > 256 ? 4 : 16; /* big: 4 are plenty */
     rpc_conn *conn = connect_daemon(o);
     if (!conn) return EXIT_DAEMON;
     batch_plan plan = {
@@ -333,7 +349,7 @@ static int run_batch(const opts *o, const char *cmd, char **args, int nargs)
         .nfiles = nfiles,
         .chunk = chunk_size,
         .chunk_fixed = o->chunk > 0,
-        .window = o->window > 0 ? o->window : 16,
+        .window = window,
         .timeout = o->timeout,
         .progress = o->progress,
         .ro = &ro,

@@ -40,10 +40,10 @@ static const char *diff_text(const msgpack_object *o, char *buf, size_t n)
 
 static void json_key(FILE *f, bool *first, const char *key)
 {
-    if (!*first) putc(',', f);
+    if (!*first) putc_unlocked(',', f);
     *first = false;
     json_string(f, key, strlen(key));
-    putc(':', f);
+    putc_unlocked(':', f);
 }
 
 static void json_field(FILE *f, bool *first, const msgpack_object *r, const char *key)
@@ -252,9 +252,8 @@ static void json_steps(FILE *f, const msgpack_object *steps, bool trace_links, u
 
 /* `puzzle`: the 81-character form whatever the input's format; `input`
  * the text as read when it differs. */
-static void json_puzzle_key(FILE *f, bool *first, const msgpack_object *r, const char *input)
+static void json_puzzle_key(FILE *f, bool *first, const msgpack_object *p, const char *input)
 {
-    const msgpack_object *p = sdk_wire_get(r, "puzzle");
     const char *t = input;
     size_t n = strlen(input);
     if (p && p->type == MSGPACK_OBJECT_STR) t = p->via.str.ptr, n = p->via.str.size;
@@ -289,12 +288,202 @@ static void json_rest(FILE *f, bool *first, const msgpack_object *r, const char 
     }
 }
 
+/* A solve result's key, for json_solve. */
+enum solve_key { K_OTHER, K_PUZZLE, K_ERROR, K_STATUS, K_SOLUTION, K_SOLUTIONS, K_DROPPED };
+
+static enum solve_key solve_key_of(const msgpack_object *k)
+{
+    const char *p = k->via.str.ptr;
+    switch (k->via.str.size) {
+    case 5:
+        if (!memcmp(p, "error", 5)) return K_ERROR;
+        if (!memcmp(p, "steps", 5)) return K_DROPPED;
+        break;
+    case 6:
+        if (!memcmp(p, "puzzle", 6)) return K_PUZZLE;
+        if (!memcmp(p, "status", 6)) return K_STATUS;
+        if (!memcmp(p, "solved", 6)) return K_DROPPED;
+        break;
+    case 8:
+        if (!memcmp(p, "solution", 8)) return K_SOLUTION;
+        break;
+    case 9:
+        if (!memcmp(p, "solutions", 9)) return K_SOLUTIONS;
+        break;
+    default:
+        break;
+    }
+    return K_OTHER;
+}
+
+/* A JSON line built in memory, written with one call. */
+typedef struct json_line {
+    char b[1024];
+    size_t n;
+    bool bad; /* too long, or a value it does not write: nothing is written */
+} json_line;
+
+static void line_put(json_line *l, const char *s, size_t n)
+{
+    if (l->n + n > sizeof l->b) {
+        l->bad = true;
+        return;
+    }
+    memcpy(l->b + l->n, s, n);
+    l->n += n;
+}
+
+static void line_str(json_line *l, const char *s, size_t n)
+{
+    if (!json_plain(s, n)) {
+        l->bad = true;
+        return;
+    }
+    line_put(l, "\"", 1);
+    line_put(l, s, n);
+    line_put(l, "\"", 1);
+}
+
+/* What json_write writes, for strings needing no escape, non-negative
+ * integers, nil and booleans. */
+static void line_value(json_line *l, const msgpack_object *o)
+{
+    char d[24], *e = d + sizeof d, *q = e;
+    uint64_t v;
+    switch (o->type) {
+    case MSGPACK_OBJECT_STR:
+        line_str(l, o->via.str.ptr, o->via.str.size);
+        break;
+    case MSGPACK_OBJECT_POSITIVE_INTEGER:
+        v = o->via.u64;
+        do *--q = (char)('0' + v % 10);
+        while (v /= 10);
+        line_put(l, q, (size_t)(e - q));
+        break;
+    case MSGPACK_OBJECT_NIL:
+        line_put(l, "null", 4);
+        break;
+    case MSGPACK_OBJECT_BOOLEAN:
+        if (o->via.boolean)
+            line_put(l, "true", 4);
+        else
+            line_put(l, "false", 5);
+        break;
+    default:
+        l->bad = true;
+    }
+}
+
+static void line_key(json_line *l, const char *k, size_t n)
+{
+    line_put(l, ",", 1);
+    line_str(l, k, n);
+    line_put(l, ":", 1);
+}
+
+/* The puzzle as the wire echoes it, already in the 81-character form (so
+ * json_puzzle_key writes it alone, with no "input")? */
+static bool echo_is_line81(const msgpack_object *p)
+{
+    if (!p || p->type != MSGPACK_OBJECT_STR || p->via.str.size != 81) return false;
+    static const bool cell[256] = {['.'] = 1, ['0'] = 1, ['1'] = 1, ['2'] = 1, ['3'] = 1, ['4'] = 1,
+                                   ['5'] = 1, ['6'] = 1, ['7'] = 1, ['8'] = 1, ['9'] = 1};
+    bool all = true; /* no branch per cell */
+    for (int i = 0; i < 81; i++) all &= cell[(unsigned char)p->via.str.ptr[i]];
+    return all;
+}
+
+/* solve without --logic, a batch's usual answer: what the general path
+ * below writes (and render_puzzle's verdict), from one pass over the
+ * result's keys; a batch of a million puzzles would look each key up
+ * several times. The first of a repeated key counts, as with sdk_wire_get;
+ * the others are left out, as json_rest leaves them. Returns -1 (nothing
+ * written) for a result of more keys than it keeps track of. */
+static int json_solve(FILE *f, const msgpack_object *r, const char *input)
+{
+    enum { MAX_REST = 16 };
+    const msgpack_object *v[K_DROPPED] = {NULL};
+    uint32_t rest[MAX_REST], nrest = 0, n = r->via.map.size;
+    for (uint32_t i = 0; i < n; i++) {
+        const msgpack_object *k = &r->via.map.ptr[i].key;
+        if (k->type != MSGPACK_OBJECT_STR) continue; /* JSON has string keys only */
+        enum solve_key c = solve_key_of(k);
+        if (c == K_DROPPED || c == K_PUZZLE || (c != K_OTHER && c != K_ERROR && v[c])) {
+            if (c == K_PUZZLE && !v[c]) v[c] = &r->via.map.ptr[i].val;
+            continue;
+        }
+        if (c == K_ERROR && !v[c]) v[c] = &r->via.map.ptr[i].val;
+        if (c != K_OTHER && c != K_ERROR) {
+            v[c] = &r->via.map.ptr[i].val;
+            continue;
+        }
+        if (nrest == MAX_REST) return -1;
+        rest[nrest++] = i; /* every "error" too: a nil one is printed with the rest */
+    }
+    /* render_puzzle's verdict: no error, and a unique solution */
+    const msgpack_object *st = v[K_STATUS], *err = v[K_ERROR];
+    int unique = st && st->type == MSGPACK_OBJECT_STR && st->via.str.size == 6 &&
+                 !memcmp(st->via.str.ptr, "unique", 6);
+    static const char *const names[] = {
+        [K_STATUS] = "status", [K_SOLUTION] = "solution", [K_SOLUTIONS] = "solutions"};
+    if ((!err || err->type == MSGPACK_OBJECT_NIL) && echo_is_line81(v[K_PUZZLE])) {
+        /* the usual line: built in memory, one write */
+        json_line l = {.n = 0, .bad = false};
+        line_put(&l, "{\"puzzle\":\"", 11); /* its cells need no escape */
+        line_put(&l, v[K_PUZZLE]->via.str.ptr, 81);
+        line_put(&l, "\"", 1);
+        for (int c = K_STATUS; c <= K_SOLUTIONS; c++)
+            if (v[c]) {
+                line_key(&l, names[c], strlen(names[c]));
+                line_value(&l, v[c]);
+            }
+        for (uint32_t i = 0; i < nrest && !l.bad; i++) {
+            const msgpack_object_kv *kv = &r->via.map.ptr[rest[i]];
+            line_key(&l, kv->key.via.str.ptr, kv->key.via.str.size);
+            line_value(&l, &kv->val);
+        }
+        line_put(&l, "}\n", 2);
+        if (!l.bad) {
+            fwrite_unlocked(l.b, 1, l.n, f);
+            return unique;
+        }
+    }
+    bool first = true;
+    putc_unlocked('{', f);
+    json_puzzle_key(f, &first, v[K_PUZZLE], input);
+    if (err && err->type != MSGPACK_OBJECT_NIL) {
+        json_key(f, &first, "error");
+        bool ef = true;
+        putc_unlocked('{', f);
+        json_field(f, &ef, err, "code");
+        json_field(f, &ef, err, "message");
+        putc_unlocked('}', f);
+        fputs_unlocked("}\n", f);
+        return 0;
+    }
+    for (int c = K_STATUS; c <= K_SOLUTIONS; c++)
+        if (v[c]) {
+            json_key(f, &first, names[c]);
+            json_write(f, v[c]);
+        }
+    for (uint32_t i = 0; i < nrest; i++) {
+        const msgpack_object_kv *kv = &r->via.map.ptr[rest[i]];
+        if (!first) putc_unlocked(',', f);
+        first = false;
+        json_string(f, kv->key.via.str.ptr, kv->key.via.str.size);
+        putc_unlocked(':', f);
+        json_write(f, &kv->val);
+    }
+    fputs_unlocked("}\n", f);
+    return unique;
+}
+
 static void json_puzzle(const render_opts *o, const msgpack_object *r, const char *input)
 {
     FILE *f = o->out;
     bool first = true;
     putc('{', f);
-    json_puzzle_key(f, &first, r, input);
+    json_puzzle_key(f, &first, sdk_wire_get(r, "puzzle"), input);
     const msgpack_object *err = sdk_wire_get(r, "error");
     if (err && err->type != MSGPACK_OBJECT_NIL) {
         json_key(f, &first, "error");
@@ -732,6 +921,10 @@ bool render_puzzle(const render_opts *o, const msgpack_object *r, const char *in
 {
     switch (o->mode) {
     case OUT_JSON:
+        if (!o->logic && r && r->type == MSGPACK_OBJECT_MAP && !strcmp(o->cmd, "solve")) {
+            int ok = json_solve(o->out, r, input);
+            if (ok >= 0) return ok;
+        }
         json_puzzle(o, r, input);
         return result_ok(o, r);
     case OUT_HTML:

@@ -57,6 +57,8 @@ void render_link_trace(FILE *f, const msgpack_object *r);
  * finite) (json.c). */
 void json_write(FILE *f, const msgpack_object *o);
 void json_string(FILE *f, const char *s, size_t n);
+/* Does s need no escape in a JSON string? */
+bool json_plain(const char *s, size_t n);
 void json_double(FILE *f, double v, const char *fmt);
 
 /* 81-character lines, CSV, serate's --format (outfmt.c). outfmt_check says

@@ -4,6 +4,7 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <malloc.h>
 #include <poll.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -48,6 +49,11 @@ rpc_conn *rpc_connect(const char *path)
         errno = ENOMEM;
         return NULL;
     }
+    /* a batch's answers are megabytes that come and go: glibc would map
+     * and unmap each one (a page fault per 4 KiB every time); freed memory
+     * stays for the next answer instead (the window bounds it) */
+    mallopt(M_MMAP_THRESHOLD, 32 << 20);
+    mallopt(M_TRIM_THRESHOLD, 64 << 20);
     c->fd = fd;
     c->next_id = 1;
     if (!sdk_wire_reader_init(&c->in, RPC_MAX_MESSAGE)) {
@@ -188,7 +194,7 @@ static int io_round(rpc_conn *c, int timeout_ms, bool want_read)
     }
     if (p.revents & (POLLIN | POLLHUP | POLLERR)) {
         size_t room;
-        char *buf = sdk_wire_reader_space(&c->in, 1 << 16, &room);
+        char *buf = sdk_wire_reader_space(&c->in, 1 << 18, &room);
         if (!buf) {
             fail(c, "%s", "out of memory");
             return -1;

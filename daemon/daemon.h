@@ -135,6 +135,11 @@ typedef struct daemon_state {
 
 extern daemon_state D;
 
+/* Idle memory back to the kernel (trim.c): trim_setup() the daemon's malloc
+ * settings, trim_start() its timer. */
+void trim_setup(void);
+void trim_start(void);
+
 /* ---- the config that serves (reload.c) ------------------------------------- *
  * The master reads only the settings; a child loads the plugins (the master
  * never runs plugin code). */
@@ -232,6 +237,12 @@ bool server_listen(sdk_error *err);
 void server_stop_listening(void);
 /* Send bytes (copied) to a connection. */
 void conn_send(conn *c, const char *data, size_t n);
+/* An answer built in place, not copied: conn_send_alloc(n) gives room for
+ * n bytes (NULL when out of memory), conn_send_built() sends the first n of
+ * them and owns the buffer from then on; given NULL it closes the
+ * connection, as conn_send does when out of memory. */
+char *conn_send_alloc(size_t n);
+void conn_send_built(conn *c, char *data, size_t n);
 /* Send an error response. */
 void conn_send_error(conn *c, uint32_t msgid, const char *code, const char *fmt, ...)
     __attribute__((format(printf, 4, 5)));

@@ -355,6 +355,7 @@ int main(int argc, char **argv)
         log_init(level, false, "sudokud-worker");
         return worker_main(D.config_path);
     }
+    trim_setup();
 
     if (!D.socket_path[0]) life_default_socket(D.socket_path, sizeof D.socket_path, D.system_mode);
     if (D.socket_path[0] != '/') {
@@ -446,6 +447,7 @@ int main(int argc, char **argv)
     }
     log_info("sudokud %s listening on %s%s (config %s, %d workers)", SUDOKUD_VERSION, D.socket_path,
              D.activated ? " (from systemd)" : "", D.config_path, D.lim.workers);
+    trim_start();
     if (D.idle_exit_ms) {
         log_info("exits after %.0f s without clients (idle_exit)", D.idle_exit_ms / 1000.0);
         life_idle_start(D.idle_exit_ms);

@@ -18,6 +18,7 @@
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <stddef.h>
 #include <string.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
@@ -197,18 +198,37 @@ static void write_cb(uv_write_t *w, int status)
     if (c->closing && c->jobs == 0 && !writes_pending(c)) conn_destroy(c);
 }
 
+char *conn_send_alloc(size_t n)
+{
+    wreq *r = malloc(sizeof *r + n);
+    if (!r) return NULL;
+    r->n = n;
+    return r->data;
+}
+
 void conn_send(conn *c, const char *data, size_t n)
 {
     if (c->dead) return;
-    wreq *r = malloc(sizeof *r + n);
-    if (!r) {
+    char *copy = conn_send_alloc(n);
+    if (copy) memcpy(copy, data, n);
+    conn_send_built(c, copy, n);
+}
+
+void conn_send_built(conn *c, char *data, size_t n)
+{
+    if (!data) { /* conn_send_alloc failed */
+        if (c->dead) return;
         log_err("out of memory writing %zu bytes to connection %u", n, c->id);
         conn_destroy(c);
         return;
     }
+    wreq *r = (wreq *)(data - offsetof(wreq, data));
+    if (c->dead) {
+        free(r);
+        return;
+    }
     r->c = c;
-    r->n = n;
-    memcpy(r->data, data, n);
+    r->n = n; /* may be less than allocated */
     uv_buf_t b = uv_buf_init(r->data, (unsigned)n);
     int rc = uv_write(&r->w, (uv_stream_t *)&c->h, &b, 1, write_cb);
     if (rc < 0) {

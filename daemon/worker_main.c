@@ -18,6 +18,8 @@
 #include <string.h>
 #include <sys/mman.h>
 #include <fcntl.h>
+#include <malloc.h>
+#include <poll.h>
 #include <sys/prctl.h>
 #include <sys/resource.h>
 #include <sys/uio.h>
@@ -194,6 +196,10 @@ static bool send_error(const sdk_error *e)
 
 static size_t g_max_answer;
 
+#define TRIM_ABOVE ((size_t)64 << 10)
+#define TRIM_IDLE_MS 200
+static bool g_big; /* the last request had buffers over TRIM_ABOVE */
+
 /* An answer over max_answer: a too-large error in its place. */
 static bool answer_fits(size_t n, sdk_error *err)
 {
@@ -250,9 +256,29 @@ static bool serve(sdk_service *sv, worker_shm *shm, const msgpack_object *o)
     } else {
         ok = send_error(&err);
     }
+    if (sb.alloc > TRIM_ABOVE) g_big = true;
     msgpack_sbuffer_destroy(&sb);
     sdk_request_free(rq);
     return ok;
+}
+
+/* After a request with big buffers, a worker idle for TRIM_IDLE_MS gives
+ * the memory back (as the daemon does, trim.c): the reader and the burst
+ * buffer shrink, and malloc_trim(0) returns the free pages. A busy worker
+ * never waits for it: the next frame ends the poll at once. */
+static void trim_when_idle(sdk_wire_reader *rd)
+{
+    if (!g_big && outq.alloc <= TRIM_ABOVE) return;
+    struct pollfd p = {.fd = 0, .events = POLLIN};
+    int r;
+    do r = poll(&p, 1, TRIM_IDLE_MS);
+    while (r < 0 && errno == EINTR);
+    if (r != 0) return; /* a frame came (or EOF): serve it first */
+    g_big = false;
+    sdk_wire_reader_trim(rd, TRIM_ABOVE);
+    msgpack_sbuffer_destroy(&outq);
+    msgpack_sbuffer_init(&outq);
+    malloc_trim(0);
 }
 
 int worker_main(const char *config_path)
@@ -322,8 +348,10 @@ int worker_main(const char *config_path)
     sdk_wire_reader_init(&rd, (size_t)1 << 31);
     while (status == 0) {
         uint32_t len;
+        trim_when_idle(&rd);
         if (!read_all(0, &len, 4)) break; /* EOF: the daemon retires us */
         len = ntohl(len);
+        if (len > TRIM_ABOVE) g_big = true;
         size_t room;
         char *p = sdk_wire_reader_space(&rd, len ? len : 1, &room);
         if (!p || !read_all(0, p, len)) {

@@ -452,19 +452,28 @@ static void job_reply_batch(job *j)
     if (j->c) {
         size_t total = 64;
         for (int i = 0; i < j->n; i++) total += j->res_len[i];
-        msgpack_sbuffer sb;
+        /* the head packed apart, then everything straight into the buffer
+         * the connection writes from (no copy of the whole answer) */
+        msgpack_sbuffer head;
         msgpack_packer pk;
-        msgpack_sbuffer_init(&sb);
-        sb.data = malloc(total);
-        sb.alloc = sb.data ? total : 0;
-        msgpack_packer_init(&pk, &sb, msgpack_sbuffer_write);
+        msgpack_sbuffer_init(&head);
+        msgpack_packer_init(&pk, &head, msgpack_sbuffer_write);
         sdk_wire_response_head(&pk, j->msgid);
         msgpack_pack_map(&pk, 1);
         sdk_wire_str(&pk, "results");
         msgpack_pack_array(&pk, (size_t)j->n);
-        for (int i = 0; i < j->n; i++) msgpack_sbuffer_write(&sb, j->res[i], j->res_len[i]);
-        conn_send(j->c, sb.data, sb.size);
-        msgpack_sbuffer_destroy(&sb);
+        char *out = conn_send_alloc(total);
+        size_t n = head.size;
+        if (out) {
+            memcpy(out, head.data, head.size);
+            for (int i = 0; i < j->n; i++)
+                if (j->res_len[i]) {
+                    memcpy(out + n, j->res[i], j->res_len[i]);
+                    n += j->res_len[i];
+                }
+        }
+        conn_send_built(j->c, out, n);
+        msgpack_sbuffer_destroy(&head);
     }
     job_finish(j);
 }

@@ -442,6 +442,8 @@ static bool is_grid_row(const char *s, size_t n)
             cells++;
         else if (ch != '+' && ch != '-')
             return false;
+        /* neither can hold any more (an 81-character line ends here) */
+        if (cells > 9 && (groups > 9 || !digits_only)) return false;
     }
     return (digits_only && groups == 9) || cells == 9;
 }

@@ -208,9 +208,13 @@ bool sdk_rpc_method_is(const sdk_rpc_msg *m, const char *name)
 
 bool sdk_wire_str_is(const msgpack_object *o, const char *s)
 {
-    size_t n = strlen(s);
-    return o && o->type == MSGPACK_OBJECT_STR && o->via.str.size == n &&
-           memcmp(o->via.str.ptr, s, n) == 0;
+    if (!o || o->type != MSGPACK_OBJECT_STR) return false;
+    /* no strlen first: most keys a lookup passes differ in the first bytes */
+    const char *p = o->via.str.ptr;
+    uint32_t n = o->via.str.size;
+    for (uint32_t i = 0; i < n; i++)
+        if (!s[i] || s[i] != p[i]) return false;
+    return s[n] == 0;
 }
 
 const msgpack_object *sdk_wire_get(const msgpack_object *map, const char *key)

@@ -3,7 +3,7 @@
 # baseline from the same run, with the machine's load (never run by ctest).
 #
 #   tests/bench/bench_all.sh [--build DIR] [--data DIR] [--ref LIB.so]
-#                            [--solver-n N] [--runs N] [--e2e]
+#                            [--solver-n N] [--runs N] [--e2e] [--million N]
 #
 # 1. solver (bench_solver): 17clue.txt and forum_hardest_1905_11plus.txt
 #    (first N puzzles, default 10000), first solution and count to 2, CPU
@@ -13,7 +13,10 @@
 #    se_times_public.tsv, thread CPU per puzzle beside Sudoku Explainer's
 #    listed seconds: the total ratio, the smallest per-puzzle ratio, and the
 #    23 puzzles SE did not finish (median, worst).
-# 3. with --e2e: bench_e2e.py (sudoctl + sudokud vs in-process, memory).
+# 3. with --e2e: bench_e2e.py (sudoctl + sudokud vs in-process, memory; the
+#    lean path: `sudoctl --json solve -f 17clue.txt` against the in-process
+#    count-to-2 solver, CPU and wall; --million N: N permuted puzzles
+#    streamed through `sudoctl solve -f`, the RSS curve).
 # Each part prints its CPU (user+sys) and wall seconds; the load average is
 # printed before and after. Speed is never asserted: read the figures.
 set -e
@@ -25,6 +28,7 @@ ref=
 n=10000
 runs=3
 e2e=0
+million=0
 while [ $# -gt 0 ]; do
     case $1 in
     --build) build=$2; shift 2 ;;
@@ -33,7 +37,8 @@ while [ $# -gt 0 ]; do
     --solver-n) n=$2; shift 2 ;;
     --runs) runs=$2; shift 2 ;;
     --e2e) e2e=1; shift ;;
-    *) echo "usage: $0 [--build DIR] [--data DIR] [--ref LIB.so] [--solver-n N] [--runs N] [--e2e]" >&2
+    --million) million=$2; shift 2 ;;
+    *) echo "usage: $0 [--build DIR] [--data DIR] [--ref LIB.so] [--solver-n N] [--runs N] [--e2e] [--million N]" >&2
        exit 2 ;;
     esac
 done
@@ -69,7 +74,8 @@ timed rate "$build/bin/rate_vs_se" --config "$conf" --profile default --times --
 if [ "$e2e" = 1 ]; then
     echo
     echo "== 3. end to end (bench_e2e.py)"
-    timed e2e python3 "$here/bench_e2e.py" --build "$build"
+    timed e2e "${PYTHON:-python3}" "$here/bench_e2e.py" --build "$build" --data "$data" --runs "$runs" \
+        --million "$million"
 fi
 echo
 echo "== load after: $(cut -d' ' -f1-3 /proc/loadavg)"

@@ -15,9 +15,21 @@
   4. With --baseline-sudokud EXE (another build of sudokud, e.g. of the commit
      before a change): `sudoctl solve -f kaggle_10k.txt` against both daemons,
      runs interleaved (A B A B ...), medians and their ratio.
+  5. The lean path (issue 11): `sudoctl --json solve -f 17clue.txt` against
+     the in-process count-to-2 solver (bench_e2e_inproc -m solver: the
+     puzzles parsed first, then sdk_solve(values, 2) alone), runs
+     interleaved. CPU of client + daemon + workers together (the client's
+     rusage, the daemon's and workers' /proc/PID/schedstat) per answer
+     against the solver's (goal <= 1.2x), and wall throughput against the
+     solver on one core (goal >= 1.6x with two workers). --lean-baseline DIR:
+     another build's sudokud and sudoctl in the same runs (before/after).
+  6. With --million N: N puzzles made by permute_puzzles.py from 17clue.txt
+     stream through `sudoctl solve -f`; RSS of sudoctl and of sudokud +
+     workers sampled over time (the curve and the peaks; flat is the goal).
 
 usage: /usr/bin/python3 tests/bench/bench_e2e.py [--build DIR] [--runs N] [--stream N]
-           [--baseline-sudokud EXE] [--only-ab]
+           [--baseline-sudokud EXE] [--only-ab] [--only lean|memory] [--million N]
+           [--lean-baseline BUILD-DIR]
 """
 
 import argparse
@@ -81,6 +93,161 @@ def tree_mem(root):
     return rss, pss, len(pids)
 
 
+def tree_cpu(root):
+    """CPU seconds run so far by root and its descendants (schedstat: ns)."""
+    total = 0
+    for p in proc_tree(root):
+        try:
+            with open(f"/proc/{p}/schedstat") as f:
+                total += int(f.read().split()[0])
+        except (OSError, ValueError, IndexError):
+            pass
+    return total / 1e9
+
+
+def timed_child(argv, stdout=None, stdin=None):
+    """Run argv; (wall s, CPU s of the child: user + sys, exit status)."""
+    t0 = time.monotonic()
+    p = subprocess.Popen(argv, stdin=stdin or subprocess.DEVNULL, stdout=stdout or subprocess.DEVNULL,
+                         stderr=subprocess.PIPE)
+    _, status, ru = os.wait4(p.pid, 0)
+    wall = time.monotonic() - t0
+    p.returncode = os.waitstatus_to_exitcode(status)
+    err = p.stderr.read().decode(errors="replace")
+    p.stderr.close()
+    if p.returncode not in (0, 1):
+        raise SystemExit(f"{argv[0]} failed ({p.returncode}): {err[-500:]}")
+    return wall, ru.ru_utime + ru.ru_stime, p.returncode
+
+
+def e2e_run(d, argv):
+    """One run of argv (a sudoctl) against daemon d: wall, client, daemon, workers CPU."""
+    d0 = tree_cpu(d.proc.pid)
+    dm0 = tree_cpu_one(d.proc.pid)
+    wall, ccpu, _ = timed_child(argv)
+    dcpu = tree_cpu(d.proc.pid) - d0
+    dmain = tree_cpu_one(d.proc.pid) - dm0
+    return {"wall": wall, "client": ccpu, "daemon": dmain, "workers": dcpu - dmain,
+            "cpu": ccpu + dcpu}
+
+
+def lean(a, d, base, inproc, harness=None, conf=None):
+    """Issue 11 item 1: sudoctl --json solve -f 17clue.txt vs the in-process
+    count-to-2 solver, interleaved runs, CPU and wall; with --lean-baseline
+    DIR, the sudokud and sudoctl of another build in the same runs."""
+    f = os.path.join(a.data, a.lean_file)
+    npuz = sum(1 for line in open(f) if line.strip())
+    print(f"\n== lean path: sudoctl --json solve -f {a.lean_file} ({npuz} puzzles), two workers, "
+          f"vs the in-process count-to-2 solver; {a.runs} interleaved runs, medians; "
+          f"load {os.getloadavg()[0]:.2f}")
+    argv = base + ["--json", "solve", "-f", f]
+    timed_child(argv)  # warm up (the cost estimate, the page cache)
+    other = None
+    if a.lean_baseline:
+        tmp = tempfile.mkdtemp(prefix="bench-e2e-lean-base-")
+        # its own plugins (another plugin ABI, maybe), else this build's
+        own = os.path.join(a.lean_baseline, "etc", "sudokud", "sudokud.conf")
+        oconf = harness.make_conf(os.path.join(tmp, "sudokud.conf"), base=own, workers=2) \
+            if os.path.exists(own) else conf
+        other = harness.Daemon(conf=oconf, exe=os.path.join(a.lean_baseline, "bin", "sudokud"),
+                               tmp=tmp)
+        other.start()
+        oargv = [os.path.join(a.lean_baseline, "bin", "sudoctl"), "--socket", other.sock,
+                 "--no-autostart", "--no-progress", "--json", "solve", "-f", f]
+        timed_child(oargv)
+    rows, orows = [], []
+    try:
+        for _ in range(a.runs):
+            p = subprocess.run([inproc, "-r", "1", "-m", "solver", f], capture_output=True, text=True)
+            if p.returncode:
+                raise SystemExit(p.stderr)
+            kv = p.stdout.strip().splitlines()[-1].split()
+            kv = dict(zip(kv[0::2], kv[1::2]))
+            row = e2e_run(d, argv)
+            row.update({"s_wall": float(kv["median_s"]), "s_cpu": float(kv["cpu_s"])})
+            rows.append(row)
+            if other:
+                orow = e2e_run(other, oargv)
+                orow.update({"s_wall": row["s_wall"], "s_cpu": row["s_cpu"]})
+                orows.append(orow)
+    finally:
+        if other:
+            other.stop()
+            import shutil
+            shutil.rmtree(tmp, ignore_errors=True)
+    us = lambda s: s / npuz * 1e6  # noqa: E731
+    med = {k: statistics.median(r[k] for r in rows) for k in rows[0]}
+    print(f"in-process solver (1 core)  CPU {med['s_cpu']:.3f} s ({us(med['s_cpu']):.2f} us/puzzle)  "
+          f"wall {med['s_wall']:.3f} s ({npuz / med['s_wall']:.0f} puzzles/s)")
+    for name, rr in (("this build", rows), (f"baseline {a.lean_baseline}", orows)):
+        if not rr:
+            continue
+        m = {k: statistics.median(r[k] for r in rr) for k in rr[0]}
+        print(f"\n{name}: sudoctl --json solve -f  CPU {m['cpu']:.3f} s ({us(m['cpu']):.2f} us/puzzle): "
+              f"client {m['client']:.3f}, daemon {m['daemon']:.3f}, workers {m['workers']:.3f}  "
+              f"wall {m['wall']:.3f} s ({npuz / m['wall']:.0f} puzzles/s)")
+        cpu_ratios = sorted(r["cpu"] / r["s_cpu"] for r in rr)
+        wall_ratios = sorted(r["s_wall"] / r["wall"] for r in rr)
+        print(f"  CPU per answer / solver's: {statistics.median(cpu_ratios):.2f}  (goal <= 1.20; runs "
+              + ", ".join(f"{x:.2f}" for x in cpu_ratios) + ")")
+        print(f"  wall throughput / solver's on one core: {statistics.median(wall_ratios):.2f}  "
+              f"(goal >= 1.60; runs " + ", ".join(f"{x:.2f}" for x in wall_ratios) + ")")
+    print(f"\nload after: {os.getloadavg()[0]:.2f} on {os.cpu_count()} cores (wall figures need "
+          "idle cores: read them with the load)")
+
+
+def tree_cpu_one(pid):
+    try:
+        with open(f"/proc/{pid}/schedstat") as f:
+            return int(f.read().split()[0]) / 1e9
+    except (OSError, ValueError, IndexError):
+        return 0.0
+
+
+def million(a, d, base, tmp):
+    """Issue 11 item 5: a long batch streams with flat memory."""
+    gen = os.path.join(HERE, "permute_puzzles.py")
+    src = os.path.join(a.data, "17clue.txt")
+    f = os.path.join(tmp, "million.txt")
+    t0 = time.monotonic()
+    subprocess.run([sys.executable, gen, "-n", str(a.million), src], check=True, stdout=open(f, "w"))
+    print(f"\n== memory: {a.million} puzzles (permuted 17clue.txt, {os.path.getsize(f) >> 20} MiB, "
+          f"made in {time.monotonic() - t0:.1f} s) through sudoctl solve -f; RSS sampled every "
+          f"{a.sample:g} s")
+    idle_rss, _, n = tree_mem(d.proc.pid)
+    print(f"before: sudokud + workers ({n} processes) RSS {idle_rss / 1024:.1f} MiB")
+    samples = []
+    t0 = time.monotonic()
+    out = open(os.devnull, "w")
+    cl = subprocess.Popen(base + ["solve", "-f", f], stdout=out, stderr=subprocess.PIPE)
+    while cl.poll() is None:
+        r, _, _ = tree_mem(d.proc.pid)
+        c = mem_kb(cl.pid)[0]
+        samples.append((time.monotonic() - t0, c, r))
+        time.sleep(a.sample)
+    el = time.monotonic() - t0
+    err = cl.stderr.read().decode(errors="replace")
+    print(f"{a.million} puzzles in {el:.1f} s wall ({a.million / el:.0f}/s), sudoctl exit "
+          f"{cl.returncode}{(': ' + err[-300:]) if cl.returncode else ''}")
+    samples = [s for s in samples if s[1]]  # the client's RSS is 0 once it exited
+    if samples:
+        step = max(1, len(samples) // 12)
+        print("   t (s)   sudoctl RSS (MiB)   sudokud + workers RSS (MiB)")
+        for t, c, r in samples[::step] + ([samples[-1]] if (len(samples) - 1) % step else []):
+            print(f"{t:8.1f}   {c / 1024:17.1f}   {r / 1024:27.1f}")
+        half = samples[len(samples) // 2:]
+        print(f"peak: sudoctl {max(s[1] for s in samples) / 1024:.1f} MiB, sudokud + workers "
+              f"{max(s[2] for s in samples) / 1024:.1f} MiB; second half of the run: sudoctl "
+              f"{min(s[1] for s in half) / 1024:.1f}..{max(s[1] for s in half) / 1024:.1f} MiB, "
+              f"daemon {min(s[2] for s in half) / 1024:.1f}..{max(s[2] for s in half) / 1024:.1f} MiB")
+    r, _, _ = tree_mem(d.proc.pid)
+    print(f"just after: sudokud + workers RSS {r / 1024:.1f} MiB")
+    time.sleep(1.5)  # the idle trim
+    r, _, _ = tree_mem(d.proc.pid)
+    print(f"1.5 s later (idle): sudokud + workers RSS {r / 1024:.1f} MiB")
+    os.unlink(f)
+
+
 def median_time(argv, runs, stdin=None, **kw):
     times = []
     for _ in range(runs):
@@ -102,6 +269,14 @@ def main():
     ap.add_argument("--requests", type=int, default=3000, help="small requests per connection")
     ap.add_argument("--baseline-sudokud", help="another sudokud to compare against (A/B)")
     ap.add_argument("--only-ab", action="store_true", help="only the A/B comparison")
+    ap.add_argument("--only", choices=("lean", "memory"),
+                    help="only the lean-path comparison, or only the memory figures")
+    ap.add_argument("--lean-file", default="17clue.txt", help="the lean-path comparison's file")
+    ap.add_argument("--lean-baseline", help="a build folder of another commit (bin/sudokud, "
+                    "bin/sudoctl) timed in the same lean-path runs")
+    ap.add_argument("--million", type=int, default=0,
+                    help="stream this many permuted puzzles (1000000 for issue 11)")
+    ap.add_argument("--sample", type=float, default=0.5, help="RSS sampling interval (s)")
     a = ap.parse_args()
     build = os.path.abspath(a.build)
     os.environ["SUDOKU_BUILD"] = build
@@ -132,10 +307,18 @@ def main():
         rss, pss, n = tree_mem(d.proc.pid)
         print("\n== memory, idle")
         print(f"sudokud + workers ({n} processes): RSS {rss / 1024:.1f} MiB, PSS {pss / 1024:.1f} MiB "
-              f"(target < 20 MiB total)")
+              f"(goal < 10 MiB RSS total); " + ", ".join(
+                  f"{p} {mem_kb(p)[0] / 1024:.1f}" for p in proc_tree(d.proc.pid)))
+        base = [sudoctl, "--socket", d.sock, "--no-autostart", "--no-progress"]
+        if a.only == "lean":
+            lean(a, d, base, inproc, harness, conf)
+            return
+        if a.only == "memory":
+            if a.million:
+                million(a, d, base, tmp)
+            return
 
         print(f"\n== throughput: solve kaggle_10k ({npuz} puzzles)")
-        base = [sudoctl, "--socket", d.sock, "--no-autostart", "--no-progress"]
         median_time(base + ["solve", "-f", kaggle], 1)  # warm up
         e2e, e2e_all = median_time(base + ["solve", "-f", kaggle], a.runs)
         e2e_json, _ = median_time(base + ["--json", "solve", "-f", kaggle], a.runs)
@@ -211,7 +394,13 @@ def main():
         print(f"peak sudokud + workers: RSS {peak['d_rss'] / 1024:.1f} MiB, PSS {peak['d_pss'] / 1024:.1f} MiB")
         print(f"peak sudoctl RSS: {peak['c_rss'] / 1024:.1f} MiB")
         rss, pss, n = tree_mem(d.proc.pid)
-        print(f"after: sudokud + workers RSS {rss / 1024:.1f} MiB, PSS {pss / 1024:.1f} MiB")
+        print(f"just after: sudokud + workers RSS {rss / 1024:.1f} MiB, PSS {pss / 1024:.1f} MiB")
+        time.sleep(1.5)  # the daemon's idle trim looks every 0.5 s, a worker's after 0.2 s
+        rss, pss, n = tree_mem(d.proc.pid)
+        print(f"1.5 s later (idle): sudokud + workers RSS {rss / 1024:.1f} MiB, PSS {pss / 1024:.1f} MiB")
+        lean(a, d, base, inproc, harness, conf)
+        if a.million:
+            million(a, d, base, tmp)
         if a.baseline_sudokud:  # last: the expensive batch grows the workers
             ab(a, harness, conf, d, kaggle, npuz)
     finally:

@@ -7,10 +7,14 @@
  *             (count to 2), print "<solution>  unique" lines (to /dev/null)
  *   service - the same puzzles through sdk_service_handle("solve") in batches
  *             of 256, as a sudokud worker runs them (msgpack in and out)
+ *   solver  - the in-process count-to-2 solver alone, as bench_solver times
+ *             it: the file read and parsed first (not timed), then
+ *             sdk_solve(values, 2) on every puzzle
  *
- * usage: bench_e2e_inproc [-r runs] [-m direct|service] [-c config] FILE
- * Prints one line per run and the median: "median_s <seconds> puzzles <n>".
- * Wall-clock time, like the end-to-end figure it is compared with.
+ * usage: bench_e2e_inproc [-r runs] [-m direct|service|solver] [-c config] FILE
+ * Prints one line per run and the medians: "median_s <wall seconds> puzzles
+ * <n> rate <per wall second> cpu_s <process CPU seconds>" (the CPU of the
+ * timed part only).
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -27,6 +31,13 @@ static double now(void)
 {
     struct timespec t;
     clock_gettime(CLOCK_MONOTONIC, &t);
+    return (double)t.tv_sec + (double)t.tv_nsec * 1e-9;
+}
+
+static double cpu_now(void)
+{
+    struct timespec t;
+    clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &t);
     return (double)t.tv_sec + (double)t.tv_nsec * 1e-9;
 }
 
@@ -65,6 +76,46 @@ static long run_direct(const char *file, FILE *out)
     }
     sdk_reader_free(&rd);
     fclose(in);
+    return n;
+}
+
+/* The puzzles of file as values, for the solver mode (read once). */
+static uint8_t (*load_values(const char *file, long *n))[81]
+{
+    FILE *in = fopen(file, "r");
+    if (!in) return NULL;
+    sdk_reader rd;
+    sdk_reader_init(&rd, in);
+    const char *text;
+    long line, cap = 1024;
+    uint8_t(*v)[81] = malloc((size_t)cap * 81);
+    *n = 0;
+    while (v && sdk_reader_next(&rd, &text, &line) == 1) {
+        sdk_grid g;
+        sdk_error err;
+        if (!sdk_parse(text, &g, &err)) continue;
+        if (*n == cap) {
+            cap *= 2;
+            uint8_t(*w)[81] = realloc(v, (size_t)cap * 81);
+            if (!w) break;
+            v = w;
+        }
+        memcpy(v[(*n)++], g.value, 81);
+    }
+    sdk_reader_free(&rd);
+    fclose(in);
+    return v;
+}
+
+static long run_solver(uint8_t (*v)[81], long n, FILE *out)
+{
+    long unique = 0;
+    for (long i = 0; i < n; i++) {
+        uint8_t sol[2][81];
+        sdk_solver_stats st;
+        unique += sdk_solve(v[i], 2, sol, &st) == 1;
+    }
+    fprintf(out, "%ld unique\n", unique);
     return n;
 }
 
@@ -140,16 +191,24 @@ int main(int argc, char **argv)
             conf = optarg;
             break;
         default:
-            fprintf(stderr, "usage: %s [-r runs] [-m direct|service] [-c config] FILE\n", argv[0]);
+            fprintf(stderr, "usage: %s [-r runs] [-m direct|service|solver] [-c config] FILE\n",
+                    argv[0]);
             return 2;
         }
     }
     if (optind >= argc || runs < 1) {
-        fprintf(stderr, "usage: %s [-r runs] [-m direct|service] [-c config] FILE\n", argv[0]);
+        fprintf(stderr, "usage: %s [-r runs] [-m direct|service|solver] [-c config] FILE\n",
+                argv[0]);
         return 2;
     }
     const char *file = argv[optind];
-    bool service = !strcmp(mode, "service");
+    bool service = !strcmp(mode, "service"), solver = !strcmp(mode, "solver");
+    long nv = 0;
+    uint8_t(*values)[81] = solver ? load_values(file, &nv) : NULL;
+    if (solver && !values) {
+        perror(file);
+        return 1;
+    }
     sdk_config cfg;
     sdk_service sv;
     sdk_error err;
@@ -164,21 +223,27 @@ int main(int argc, char **argv)
         }
     }
     FILE *out = fopen("/dev/null", "w");
-    double *t = calloc((size_t)runs, sizeof *t);
+    double *t = calloc((size_t)runs * 2, sizeof *t), *cpu = t + runs;
     long n = 0;
     for (int r = 0; r < runs; r++) {
-        double t0 = now();
-        n = service ? run_service(file, &sv, out) : run_direct(file, out);
+        double t0 = now(), c0 = cpu_now();
+        n = solver    ? run_solver(values, nv, out)
+            : service ? run_service(file, &sv, out)
+                      : run_direct(file, out);
         fflush(out);
         t[r] = now() - t0;
+        cpu[r] = cpu_now() - c0;
         if (n < 0) {
             perror(file);
             return 1;
         }
-        printf("run %d: %.4f s  %.0f puzzles/s\n", r + 1, t[r], n / t[r]);
+        printf("run %d: %.4f s  %.0f puzzles/s  cpu %.4f s\n", r + 1, t[r], n / t[r], cpu[r]);
     }
     qsort(t, (size_t)runs, sizeof *t, cmp_double);
-    printf("median_s %.6f puzzles %ld rate %.0f\n", t[runs / 2], n, n / t[runs / 2]);
+    qsort(cpu, (size_t)runs, sizeof *cpu, cmp_double);
+    printf("median_s %.6f puzzles %ld rate %.0f cpu_s %.6f\n", t[runs / 2], n, n / t[runs / 2],
+           cpu[runs / 2]);
+    free(values);
     fclose(out);
     free(t);
     if (service) {

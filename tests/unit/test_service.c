@@ -353,6 +353,60 @@ static void test_batch(void **state)
     call_free(&c);
 }
 
+/* solve's fast path (an 81-character line straight to the solver) answers
+ * what the full path (sdk_parse, the candidate grid) does: the same text
+ * with a line break after it takes the full path. Unique, several
+ * solutions, '0' for empty cells, no solution, conflicting givens. */
+static void test_solve_plain_line(void **state)
+{
+    (void)state;
+    const char *const lines[] = {
+        EASY,
+        HARD,
+        /* empty grid: several solutions */
+        "........................................."
+        "........................................",
+        "000000010400000000020000000000050407008000300001090000300400200050100000000806000",
+        /* r1c1 has no candidate left */
+        ".23456789"
+        "1........"
+        "........."
+        "........."
+        "........."
+        "........."
+        "........."
+        "........."
+        ".........",
+        /* 1 twice in row 1 */
+        "11......................................."
+        "........................................",
+    };
+    for (size_t i = 0; i < sizeof lines / sizeof *lines; i++) {
+        char full[90];
+        assert_int_equal(strlen(lines[i]), 81);
+        snprintf(full, sizeof full, "%s\n", lines[i]);
+        call a, b;
+        do_call(&a, "solve", "puzzle", 's', lines[i], NULL);
+        do_call(&b, "solve", "puzzle", 's', full, NULL);
+        assert_int_equal(a.ok, b.ok);
+        if (!a.ok) {
+            assert_string_equal(a.err.code, b.err.code);
+            assert_string_equal(a.err.msg, b.err.msg);
+        } else {
+            assert_int_equal(a.res->via.map.size, b.res->via.map.size);
+            for (uint32_t k = 0; k < a.res->via.map.size; k++) {
+                const msgpack_object_kv *kv = &a.res->via.map.ptr[k];
+                if (sdk_wire_str_is(&kv->key, "puzzle")) continue;
+                char key[32];
+                str_of(&kv->key, key, sizeof key);
+                assert_true(msgpack_object_equal(kv->val, *get(b.res, key)));
+            }
+        }
+        call_free(&a);
+        call_free(&b);
+    }
+}
+
 static void check_step(const msgpack_object *s)
 {
     char buf[SDK_STEP_TEXT + 1];
@@ -621,11 +675,12 @@ static void test_probe(void **state)
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_solve),         cmocka_unit_test(test_rate),
-        cmocka_unit_test(test_puzzle_errors), cmocka_unit_test(test_request_errors),
-        cmocka_unit_test(test_batch),         cmocka_unit_test(test_explain),
-        cmocka_unit_test(test_hint),          cmocka_unit_test(test_techniques),
-        cmocka_unit_test(test_probe),         cmocka_unit_test(test_trace),
+        cmocka_unit_test(test_solve),          cmocka_unit_test(test_solve_plain_line),
+        cmocka_unit_test(test_rate),           cmocka_unit_test(test_puzzle_errors),
+        cmocka_unit_test(test_request_errors), cmocka_unit_test(test_batch),
+        cmocka_unit_test(test_explain),        cmocka_unit_test(test_hint),
+        cmocka_unit_test(test_techniques),     cmocka_unit_test(test_probe),
+        cmocka_unit_test(test_trace),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
 }
