@@ -3,7 +3,8 @@
  * the first step found by the cheapest of our techniques), every step of every
  * technique is checked against the brute-force solution. Also checks that each
  * forcing technique finds something on these puzzles, and prints timings
- * (informational only). CHAINS_SOUND_N sets the number of puzzles per file. */
+ * (informational only). CHAINS_SOUND_N sets the number of puzzles per file,
+ * KRAKEN_ALS_N those of the kraken als=1 comparison. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -214,7 +215,8 @@ static void test_kraken_als(void **state)
 {
     (void)state;
     uint8_t(*p)[81];
-    int n = tu_read_puzzles("top1465.txt", 12, 1, &p);
+    const char *e = getenv("KRAKEN_ALS_N"); /* puzzles (default 12) */
+    int n = tu_read_puzzles("top1465.txt", e ? atoi(e) : 12, 1, &p);
     assert_true(n > 0);
     static const char *const ids[] = {"kraken-fish", "kraken-fish-2"};
     for (int t = 0; t < 2; t++) {
