@@ -420,7 +420,7 @@ static int keep_all(void *c, const sdk_step *s)
         a->cap = a->cap ? a->cap * 2 : 8;
         a->s = sdk_xrealloc(a->s, sizeof *a->s * (size_t)a->cap);
     }
-    a->s[a->n++] = *s;
+    sdk_step_copy(&a->s[a->n++], s);
     return a->n < SCAN_MAX ? SDK_CONTINUE : SDK_STOP;
 }
 
