@@ -247,6 +247,7 @@ void life_pack_ready(msgpack_packer *pk, const sdk_config *cfg)
             }
         }
         h = fnv(h, &p->no_uniqueness, sizeof p->no_uniqueness);
+        h = fnv(h, &p->scan, sizeof p->scan);
         msgpack_pack_uint64(pk, h);
     }
     sdk_wire_str(pk, "plugin_files");

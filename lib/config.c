@@ -628,6 +628,16 @@ bool sdk_config_load_named(const char *path, const char *name, sdk_config *cfg, 
             snprintf(p->name, sizeof p->name, "%s", pname);
             p->no_uniqueness = cfg->no_uniqueness;
         }
+        if (!strcmp(l->key, "scan")) { /* a profile setting, not a technique */
+            p->scan = sdk_scan_parse(l->value);
+            if (p->scan < 0) {
+                sdk_error_set(err, SDK_E_CONFIG, "%s:%d: scan must be step or grid, got '%s'", name,
+                              l->line, l->value);
+                ok = false;
+                break;
+            }
+            continue;
+        }
         const char *src;
         const sdk_technique *t = sdk_config_technique(cfg, l->key, &src);
         if (!t) {
@@ -653,7 +663,11 @@ bool sdk_config_load_named(const char *path, const char *name, sdk_config *cfg, 
         int difficulty = -1;
         sdk_options rest = {0};
         for (int k = 0; k < o.n; k++) {
-            if (!strcmp(o.kv[k].key, "difficulty")) {
+            if (!strcmp(o.kv[k].key, "scan") && sdk_scan_parse(o.kv[k].val) < 0) {
+                sdk_error_set(err, SDK_E_CONFIG, "%s:%d: scan must be step or grid, got '%s'", name,
+                              l->line, o.kv[k].val);
+                ok = false;
+            } else if (!strcmp(o.kv[k].key, "difficulty")) {
                 difficulty = sdk_parse_difficulty(o.kv[k].val);
                 if (difficulty < 0) {
                     sdk_error_set(err, SDK_E_CONFIG,

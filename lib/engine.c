@@ -29,6 +29,7 @@ void sdk_profile_add(sdk_profile *p, const sdk_technique *t, const sdk_options *
     for (int i = 0; i < e->opts.n; i++) { /* engine options (plugins ignore them) */
         const char *k = e->opts.kv[i].key, *v = e->opts.kv[i].val;
         if (!strcmp(k, "group")) snprintf(e->group, sizeof e->group, "%s", v);
+        if (!strcmp(k, "scan") && sdk_scan_parse(v) > 0) e->scan = sdk_scan_parse(v);
         if (strcmp(k, "pick")) continue;
         e->pick = !strcmp(v, "best")       ? SDK_PICK_BEST
                   : !strcmp(v, "easiest")  ? SDK_PICK_EASIEST
@@ -37,6 +38,11 @@ void sdk_profile_add(sdk_profile *p, const sdk_technique *t, const sdk_options *
                   : !strcmp(v, "hs-queue") ? SDK_PICK_HS_QUEUE
                                            : SDK_PICK_FIRST;
     }
+}
+
+int sdk_scan_parse(const char *text)
+{
+    return !strcmp(text, "step") ? SDK_SCAN_STEP : !strcmp(text, "grid") ? SDK_SCAN_GRID : -1;
 }
 
 void sdk_profile_free(sdk_profile *p)
@@ -363,30 +369,131 @@ static void hodoku_level(sdk_rating *r)
     while (r->level < SDK_LEVEL_EXTREME && r->score > max_score[r->level]) r->level++;
 }
 
+/* What a run carries from step to step. */
+typedef struct run_state {
+    const sdk_profile *p;
+    sdk_grid *g;
+    const sdk_run_opts *o;
+    sdk_step_fn on_step;
+    void *ctx;
+    sdk_rating *rating;
+    sdk_hq *hq;
+    bool placed;
+} run_state;
+
+/* Apply step s of entry i: rate it, apply it, tell on_step. Returns -1 to go
+ * on, else the status the run ends with. */
+static int take_step(run_state *rs, int i, const sdk_step *s)
+{
+    sdk_grid before = *rs->g;
+    if (rs->hq) sdk_hq_apply(rs->hq, s);
+    rate_step(rs->rating, s, rs->p->entry[i].tech, &rs->placed);
+    sdk_step_apply(s, rs->g);
+    bool ok = consistent_after(rs->g, s);
+    if (sdk_bb_eq(before.solved, rs->g->solved) &&
+        memcmp(before.cand, rs->g->cand, sizeof rs->g->cand) == 0)
+        return SDK_RUN_STUCK; /* a step that changes nothing would loop forever: a plugin bug */
+    if (rs->on_step && rs->on_step(rs->ctx, s, &before)) return SDK_RUN_LIMIT;
+    return ok ? -1 : SDK_RUN_BROKEN;
+}
+
+static int scan_of(const sdk_profile *p, int i)
+{
+    const sdk_entry *e = &p->entry[i];
+    if (e->tech->flags & SDK_TF_LAST_RESORT) return SDK_SCAN_STEP;
+    int scan = e->scan ? e->scan : p->scan;
+    return scan ? scan : SDK_SCAN_STEP;
+}
+
+/* Every step one find() sends, in order (at most SCAN_MAX: a scan that finds
+ * more leaves the rest to the technique's next turn). */
+#define SCAN_MAX 512
+typedef struct all_sink {
+    sdk_step *s;
+    int n, cap;
+} all_sink;
+
+static int keep_all(void *c, const sdk_step *s)
+{
+    all_sink *a = c;
+    if (a->n == a->cap) {
+        a->cap = a->cap ? a->cap * 2 : 8;
+        a->s = sdk_xrealloc(a->s, sizeof *a->s * (size_t)a->cap);
+    }
+    sdk_step_copy(&a->s[a->n++], s);
+    return a->n < SCAN_MAX ? SDK_CONTINUE : SDK_STOP;
+}
+
+/* Cut step s down to what it still does on g: eliminations of candidates
+ * still there, placements in empty cells; its text's " => effect" is
+ * rewritten to match. Returns false when s now contradicts g (a placement
+ * where another digit stands or the digit is gone: the grid was not sound). */
+static bool still_does(sdk_step *s, const sdk_grid *g)
+{
+    char was[512], now[512];
+    sdk_step_effect(s, was, sizeof was);
+    int np = 0, ne = 0;
+    for (int k = 0; k < s->nplace; k++) {
+        int c = s->place[k].cell, d = s->place[k].digit;
+        if (g->value[c] == d) continue;
+        if (g->value[c] || !sdk_grid_has(g, c, d)) return false;
+        s->place[np++] = s->place[k];
+    }
+    for (int k = 0; k < s->nelim; k++)
+        if (!g->value[s->elim[k].cell] && sdk_grid_has(g, s->elim[k].cell, s->elim[k].digit))
+            s->elim[ne++] = s->elim[k];
+    if (np == s->nplace && ne == s->nelim) return true;
+    s->nplace = (uint16_t)np;
+    s->nelim = (uint16_t)ne;
+    size_t tl = strlen(s->text), wl = strlen(was);
+    if (tl >= wl + 4 && !strcmp(s->text + tl - wl, was) &&
+        !strncmp(s->text + tl - wl - 4, " => ", 4))
+        snprintf(s->text + tl - wl, sizeof s->text - (tl - wl), "%s",
+                 sdk_step_effect(s, now, sizeof now));
+    return true;
+}
+
+/* scan = grid: the other instances entry i finds in the position `at` (where
+ * its first step was found and has been applied since), each cut to what it
+ * still does on the grid reached. Returns -1 to go on, else the run's end. */
+static int take_rest(run_state *rs, int i, const sdk_grid *at, const sdk_step *first)
+{
+    all_sink all = {NULL, 0, 0};
+    sdk_sink sink = {keep_all, &all};
+    sdk_engine_find(rs->p, i, at, rs->o, &sink);
+    int rc = -1;
+    for (int k = 0; k < all.n && rc < 0; k++) {
+        sdk_step *s = &all.s[k];
+        if (!strcmp(s->text, first->text)) continue;
+        if (sdk_grid_solved(rs->g)) break;
+        if (rs->o && rs->o->max_steps && rs->rating->steps >= rs->o->max_steps) break;
+        if (!still_does(s, rs->g))
+            rc = SDK_RUN_BROKEN;
+        else if (!sdk_step_empty(s))
+            rc = take_step(rs, i, s);
+    }
+    free(all.s);
+    return rc;
+}
+
 sdk_run_status sdk_engine_run(const sdk_profile *p, sdk_grid *g, const sdk_run_opts *o,
                               sdk_step_fn on_step, void *ctx, sdk_rating *rating)
 {
     sdk_rating local;
     if (!rating) rating = &local;
     memset(rating, 0, sizeof *rating);
-    bool placed = false;
     sdk_step *step = sdk_xmalloc(sizeof *step);
-    sdk_grid before;
+    sdk_grid *at = NULL; /* scan = grid: the position the step was found in */
     char why[256];
-    sdk_run_status st = SDK_RUN_STUCK;
-    bool ok = sdk_grid_check(g, why, sizeof why);
+    int st = sdk_grid_check(g, why, sizeof why) ? -1 : SDK_RUN_BROKEN;
     engine_frame fr = frame_of(p, o);
-    sdk_hq *hq = NULL; /* HoDoKu's singles queues, when an entry picks from them */
-    for (int i = 0; i < p->n && !hq; i++)
+    run_state rs = {p, g, o, on_step, ctx, rating, NULL, false};
+    for (int i = 0; i < p->n && !rs.hq; i++) /* HoDoKu's singles queues, when picked from */
         if (p->entry[i].pick >= SDK_PICK_NS_QUEUE) {
-            hq = sdk_xmalloc(sizeof *hq);
-            sdk_hq_init(hq, g);
+            rs.hq = sdk_xmalloc(sizeof *rs.hq);
+            sdk_hq_init(rs.hq, g);
         }
-    for (;;) {
-        if (!ok) {
-            st = SDK_RUN_BROKEN;
-            break;
-        }
+    while (st < 0) {
         if (sdk_grid_solved(g)) {
             st = SDK_RUN_SOLVED;
             break;
@@ -395,32 +502,25 @@ sdk_run_status sdk_engine_run(const sdk_profile *p, sdk_grid *g, const sdk_run_o
             st = SDK_RUN_LIMIT;
             break;
         }
-        int i = next_step(&fr, g, o, p->n, 0, hq, step);
+        int i = next_step(&fr, g, o, p->n, 0, rs.hq, step);
         if (i < 0) {
             st = SDK_RUN_STUCK;
             break;
         }
-        if (hq) sdk_hq_apply(hq, step);
-        rate_step(rating, step, p->entry[i].tech, &placed);
-        before = *g;
-        sdk_step_apply(step, g);
-        ok = consistent_after(g, step);
-        if (sdk_bb_eq(before.solved, g->solved) &&
-            memcmp(before.cand, g->cand, sizeof g->cand) == 0) {
-            /* A step that changes nothing would loop forever: a plugin bug. */
-            st = SDK_RUN_STUCK;
-            break;
+        bool grid = scan_of(p, i) == SDK_SCAN_GRID;
+        if (grid) {
+            if (!at) at = sdk_xmalloc(sizeof *at);
+            *at = *g;
         }
-        if (on_step && on_step(ctx, step, &before)) {
-            st = SDK_RUN_LIMIT;
-            break;
-        }
+        st = take_step(&rs, i, step);
+        if (st < 0 && grid) st = take_rest(&rs, i, at, step);
     }
     free(step);
-    free(hq);
+    free(at);
+    free(rs.hq);
     rating->status = st;
     hodoku_level(rating);
-    return st;
+    return (sdk_run_status)st;
 }
 
 int sdk_engine_hint(const sdk_profile *p, const sdk_grid *g, const sdk_run_opts *o, bool all,

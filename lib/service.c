@@ -382,6 +382,7 @@ sdk_request *sdk_service_prepare(sdk_service *sv, const char *method, size_t met
     if (rq->ext.n) {
         snprintf(rq->ext.name, sizeof rq->ext.name, "%s", rq->profile->name);
         rq->ext.no_uniqueness = rq->profile->no_uniqueness;
+        rq->ext.scan = rq->profile->scan;
     }
     if (m == M_TRACE) {
         const msgpack_object *a = sdk_wire_get(params, "assumption");

@@ -22,7 +22,18 @@ typedef struct sdk_entry {
     char source[256]; /* the .so it came from */
     int pick;         /* SDK_PICK_*: which of the steps found is taken (option pick=) */
     char group[24];   /* option group=: neighbours with one group are searched as one */
+    int scan;         /* SDK_SCAN_*: option scan= (SDK_SCAN_DEFAULT: the profile's) */
 } sdk_entry;
+
+/* How much one step of a technique does before the engine starts again from
+ * the first technique (profile line `scan = step|grid`, entry option
+ * scan=step|grid overriding it for one technique). step: the first instance
+ * found (the default). grid: every instance the technique finds in the
+ * position, applied one after the other (an instance that an earlier one made
+ * empty is skipped, one that it made partly redundant keeps the rest): the
+ * sudokilo seed's loop, where a step scans the whole grid before going back to
+ * rule 1. Only at the top level; last-resort techniques always take one. */
+enum { SDK_SCAN_DEFAULT = 0, SDK_SCAN_STEP, SDK_SCAN_GRID };
 
 /* Which step of a technique the engine takes (entry option pick=...):
  * first found (default); HoDoKu's best (most eliminations, smallest index
@@ -44,7 +55,11 @@ typedef struct sdk_profile {
     int n, cap;
     sdk_entry *entry;
     bool no_uniqueness; /* uniqueness techniques never act (config: uniqueness = off) */
+    int scan;           /* SDK_SCAN_*: the profile's `scan =` (DEFAULT: step) */
 } sdk_profile;
+
+/* "step" / "grid" -> SDK_SCAN_*, anything else -1. */
+int sdk_scan_parse(const char *text);
 
 /* Append a technique (opts may be NULL; difficulty < 0 keeps the default). */
 void sdk_profile_add(sdk_profile *p, const sdk_technique *t, const sdk_options *opts,

@@ -895,8 +895,8 @@ static int find_nfc(const sdk_ctx *ctx, const sdk_grid *g, sdk_sink *sink)
  *          base, or a cannibal) that every fin implies false is false;
  *  type 2: in every cover house, one of its base candidates or a fin is true:
  *          any candidate (any digit) that each of them implies false is false.
- * The implications are the static chains (group nodes) of the forcing
- * chains. */
+ * The implications are the static chains of the forcing chains: group nodes,
+ * and with als=1 ALS nodes too (links.h), as forcing-chain-* take them. */
 typedef struct kctx {
     sctx *s;
     const sdk_grid *g;
@@ -1033,7 +1033,8 @@ static int find_kraken(const sdk_ctx *ctx, const sdk_grid *g, sdk_sink *sink)
     kctx k = {.s = &s, .g = g, .type = type, .t = tech, .sink = sink, .ret = SDK_CONTINUE};
     k.st = sdk_xmalloc(sizeof *k.st);
     k.sn = sdk_xcalloc(1, sizeof *k.sn);
-    if (static_init(&s, g, SDK_LINKS_GROUPS)) {
+    unsigned flags = SDK_LINKS_GROUPS | (sdk_opt_bool(ctx, "als", false) ? SDK_LINKS_ALS : 0);
+    if (static_init(&s, g, flags)) {
         sdk_fish_find(g, 0, &fs, kraken_fish, &k);
         static_free(&s);
     }
@@ -1137,7 +1138,7 @@ static const sdk_technique kraken = {
     .find = find_kraken,
     .data = &kraken_1,
     .summary = "a finned fish whose fins each lead by a chain to the elimination "
-               "(type 1; franken=1, mutant=1 widen the fish)",
+               "(type 1; franken=1, mutant=1 widen the fish; als=1 adds ALS links)",
 };
 static const sdk_technique kraken2 = {
     .abi = SDK_ABI_VERSION,
@@ -1150,7 +1151,7 @@ static const sdk_technique kraken2 = {
     .find = find_kraken,
     .data = &kraken_2,
     .summary = "a finned fish: the base candidates of one cover house and the fins each imply "
-               "the elimination (franken=1, mutant=1 widen the fish)",
+               "the elimination (franken=1, mutant=1 widen the fish; als=1 adds ALS links)",
 };
 
 SDK_PLUGIN(&fcc, &fcv, &fnc, &fnv, &nishio, &dfc, &nfc, &kraken, &kraken2)

@@ -329,8 +329,15 @@ def test_reload_changes():
             eq(r["profiles_changed"], ["extra"], "changed profile")
             p = d.sudoctl("reload")
             check(os.path.realpath(path) in p.stdout and "nothing changed" in p.stdout, p.stdout)
+            # a profile's scan line alone changes the profile
+            with open(path) as f:
+                text = f.read().replace("[profile fast]\n", "[profile fast]\nscan = grid\n")
+            with open(path, "w") as f:
+                f.write(text)
+            r = json.loads(d.sudoctl("--json", "reload").stdout)
+            eq(r["profiles_changed"], ["fast"], "scan = grid changes the profile")
             log = d.log_text()
-            check(log.count("reload of ") == 2 and "added: " in log, log)
+            check(log.count("reload of ") == 3 and "added: " in log, log)
     finally:
         shutil.rmtree(tmp, ignore_errors=True)
 

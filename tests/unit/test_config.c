@@ -57,8 +57,23 @@ static void good_config_keeps_order_and_options(void **state)
     assert_string_equal(d->entry[1].opts.kv[0].key, "foo");
     assert_string_equal(d->entry[1].opts.kv[0].val, "bar");
     assert_non_null(strstr(d->entry[1].source, "singles.so"));
+    assert_int_equal(d->scan, SDK_SCAN_DEFAULT); /* step */
+    assert_int_equal(d->entry[0].scan, SDK_SCAN_DEFAULT);
     assert_non_null(sdk_config_profile(&cfg, "other"));
     assert_null(sdk_config_profile(&cfg, "nope"));
+    sdk_config_free(&cfg);
+    /* scan: a profile line (not a technique), and an entry option */
+    p = write_conf("[profile default]\nnaked-single = scan=step\nscan = grid\npointing =\n"
+                   "[profile other]\nscan = step\nfull-house = scan=grid\n");
+    assert_true(sdk_config_load(p, &cfg, &err));
+    d = sdk_config_profile(&cfg, NULL);
+    assert_int_equal(d->n, 2);
+    assert_int_equal(d->scan, SDK_SCAN_GRID);
+    assert_int_equal(d->entry[0].scan, SDK_SCAN_STEP);
+    assert_int_equal(d->entry[1].scan, SDK_SCAN_DEFAULT);
+    const sdk_profile *o = sdk_config_profile(&cfg, "other");
+    assert_int_equal(o->scan, SDK_SCAN_STEP);
+    assert_int_equal(o->entry[0].scan, SDK_SCAN_GRID);
     sdk_config_free(&cfg);
     unlink(p);
 }
@@ -80,6 +95,9 @@ static void refusals_are_precise(void **state)
     expect_error("workers = many\n", ":3: workers must be a whole number");
     expect_error("colour = blue\n", ":3: unknown key 'colour' in [sudokud]");
     expect_error("uniqueness = maybe\n", ":3: uniqueness must be on or off, got 'maybe'");
+    expect_error("[profile default]\nscan = all\n", ":4: scan must be step or grid, got 'all'");
+    expect_error("[profile default]\nfull-house = scan=row\n",
+                 ":4: scan must be step or grid, got 'row'");
     expect_error("[profile other]\nfull-house =\n", "default profile 'default' is not defined");
     expect_error("[elsewhere]\nx = 1\n", ":4: unknown section [elsewhere]");
     snprintf(body, sizeof body,

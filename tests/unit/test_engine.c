@@ -292,6 +292,108 @@ static void engine_restarts_from_the_first_technique(void **state)
     sdk_profile_free(&p);
 }
 
+/* ---- scan = grid ----------------------------------------------------------
+ * With scan = grid a technique's step applies every instance it found in the
+ * position before the engine starts again from the first technique; the
+ * singles keep scan=step. Watched as above: a step that follows another
+ * with no top-level find of the first entry in between is a further
+ * instance of one scan. */
+typedef struct scan_run {
+    tracker t;
+    int batches, batch_steps, restarts, steps;
+    bool redundant, bad_text, single_batched;
+    sdk_grid end;
+} scan_run;
+
+static int scan_step(void *arg, const sdk_step *s, const sdk_grid *before)
+{
+    scan_run *r = arg;
+    int n0 = r->t.n;
+    track_step(&r->t, s, before);
+    int who = r->t.ev[n0].depth;
+    /* a further instance: since the last step, entry 0 was not tried */
+    bool further = false;
+    for (int k = n0 - 1; k >= 0; k--) {
+        if (r->t.ev[k].entry < 0) {
+            further = r->t.ev[k].depth == who;
+            break;
+        }
+        if (r->t.ev[k].depth == 0 && r->t.ev[k].entry == 0) break;
+    }
+    if (further) {
+        r->batch_steps++;
+        if (who < 4) r->single_batched = true;
+    }
+    /* nothing already done is claimed again, and the text says what it does */
+    for (int i = 0; i < s->nelim; i++)
+        if (!sdk_grid_has(before, s->elim[i].cell, s->elim[i].digit)) r->redundant = true;
+    for (int i = 0; i < s->nplace; i++)
+        if (before->value[s->place[i].cell]) r->redundant = true;
+    char eff[512];
+    sdk_step_effect(s, eff, sizeof eff);
+    size_t tl = strlen(s->text), el = strlen(eff);
+    if (strstr(s->text, " => ") && (tl < el || strcmp(s->text + tl - el, eff))) {
+        r->bad_text = true;
+        printf("  text \"%s\" does not end with \"%s\"\n", s->text, eff);
+    }
+    r->steps++;
+    return 0;
+}
+
+static void run_scan(const char *puzzle, sdk_profile *p, int scan, scan_run *r)
+{
+    memset(r, 0, sizeof *r);
+    p->scan = scan;
+    for (int i = 0; i < 4; i++) p->entry[i].scan = SDK_SCAN_STEP; /* the singles */
+    r->t.p = p;
+    sdk_observer obs = {track_enter, track_leave, &r->t};
+    sdk_error e;
+    assert_true(sdk_parse(puzzle, &r->end, &e));
+    sdk_run_opts o = {.unique = true, .observer = &obs};
+    assert_int_equal(sdk_engine_run(p, &r->end, &o, scan_step, r, NULL), SDK_RUN_SOLVED);
+    assert_true(r->t.n < MAX_EVENTS);
+    for (int k = 0; k < r->t.n; k++) r->restarts += r->t.ev[k].entry == 0 && !r->t.ev[k].depth;
+}
+
+static void scan_grid_applies_every_instance(void **state)
+{
+    (void)state;
+    static const char *const ids[] = {
+        "naked-single", "hidden-single-box", "hidden-single-line", "full-house", "pointing",
+        "claiming",     "naked-pair",        "hidden-pair",        "x-wing",     "bifurcation"};
+    sdk_profile p;
+    profile_of(&p, ids, (int)(sizeof ids / sizeof *ids));
+    /* needs more than singles, and several instances at once */
+    static const char *puzzles[] = {
+        "..76.......3.45..2......59........4..41.2....3....9...5..7.49...8.9...7...4..2.8.",
+        "4.....8.5.3..........7......2.....6.....8.4......1.......6.3.7.5..2.....1.4......"};
+    static scan_run one, all;
+    int batched = 0;
+    for (int k = 0; k < 2; k++) {
+        run_scan(puzzles[k], &p, SDK_SCAN_STEP, &one);
+        run_scan(puzzles[k], &p, SDK_SCAN_GRID, &all);
+        printf("  puzzle %d: scan=step %d steps %d restarts, scan=grid %d steps (%d further "
+               "instances) %d restarts\n",
+               k, one.steps, one.restarts, all.steps, all.batch_steps, all.restarts);
+        assert_memory_equal(one.end.value, all.end.value, 81); /* the same solution */
+        assert_int_equal(one.batch_steps, 0);                  /* step: one at a time */
+        assert_false(all.single_batched);                      /* scan=step on the singles */
+        assert_false(one.redundant || all.redundant);
+        assert_false(one.bad_text || all.bad_text);
+        batched += all.batch_steps;
+        if (all.batch_steps) assert_true(all.restarts < one.restarts);
+    }
+    assert_true(batched > 0);
+    sdk_profile_free(&p);
+    /* the shipped sudokilo profile scans the grid, its rules 1-4 do not */
+    const sdk_profile *sk = sdk_config_profile(&cfg, "sudokilo");
+    assert_non_null(sk);
+    assert_int_equal(sk->scan, SDK_SCAN_GRID);
+    assert_int_equal(sk->entry[sdk_profile_find(sk, "naked-single")].scan, SDK_SCAN_STEP);
+    assert_int_equal(sk->entry[sdk_profile_find(sk, "pointing")].scan, SDK_SCAN_DEFAULT);
+    assert_int_equal(sdk_config_profile(&cfg, NULL)->scan, SDK_SCAN_DEFAULT);
+}
+
 /* A technique that calls ctx->propagate runs the techniques before it nested
  * (depth 1), and the observer sees them inside it. */
 static void observer_sees_nested_finds(void **state)
@@ -358,6 +460,7 @@ int main(void)
         cmocka_unit_test(uniqueness_only_when_allowed),
         cmocka_unit_test(engine_restarts_from_the_first_technique),
         cmocka_unit_test(observer_sees_nested_finds),
+        cmocka_unit_test(scan_grid_applies_every_instance),
 
         cmocka_unit_test(hodoku_profile_rates_like_hodoku),
     };

@@ -3,10 +3,12 @@
  * the first step found by the cheapest of our techniques), every step of every
  * technique is checked against the brute-force solution. Also checks that each
  * forcing technique finds something on these puzzles, and prints timings
- * (informational only). CHAINS_SOUND_N sets the number of puzzles per file. */
+ * (informational only). CHAINS_SOUND_N sets the number of puzzles per file,
+ * KRAKEN_ALS_N those of the kraken als=1 comparison. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include "walk.h"
 #include "sudoku/links.h"
 #include "sudoku/solver.h"
@@ -29,6 +31,8 @@ static walk_tech techs[] = {
     WALK_TECH("forcing", "kraken-fish-2", NULL),
     WALK_TECH("forcing", "kraken-fish", "franken=1"),
     WALK_TECH("forcing", "kraken-fish-2", "franken=1 max-size=3"),
+    WALK_TECH("forcing", "kraken-fish", "als=1"),
+    WALK_TECH("forcing", "kraken-fish-2", "als=1"),
 };
 #define NT (int)(sizeof techs / sizeof techs[0])
 
@@ -91,6 +95,9 @@ static void test_soundness_walk(void **state)
     assert_true(techs[14].found > 0);
     assert_true(techs[15].found >= techs[7].found);
     assert_true(techs[16].found > 0);
+    /* with ALS links too: more positions with steps, none wrong */
+    assert_true(techs[17].found >= techs[7].found && techs[17].found > 0);
+    assert_true(techs[18].found >= techs[14].found && techs[18].found > 0);
 }
 
 typedef struct k2 {
@@ -163,11 +170,100 @@ static void test_kraken_type2(void **state)
     free(p);
 }
 
+/* Kraken fish with als=1: the chains take ALS links too (links.h, as the
+ * forcing chains with als=1). More links only add implications, so on every
+ * position the eliminations with als=1 include those without; the test
+ * wants some that only ALS links reach (a step with an ALS link), and none
+ * wrong. */
+typedef struct kals {
+    const uint8_t *sol;
+    bool elim[SDK_NCAND];
+    int steps, with_als, wrong;
+} kals;
+
+static int on_kals(void *ctx, const sdk_step *s)
+{
+    kals *k = ctx;
+    k->steps++;
+    for (int i = 0; i < s->nelim; i++) {
+        k->elim[s->elim[i].cell * 9 + s->elim[i].digit - 1] = true;
+        if (k->sol[s->elim[i].cell] == s->elim[i].digit) k->wrong++;
+    }
+    for (int i = 0; i < s->nlink; i++)
+        if (s->link[i].kind == SDK_LINK_ALS) {
+            k->with_als++;
+            break;
+        }
+    return SDK_CONTINUE;
+}
+
+static void kraken_run(const sdk_technique *t, const char *opts, const sdk_grid *g, kals *k)
+{
+    sdk_ctx ctx;
+    memset(&ctx, 0, sizeof ctx);
+    sdk_options o;
+    char why[128];
+    assert_true(sdk_options_parse(opts, &o, why, sizeof why));
+    ctx.self = t;
+    ctx.opts = &o;
+    ctx.unique = true;
+    sdk_sink sink = {on_kals, k};
+    t->find(&ctx, g, &sink);
+}
+
+static void test_kraken_als(void **state)
+{
+    (void)state;
+    uint8_t(*p)[81];
+    const char *e = getenv("KRAKEN_ALS_N"); /* puzzles (default 12) */
+    int n = tu_read_puzzles("top1465.txt", e ? atoi(e) : 12, 1, &p);
+    assert_true(n > 0);
+    static const char *const ids[] = {"kraken-fish", "kraken-fish-2"};
+    for (int t = 0; t < 2; t++) {
+        const sdk_technique *tech = tu_tech("forcing", ids[t]);
+        clock_t t0 = clock();
+        int plain = 0, als = 0, more = 0, steps = 0, with_als = 0, wrong = 0;
+        for (int i = 0; i < n; i++) {
+            uint8_t sol[2][81];
+            if (sdk_solve(p[i], 2, sol, NULL) != 1) continue;
+            sdk_grid g;
+            sdk_grid_from_values(&g, p[i]);
+            walk_basic(&g);
+            static kals a, b;
+            memset(&a, 0, sizeof a);
+            memset(&b, 0, sizeof b);
+            a.sol = b.sol = sol[0];
+            kraken_run(tech, "", &g, &a);
+            kraken_run(tech, "als=1", &g, &b);
+            for (int c = 0; c < SDK_NCAND; c++) {
+                plain += a.elim[c];
+                als += b.elim[c];
+                more += b.elim[c] && !a.elim[c];
+                assert_false(a.elim[c] && !b.elim[c]); /* als=1 keeps all */
+            }
+            assert_int_equal(a.with_als, 0);
+            steps += b.steps;
+            with_als += b.with_als;
+            wrong += a.wrong + b.wrong;
+        }
+        fprintf(stderr,
+                "%s on %d puzzles: %d eliminations, %d with als=1 (%d more; %d of %d steps "
+                "with an ALS link), %.1f s CPU\n",
+                ids[t], n, plain, als, more, with_als, steps,
+                (double)(clock() - t0) / CLOCKS_PER_SEC);
+        assert_int_equal(wrong, 0);
+        assert_true(more > 0);
+        assert_true(with_als > 0);
+    }
+    free(p);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_soundness_walk),
         cmocka_unit_test(test_kraken_type2),
+        cmocka_unit_test(test_kraken_als),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
