@@ -45,12 +45,22 @@ void sdk_se_arena_free(sdk_se_arena *a);
 int sdk_se_new(sdk_se_arena *a, int cand, int on, int cause, const int *parents, int np);
 
 /* The sets of one propagation: idx[cand*2+on] = arena index or -1, plus the
- * insertion order of each kind. */
+ * insertion order of each kind, and the members as a bit set by literal.
+ * Most questions a propagation asks are "not there yet": the bit set answers
+ * them from 184 bytes, where idx would take a cache miss in 5.8 KB. */
+#define SDK_SE_SET_WORDS ((2 * 729 + 63) / 64)
 typedef struct sdk_se_set {
+    uint64_t bits[SDK_SE_SET_WORDS];
     int idx[2 * 729];
     int16_t on_ord[729], off_ord[729];
     int non, noff;
 } sdk_se_set;
+
+/* Whether literal lit (cand*2 + on) is in s. */
+static inline bool sdk_se_set_has(const sdk_se_set *s, int lit)
+{
+    return (s->bits[lit >> 6] >> (lit & 63)) & 1;
+}
 
 void sdk_se_set_init(sdk_se_set *s);
 /* Empty a set made by sdk_se_set_init, touching only its members. */
@@ -72,7 +82,7 @@ typedef struct sdk_se_run {
     unsigned flags;
     sdk_se_more_fn more;
     void *more_ctx;
-    int16_t qon[1458], qoff[1458 * 4];
+    int qon[1458], qoff[1458 * 4]; /* pending potentials (arena indices) */
     int hon, ton, hoff, toff;
     int absurd_on, absurd_off; /* the clash found (arena indices), -1 when none */
 } sdk_se_run;

@@ -390,15 +390,21 @@ static int set_lits(const sdk_se_set *s, bool on, int *out)
 
 static void intersect_hints(chainer *c, int kind, int src, int value, sdk_se_set **sets, int n)
 {
+    /* what every set holds, a word at a time (most often nothing) */
+    uint64_t common[SDK_SE_SET_WORDS], any = 0;
+    for (int w = 0; w < SDK_SE_SET_WORDS; w++) {
+        uint64_t b = sets[0]->bits[w];
+        for (int j = 1; j < n && b; j++) b &= sets[j]->bits[w];
+        common[w] = b;
+        any |= b;
+    }
+    if (!any) return;
     int lits[729];
-    for (int on = 1; on >= 0; on--) {
+    for (int on = 1; on >= 0; on--) { /* in the first set's order */
         int m = set_lits(sets[0], on, lits);
-        for (int i = 0; i < m; i++) {
-            bool all = true;
-            for (int j = 1; j < n && all; j++)
-                if (sets[j]->idx[lits[i]] < 0) all = false;
-            if (all) multi_hint(c, kind, src, value, sets, n, lits[i]);
-        }
+        for (int i = 0; i < m; i++)
+            if ((common[lits[i] >> 6] >> (lits[i] & 63)) & 1)
+                multi_hint(c, kind, src, value, sets, n, lits[i]);
     }
 }
 
@@ -448,7 +454,7 @@ static void multiple_cell(chainer *c, int cell)
             for (int on = 1; on >= 0; on--) {
                 int m = set_lits(on_set, on, lits);
                 for (int i = 0; i < m; i++)
-                    if (off_set->idx[lits[i]] >= 0)
+                    if (sdk_se_set_has(off_set, lits[i]))
                         binary_hint(c, K_DOUBLE, cand * 2, on_set->idx[lits[i]],
                                     off_set->idx[lits[i]], lits[i]);
             }
