@@ -633,10 +633,10 @@ int sdk_se_ancestors(const sdk_se_arena *a, int node, int *nested)
     return count;
 }
 
-int sdk_se_nested_sum(const sdk_se_arena *a, const int *nodes, int n)
+int sdk_se_complexity(const sdk_se_arena *a, const int *nodes, int n)
 {
     char seen[1458];
-    int cap = 256, sp = 0, sum = 0, nids = 0, idcap = 16;
+    int cap = 256, sp = 0, sum = 0, flat = 0, nids = 0, idcap = 16;
     int *stack = sdk_xmalloc(sizeof *stack * (size_t)cap),
         *ids = sdk_xmalloc(sizeof *ids * (size_t)idcap);
     for (int t = 0; t < n; t++) {
@@ -647,6 +647,7 @@ int sdk_se_nested_sum(const sdk_se_arena *a, const int *nodes, int n)
             int lit = p->cand * 2 + p->on;
             if (seen[lit]) continue;
             seen[lit] = 1;
+            flat++;
             if (p->nested >= 0) {
                 bool dup = false;
                 for (int i = 0; i < nids && !dup; i++) dup = ids[i] == p->nested;
@@ -670,7 +671,7 @@ int sdk_se_nested_sum(const sdk_se_arena *a, const int *nodes, int n)
     }
     free(stack);
     free(ids);
-    return sum;
+    return flat + sum;
 }
 
 static sdk_node node_of(const sdk_se_pot *p)

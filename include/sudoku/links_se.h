@@ -139,9 +139,11 @@ int sdk_se_forcing(sdk_se_arena *a, const sdk_se_static *t, int cand, bool on, b
 /* Number of distinct potentials among node and its ancestors; *nested gets
  * the summed complexity of the distinct nested chains met (may be NULL). */
 int sdk_se_ancestors(const sdk_se_arena *a, int node, int *nested);
-/* Summed complexity of the distinct nested chains (by id) among the
- * ancestors of nodes[0..n), each counted once (SE's getNestedComplexity). */
-int sdk_se_nested_sum(const sdk_se_arena *a, const int *nodes, int n);
+/* SE's complexity of a hint whose chains end at nodes[0..n): the distinct
+ * potentials among each end's ancestors (SE's getAncestorCount), summed,
+ * plus the complexity of every distinct nested chain (by id) among them,
+ * each counted once (getNestedComplexity); one walk per end. */
+int sdk_se_complexity(const sdk_se_arena *a, const int *nodes, int n);
 /* Append the chain to node as links and ON/OFF marks. */
 void sdk_se_to_step(const sdk_se_arena *a, int node, sdk_step *s);
 /* "r1c2+5 -> r1c3-5 -> ..." along first parents, root first. */

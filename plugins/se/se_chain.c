@@ -202,9 +202,7 @@ static void finish(chainer *c, hint *h, int base)
 {
     /* SE: ancestors of each chain end, plus every distinct nested chain met
      * by any of them, counted once for the hint */
-    int flat = 0;
-    for (int i = 0; i < h->ntar; i++) flat += sdk_se_ancestors(&c->A, h->tar[i], NULL);
-    h->cplx = flat + sdk_se_nested_sum(&c->A, h->tar, h->ntar);
+    h->cplx = sdk_se_complexity(&c->A, h->tar, h->ntar);
     h->diff = base + sdk_chain_length_tenths(h->cplx - 2);
 }
 
