@@ -40,6 +40,7 @@ int sdk_se_new(sdk_se_arena *a, int cand, int on, int cause, const int *parents,
 void sdk_se_set_init(sdk_se_set *s)
 {
     memset(s->idx, 0xff, sizeof s->idx);
+    memset(s->bits, 0, sizeof s->bits);
     s->non = s->noff = 0;
 }
 
@@ -47,6 +48,7 @@ void sdk_se_set_clear(sdk_se_set *s)
 {
     for (int i = 0; i < s->non; i++) s->idx[s->on_ord[i] * 2 + 1] = -1;
     for (int i = 0; i < s->noff; i++) s->idx[s->off_ord[i] * 2] = -1;
+    memset(s->bits, 0, sizeof s->bits);
     s->non = s->noff = 0;
 }
 
@@ -54,8 +56,9 @@ void sdk_se_set_add(sdk_se_set *s, const sdk_se_arena *a, int node)
 {
     const sdk_se_pot *p = &a->p[node];
     int lit = p->cand * 2 + p->on;
-    if (s->idx[lit] >= 0) return;
+    if (sdk_se_set_has(s, lit)) return;
     s->idx[lit] = node;
+    s->bits[lit >> 6] |= 1ull << (lit & 63);
     if (p->on)
         s->on_ord[s->non++] = p->cand;
     else
@@ -142,9 +145,9 @@ static int off_to_on(sdk_se_arena *a, const sdk_grid *g, const sdk_grid *src, co
 bool sdk_se_push_off(sdk_se_run *r, int node)
 {
     int lit = r->a->p[node].cand * 2;
-    if (r->s->idx[lit] >= 0) return false;
+    if (sdk_se_set_has(r->s, lit)) return false;
     sdk_se_set_add(r->s, r->a, node);
-    if (r->toff < (int)(sizeof r->qoff / sizeof r->qoff[0])) r->qoff[r->toff++] = (int16_t)lit;
+    if (r->toff < (int)(sizeof r->qoff / sizeof r->qoff[0])) r->qoff[r->toff++] = node;
     return true;
 }
 
@@ -157,13 +160,13 @@ bool sdk_se_chain(sdk_se_run *r, const sdk_grid *g0)
     *g = *g0;
     r->hon = r->ton = r->hoff = r->toff = 0;
     r->absurd_on = r->absurd_off = -1;
-    for (int i = 0; i < s->non; i++) r->qon[r->ton++] = (int16_t)(s->on_ord[i] * 2 + 1);
-    for (int i = 0; i < s->noff; i++) r->qoff[r->toff++] = (int16_t)(s->off_ord[i] * 2);
+    for (int i = 0; i < s->non; i++) r->qon[r->ton++] = s->idx[s->on_ord[i] * 2 + 1];
+    for (int i = 0; i < s->noff; i++) r->qoff[r->toff++] = s->idx[s->off_ord[i] * 2];
     bool bad = false;
     int peers[24], ons[4];
     while (!bad && (r->hon < r->ton || r->hoff < r->toff)) {
         if (r->hon < r->ton) {
-            int p = s->idx[r->qon[r->hon++]];
+            int p = r->qon[r->hon++];
             int cand = a->p[p].cand, cell = cand / 9, d = cand % 9 + 1;
             int offs[32], n = 0;
             if (y) {
@@ -176,29 +179,29 @@ bool sdk_se_chain(sdk_se_run *r, const sdk_grid *g0)
             for (int i = 0; i < n && !bad; i++) {
                 int k = offs[i];
                 int cause = i < n - np ? SDK_SE_CELL : SDK_SE_BLOCK;
-                if (s->idx[k * 2 + 1] >= 0) {
+                if (sdk_se_set_has(s, k * 2 + 1)) {
                     r->absurd_on = s->idx[k * 2 + 1];
                     r->absurd_off = sdk_se_new(a, k, 0, cause, &p, 1);
                     bad = true;
-                } else if (s->idx[k * 2] < 0) {
+                } else if (!sdk_se_set_has(s, k * 2)) {
                     int q = sdk_se_new(a, k, 0, cause, &p, 1);
                     sdk_se_set_add(s, a, q);
-                    r->qoff[r->toff++] = (int16_t)(k * 2);
+                    r->qoff[r->toff++] = q;
                 }
             }
         } else {
-            int p = s->idx[r->qoff[r->hoff++]];
+            int p = r->qoff[r->hoff++];
             int n = off_to_on(a, g, dyn ? g0 : NULL, s, p, y, true, ons);
             if (dyn) sdk_grid_eliminate(g, a->p[p].cand / 9, a->p[p].cand % 9 + 1);
             for (int i = 0; i < n && !bad; i++) {
                 int k = a->p[ons[i]].cand;
-                if (s->idx[k * 2] >= 0) {
+                if (sdk_se_set_has(s, k * 2)) {
                     r->absurd_on = ons[i];
                     r->absurd_off = s->idx[k * 2];
                     bad = true;
-                } else if (s->idx[k * 2 + 1] < 0) {
+                } else if (!sdk_se_set_has(s, k * 2 + 1)) {
                     sdk_se_set_add(s, a, ons[i]);
-                    r->qon[r->ton++] = (int16_t)(k * 2 + 1);
+                    r->qon[r->ton++] = ons[i];
                 }
             }
         }
@@ -630,10 +633,10 @@ int sdk_se_ancestors(const sdk_se_arena *a, int node, int *nested)
     return count;
 }
 
-int sdk_se_nested_sum(const sdk_se_arena *a, const int *nodes, int n)
+int sdk_se_complexity(const sdk_se_arena *a, const int *nodes, int n)
 {
     char seen[1458];
-    int cap = 256, sp = 0, sum = 0, nids = 0, idcap = 16;
+    int cap = 256, sp = 0, sum = 0, flat = 0, nids = 0, idcap = 16;
     int *stack = sdk_xmalloc(sizeof *stack * (size_t)cap),
         *ids = sdk_xmalloc(sizeof *ids * (size_t)idcap);
     for (int t = 0; t < n; t++) {
@@ -644,6 +647,7 @@ int sdk_se_nested_sum(const sdk_se_arena *a, const int *nodes, int n)
             int lit = p->cand * 2 + p->on;
             if (seen[lit]) continue;
             seen[lit] = 1;
+            flat++;
             if (p->nested >= 0) {
                 bool dup = false;
                 for (int i = 0; i < nids && !dup; i++) dup = ids[i] == p->nested;
@@ -667,7 +671,7 @@ int sdk_se_nested_sum(const sdk_se_arena *a, const int *nodes, int n)
     }
     free(stack);
     free(ids);
-    return sum;
+    return flat + sum;
 }
 
 static sdk_node node_of(const sdk_se_pot *p)

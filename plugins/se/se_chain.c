@@ -202,9 +202,7 @@ static void finish(chainer *c, hint *h, int base)
 {
     /* SE: ancestors of each chain end, plus every distinct nested chain met
      * by any of them, counted once for the hint */
-    int flat = 0;
-    for (int i = 0; i < h->ntar; i++) flat += sdk_se_ancestors(&c->A, h->tar[i], NULL);
-    h->cplx = flat + sdk_se_nested_sum(&c->A, h->tar, h->ntar);
+    h->cplx = sdk_se_complexity(&c->A, h->tar, h->ntar);
     h->diff = base + sdk_chain_length_tenths(h->cplx - 2);
 }
 
@@ -390,15 +388,21 @@ static int set_lits(const sdk_se_set *s, bool on, int *out)
 
 static void intersect_hints(chainer *c, int kind, int src, int value, sdk_se_set **sets, int n)
 {
+    /* what every set holds, a word at a time (most often nothing) */
+    uint64_t common[SDK_SE_SET_WORDS], any = 0;
+    for (int w = 0; w < SDK_SE_SET_WORDS; w++) {
+        uint64_t b = sets[0]->bits[w];
+        for (int j = 1; j < n && b; j++) b &= sets[j]->bits[w];
+        common[w] = b;
+        any |= b;
+    }
+    if (!any) return;
     int lits[729];
-    for (int on = 1; on >= 0; on--) {
+    for (int on = 1; on >= 0; on--) { /* in the first set's order */
         int m = set_lits(sets[0], on, lits);
-        for (int i = 0; i < m; i++) {
-            bool all = true;
-            for (int j = 1; j < n && all; j++)
-                if (sets[j]->idx[lits[i]] < 0) all = false;
-            if (all) multi_hint(c, kind, src, value, sets, n, lits[i]);
-        }
+        for (int i = 0; i < m; i++)
+            if ((common[lits[i] >> 6] >> (lits[i] & 63)) & 1)
+                multi_hint(c, kind, src, value, sets, n, lits[i]);
     }
 }
 
@@ -448,7 +452,7 @@ static void multiple_cell(chainer *c, int cell)
             for (int on = 1; on >= 0; on--) {
                 int m = set_lits(on_set, on, lits);
                 for (int i = 0; i < m; i++)
-                    if (off_set->idx[lits[i]] >= 0)
+                    if (sdk_se_set_has(off_set, lits[i]))
                         binary_hint(c, K_DOUBLE, cand * 2, on_set->idx[lits[i]],
                                     off_set->idx[lits[i]], lits[i]);
             }
@@ -713,14 +717,17 @@ static int rules_locking(const sdk_grid *g, const sdk_grid *src, const int8_t (*
 {
     int n = 0;
     static const int pairs[4][2] = {{2, 1}, {2, 0}, {1, 2}, {0, 2}};
+    /* SukakuExplainer's Locking: each pair of house types, then each digit,
+     * then each crossing pair of houses */
     for (int pr = 0; pr < 4; pr++)
-        for (int i1 = 0; i1 < 9; i1++)
-            for (int i2 = 0; i2 < 9; i2++) {
-                int h1 = pairs[pr][0] * 9 + i1, h2 = pairs[pr][1] * 9 + i2;
-                if (sdk_bb_empty(sdk_bb_and(sdk_house_bb[h1], sdk_house_bb[h2]))) continue;
-                for (int d = 1; d <= 9 && n < max; d++) {
-                    if (hc[h1][d - 1] < 2) continue;
-                    sdk_bb p = sdk_house_digit(g, h1, d);
+        for (int d = 1; d <= 9; d++)
+            for (int i1 = 0; i1 < 9; i1++) {
+                int h1 = pairs[pr][0] * 9 + i1;
+                if (hc[h1][d - 1] < 2) continue;
+                sdk_bb p = sdk_house_digit(g, h1, d);
+                for (int i2 = 0; i2 < 9 && n < max; i2++) {
+                    int h2 = pairs[pr][1] * 9 + i2;
+                    if (sdk_bb_empty(sdk_bb_and(sdk_house_bb[h1], sdk_house_bb[h2]))) continue;
                     if (!sdk_bb_subset(p, sdk_house_bb[h2])) continue;
                     sdk_bb rm = sdk_bb_andnot(sdk_house_digit(g, h2, d), sdk_house_bb[h1]);
                     if (sdk_bb_empty(rm)) continue;
@@ -787,12 +794,14 @@ static int rules_naked_pair(const sdk_grid *g, const sdk_grid *src, rule_hint *o
                     if (sdk_mask_count(m) != 2) continue;
                     rule_hint *r = &out[n];
                     r->nrem = r->npar = 0;
-                    SDK_MASK_FOREACH(v, m) {
-                        sdk_bb rm = sdk_house_digit(g, h, v);
-                        sdk_bb_del(&rm, ci);
-                        sdk_bb_del(&rm, cj);
-                        SDK_BB_FOREACH(x, rm)
-                            if (r->nrem < RH_MAXREM) r->rem[r->nrem++] = (int16_t)(x * 9 + v - 1);
+                    /* cell by cell in the house's order, as SE meets them */
+                    for (int q = 0; q < 9; q++) {
+                        int x = sdk_house_cell[h][q];
+                        if (q == i || q == j) continue;
+                        SDK_MASK_FOREACH(v, m) {
+                            if (sdk_bb_has(g->digit[v - 1], x) && r->nrem < RH_MAXREM)
+                                r->rem[r->nrem++] = (int16_t)(x * 9 + v - 1);
+                        }
                     }
                     if (!r->nrem) continue;
                     int cs[2] = {ci, cj};
@@ -937,6 +946,36 @@ static uint64_t full_chain_key(const chainer *sub, const hint *h)
     return k;
 }
 
+/* SE keeps a rule's removable candidates in a java.util.HashMap keyed by
+ * cell, whose hash is the cell's index, and turns them into false potentials
+ * in that map's iteration order: by bucket (index modulo the table size: 16,
+ * doubled each time the cells exceed three quarters of it), cells sharing a
+ * bucket in the order the rule met them, each cell's digits ascending. That
+ * order is the order the nested search queues them, so it decides which
+ * contradiction a chain meets first. rem holds the rule's removables in the
+ * order the rule met them; they are put in the map's order. */
+static void hashmap_order(int16_t *rem, int n)
+{
+    int cells[RH_MAXREM], nc = 0, cap = 16;
+    for (int i = 0; i < n; i++) {
+        int cell = rem[i] / 9;
+        bool seen = false;
+        for (int j = 0; j < nc && !seen; j++) seen = cells[j] == cell;
+        if (!seen) cells[nc++] = cell;
+    }
+    while (nc > cap * 3 / 4) cap *= 2;
+    int16_t out[RH_MAXREM];
+    int m = 0;
+    for (int b = 0; b < cap; b++)
+        for (int j = 0; j < nc; j++) {
+            if ((cells[j] & (cap - 1)) != b) continue;
+            for (int d = 0; d < 9; d++)
+                for (int i = 0; i < n; i++)
+                    if (rem[i] == cells[j] * 9 + d) out[m++] = rem[i];
+        }
+    memcpy(rem, out, sizeof *rem * (size_t)m);
+}
+
 static int advanced(void *ctx, sdk_se_arena *a, sdk_se_set *s, const sdk_grid *cur,
                     const sdk_grid *src)
 {
@@ -1004,6 +1043,7 @@ static int advanced(void *ctx, sdk_se_arena *a, sdk_se_set *s, const sdk_grid *c
             }
             int id = nested ? reg_id(c->reg, full_chain_key(&sub, &nh[i])) : -1;
             if (nested) ncplx = nh[i].cplx;
+            hashmap_order(rh[i].rem, rh[i].nrem);
             for (int k = 0; k < rh[i].nrem; k++) {
                 int node = sdk_se_new(a, rh[i].rem[k], 0, SDK_SE_ADVANCED, par, np);
                 a->p[node].nested = id;
