@@ -94,6 +94,8 @@ static int locked_hodoku(const sdk_grid *g, sdk_sink *sink, const sdk_technique 
     return SDK_CONTINUE;
 }
 
+/* Digit d of house `from` lies only where `from` meets `to`: it leaves the
+ * rest of `to`. Both search orders (segments, HoDoKu's) end here. */
 static int locked_one(const sdk_grid *g, sdk_sink *sink, const sdk_technique *t, int from, int to,
                       int d)
 {
@@ -110,6 +112,26 @@ static int locked_one(const sdk_grid *g, sdk_sink *sink, const sdk_technique *t,
     sdk_step_house(&s, to, SDK_ROLE_COVER);
     sdk_step_printf(&s, "%s: %d in %s", t->name, d, sdk_house_short(from, hn));
     return sdk_emit(sink, &s);
+}
+
+/* A locked pair/triple whose eliminations s holds (none: nothing to emit):
+ * marks the set, the box b and the line l, writes the text and emits it. The
+ * segment search and HoDoKu's order both end here. */
+static int subset_emit(sdk_sink *sink, sdk_step *s, int b, int l, sdk_bb set, unsigned digits)
+{
+    if (sdk_step_empty(s)) return SDK_CONTINUE;
+    SDK_MASK_FOREACH(d, digits) sdk_step_mark_bb(s, set, d, SDK_ROLE_BASE);
+    sdk_step_house(s, b, SDK_ROLE_COVER);
+    sdk_step_house(s, l, SDK_ROLE_COVER);
+    sdk_step_printf(s, "%s: ", s->tech->name);
+    const char *sep = "";
+    SDK_MASK_FOREACH(d, digits) {
+        sdk_step_printf(s, "%s%d", sep, d);
+        sep = ",";
+    }
+    char cells[32];
+    sdk_step_printf(s, " in %s", sdk_cells_compact(set, cells, sizeof cells));
+    return sdk_emit(sink, s);
 }
 
 /* HoDoKu's locked pair/triple (order=hodoku): n cells of a box (any cells of
@@ -170,7 +192,6 @@ static int locked_subset_hodoku(const sdk_grid *g, sdk_sink *sink, const sdk_tec
 static int emit_subset(const sdk_grid *g, sdk_sink *sink, const sdk_technique *t, int b, int l,
                        sdk_bb set, unsigned digits)
 {
-    char cells[32];
     sdk_step s;
     sdk_step_init(&s, t);
     const int houses[2] = {l, b}; /* HoDoKu's order: the line, then the box */
@@ -180,18 +201,7 @@ static int emit_subset(const sdk_grid *g, sdk_sink *sink, const sdk_technique *t
             if (sdk_bb_has(set, c)) continue;
             SDK_MASK_FOREACH(d, g->cand[c] & digits) sdk_step_elim(&s, c, d);
         }
-    if (sdk_step_empty(&s)) return SDK_CONTINUE;
-    SDK_MASK_FOREACH(d, digits) sdk_step_mark_bb(&s, set, d, SDK_ROLE_BASE);
-    sdk_step_house(&s, b, SDK_ROLE_COVER);
-    sdk_step_house(&s, l, SDK_ROLE_COVER);
-    sdk_step_printf(&s, "%s: ", t->name);
-    const char *sep = "";
-    SDK_MASK_FOREACH(d, digits) {
-        sdk_step_printf(&s, "%s%d", sep, d);
-        sep = ",";
-    }
-    sdk_step_printf(&s, " in %s", sdk_cells_compact(set, cells, sizeof cells));
-    return sdk_emit(sink, &s);
+    return subset_emit(sink, &s, b, l, set, digits);
 }
 
 /* For each box-line intersection (segment): digit d's cells in `from` all lie
@@ -201,7 +211,6 @@ static int find_locked(const sdk_ctx *ctx, const sdk_grid *g, sdk_sink *sink)
     const sdk_technique *t = ctx->self;
     bool box_first = *(const bool *)t->data;
     if (hodoku_order(ctx)) return locked_hodoku(g, sink, t, box_first);
-    char hn[4];
     for (int b = 18; b < 27; b++) {
         for (int l = 0; l < 18; l++) {
             sdk_bb seg = sdk_bb_and(sdk_house_bb[b], sdk_house_bb[l]);
@@ -210,16 +219,7 @@ static int find_locked(const sdk_ctx *ctx, const sdk_grid *g, sdk_sink *sink)
             for (int d = 1; d <= 9; d++) {
                 sdk_bb in = sdk_house_digit(g, from, d);
                 if (sdk_bb_count(in) < 2 || !sdk_bb_subset(in, seg)) continue;
-                sdk_bb rest = sdk_bb_andnot(sdk_house_digit(g, to, d), seg);
-                if (sdk_bb_empty(rest)) continue;
-                sdk_step s;
-                sdk_step_init(&s, t);
-                sdk_step_elim_bb(&s, g, rest, d);
-                sdk_step_mark_bb(&s, in, d, SDK_ROLE_BASE);
-                sdk_step_house(&s, from, SDK_ROLE_BASE);
-                sdk_step_house(&s, to, SDK_ROLE_COVER);
-                sdk_step_printf(&s, "%s: %d in %s", t->name, d, sdk_house_short(from, hn));
-                if (sdk_emit(sink, &s) == SDK_STOP) return SDK_STOP;
+                if (locked_one(g, sink, t, from, to, d) == SDK_STOP) return SDK_STOP;
             }
         }
     }
@@ -232,7 +232,6 @@ static int find_locked_subset(const sdk_ctx *ctx, const sdk_grid *g, sdk_sink *s
     const sdk_technique *t = ctx->self;
     int n = *(const int *)t->data;
     if (hodoku_order(ctx)) return locked_subset_hodoku(g, sink, t, n);
-    char cells[32];
     for (int b = 18; b < 27; b++) {
         for (int l = 0; l < 18; l++) {
             sdk_bb seg = sdk_bb_andnot(sdk_bb_and(sdk_house_bb[b], sdk_house_bb[l]), g->solved);
@@ -254,18 +253,7 @@ static int find_locked_subset(const sdk_ctx *ctx, const sdk_grid *g, sdk_sink *s
                 sdk_step_init(&s, t);
                 sdk_bb around = sdk_bb_andnot(sdk_bb_or(sdk_house_bb[b], sdk_house_bb[l]), set);
                 SDK_MASK_FOREACH(d, digits) sdk_step_elim_bb(&s, g, around, d);
-                if (sdk_step_empty(&s)) continue;
-                SDK_MASK_FOREACH(d, digits) sdk_step_mark_bb(&s, set, d, SDK_ROLE_BASE);
-                sdk_step_house(&s, b, SDK_ROLE_COVER);
-                sdk_step_house(&s, l, SDK_ROLE_COVER);
-                sdk_step_printf(&s, "%s: ", t->name);
-                const char *sep = "";
-                SDK_MASK_FOREACH(d, digits) {
-                    sdk_step_printf(&s, "%s%d", sep, d);
-                    sep = ",";
-                }
-                sdk_step_printf(&s, " in %s", sdk_cells_compact(set, cells, sizeof cells));
-                if (sdk_emit(sink, &s) == SDK_STOP) return SDK_STOP;
+                if (subset_emit(sink, &s, b, l, set, digits) == SDK_STOP) return SDK_STOP;
             }
         }
     }
