@@ -183,7 +183,7 @@ static int find_fcc(const sdk_ctx *ctx, const sdk_grid *g, sdk_sink *sink)
     unsigned flags = SDK_LINKS_GROUPS | (sdk_opt_bool(ctx, "als", false) ? SDK_LINKS_ALS : 0);
     sctx s;
     int ret = SDK_CONTINUE;
-    sdk_step *st = sdk_xmalloc(sizeof *st);
+    sdk_step *st = sdk_scratch_step(ctx, 0);
     seen *sn = sdk_xcalloc(1, sizeof *sn);
     if (!forcing_static_init(&s, g, flags)) goto out;
     for (int p = 0; p < 2 * SDK_NCAND && ret != SDK_STOP; p++) {
@@ -200,7 +200,6 @@ static int find_fcc(const sdk_ctx *ctx, const sdk_grid *g, sdk_sink *sink)
     }
     forcing_static_free(&s);
 out:
-    free(st);
     free(sn);
     return ret;
 }
@@ -255,7 +254,7 @@ static int find_fcv(const sdk_ctx *ctx, const sdk_grid *g, sdk_sink *sink)
     unsigned flags = SDK_LINKS_GROUPS | (sdk_opt_bool(ctx, "als", false) ? SDK_LINKS_ALS : 0);
     sctx s;
     int ret = SDK_CONTINUE;
-    sdk_step *st = sdk_xmalloc(sizeof *st);
+    sdk_step *st = sdk_scratch_step(ctx, 0);
     seen *sn = sdk_xcalloc(1, sizeof *sn);
     if (!forcing_static_init(&s, g, flags)) goto out;
     /* a candidate true and false */
@@ -285,7 +284,6 @@ static int find_fcv(const sdk_ctx *ctx, const sdk_grid *g, sdk_sink *sink)
         }
     forcing_static_free(&s);
 out:
-    free(st);
     free(sn);
     return ret;
 }
@@ -544,12 +542,12 @@ static void seen_del(seen *sn, int lit)
     s->w[(lit >> 1) >> 6] &= ~(1ULL << ((lit >> 1) & 63));
 }
 
-static int dyn_all(const sdk_grid *g, unsigned flags, const sdk_technique *ct,
+static int dyn_all(const sdk_ctx *ctx, const sdk_grid *g, unsigned flags, const sdk_technique *ct,
                    const sdk_technique *vt, int cbase, int vbase, const char *label, sdk_sink *sink)
 {
     int ret = SDK_CONTINUE;
     sdk_dyn *d = sdk_xmalloc(sizeof *d);
-    sdk_step *st = sdk_xmalloc(sizeof *st);
+    sdk_step *st = sdk_scratch_step(ctx, 0);
     seen *sn = sdk_xcalloc(1, sizeof *sn);
     dtab *t = vt ? sdk_xcalloc(2 * SDK_NCAND, sizeof *t) : NULL;
 
@@ -665,7 +663,6 @@ static int dyn_all(const sdk_grid *g, unsigned flags, const sdk_technique *ct,
 out:
     free(t);
     free(d);
-    free(st);
     free(sn);
     return ret;
 }
@@ -685,7 +682,7 @@ static int find_dyn(const sdk_ctx *ctx, const sdk_grid *g, sdk_sink *sink)
     const dyn_kind *k = t->data;
     /* checkable=1: only steps whose chains fit the step whole (reading profile) */
     unsigned flags = k->flags | (sdk_opt_int(ctx, "checkable", 0) ? DYN_CHECKABLE : 0);
-    return dyn_all(g, flags, k->contradiction ? t : NULL, k->verity ? t : NULL,
+    return dyn_all(ctx, g, flags, k->contradiction ? t : NULL, k->verity ? t : NULL,
                    k->contradiction ? t->difficulty : 0,
                    k->verity ? t->difficulty + k->verity_extra : 0, k->label, sink);
 }
@@ -749,7 +746,7 @@ static int find_nfc(const sdk_ctx *ctx, const sdk_grid *g, sdk_sink *sink)
 {
     int ret = SDK_CONTINUE;
     sdk_dyn *d = sdk_xmalloc(sizeof *d), *d2 = sdk_xmalloc(sizeof *d2);
-    sdk_step *st = sdk_xmalloc(sizeof *st);
+    sdk_step *st = sdk_scratch_step(ctx, 0);
     sdk_grid *w = sdk_xmalloc(sizeof *w);
     bool engine = ctx->propagate && ctx->depth < 2;
     inner_log *log = engine ? inner_log_new() : NULL;
@@ -815,7 +812,6 @@ static int find_nfc(const sdk_ctx *ctx, const sdk_grid *g, sdk_sink *sink)
     }
     free(d);
     free(d2);
-    free(st);
     free(w);
     inner_log_free(log);
     return ret;

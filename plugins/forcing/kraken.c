@@ -167,14 +167,13 @@ static int find_kraken(const sdk_ctx *ctx, const sdk_grid *g, sdk_sink *sink)
     fs.need_elims = false;
     sctx s;
     kctx k = {.s = &s, .g = g, .type = type, .t = tech, .sink = sink, .ret = SDK_CONTINUE};
-    k.st = sdk_xmalloc(sizeof *k.st);
+    k.st = sdk_scratch_step(ctx, 0);
     k.sn = sdk_xcalloc(1, sizeof *k.sn);
     unsigned flags = SDK_LINKS_GROUPS | (sdk_opt_bool(ctx, "als", false) ? SDK_LINKS_ALS : 0);
     if (forcing_static_init(&s, g, flags)) {
         sdk_fish_find(g, 0, &fs, kraken_on_fish, &k);
         forcing_static_free(&s);
     }
-    free(k.st);
     free(k.sn);
     return k.ret;
 }
