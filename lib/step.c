@@ -12,7 +12,7 @@
  * (ctx->depth): a find at depth d that calls propagate runs finds at d + 1,
  * so no two finds running at once on a thread share a step. A depth's steps
  * are allocated the first time it is used and kept for the thread's life
- * (a few depths of 4 steps: some 22 KiB each); the table of depths grows by
+ * (a few depths of 4 steps: some 48 KiB each); the table of depths grows by
  * pointers, so steps in use never move. */
 static __thread sdk_step **scratch_at; /* scratch_at[depth]: SDK_SCRATCH_STEPS steps */
 static __thread int scratch_depths;

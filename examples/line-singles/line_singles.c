@@ -27,9 +27,9 @@ static int find_line_single(const sdk_ctx *ctx, const sdk_grid *g, sdk_sink *sin
             sdk_bb where = sdk_house_digit(g, h, d); /* unsolved cells of h holding d */
             if (sdk_bb_count(where) != 1) continue;
             int cell = sdk_bb_first(where);
-            /* The host lends us a step to build in (5 KiB we need not keep
+            /* The host lends us a step to build in (12 KiB we need not keep
              * on our stack); the sink copies what it keeps, so the same step
-             * serves the next find. */
+             * serves the next single. */
             sdk_step *s = sdk_scratch_step(ctx, 0);
             sdk_step_init(s, ctx->self);
             sdk_step_place(s, cell, d);

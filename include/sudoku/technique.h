@@ -177,7 +177,7 @@ typedef const sdk_technique *const *(*sdk_plugin_fn)(void);
         return list;                                                                               \
     }
 
-/* Scratch steps: a step (some 5 KiB) for find() to build in, owned by the
+/* Scratch steps: a step (some 12 KiB) for find() to build in, owned by the
  * host, so that no find() keeps one on its stack (nested propagate calls
  * stack finds inside finds) or allocates one per call.
  *

@@ -749,7 +749,7 @@ static int find_nfc(const sdk_ctx *ctx, const sdk_grid *g, sdk_sink *sink)
     sdk_step *st = sdk_scratch_step(ctx, 0);
     sdk_grid *w = sdk_xmalloc(sizeof *w);
     bool engine = ctx->propagate && ctx->depth < 2;
-    inner_log *log = engine ? inner_log_new() : NULL;
+    inner_log *log = engine ? inner_log_new(ctx) : NULL;
     /* propagate-upto=N: the nested propagation uses only the profile's first N
      * techniques (default: all before this one). A speed bound that changes
      * what is found: the profile chooses it. */
