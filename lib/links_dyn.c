@@ -39,11 +39,12 @@ static void set_lit(sdk_dyn *d, dq *q, int lit, int from, int kind, int strong, 
     q->q[q->tail++] = (int16_t)lit;
 }
 
-/* Remaining (not false) cells of digit dg in house h. */
-static sdk_bb remaining(const sdk_dyn *d, int h, int dg)
+/* The cells of `cells` where digit dg is not (yet) false: what is left of a
+ * house's places for dg, or of an ALS's cells holding it. */
+static sdk_bb alive(const sdk_dyn *d, sdk_bb cells, int dg)
 {
-    sdk_bb b = sdk_house_digit(&d->g, h, dg), r = sdk_bb_none();
-    SDK_BB_FOREACH(c, b)
+    sdk_bb r = sdk_bb_none();
+    SDK_BB_FOREACH(c, cells)
         if (d->state[c * 9 + dg - 1] != -1) sdk_bb_add(&r, c);
     return r;
 }
@@ -88,7 +89,7 @@ static void on_off(sdk_dyn *d, dq *q, int lit, unsigned flags, const sdk_als_lis
     }
     for (int k = 0; k < 3 && !d->contradiction; k++) {
         int h = sdk_cell_house[c][k];
-        sdk_bb r = remaining(d, h, dg);
+        sdk_bb r = alive(d, sdk_house_digit(g, h, dg), dg);
         int n = sdk_bb_count(r);
         if (n == 0) {
             d->contradiction = true;
@@ -117,21 +118,15 @@ static void on_off(sdk_dyn *d, dq *q, int lit, unsigned flags, const sdk_als_lis
     if (!(flags & SDK_DYN_ALS) || !als || d->contradiction) return;
     for (int i = 0; i < als->n && !d->contradiction; i++) {
         const sdk_als *A = &als->als[i];
-        if (!sdk_bb_has(A->dcells[dg - 1], c)) continue;
-        bool gone = true;
-        SDK_BB_FOREACH(x, A->dcells[dg - 1])
-            if (d->state[x * 9 + dg - 1] != -1) gone = false;
-        if (!gone) continue;
+        /* dg just left the set: it is locked on its other digits */
+        if (!sdk_bb_has(A->dcells[dg - 1], c) || !sdk_bb_empty(alive(d, A->dcells[dg - 1], dg)))
+            continue;
         SDK_MASK_FOREACH(m, A->digits) {
             if (m == dg) continue;
-            sdk_bb rm = sdk_bb_none();
-            SDK_BB_FOREACH(x, A->dcells[m - 1])
-                if (d->state[x * 9 + m - 1] != -1) sdk_bb_add(&rm, x);
+            sdk_bb rm = alive(d, A->dcells[m - 1], m);
             if (sdk_bb_empty(rm)) {
                 d->contradiction = true;
-                char a[64];
                 snprintf(d->why_text, sizeof d->why_text, "a locked set misses digit %d", m);
-                (void)a;
                 return;
             }
             if (sdk_bb_count(rm) == 1)

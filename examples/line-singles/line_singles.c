@@ -27,17 +27,18 @@ static int find_line_single(const sdk_ctx *ctx, const sdk_grid *g, sdk_sink *sin
             sdk_bb where = sdk_house_digit(g, h, d); /* unsolved cells of h holding d */
             if (sdk_bb_count(where) != 1) continue;
             int cell = sdk_bb_first(where);
-            /* The step lives on our stack only until sdk_emit returns: the
-             * sink copies what it keeps. */
-            sdk_step s;
-            sdk_step_init(&s, ctx->self);
-            sdk_step_place(&s, cell, d);
-            sdk_step_mark(&s, cell, d, SDK_ROLE_TARGET);
-            if (mark_house) sdk_step_house(&s, h, SDK_ROLE_BASE);
+            /* The host lends us a step to build in (12 KiB we need not keep
+             * on our stack); the sink copies what it keeps, so the same step
+             * serves the next single. */
+            sdk_step *s = sdk_scratch_step(ctx, 0);
+            sdk_step_init(s, ctx->self);
+            sdk_step_place(s, cell, d);
+            sdk_step_mark(s, cell, d, SDK_ROLE_TARGET);
+            if (mark_house) sdk_step_house(s, h, SDK_ROLE_BASE);
             char name[8], house[8];
-            sdk_step_printf(&s, "%s: %s=%d (the only %d in %s %s)", ctx->self->name,
+            sdk_step_printf(s, "%s: %s=%d (the only %d in %s %s)", ctx->self->name,
                             sdk_cell_name(cell, name), d, d, r->what, sdk_house_short(h, house));
-            if (sdk_emit(sink, &s) == SDK_STOP) return SDK_STOP; /* the sink has enough */
+            if (sdk_emit(sink, s) == SDK_STOP) return SDK_STOP; /* the sink has enough */
         }
     }
     return SDK_CONTINUE; /* searched everything, found or not */

@@ -48,6 +48,9 @@
  *     descriptor). find() may reuse or free its step as soon as emit returns.
  *   - The grid handed to ctx->propagate is the caller's (a copy it made); the
  *     engine changes it in place and keeps nothing.
+ *   - Scratch steps (sdk_scratch_step) are owned by the host: find() builds
+ *     its steps in them, never frees them and keeps no pointer to them
+ *     after it returns (below).
  *
  * Versions
  *
@@ -62,12 +65,17 @@
  *   stale or hand-made header) and accepts a larger one (it reads only the
  *   fields it knows).
  *
+ *   Adding a function to the SDK changes no layout and keeps the version: a
+ *   plugin that calls it needs a libsudoku that has it (the dynamic linker
+ *   names the missing symbol), and older plugins load as before.
+ *
  *   History: 1 - first release. 2 - sdk_technique.size and .data, ctx->self,
  *   sdk_fish_search.only_kind (fish.h). 3 - a nested step carries the inner
  *   steps behind its contradiction (sdk_step.inner, .claim, .inner_text: the
  *   step is flat, so sinks that copy it keep them) and ctx->propagate_steps
  *   reports the steps it applies. A new field of sdk_step could not be added
- *   without a new layout: sinks copy steps by value.
+ *   without a new layout: sinks copy steps by value. Within 3, with no
+ *   layout change: sdk_scratch_step().
  */
 #ifndef SUDOKU_TECHNIQUE_H
 #define SUDOKU_TECHNIQUE_H
@@ -168,6 +176,32 @@ typedef const sdk_technique *const *(*sdk_plugin_fn)(void);
         static const sdk_technique *const list[] = {__VA_ARGS__, NULL};                            \
         return list;                                                                               \
     }
+
+/* Scratch steps: a step (some 12 KiB) for find() to build in, owned by the
+ * host, so that no find() keeps one on its stack (nested propagate calls
+ * stack finds inside finds) or allocates one per call.
+ *
+ *   sdk_step *s = sdk_scratch_step(ctx, 0);
+ *   sdk_step_init(s, ctx->self);
+ *   ...
+ *   if (sdk_emit(sink, s) == SDK_STOP) return SDK_STOP;
+ *
+ * - The step lives until this find() call returns: the same (ctx, k) gives
+ *   the same step all through the call (also after sdk_emit and after
+ *   ctx->propagate), and its content is whatever was left in it: call
+ *   sdk_step_init() before filling it. The host owns it; never free it.
+ * - k = 0 .. SDK_SCRATCH_STEPS - 1 gives that many distinct steps, for a
+ *   find() that builds several at once (a step and an adjusted copy of
+ *   another); any other k aborts with a message.
+ * - Re-entrant: the finds that ctx->propagate runs (ctx->depth + 1) get
+ *   steps of their own, so a caller's steps survive propagate; a copy of ctx
+ *   (with a lower position) gives the same steps as ctx. Steps are per thread.
+ * - The host's side of the contract: a host that runs find() itself (not
+ *   through the engine) starts no second find() at the same ctx->depth on
+ *   the same thread while one runs (from inside a sink, say): the two would
+ *   share their steps. */
+#define SDK_SCRATCH_STEPS 4
+SDK_API sdk_step *sdk_scratch_step(const sdk_ctx *ctx, int k);
 
 /* Option lookup: the value of key, or NULL / def when absent. */
 SDK_API const char *sdk_opt(const sdk_ctx *ctx, const char *key);

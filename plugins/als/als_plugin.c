@@ -599,7 +599,7 @@ static int find_als(const sdk_ctx *ctx, const sdk_grid *g, sdk_sink *sink)
     }
     int ret = SDK_CONTINUE;
     if (R.n > 1) qsort(R.r, (size_t)R.n, sizeof *R.r, rec_cmp);
-    sdk_step *s = sdk_xmalloc(sizeof *s);
+    sdk_step *s = sdk_scratch_step(ctx, 0);
     for (int i = 0; s && i < R.n; i++) {
         build_step(s, t, &l, &R.r[i]);
         if (sdk_emit(sink, s) == SDK_STOP) {
@@ -607,7 +607,6 @@ static int find_als(const sdk_ctx *ctx, const sdk_grid *g, sdk_sink *sink)
             break;
         }
     }
-    free(s);
     recs_free(&R);
     sdk_als_list_free(&l);
     return ret;

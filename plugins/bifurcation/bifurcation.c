@@ -31,24 +31,24 @@ static const sdk_technique bifurcation = {
 
 SDK_PLUGIN(&bifurcation)
 
-static int refute(sdk_sink *sink, const sdk_grid *g, int cell, int digit, const char *how,
-                  int steps)
+static int refute(const sdk_ctx *ctx, sdk_sink *sink, const sdk_grid *g, int cell, int digit,
+                  const char *how, int steps)
 {
-    sdk_step s;
+    sdk_step *s = sdk_scratch_step(ctx, 0);
     char name[8];
-    sdk_step_init(&s, &bifurcation);
-    sdk_step_elim(&s, cell, digit);
-    sdk_step_mark(&s, cell, 0, SDK_ROLE_PIVOT);
-    sdk_step_mark(&s, cell, digit, SDK_ROLE_TARGET);
-    sdk_step_printf(&s, "Bifurcation: %s is one of {", sdk_cell_name(cell, name));
+    sdk_step_init(s, &bifurcation);
+    sdk_step_elim(s, cell, digit);
+    sdk_step_mark(s, cell, 0, SDK_ROLE_PIVOT);
+    sdk_step_mark(s, cell, digit, SDK_ROLE_TARGET);
+    sdk_step_printf(s, "Bifurcation: %s is one of {", sdk_cell_name(cell, name));
     const char *sep = "";
     SDK_MASK_FOREACH(d, g->cand[cell]) {
-        sdk_step_printf(&s, "%s%d", sep, d);
+        sdk_step_printf(s, "%s%d", sep, d);
         sep = ",";
     }
-    sdk_step_printf(&s, "}; trying %s=%d %s", name, digit, how);
-    if (steps >= 0) sdk_step_printf(&s, " after %d step%s", steps, steps == 1 ? "" : "s");
-    return sdk_emit(sink, &s);
+    sdk_step_printf(s, "}; trying %s=%d %s", name, digit, how);
+    if (steps >= 0) sdk_step_printf(s, " after %d step%s", steps, steps == 1 ? "" : "s");
+    return sdk_emit(sink, s);
 }
 
 static int find_bifurcation(const sdk_ctx *ctx, const sdk_grid *g, sdk_sink *sink)
@@ -69,7 +69,7 @@ static int find_bifurcation(const sdk_ctx *ctx, const sdk_grid *g, sdk_sink *sin
                 char how[300];
                 snprintf(how, sizeof how, "breaks the grid (%s)", res.why);
                 found = true;
-                if (refute(sink, g, c, d, how, res.steps) == SDK_STOP) {
+                if (refute(ctx, sink, g, c, d, how, res.steps) == SDK_STOP) {
                     free(work);
                     return SDK_STOP;
                 }
@@ -86,7 +86,7 @@ static int find_bifurcation(const sdk_ctx *ctx, const sdk_grid *g, sdk_sink *sin
                 sdk_grid_place(work, c, d, false);
                 if (sdk_solve_grid(work, 1, NULL, NULL) != 0) continue;
                 found = true;
-                if (refute(sink, g, c, d, "leaves no solution (exhaustive search)", -1) ==
+                if (refute(ctx, sink, g, c, d, "leaves no solution (exhaustive search)", -1) ==
                     SDK_STOP) {
                     free(work);
                     return SDK_STOP;

@@ -417,7 +417,7 @@ static int find_chains(const sdk_ctx *ctx, const sdk_grid *g, sdk_sink *sink)
     /* grouped: also the other shortest chains (ties broken the other way),
      * which may give other eliminations */
     if (grouped) run_search(s, true);
-    sdk_step *st = sdk_xmalloc(sizeof *st);
+    sdk_step *st = sdk_scratch_step(ctx, 0);
     for (int i = 0; i < s->n && ret != SDK_STOP; i++) {
         const found *f = &s->f[i];
         if (f->type != type) continue;
@@ -430,7 +430,6 @@ static int find_chains(const sdk_ctx *ctx, const sdk_grid *g, sdk_sink *sink)
         sdk_step_printf(st, "%s: %s", type_name(type, grouped), buf);
         ret = sdk_emit(sink, st);
     }
-    free(st);
     sdk_lsearch_free(&s->S);
     sdk_lsearch_free(&s->S2);
 out_links:

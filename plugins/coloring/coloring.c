@@ -144,13 +144,13 @@ static int find_simple(const sdk_ctx *ctx, const sdk_grid *g, sdk_sink *sink)
             }
             t = sdk_bb_and(t, g->digit[d - 1]);
             if (sdk_bb_empty(t)) continue;
-            sdk_step s;
-            sdk_step_init(&s, tech);
-            sdk_step_elim_bb(&s, g, t, d);
-            mark_cluster(&s, &k[i], d, SDK_ROLE_ON, SDK_ROLE_OFF);
-            sdk_step_printf(&s, "%s: %d", tech->name, d);
-            cluster_text(&s, &k[i]);
-            if (sdk_emit(sink, &s) == SDK_STOP) return SDK_STOP;
+            sdk_step *s = sdk_scratch_step(ctx, 0);
+            sdk_step_init(s, tech);
+            sdk_step_elim_bb(s, g, t, d);
+            mark_cluster(s, &k[i], d, SDK_ROLE_ON, SDK_ROLE_OFF);
+            sdk_step_printf(s, "%s: %d", tech->name, d);
+            cluster_text(s, &k[i]);
+            if (sdk_emit(sink, s) == SDK_STOP) return SDK_STOP;
         }
     }
     return SDK_CONTINUE;
@@ -190,16 +190,16 @@ static int find_multi(const sdk_ctx *ctx, const sdk_grid *g, sdk_sink *sink)
                 }
                 t = sdk_bb_and(t, g->digit[d - 1]);
                 if (sdk_bb_empty(t)) continue;
-                sdk_step s;
-                sdk_step_init(&s, tech);
-                sdk_step_elim_bb(&s, g, t, d);
-                mark_cluster(&s, &k[i], d, SDK_ROLE_ON, SDK_ROLE_OFF);
-                mark_cluster(&s, &k[j], d, SDK_ROLE_BASE, SDK_ROLE_COVER);
-                sdk_step_printf(&s, "%s: %d", tech->name, d);
-                cluster_text(&s, &k[i]);
-                sdk_step_printf(&s, ",");
-                cluster_text(&s, &k[j]);
-                if (sdk_emit(sink, &s) == SDK_STOP) return SDK_STOP;
+                sdk_step *s = sdk_scratch_step(ctx, 0);
+                sdk_step_init(s, tech);
+                sdk_step_elim_bb(s, g, t, d);
+                mark_cluster(s, &k[i], d, SDK_ROLE_ON, SDK_ROLE_OFF);
+                mark_cluster(s, &k[j], d, SDK_ROLE_BASE, SDK_ROLE_COVER);
+                sdk_step_printf(s, "%s: %d", tech->name, d);
+                cluster_text(s, &k[i]);
+                sdk_step_printf(s, ",");
+                cluster_text(s, &k[j]);
+                if (sdk_emit(sink, s) == SDK_STOP) return SDK_STOP;
             }
         }
     }

@@ -128,6 +128,7 @@ static int fish_class(const sdk_fish *f)
 }
 
 typedef struct run {
+    const sdk_ctx *ctx; /* for its scratch step */
     const fdef *def;
     const sdk_technique *tech;
     const sdk_grid *g;
@@ -141,37 +142,37 @@ typedef struct run {
 /* One step for one fish, or for a Siamese pair (b != NULL). */
 static int emit_fish(run *r, const sdk_fish *a, const sdk_fish *b)
 {
-    sdk_step st;
-    sdk_step_init(&st, r->tech);
+    sdk_step *st = sdk_scratch_step(r->ctx, 0);
+    sdk_step_init(st, r->tech);
     int d = a->digit;
     char bs[40], cs[40], cs2[40], name[8];
-    sdk_step_printf(&st, "%s%s: %d %s %s", b ? "Siamese " : "", r->tech->name, d,
+    sdk_step_printf(st, "%s%s: %d %s %s", b ? "Siamese " : "", r->tech->name, d,
                     sdk_fish_houses(a->base, a->size, bs, sizeof bs),
                     sdk_fish_houses(a->cover, a->size, cs, sizeof cs));
-    if (b) sdk_step_printf(&st, "/%s", sdk_fish_houses(b->cover, b->size, cs2, sizeof cs2));
+    if (b) sdk_step_printf(st, "/%s", sdk_fish_houses(b->cover, b->size, cs2, sizeof cs2));
     sdk_bb fins = a->fins, endo = a->endo_fins, elims = a->elims;
     if (b) {
         fins = sdk_bb_or(fins, b->fins);
         endo = sdk_bb_or(endo, b->endo_fins);
         elims = sdk_bb_or(elims, b->elims);
     }
-    SDK_BB_FOREACH(c, fins) sdk_step_printf(&st, " f%s", sdk_cell_name(c, name));
-    SDK_BB_FOREACH(c, endo) sdk_step_printf(&st, " ef%s", sdk_cell_name(c, name));
+    SDK_BB_FOREACH(c, fins) sdk_step_printf(st, " f%s", sdk_cell_name(c, name));
+    SDK_BB_FOREACH(c, endo) sdk_step_printf(st, " ef%s", sdk_cell_name(c, name));
 
-    for (int i = 0; i < a->size; i++) sdk_step_house(&st, a->base[i], SDK_ROLE_BASE);
-    for (int i = 0; i < a->size; i++) sdk_step_house(&st, a->cover[i], SDK_ROLE_COVER);
+    for (int i = 0; i < a->size; i++) sdk_step_house(st, a->base[i], SDK_ROLE_BASE);
+    for (int i = 0; i < a->size; i++) sdk_step_house(st, a->cover[i], SDK_ROLE_COVER);
     if (b)
         for (int i = 0; i < b->size; i++) {
             bool dup = false;
             for (int k = 0; k < a->size; k++) dup |= a->cover[k] == b->cover[i];
-            if (!dup) sdk_step_house(&st, b->cover[i], SDK_ROLE_COVER);
+            if (!dup) sdk_step_house(st, b->cover[i], SDK_ROLE_COVER);
         }
     sdk_bb plain = sdk_bb_andnot(sdk_bb_andnot(a->base_cells, fins), endo);
-    sdk_step_mark_bb(&st, plain, d, SDK_ROLE_BASE);
-    sdk_step_mark_bb(&st, fins, d, SDK_ROLE_FIN);
-    sdk_step_mark_bb(&st, endo, d, SDK_ROLE_ENDOFIN);
-    SDK_BB_FOREACH(c, elims) sdk_step_elim(&st, c, d);
-    if (sdk_emit(r->sink, &st) == SDK_STOP) {
+    sdk_step_mark_bb(st, plain, d, SDK_ROLE_BASE);
+    sdk_step_mark_bb(st, fins, d, SDK_ROLE_FIN);
+    sdk_step_mark_bb(st, endo, d, SDK_ROLE_ENDOFIN);
+    SDK_BB_FOREACH(c, elims) sdk_step_elim(st, c, d);
+    if (sdk_emit(r->sink, st) == SDK_STOP) {
         r->stopped = 1;
         return SDK_STOP;
     }
@@ -236,7 +237,7 @@ static int find_fish(const sdk_ctx *ctx, const sdk_grid *g, sdk_sink *sink)
     if (s.max_endo_fins < 0) s.max_endo_fins = 0;
     bool siamese = sdk_opt_bool(ctx, "siamese", false);
 
-    run r = {.def = def, .tech = ctx->self, .g = g, .sink = sink, .collect = siamese};
+    run r = {.ctx = ctx, .def = def, .tech = ctx->self, .g = g, .sink = sink, .collect = siamese};
     for (int d = 1; d <= 9 && !r.stopped; d++) {
         r.n = 0;
         sdk_fish_find(g, d, &s, on_fish, &r);

@@ -13,68 +13,25 @@
  *      techniques (ctx->propagate; propagate-upto=N: only its first N) breaks
  *      the grid; without an engine, by dynamic chains nested inside dynamic
  *      chains (bivalue cells).
- *  kraken-fish, kraken-fish-2  finned fish (basic, Franken or Mutant, from
- *      the shared enumerator of fish.h) whose fins and, for type 2, the base
- *      candidates of one cover house each imply by a chain that a candidate
- *      is false (HoDoKu 0371, 0372).
  *
- * Ratings follow Sudoku Explainer: base plus its length increment. */
+ * Kraken fish (finned fish followed by the same static chains) are in
+ * kraken.c; forcing_private.h holds the tables both read. Ratings follow
+ * Sudoku Explainer: base plus its length increment. */
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include "sudoku/alloc.h"
-#include "sudoku/fish.h"
 #include "sudoku/links.h"
 #include "sudoku/technique.h"
+#include "forcing_private.h"
 #include "inner.h"
 
-typedef struct cset {
-    uint64_t w[12];
-} cset;
-
-static inline void cs_add(cset *s, int k)
-{
-    s->w[k >> 6] |= 1ULL << (k & 63);
-}
-static inline bool cs_has(const cset *s, int k)
-{
-    return s->w[k >> 6] >> (k & 63) & 1;
-}
-static inline void cs_and(cset *a, const cset *b)
-{
-    for (int i = 0; i < 12; i++) a->w[i] &= b->w[i];
-}
-static inline bool cs_empty(const cset *a)
-{
-    for (int i = 0; i < 12; i++)
-        if (a->w[i]) return false;
-    return true;
-}
-
-/* Per premise (literal of a candidate): what it implies. */
-typedef struct table {
-    cset on, off;
-    bool valid;
-} table;
-
-static const sdk_technique fcc, fcv, fnc, fnv, nishio, dfc, nfc, kraken, kraken2;
-
-/* Conclusions already emitted (one step per conclusion). */
-typedef struct seen {
-    cset place, elim;
-} seen;
+static const sdk_technique fcc, fcv, fnc, fnv, nishio, dfc, nfc;
 
 /* ---- steps from static chains ----------------------------------------- */
 
-typedef struct sctx {
-    const sdk_grid *g;
-    sdk_links L;
-    sdk_lsearch S;
-    table *t; /* 2 * 729 */
-} sctx;
-
-static bool static_init(sctx *s, const sdk_grid *g, unsigned flags)
+bool forcing_static_init(sctx *s, const sdk_grid *g, unsigned flags)
 {
     memset(s, 0, sizeof *s);
     s->g = g;
@@ -110,7 +67,7 @@ static bool static_init(sctx *s, const sdk_grid *g, unsigned flags)
     return true;
 }
 
-static void static_free(sctx *s)
+void forcing_static_free(sctx *s)
 {
     free(s->t);
     sdk_lsearch_free(&s->S);
@@ -118,7 +75,7 @@ static void static_free(sctx *s)
 }
 
 /* Add the chain premise -> lit to the step; returns its node count. */
-static int add_chain(sctx *s, int premise, int lit, sdk_step *st, char *txt, size_t n)
+int forcing_add_chain(sctx *s, int premise, int lit, sdk_step *st, char *txt, size_t n)
 {
     sdk_links_search(&s->L, premise, &s->S);
     int ch[256];
@@ -137,24 +94,6 @@ static const char *lit_name(int lit, char *buf)
     return buf;
 }
 
-/* Set the conclusion "lit is true" (placement or elimination). */
-static void conclude(sdk_step *st, int lit)
-{
-    int k = lit >> 1;
-    if (lit & 1)
-        sdk_step_place(st, k / 9, k % 9 + 1);
-    else
-        sdk_step_elim(st, k / 9, k % 9 + 1);
-}
-
-static bool seen_add(seen *sn, int lit)
-{
-    cset *s = (lit & 1) ? &sn->place : &sn->elim;
-    if (cs_has(s, lit >> 1)) return false;
-    cs_add(s, lit >> 1);
-    return true;
-}
-
 /* Static contradiction of premise p: returns the kind found, fills the chains. */
 static int static_contradiction(sctx *s, int p, sdk_step *st, int *len)
 {
@@ -164,15 +103,15 @@ static int static_contradiction(sctx *s, int p, sdk_step *st, int *len)
     *len = 0;
     /* the premise implies its own negation */
     if (cs_has((p & 1) ? &t->off : &t->on, p >> 1)) {
-        *len = add_chain(s, p, p ^ 1, st, txt, sizeof txt);
+        *len = forcing_add_chain(s, p, p ^ 1, st, txt, sizeof txt);
         sdk_step_printf(st, "%s", txt);
         return 1;
     }
     for (int k = 0; k < SDK_NCAND; k++)
         if (cs_has(&t->on, k) && cs_has(&t->off, k)) {
             char a[512], b[512];
-            int l1 = add_chain(s, p, 2 * k + 1, st, a, sizeof a);
-            int l2 = add_chain(s, p, 2 * k, st, b, sizeof b);
+            int l1 = forcing_add_chain(s, p, 2 * k + 1, st, a, sizeof a);
+            int l2 = forcing_add_chain(s, p, 2 * k, st, b, sizeof b);
             *len = l1 + l2;
             sdk_step_printf(st, "%s / %s", a, b);
             return 2;
@@ -193,14 +132,14 @@ static int static_contradiction(sctx *s, int p, sdk_step *st, int *len)
         }
         if (on >= 2) {
             char a[512], b[512];
-            *len = add_chain(s, p, 2 * first + 1, st, a, sizeof a) +
-                   add_chain(s, p, 2 * second + 1, st, b, sizeof b);
+            *len = forcing_add_chain(s, p, 2 * first + 1, st, a, sizeof a) +
+                   forcing_add_chain(s, p, 2 * second + 1, st, b, sizeof b);
             sdk_step_printf(st, "%s / %s", a, b);
             return 3;
         }
         if (off == sdk_mask_count(g->cand[c])) {
             SDK_MASK_FOREACH(d, g->cand[c])
-                *len += add_chain(s, p, 2 * (c * 9 + d - 1), st, NULL, 0);
+                *len += forcing_add_chain(s, p, 2 * (c * 9 + d - 1), st, NULL, 0);
             char a[8];
             sdk_step_printf(st, "%s has no candidate left", sdk_cell_name(c, a));
             return 4;
@@ -224,13 +163,14 @@ static int static_contradiction(sctx *s, int p, sdk_step *st, int *len)
             }
             char hn[16];
             if (on >= 2) {
-                *len = add_chain(s, p, 2 * first + 1, st, NULL, 0) +
-                       add_chain(s, p, 2 * second + 1, st, NULL, 0);
+                *len = forcing_add_chain(s, p, 2 * first + 1, st, NULL, 0) +
+                       forcing_add_chain(s, p, 2 * second + 1, st, NULL, 0);
                 sdk_step_printf(st, "digit %d twice in %s", d, sdk_house_name(h, hn));
                 return 5;
             }
             if (off == sdk_bb_count(b)) {
-                SDK_BB_FOREACH(c, b) *len += add_chain(s, p, 2 * (c * 9 + d - 1), st, NULL, 0);
+                SDK_BB_FOREACH(c, b)
+                    *len += forcing_add_chain(s, p, 2 * (c * 9 + d - 1), st, NULL, 0);
                 sdk_step_printf(st, "digit %d has no place in %s", d, sdk_house_name(h, hn));
                 return 6;
             }
@@ -238,19 +178,14 @@ static int static_contradiction(sctx *s, int p, sdk_step *st, int *len)
     return 0;
 }
 
-static int diff_len(int base, int len)
-{
-    return base + sdk_chain_length_tenths(len);
-}
-
 static int find_fcc(const sdk_ctx *ctx, const sdk_grid *g, sdk_sink *sink)
 {
     unsigned flags = SDK_LINKS_GROUPS | (sdk_opt_bool(ctx, "als", false) ? SDK_LINKS_ALS : 0);
     sctx s;
     int ret = SDK_CONTINUE;
-    sdk_step *st = sdk_xmalloc(sizeof *st);
+    sdk_step *st = sdk_scratch_step(ctx, 0);
     seen *sn = sdk_xcalloc(1, sizeof *sn);
-    if (!static_init(&s, g, flags)) goto out;
+    if (!forcing_static_init(&s, g, flags)) goto out;
     for (int p = 0; p < 2 * SDK_NCAND && ret != SDK_STOP; p++) {
         if (!s.t[p].valid) continue;
         sdk_step_init(st, &fcc);
@@ -263,9 +198,8 @@ static int find_fcc(const sdk_ctx *ctx, const sdk_grid *g, sdk_sink *sink)
         st->difficulty = diff_len(fcc.difficulty, len);
         ret = sdk_emit(sink, st);
     }
-    static_free(&s);
+    forcing_static_free(&s);
 out:
-    free(st);
     free(sn);
     return ret;
 }
@@ -281,7 +215,7 @@ static int emit_verity(sctx *s, const int *ps, int n, int lit, const char *what,
     int len = 0;
     for (int i = 0; i < n; i++) {
         char txt[256];
-        len += add_chain(s, ps[i], lit, st, txt, sizeof txt);
+        len += forcing_add_chain(s, ps[i], lit, st, txt, sizeof txt);
         sdk_step_printf(st, "%s %s", i ? ";" : "", txt);
     }
     conclude(st, lit);
@@ -320,9 +254,9 @@ static int find_fcv(const sdk_ctx *ctx, const sdk_grid *g, sdk_sink *sink)
     unsigned flags = SDK_LINKS_GROUPS | (sdk_opt_bool(ctx, "als", false) ? SDK_LINKS_ALS : 0);
     sctx s;
     int ret = SDK_CONTINUE;
-    sdk_step *st = sdk_xmalloc(sizeof *st);
+    sdk_step *st = sdk_scratch_step(ctx, 0);
     seen *sn = sdk_xcalloc(1, sizeof *sn);
-    if (!static_init(&s, g, flags)) goto out;
+    if (!forcing_static_init(&s, g, flags)) goto out;
     /* a candidate true and false */
     for (int k = 0; k < SDK_NCAND && ret != SDK_STOP; k++) {
         if (!s.t[2 * k].valid) continue;
@@ -348,9 +282,8 @@ static int find_fcv(const sdk_ctx *ctx, const sdk_grid *g, sdk_sink *sink)
             snprintf(w, sizeof w, "%d in %s", d, sdk_house_short(h, hn));
             ret = verity_of(&s, ps, n, -1, w, 82, sn, sink, st);
         }
-    static_free(&s);
+    forcing_static_free(&s);
 out:
-    free(st);
     free(sn);
     return ret;
 }
@@ -609,12 +542,12 @@ static void seen_del(seen *sn, int lit)
     s->w[(lit >> 1) >> 6] &= ~(1ULL << ((lit >> 1) & 63));
 }
 
-static int dyn_all(const sdk_grid *g, unsigned flags, const sdk_technique *ct,
+static int dyn_all(const sdk_ctx *ctx, const sdk_grid *g, unsigned flags, const sdk_technique *ct,
                    const sdk_technique *vt, int cbase, int vbase, const char *label, sdk_sink *sink)
 {
     int ret = SDK_CONTINUE;
     sdk_dyn *d = sdk_xmalloc(sizeof *d);
-    sdk_step *st = sdk_xmalloc(sizeof *st);
+    sdk_step *st = sdk_scratch_step(ctx, 0);
     seen *sn = sdk_xcalloc(1, sizeof *sn);
     dtab *t = vt ? sdk_xcalloc(2 * SDK_NCAND, sizeof *t) : NULL;
 
@@ -730,7 +663,6 @@ static int dyn_all(const sdk_grid *g, unsigned flags, const sdk_technique *ct,
 out:
     free(t);
     free(d);
-    free(st);
     free(sn);
     return ret;
 }
@@ -750,7 +682,7 @@ static int find_dyn(const sdk_ctx *ctx, const sdk_grid *g, sdk_sink *sink)
     const dyn_kind *k = t->data;
     /* checkable=1: only steps whose chains fit the step whole (reading profile) */
     unsigned flags = k->flags | (sdk_opt_int(ctx, "checkable", 0) ? DYN_CHECKABLE : 0);
-    return dyn_all(g, flags, k->contradiction ? t : NULL, k->verity ? t : NULL,
+    return dyn_all(ctx, g, flags, k->contradiction ? t : NULL, k->verity ? t : NULL,
                    k->contradiction ? t->difficulty : 0,
                    k->verity ? t->difficulty + k->verity_extra : 0, k->label, sink);
 }
@@ -814,10 +746,10 @@ static int find_nfc(const sdk_ctx *ctx, const sdk_grid *g, sdk_sink *sink)
 {
     int ret = SDK_CONTINUE;
     sdk_dyn *d = sdk_xmalloc(sizeof *d), *d2 = sdk_xmalloc(sizeof *d2);
-    sdk_step *st = sdk_xmalloc(sizeof *st);
+    sdk_step *st = sdk_scratch_step(ctx, 0);
     sdk_grid *w = sdk_xmalloc(sizeof *w);
     bool engine = ctx->propagate && ctx->depth < 2;
-    inner_log *log = engine ? inner_log_new() : NULL;
+    inner_log *log = engine ? inner_log_new(ctx) : NULL;
     /* propagate-upto=N: the nested propagation uses only the profile's first N
      * techniques (default: all before this one). A speed bound that changes
      * what is found: the profile chooses it. */
@@ -880,170 +812,10 @@ static int find_nfc(const sdk_ctx *ctx, const sdk_grid *g, sdk_sink *sink)
     }
     free(d);
     free(d2);
-    free(st);
     free(w);
     inner_log_free(log);
     return ret;
 }
-
-/* ---- kraken fish ---------------------------------------------------------- */
-
-/* Fish from the shared enumerator (fish.h), finned, up to max-size (default
- * 4), basic by default, Franken with franken=1, Mutant with mutant=1. Fins
- * are the exo and endo fins: either the fish holds or one fin is true.
- *  type 1: a potential elimination of the fish (a cover candidate outside the
- *          base, or a cannibal) that every fin implies false is false;
- *  type 2: in every cover house, one of its base candidates or a fin is true:
- *          any candidate (any digit) that each of them implies false is false.
- * The implications are the static chains of the forcing chains: group nodes,
- * and with als=1 ALS nodes too (links.h), as forcing-chain-* take them. */
-typedef struct kctx {
-    sctx *s;
-    const sdk_grid *g;
-    int type;
-    const sdk_technique *t;
-    seen *sn;
-    sdk_step *st;
-    sdk_sink *sink;
-    int ret;
-} kctx;
-
-static const char *fish_name(const sdk_fish *f, char *buf, size_t n)
-{
-    static const char *const names[] = {"X-Wing",    "Swordfish", "Jellyfish",
-                                        "Squirmbag", "Whale",     "Leviathan"};
-    const char *kind = f->kind == SDK_FISH_FRANKEN  ? "Franken "
-                       : f->kind == SDK_FISH_MUTANT ? "Mutant "
-                                                    : "";
-    snprintf(buf, n, "%s %s%s", f->sashimi ? "Sashimi" : "Finned", kind,
-             names[f->size >= 2 && f->size <= 7 ? f->size - 2 : 0]);
-    return buf;
-}
-
-/* Start a kraken step: fish text, houses and pattern marks. */
-static void kraken_head(kctx *k, const sdk_fish *f, sdk_bb fins)
-{
-    sdk_step *st = k->st;
-    sdk_step_init(st, k->t);
-    char nm[64], bh[32], ch[32];
-    sdk_fish_houses(f->base, f->size, bh, sizeof bh);
-    sdk_fish_houses(f->cover, f->size, ch, sizeof ch);
-    sdk_step_printf(st, "Kraken Fish Type %d: %s: %d %s %s", k->type, fish_name(f, nm, sizeof nm),
-                    f->digit, bh, ch);
-    SDK_BB_FOREACH(x, fins) {
-        char a[8];
-        sdk_step_printf(st, " f%s", sdk_cell_name(x, a));
-    }
-    for (int i = 0; i < f->size; i++) {
-        sdk_step_house(st, f->base[i], SDK_ROLE_BASE);
-        sdk_step_house(st, f->cover[i], SDK_ROLE_COVER);
-    }
-    sdk_step_mark_bb(st, sdk_bb_andnot(f->base_cells, fins), f->digit, SDK_ROLE_BASE);
-    sdk_step_mark_bb(st, f->fins, f->digit, SDK_ROLE_FIN);
-    sdk_step_mark_bb(st, f->endo_fins, f->digit, SDK_ROLE_ENDOFIN);
-}
-
-/* Chains from every cell of `from` (digit d true) to lit; emit the step. */
-static int kraken_emit(kctx *k, const sdk_fish *f, sdk_bb from, int lit)
-{
-    sdk_step *st = k->st;
-    int len = 0;
-    const char *sep = ":";
-    SDK_BB_FOREACH(x, from) {
-        char nm[8], txt[256];
-        len += add_chain(k->s, SDK_LIT(SDK_CAND_NODE(x, f->digit), 1), lit, st, txt, sizeof txt);
-        sdk_step_printf(st, "%s %s: %s", sep, sdk_cell_name(x, nm), txt);
-        sep = ";";
-    }
-    conclude(st, lit);
-    st->difficulty = diff_len(k->t->difficulty + (f->size - 2), len);
-    k->ret = sdk_emit(k->sink, st);
-    return k->ret == SDK_STOP;
-}
-
-static int kraken_fish(void *vk, const sdk_fish *f)
-{
-    kctx *k = vk;
-    const table *t = k->s->t;
-    int d = f->digit;
-    sdk_bb fins = sdk_bb_or(f->fins, f->endo_fins);
-    if (sdk_bb_empty(fins)) return 0;
-    if (k->type == 1) {
-        /* potential eliminations the finned fish itself cannot make */
-        sdk_bb targets = sdk_bb_andnot(sdk_bb_and(f->potential, k->g->digit[d - 1]), f->elims);
-        SDK_BB_FOREACH(x, targets) {
-            int tk = x * 9 + d - 1;
-            bool all = true;
-            SDK_BB_FOREACH(fc, fins) {
-                if (!cs_has(&t[SDK_LIT(SDK_CAND_NODE(fc, d), 1)].off, tk)) {
-                    all = false;
-                    break;
-                }
-            }
-            if (!all || !seen_add(k->sn, 2 * tk)) continue;
-            kraken_head(k, f, fins);
-            sdk_step_mark(k->st, x, d, SDK_ROLE_TARGET);
-            if (kraken_emit(k, f, fins, 2 * tk)) return 1;
-        }
-        return 0;
-    }
-    for (int i = 0; i < f->size; i++) {
-        sdk_bb S = sdk_bb_or(sdk_bb_and(f->base_cells, sdk_house_bb[f->cover[i]]), fins);
-        cset off;
-        memset(&off, 0xff, sizeof off);
-        SDK_BB_FOREACH(x, S) cs_and(&off, &t[SDK_LIT(SDK_CAND_NODE(x, d), 1)].off);
-        if (cs_empty(&off)) continue;
-        for (int tk = 0; tk < SDK_NCAND; tk++) {
-            if (!cs_has(&off, tk)) continue;
-            int x = tk / 9, e = tk % 9 + 1;
-            if (k->g->value[x] || !sdk_grid_has(k->g, x, e)) continue;
-            /* what the finned fish eliminates by itself, or an element of S */
-            if (e == d && (sdk_bb_has(f->elims, x) || sdk_bb_has(S, x))) continue;
-            if (!seen_add(k->sn, 2 * tk)) continue;
-            kraken_head(k, f, fins);
-            char hn[16];
-            sdk_step_printf(k->st, " (%s)", sdk_house_short(f->cover[i], hn));
-            sdk_step_mark(k->st, x, e, SDK_ROLE_TARGET);
-            if (kraken_emit(k, f, S, 2 * tk)) return 1;
-        }
-    }
-    return 0;
-}
-
-/* Kraken fish: the type (1 or 2) is the descriptor's data. */
-static int find_kraken(const sdk_ctx *ctx, const sdk_grid *g, sdk_sink *sink)
-{
-    const sdk_technique *tech = ctx->self;
-    int type = *(const int *)tech->data;
-    sdk_fish_search fs;
-    sdk_fish_search_init(&fs);
-    fs.min_size = 2;
-    fs.max_size = sdk_opt_int(ctx, "max-size", 4);
-    if (fs.max_size < 2) fs.max_size = 2;
-    if (fs.max_size > SDK_FISH_MAX_SIZE) fs.max_size = SDK_FISH_MAX_SIZE;
-    fs.kind = sdk_opt_bool(ctx, "mutant", false)    ? SDK_FISH_MUTANT
-              : sdk_opt_bool(ctx, "franken", false) ? SDK_FISH_FRANKEN
-                                                    : SDK_FISH_BASIC;
-    fs.finless = false;
-    fs.finned = true;
-    fs.max_fins = sdk_opt_int(ctx, "max-fins", 5);
-    fs.max_endo_fins = sdk_opt_int(ctx, "max-endo-fins", 2);
-    fs.need_elims = false;
-    sctx s;
-    kctx k = {.s = &s, .g = g, .type = type, .t = tech, .sink = sink, .ret = SDK_CONTINUE};
-    k.st = sdk_xmalloc(sizeof *k.st);
-    k.sn = sdk_xcalloc(1, sizeof *k.sn);
-    unsigned flags = SDK_LINKS_GROUPS | (sdk_opt_bool(ctx, "als", false) ? SDK_LINKS_ALS : 0);
-    if (static_init(&s, g, flags)) {
-        sdk_fish_find(g, 0, &fs, kraken_fish, &k);
-        static_free(&s);
-    }
-    free(k.st);
-    free(k.sn);
-    return k.ret;
-}
-
-static const int kraken_1 = 1, kraken_2 = 2;
 
 static const sdk_technique fcc = {
     .abi = SDK_ABI_VERSION,
@@ -1127,31 +899,4 @@ static const sdk_technique nfc = {
     .find = find_nfc,
     .summary = "an assumption plus the earlier techniques breaks the grid",
 };
-static const sdk_technique kraken = {
-    .abi = SDK_ABI_VERSION,
-    .size = sizeof(sdk_technique),
-    .id = "kraken-fish",
-    .name = "Kraken Fish",
-    .difficulty = 80,
-    .score = 500,
-    .level = SDK_LEVEL_EXTREME,
-    .find = find_kraken,
-    .data = &kraken_1,
-    .summary = "a finned fish whose fins each lead by a chain to the elimination "
-               "(type 1; franken=1, mutant=1 widen the fish; als=1 adds ALS links)",
-};
-static const sdk_technique kraken2 = {
-    .abi = SDK_ABI_VERSION,
-    .size = sizeof(sdk_technique),
-    .id = "kraken-fish-2",
-    .name = "Kraken Fish Type 2",
-    .difficulty = 80,
-    .score = 500,
-    .level = SDK_LEVEL_EXTREME,
-    .find = find_kraken,
-    .data = &kraken_2,
-    .summary = "a finned fish: the base candidates of one cover house and the fins each imply "
-               "the elimination (franken=1, mutant=1 widen the fish; als=1 adds ALS links)",
-};
-
-SDK_PLUGIN(&fcc, &fcv, &fnc, &fnv, &nishio, &dfc, &nfc, &kraken, &kraken2)
+SDK_PLUGIN(&fcc, &fcv, &fnc, &fnv, &nishio, &dfc, &nfc, &kraken_type1, &kraken_type2)

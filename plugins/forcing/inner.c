@@ -64,12 +64,14 @@ struct inner_log {
     char *pool;
     size_t plen, pcap;
     sdk_sink sink;
-    sdk_step *scratch;
+    sdk_step *scratch; /* the host's scratch step 1 (inner_log_new) */
 };
 
-inner_log *inner_log_new(void)
+inner_log *inner_log_new(const sdk_ctx *ctx)
 {
-    return sdk_xcalloc(1, sizeof(inner_log));
+    inner_log *l = sdk_xcalloc(1, sizeof(inner_log));
+    l->scratch = sdk_scratch_step(ctx, 1);
+    return l;
 }
 
 void inner_log_free(inner_log *l)
@@ -77,7 +79,6 @@ void inner_log_free(inner_log *l)
     if (!l) return;
     free(l->rec);
     free(l->pool);
-    free(l->scratch);
     free(l);
 }
 
@@ -247,7 +248,6 @@ bool inner_log_explain(const inner_log *l, sdk_step *st)
         for (int i = 0; i <= first[k]; i++) in[i] |= sub[i];
     }
     /* their union, in the order applied, into st */
-    if (!l->scratch) ((inner_log *)l)->scratch = sdk_xmalloc(sizeof *l->scratch);
     sdk_step *sc = l->scratch;
     bool ok = true;
     for (int i = 0; i < l->n && ok; i++) {

@@ -6,7 +6,9 @@
 
 typedef struct inner_log inner_log;
 
-inner_log *inner_log_new(void);
+/* A log for one find() call: it builds inner steps in the host's scratch
+ * step 1 of ctx (the caller builds its step in 0). */
+inner_log *inner_log_new(const sdk_ctx *ctx);
 void inner_log_free(inner_log *l);
 /* Start recording a propagation from grid w: returns the sink to hand
  * ctx->propagate_steps. */

@@ -70,12 +70,12 @@ static bool hodoku_order(const sdk_ctx *ctx)
     return order && !strcmp(order, "hodoku");
 }
 
-static int locked_one(const sdk_grid *g, sdk_sink *sink, const sdk_technique *t, int from, int to,
+static int locked_one(const sdk_grid *g, sdk_sink *sink, const sdk_ctx *ctx, int from, int to,
                       int d);
 
 /* Option order=hodoku: HoDoKu's order, house by house (boxes for pointing,
  * rows then columns for claiming), digit by digit within a house. */
-static int locked_hodoku(const sdk_grid *g, sdk_sink *sink, const sdk_technique *t, bool box_first)
+static int locked_hodoku(const sdk_grid *g, sdk_sink *sink, const sdk_ctx *ctx, bool box_first)
 {
     for (int i = 0; i < (box_first ? 9 : 18); i++) {
         int from = box_first ? 18 + i : i;
@@ -87,14 +87,16 @@ static int locked_hodoku(const sdk_grid *g, sdk_sink *sink, const sdk_technique 
                 int to = sdk_cell_house[c][k];
                 if (to == from || (box_first ? to >= 18 : to < 18)) continue;
                 if (!sdk_bb_subset(in, sdk_house_bb[to])) continue;
-                if (locked_one(g, sink, t, from, to, d) == SDK_STOP) return SDK_STOP;
+                if (locked_one(g, sink, ctx, from, to, d) == SDK_STOP) return SDK_STOP;
             }
         }
     }
     return SDK_CONTINUE;
 }
 
-static int locked_one(const sdk_grid *g, sdk_sink *sink, const sdk_technique *t, int from, int to,
+/* Digit d of house `from` lies only where `from` meets `to`: it leaves the
+ * rest of `to`. Both search orders (segments, HoDoKu's) end here. */
+static int locked_one(const sdk_grid *g, sdk_sink *sink, const sdk_ctx *ctx, int from, int to,
                       int d)
 {
     char hn[4];
@@ -102,24 +104,44 @@ static int locked_one(const sdk_grid *g, sdk_sink *sink, const sdk_technique *t,
     sdk_bb in = sdk_house_digit(g, from, d);
     sdk_bb rest = sdk_bb_andnot(sdk_house_digit(g, to, d), seg);
     if (sdk_bb_empty(rest)) return SDK_CONTINUE;
-    sdk_step s;
-    sdk_step_init(&s, t);
-    sdk_step_elim_bb(&s, g, rest, d);
-    sdk_step_mark_bb(&s, in, d, SDK_ROLE_BASE);
-    sdk_step_house(&s, from, SDK_ROLE_BASE);
-    sdk_step_house(&s, to, SDK_ROLE_COVER);
-    sdk_step_printf(&s, "%s: %d in %s", t->name, d, sdk_house_short(from, hn));
-    return sdk_emit(sink, &s);
+    sdk_step *s = sdk_scratch_step(ctx, 0);
+    sdk_step_init(s, ctx->self);
+    sdk_step_elim_bb(s, g, rest, d);
+    sdk_step_mark_bb(s, in, d, SDK_ROLE_BASE);
+    sdk_step_house(s, from, SDK_ROLE_BASE);
+    sdk_step_house(s, to, SDK_ROLE_COVER);
+    sdk_step_printf(s, "%s: %d in %s", ctx->self->name, d, sdk_house_short(from, hn));
+    return sdk_emit(sink, s);
+}
+
+/* A locked pair/triple whose eliminations s holds (none: nothing to emit):
+ * marks the set, the box b and the line l, writes the text and emits it. The
+ * segment search and HoDoKu's order both end here. */
+static int subset_emit(sdk_sink *sink, sdk_step *s, int b, int l, sdk_bb set, unsigned digits)
+{
+    if (sdk_step_empty(s)) return SDK_CONTINUE;
+    SDK_MASK_FOREACH(d, digits) sdk_step_mark_bb(s, set, d, SDK_ROLE_BASE);
+    sdk_step_house(s, b, SDK_ROLE_COVER);
+    sdk_step_house(s, l, SDK_ROLE_COVER);
+    sdk_step_printf(s, "%s: ", s->tech->name);
+    const char *sep = "";
+    SDK_MASK_FOREACH(d, digits) {
+        sdk_step_printf(s, "%s%d", sep, d);
+        sep = ",";
+    }
+    char cells[32];
+    sdk_step_printf(s, " in %s", sdk_cells_compact(set, cells, sizeof cells));
+    return sdk_emit(sink, s);
 }
 
 /* HoDoKu's locked pair/triple (order=hodoku): n cells of a box (any cells of
  * it, in cell order) holding n digits and sharing a line, that clear digits
  * both in the box and in the line outside the box. */
-static int emit_subset(const sdk_grid *g, sdk_sink *sink, const sdk_technique *t, int b, int l,
+static int emit_subset(const sdk_grid *g, sdk_sink *sink, const sdk_ctx *ctx, int b, int l,
                        sdk_bb set, unsigned digits);
 
 /* The cells picked from one box: a HoDoKu locked subset? Then emit it. */
-static int try_locked(const sdk_grid *g, sdk_sink *sink, const sdk_technique *t, int b,
+static int try_locked(const sdk_grid *g, sdk_sink *sink, const sdk_ctx *ctx, int b,
                       const int *cells, int n)
 {
     unsigned digits = 0;
@@ -142,10 +164,10 @@ static int try_locked(const sdk_grid *g, sdk_sink *sink, const sdk_technique *t,
         if (!sdk_bb_empty(sdk_bb_and(line_rest, g->digit[d - 1]))) in_line = true;
     }
     if (!in_box || !in_line) return SDK_CONTINUE;
-    return emit_subset(g, sink, t, b, l, set, digits);
+    return emit_subset(g, sink, ctx, b, l, set, digits);
 }
 
-static int locked_subset_hodoku(const sdk_grid *g, sdk_sink *sink, const sdk_technique *t, int n)
+static int locked_subset_hodoku(const sdk_grid *g, sdk_sink *sink, const sdk_ctx *ctx, int n)
 {
     for (int b = 18; b < 27; b++) {
         int c[9], k = 0;
@@ -157,51 +179,37 @@ static int locked_subset_hodoku(const sdk_grid *g, sdk_sink *sink, const sdk_tec
         for (int i = 0; i < k; i++)
             for (int j = i + 1; j < k; j++) {
                 int pick[3] = {c[i], c[j], 0};
-                if (n == 2 && try_locked(g, sink, t, b, pick, 2) == SDK_STOP) return SDK_STOP;
+                if (n == 2 && try_locked(g, sink, ctx, b, pick, 2) == SDK_STOP) return SDK_STOP;
                 for (int m = j + 1; n == 3 && m < k; m++) {
                     pick[2] = c[m];
-                    if (try_locked(g, sink, t, b, pick, 3) == SDK_STOP) return SDK_STOP;
+                    if (try_locked(g, sink, ctx, b, pick, 3) == SDK_STOP) return SDK_STOP;
                 }
             }
     }
     return SDK_CONTINUE;
 }
 
-static int emit_subset(const sdk_grid *g, sdk_sink *sink, const sdk_technique *t, int b, int l,
+static int emit_subset(const sdk_grid *g, sdk_sink *sink, const sdk_ctx *ctx, int b, int l,
                        sdk_bb set, unsigned digits)
 {
-    char cells[32];
-    sdk_step s;
-    sdk_step_init(&s, t);
+    sdk_step *s = sdk_scratch_step(ctx, 0);
+    sdk_step_init(s, ctx->self);
     const int houses[2] = {l, b}; /* HoDoKu's order: the line, then the box */
     for (int k = 0; k < 2; k++)
         for (int i = 0; i < 9; i++) {
             int c = sdk_house_cell[houses[k]][i];
             if (sdk_bb_has(set, c)) continue;
-            SDK_MASK_FOREACH(d, g->cand[c] & digits) sdk_step_elim(&s, c, d);
+            SDK_MASK_FOREACH(d, g->cand[c] & digits) sdk_step_elim(s, c, d);
         }
-    if (sdk_step_empty(&s)) return SDK_CONTINUE;
-    SDK_MASK_FOREACH(d, digits) sdk_step_mark_bb(&s, set, d, SDK_ROLE_BASE);
-    sdk_step_house(&s, b, SDK_ROLE_COVER);
-    sdk_step_house(&s, l, SDK_ROLE_COVER);
-    sdk_step_printf(&s, "%s: ", t->name);
-    const char *sep = "";
-    SDK_MASK_FOREACH(d, digits) {
-        sdk_step_printf(&s, "%s%d", sep, d);
-        sep = ",";
-    }
-    sdk_step_printf(&s, " in %s", sdk_cells_compact(set, cells, sizeof cells));
-    return sdk_emit(sink, &s);
+    return subset_emit(sink, s, b, l, set, digits);
 }
 
 /* For each box-line intersection (segment): digit d's cells in `from` all lie
  * in `to`; eliminate d from the rest of `to`. */
 static int find_locked(const sdk_ctx *ctx, const sdk_grid *g, sdk_sink *sink)
 {
-    const sdk_technique *t = ctx->self;
-    bool box_first = *(const bool *)t->data;
-    if (hodoku_order(ctx)) return locked_hodoku(g, sink, t, box_first);
-    char hn[4];
+    bool box_first = *(const bool *)ctx->self->data;
+    if (hodoku_order(ctx)) return locked_hodoku(g, sink, ctx, box_first);
     for (int b = 18; b < 27; b++) {
         for (int l = 0; l < 18; l++) {
             sdk_bb seg = sdk_bb_and(sdk_house_bb[b], sdk_house_bb[l]);
@@ -210,16 +218,7 @@ static int find_locked(const sdk_ctx *ctx, const sdk_grid *g, sdk_sink *sink)
             for (int d = 1; d <= 9; d++) {
                 sdk_bb in = sdk_house_digit(g, from, d);
                 if (sdk_bb_count(in) < 2 || !sdk_bb_subset(in, seg)) continue;
-                sdk_bb rest = sdk_bb_andnot(sdk_house_digit(g, to, d), seg);
-                if (sdk_bb_empty(rest)) continue;
-                sdk_step s;
-                sdk_step_init(&s, t);
-                sdk_step_elim_bb(&s, g, rest, d);
-                sdk_step_mark_bb(&s, in, d, SDK_ROLE_BASE);
-                sdk_step_house(&s, from, SDK_ROLE_BASE);
-                sdk_step_house(&s, to, SDK_ROLE_COVER);
-                sdk_step_printf(&s, "%s: %d in %s", t->name, d, sdk_house_short(from, hn));
-                if (sdk_emit(sink, &s) == SDK_STOP) return SDK_STOP;
+                if (locked_one(g, sink, ctx, from, to, d) == SDK_STOP) return SDK_STOP;
             }
         }
     }
@@ -231,8 +230,7 @@ static int find_locked_subset(const sdk_ctx *ctx, const sdk_grid *g, sdk_sink *s
 {
     const sdk_technique *t = ctx->self;
     int n = *(const int *)t->data;
-    if (hodoku_order(ctx)) return locked_subset_hodoku(g, sink, t, n);
-    char cells[32];
+    if (hodoku_order(ctx)) return locked_subset_hodoku(g, sink, ctx, n);
     for (int b = 18; b < 27; b++) {
         for (int l = 0; l < 18; l++) {
             sdk_bb seg = sdk_bb_andnot(sdk_bb_and(sdk_house_bb[b], sdk_house_bb[l]), g->solved);
@@ -250,22 +248,11 @@ static int find_locked_subset(const sdk_ctx *ctx, const sdk_grid *g, sdk_sink *s
                     sdk_bb_add(&set, c[i]);
                 }
                 if (!ok || sdk_mask_count(digits) != n) continue;
-                sdk_step s;
-                sdk_step_init(&s, t);
+                sdk_step *s = sdk_scratch_step(ctx, 0);
+                sdk_step_init(s, t);
                 sdk_bb around = sdk_bb_andnot(sdk_bb_or(sdk_house_bb[b], sdk_house_bb[l]), set);
-                SDK_MASK_FOREACH(d, digits) sdk_step_elim_bb(&s, g, around, d);
-                if (sdk_step_empty(&s)) continue;
-                SDK_MASK_FOREACH(d, digits) sdk_step_mark_bb(&s, set, d, SDK_ROLE_BASE);
-                sdk_step_house(&s, b, SDK_ROLE_COVER);
-                sdk_step_house(&s, l, SDK_ROLE_COVER);
-                sdk_step_printf(&s, "%s: ", t->name);
-                const char *sep = "";
-                SDK_MASK_FOREACH(d, digits) {
-                    sdk_step_printf(&s, "%s%d", sep, d);
-                    sep = ",";
-                }
-                sdk_step_printf(&s, " in %s", sdk_cells_compact(set, cells, sizeof cells));
-                if (sdk_emit(sink, &s) == SDK_STOP) return SDK_STOP;
+                SDK_MASK_FOREACH(d, digits) sdk_step_elim_bb(s, g, around, d);
+                if (subset_emit(sink, s, b, l, set, digits) == SDK_STOP) return SDK_STOP;
             }
         }
     }

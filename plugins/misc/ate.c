@@ -43,7 +43,8 @@ typedef struct ate_cell {
 
 /* Examine the triple a, b, c with common excluders ex; emit when something
  * goes. */
-static int ate_check(const sdk_grid *g, const ate_cell *t[3], sdk_bb ex, sdk_sink *sink)
+static int ate_check(const sdk_ctx *ctx, const sdk_grid *g, const ate_cell *t[3], sdk_bb ex,
+                     sdk_sink *sink)
 {
     int ne = 0, ecell[20];
     unsigned emask[20];
@@ -77,13 +78,13 @@ static int ate_check(const sdk_grid *g, const ate_cell *t[3], sdk_bb ex, sdk_sin
     }
     if (!any) return SDK_CONTINUE;
 
-    sdk_step s;
-    sdk_step_init(&s, &sdk_misc_ate);
+    sdk_step *s = sdk_scratch_step(ctx, 0);
+    sdk_step_init(s, &sdk_misc_ate);
     for (int i = 0; i < 3; i++)
-        SDK_MASK_FOREACH(d, gone[i]) sdk_step_elim(&s, t[i]->cell, d);
+        SDK_MASK_FOREACH(d, gone[i]) sdk_step_elim(s, t[i]->cell, d);
     for (int i = 0; i < 3; i++) {
-        sdk_step_mark(&s, t[i]->cell, 0, SDK_ROLE_BASE);
-        SDK_MASK_FOREACH(d, t[i]->cand & ~gone[i]) sdk_step_mark(&s, t[i]->cell, d, SDK_ROLE_BASE);
+        sdk_step_mark(s, t[i]->cell, 0, SDK_ROLE_BASE);
+        SDK_MASK_FOREACH(d, t[i]->cand & ~gone[i]) sdk_step_mark(s, t[i]->cell, d, SDK_ROLE_BASE);
     }
     /* SE's green cells: excluders that lock a combination using a removed
      * candidate (the ones the explanation needs). */
@@ -103,13 +104,13 @@ static int ate_check(const sdk_grid *g, const ate_cell *t[3], sdk_bb ex, sdk_sin
                     }
             }
     for (int k = 0; k < ne; k++)
-        if ((used >> k) & 1) sdk_step_mark(&s, ecell[k], 0, SDK_ROLE_COVER);
-    for (int i = 0; i < s.nelim; i++)
-        sdk_step_mark(&s, s.elim[i].cell, s.elim[i].digit, SDK_ROLE_TARGET);
+        if ((used >> k) & 1) sdk_step_mark(s, ecell[k], 0, SDK_ROLE_COVER);
+    for (int i = 0; i < s->nelim; i++)
+        sdk_step_mark(s, s->elim[i].cell, s->elim[i].digit, SDK_ROLE_TARGET);
     char a[8], b[8], c[8];
-    sdk_step_printf(&s, "Aligned Triplet Exclusion: %s,%s,%s", sdk_cell_name(t[0]->cell, a),
+    sdk_step_printf(s, "Aligned Triplet Exclusion: %s,%s,%s", sdk_cell_name(t[0]->cell, a),
                     sdk_cell_name(t[1]->cell, b), sdk_cell_name(t[2]->cell, c));
-    return sdk_emit(sink, &s);
+    return sdk_emit(sink, s);
 }
 
 /* May SE reach this triple: one cell with at most 3 candidates seeing one of
@@ -126,7 +127,6 @@ static bool ate_reachable(const ate_cell *t[3])
 
 static int find_ate(const sdk_ctx *ctx, const sdk_grid *g, sdk_sink *sink)
 {
-    (void)ctx;
     sdk_bb small = sdk_bb_none(); /* unsolved cells with 2..3 candidates */
     sdk_bb single = sdk_bb_none();
     for (int c = 0; c < 81; c++) {
@@ -155,7 +155,7 @@ static int find_ate(const sdk_ctx *ctx, const sdk_grid *g, sdk_sink *sink)
                 if (sdk_bb_count(ex) < 2) continue;
                 const ate_cell *t[3] = {&base[i], &base[j], &base[k]};
                 if (!ate_reachable(t)) continue;
-                if (ate_check(g, t, ex, sink) == SDK_STOP) return SDK_STOP;
+                if (ate_check(ctx, g, t, ex, sink) == SDK_STOP) return SDK_STOP;
             }
         }
     return SDK_CONTINUE;

@@ -51,6 +51,7 @@ static const sdk_technique ape = {
 /* ---- Sue de Coq ------------------------------------------------------------ */
 
 typedef struct sdc {
+    const sdk_ctx *ctx; /* for its scratch step */
     const sdk_grid *g;
     sdk_sink *sink;
     int line, box;
@@ -71,30 +72,30 @@ static int cells_of(sdk_bb b, int *out)
 static int sdc_found(sdc *w, sdk_bb bcells, unsigned bcands)
 {
     const sdk_grid *g = w->g;
-    sdk_step s;
-    sdk_step_init(&s, &sue_de_coq);
+    sdk_step *s = sdk_scratch_step(w->ctx, 0);
+    sdk_step_init(s, &sue_de_coq);
     unsigned both = bcands & w->lcands;
     sdk_bb rest = sdk_bb_andnot(sdk_bb_andnot(w->boxset, bcells), w->inter);
     unsigned m = ((w->v | bcands) & ~w->lcands) | both;
     SDK_BB_FOREACH(c, rest)
-        SDK_MASK_FOREACH(d, g->cand[c] & m) sdk_step_elim(&s, c, d);
+        SDK_MASK_FOREACH(d, g->cand[c] & m) sdk_step_elim(s, c, d);
     rest = sdk_bb_andnot(sdk_bb_andnot(w->lineset, w->lcells), w->inter);
     m = ((w->v | w->lcands) & ~bcands) | both;
     SDK_BB_FOREACH(c, rest)
-        SDK_MASK_FOREACH(d, g->cand[c] & m) sdk_step_elim(&s, c, d);
-    if (sdk_step_empty(&s)) return SDK_CONTINUE;
-    SDK_BB_FOREACH(c, w->inter) sdk_step_mark(&s, c, 0, SDK_ROLE_BASE);
-    SDK_BB_FOREACH(c, w->lcells) sdk_step_mark(&s, c, 0, SDK_ROLE_ALS);
-    SDK_BB_FOREACH(c, bcells) sdk_step_mark(&s, c, 0, SDK_ROLE_ALS);
+        SDK_MASK_FOREACH(d, g->cand[c] & m) sdk_step_elim(s, c, d);
+    if (sdk_step_empty(s)) return SDK_CONTINUE;
+    SDK_BB_FOREACH(c, w->inter) sdk_step_mark(s, c, 0, SDK_ROLE_BASE);
+    SDK_BB_FOREACH(c, w->lcells) sdk_step_mark(s, c, 0, SDK_ROLE_ALS);
+    SDK_BB_FOREACH(c, bcells) sdk_step_mark(s, c, 0, SDK_ROLE_ALS);
     sdk_bb lc = sdk_bb_or(w->lcells, w->inter), bc = sdk_bb_or(bcells, w->inter);
     SDK_BB_FOREACH(c, lc)
-        SDK_MASK_FOREACH(d, g->cand[c] & w->lcands) sdk_step_mark(&s, c, d, SDK_ROLE_FIN);
+        SDK_MASK_FOREACH(d, g->cand[c] & w->lcands) sdk_step_mark(s, c, d, SDK_ROLE_FIN);
     SDK_BB_FOREACH(c, bc)
-        SDK_MASK_FOREACH(d, g->cand[c] & bcands) sdk_step_mark(&s, c, d, SDK_ROLE_ENDOFIN);
-    for (int i = 0; i < s.nelim; i++)
-        sdk_step_mark(&s, s.elim[i].cell, s.elim[i].digit, SDK_ROLE_TARGET);
-    sdk_step_house(&s, w->line, SDK_ROLE_BASE);
-    sdk_step_house(&s, w->box, SDK_ROLE_BASE);
+        SDK_MASK_FOREACH(d, g->cand[c] & bcands) sdk_step_mark(s, c, d, SDK_ROLE_ENDOFIN);
+    for (int i = 0; i < s->nelim; i++)
+        sdk_step_mark(s, s->elim[i].cell, s->elim[i].digit, SDK_ROLE_TARGET);
+    sdk_step_house(s, w->line, SDK_ROLE_BASE);
+    sdk_step_house(s, w->box, SDK_ROLE_BASE);
     char a[64], b[64], c[64], va[12], vb[12], vc[12];
     unsigned masks[3] = {w->v, w->lcands, bcands};
     char *vs[3] = {va, vb, vc};
@@ -103,11 +104,11 @@ static int sdc_found(sdc *w, sdk_bb bcells, unsigned bcands)
         SDK_MASK_FOREACH(d, masks[k]) vs[k][n++] = (char)('0' + d);
         vs[k][n] = 0;
     }
-    sdk_step_printf(&s, "Sue de Coq: %s - {%s} (%s - {%s}, %s - {%s})",
+    sdk_step_printf(s, "Sue de Coq: %s - {%s} (%s - {%s}, %s - {%s})",
                     sdk_cells_compact(w->inter, a, sizeof a), va,
                     sdk_cells_compact(w->lcells, b, sizeof b), vb,
                     sdk_cells_compact(bcells, c, sizeof c), vc);
-    return sdk_emit(w->sink, &s);
+    return sdk_emit(w->sink, s);
 }
 
 /* Second run: cells of the box (not in C, not used in the line) whose digits
@@ -165,11 +166,10 @@ static int sdc_check(sdc *w, int nplus)
 
 static int find_sdc(const sdk_ctx *ctx, const sdk_grid *g, sdk_sink *sink)
 {
-    (void)ctx;
     sdk_bb empty = sdk_bb_andnot((sdk_bb){~0ULL, (1ULL << 17) - 1}, g->solved);
     for (int line = 0; line < 18; line++) {
         for (int box = 18; box < 27; box++) {
-            sdc w = {.g = g, .sink = sink, .line = line, .box = box};
+            sdc w = {.ctx = ctx, .g = g, .sink = sink, .line = line, .box = box};
             w.lineset = sdk_bb_and(sdk_house_bb[line], empty);
             w.boxset = sdk_bb_and(sdk_house_bb[box], empty);
             int ic[3];
@@ -201,7 +201,6 @@ static int find_sdc(const sdk_ctx *ctx, const sdk_grid *g, sdk_sink *sink)
 
 static int find_ape(const sdk_ctx *ctx, const sdk_grid *g, sdk_sink *sink)
 {
-    (void)ctx;
     for (int p = 0; p < 81; p++) {
         if (g->value[p]) continue;
         for (int q = p + 1; q < 81; q++) {
@@ -226,20 +225,20 @@ static int find_ape(const sdk_ctx *ctx, const sdk_grid *g, sdk_sink *sink)
                 }
             unsigned ep = g->cand[p] & ~okp, eq = g->cand[q] & ~okq;
             if (!ep && !eq) continue;
-            sdk_step s;
-            sdk_step_init(&s, &ape);
-            SDK_MASK_FOREACH(d, ep) sdk_step_elim(&s, p, d);
-            SDK_MASK_FOREACH(d, eq) sdk_step_elim(&s, q, d);
-            sdk_step_mark(&s, p, 0, SDK_ROLE_BASE);
-            sdk_step_mark(&s, q, 0, SDK_ROLE_BASE);
+            sdk_step *s = sdk_scratch_step(ctx, 0);
+            sdk_step_init(s, &ape);
+            SDK_MASK_FOREACH(d, ep) sdk_step_elim(s, p, d);
+            SDK_MASK_FOREACH(d, eq) sdk_step_elim(s, q, d);
+            sdk_step_mark(s, p, 0, SDK_ROLE_BASE);
+            sdk_step_mark(s, q, 0, SDK_ROLE_BASE);
             SDK_BB_FOREACH(c, common)
-                if (sdk_mask_count(g->cand[c]) <= 2) sdk_step_mark(&s, c, 0, SDK_ROLE_COVER);
-            for (int i = 0; i < s.nelim; i++)
-                sdk_step_mark(&s, s.elim[i].cell, s.elim[i].digit, SDK_ROLE_TARGET);
+                if (sdk_mask_count(g->cand[c]) <= 2) sdk_step_mark(s, c, 0, SDK_ROLE_COVER);
+            for (int i = 0; i < s->nelim; i++)
+                sdk_step_mark(s, s->elim[i].cell, s->elim[i].digit, SDK_ROLE_TARGET);
             char a[8], b[8];
-            sdk_step_printf(&s, "Aligned Pair Exclusion: %s,%s", sdk_cell_name(p, a),
+            sdk_step_printf(s, "Aligned Pair Exclusion: %s,%s", sdk_cell_name(p, a),
                             sdk_cell_name(q, b));
-            if (sdk_emit(sink, &s) == SDK_STOP) return SDK_STOP;
+            if (sdk_emit(sink, s) == SDK_STOP) return SDK_STOP;
         }
     }
     return SDK_CONTINUE;

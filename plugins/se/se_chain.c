@@ -1081,13 +1081,12 @@ static int find_chains(const sdk_ctx *ctx, const sdk_grid *g, sdk_sink *sink)
     chainer_init(&c, g, sp.multi, sp.dyn, sp.nishio, sdk_opt_int(ctx, "level", sp.level), &reg,
                  &pl);
     collect(&c, sp.unary);
-    sdk_step *st = sdk_xmalloc(sizeof *st);
+    sdk_step *st = sdk_scratch_step(ctx, 0);
     int ret = SDK_CONTINUE;
     for (int i = 0; st && i < c.H.n && ret != SDK_STOP; i++) {
         if (sp.only_kind >= 0 && c.H.h[i].kind != sp.only_kind) continue;
         ret = emit_hint(&c, &c.H.h[i], kind_tech(c.H.h[i].kind, t), sink, st);
     }
-    free(st);
     chainer_free(&c);
     pool_free(&pl);
     free(reg.key);

@@ -64,7 +64,8 @@ const sdk_technique se_direct_hidden_triple = {
 
 /* Locked candidates of d in base house b (all in cover c): look for a house
  * of b's type crossing c whose d-positions outside c are one cell. */
-static int locking(const sdk_grid *g, sdk_sink *sink, const sdk_technique *t, int b, int c, int d)
+static int locking(const sdk_ctx *ctx, const sdk_grid *g, sdk_sink *sink, const sdk_technique *t,
+                   int b, int c, int d)
 {
     sdk_bb in_b = sdk_house_digit(g, b, d);
     if (sdk_bb_count(in_b) < 2 || !sdk_bb_subset(in_b, sdk_house_bb[c])) return SDK_CONTINUE;
@@ -79,19 +80,19 @@ static int locking(const sdk_grid *g, sdk_sink *sink, const sdk_technique *t, in
         sdk_bb rest = sdk_bb_andnot(p3, sdk_house_bb[c]);
         if (sdk_bb_count(rest) != 1) continue;
         int cell = sdk_bb_first(rest);
-        sdk_step s;
+        sdk_step *s = sdk_scratch_step(ctx, 0);
         char hb[12], hc[12], hn[12], cn[8];
-        sdk_step_init(&s, t);
-        sdk_step_house(&s, b, SDK_ROLE_BASE);
-        sdk_step_house(&s, c, SDK_ROLE_COVER);
-        sdk_step_house(&s, h3, SDK_ROLE_NONE);
-        sdk_step_mark_bb(&s, in_b, d, SDK_ROLE_BASE);
-        sdk_step_mark(&s, cell, d, SDK_ROLE_TARGET);
-        sdk_step_place(&s, cell, d); /* SE: the placement only, no eliminations */
-        sdk_step_printf(&s, "%s: %d in %s locked in %s, hidden single in %s: %s=%d", t->name, d,
+        sdk_step_init(s, t);
+        sdk_step_house(s, b, SDK_ROLE_BASE);
+        sdk_step_house(s, c, SDK_ROLE_COVER);
+        sdk_step_house(s, h3, SDK_ROLE_NONE);
+        sdk_step_mark_bb(s, in_b, d, SDK_ROLE_BASE);
+        sdk_step_mark(s, cell, d, SDK_ROLE_TARGET);
+        sdk_step_place(s, cell, d); /* SE: the placement only, no eliminations */
+        sdk_step_printf(s, "%s: %d in %s locked in %s, hidden single in %s: %s=%d", t->name, d,
                         sdk_house_short(b, hb), sdk_house_short(c, hc), sdk_house_short(h3, hn),
                         sdk_cell_name(cell, cn), d);
-        if (sdk_emit(sink, &s) == SDK_STOP) return SDK_STOP;
+        if (sdk_emit(sink, s) == SDK_STOP) return SDK_STOP;
     }
     return SDK_CONTINUE;
 }
@@ -116,7 +117,6 @@ static void locked_covers(const sdk_grid *g, int8_t (*locked)[9][3])
 
 static int find_dp(const sdk_ctx *ctx, const sdk_grid *g, sdk_sink *sink)
 {
-    (void)ctx;
     int8_t locked[27][9][3];
     locked_covers(g, locked);
     /* SE: box->column, then box->row */
@@ -127,7 +127,7 @@ static int find_dp(const sdk_ctx *ctx, const sdk_grid *g, sdk_sink *sink)
                 if (sdk_bb_empty(sdk_bb_and(sdk_house_bb[b], sdk_house_bb[c]))) continue;
                 for (int d = 1; d <= 9; d++)
                     if (locked[b][d - 1][sdk_house_type(c)] == c &&
-                        locking(g, sink, &se_direct_pointing, b, c, d) == SDK_STOP)
+                        locking(ctx, g, sink, &se_direct_pointing, b, c, d) == SDK_STOP)
                         return SDK_STOP;
             }
     return SDK_CONTINUE;
@@ -135,7 +135,6 @@ static int find_dp(const sdk_ctx *ctx, const sdk_grid *g, sdk_sink *sink)
 
 static int find_dc(const sdk_ctx *ctx, const sdk_grid *g, sdk_sink *sink)
 {
-    (void)ctx;
     int8_t locked[27][9][3];
     locked_covers(g, locked);
     /* SE: column->box, then row->box */
@@ -146,7 +145,7 @@ static int find_dc(const sdk_ctx *ctx, const sdk_grid *g, sdk_sink *sink)
                 if (sdk_bb_empty(sdk_bb_and(sdk_house_bb[b], sdk_house_bb[c]))) continue;
                 for (int d = 1; d <= 9; d++)
                     if (locked[b][d - 1][sdk_house_type(c)] == c &&
-                        locking(g, sink, &se_direct_claiming, b, c, d) == SDK_STOP)
+                        locking(ctx, g, sink, &se_direct_claiming, b, c, d) == SDK_STOP)
                         return SDK_STOP;
             }
         }
@@ -192,25 +191,25 @@ static int find_direct_hidden(const sdk_ctx *ctx, const sdk_grid *g, sdk_sink *s
                     int cell = sdk_house_cell[h][sdk_mask_first(rest) - 1];
                     sdk_bb cbb = sdk_bb_none();
                     SDK_MASK_FOREACH(i, cells) sdk_bb_add(&cbb, sdk_house_cell[h][i - 1]);
-                    sdk_step s;
+                    sdk_step *s = sdk_scratch_step(ctx, 0);
                     char hn[12], cn[8], cl[64];
-                    sdk_step_init(&s, t);
-                    sdk_step_house(&s, h, SDK_ROLE_BASE);
+                    sdk_step_init(s, t);
+                    sdk_step_house(s, h, SDK_ROLE_BASE);
                     SDK_BB_FOREACH(c, cbb) {
                         SDK_MASK_FOREACH(e, g->cand[c]) {
-                            if (m & sdk_digit_bit(e)) sdk_step_mark(&s, c, e, SDK_ROLE_BASE);
+                            if (m & sdk_digit_bit(e)) sdk_step_mark(s, c, e, SDK_ROLE_BASE);
                         }
                     }
-                    sdk_step_mark(&s, cell, v, SDK_ROLE_TARGET);
-                    sdk_step_place(&s, cell, v); /* SE: the placement only */
+                    sdk_step_mark(s, cell, v, SDK_ROLE_TARGET);
+                    sdk_step_place(s, cell, v); /* SE: the placement only */
                     char ds[12];
                     int k = 0;
                     SDK_MASK_FOREACH(d, m) ds[k++] = (char)('0' + d);
                     ds[k] = 0;
-                    sdk_step_printf(&s, "%s: %s in %s (%s), hidden single %s=%d", t->name, ds,
+                    sdk_step_printf(s, "%s: %s in %s (%s), hidden single %s=%d", t->name, ds,
                                     sdk_cells_compact(cbb, cl, sizeof cl), sdk_house_short(h, hn),
                                     sdk_cell_name(cell, cn), v);
-                    if (sdk_emit(sink, &s) == SDK_STOP) return SDK_STOP;
+                    if (sdk_emit(sink, s) == SDK_STOP) return SDK_STOP;
                     break; /* SE: one hint per hidden set */
                 }
             }

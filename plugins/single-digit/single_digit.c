@@ -88,7 +88,6 @@ static void pair_of(const sdk_grid *g, int d, int h, int out[2])
 
 static int find_skyscraper(const sdk_ctx *ctx, const sdk_grid *g, sdk_sink *sink)
 {
-    (void)ctx;
     for (int d = 1; d <= 9; d++) {
         for (int type = SDK_ROW; type <= SDK_COL; type++) {
             unsigned lines = sdk_strong_houses(g, d, type);
@@ -110,20 +109,20 @@ static int find_skyscraper(const sdk_ctx *ctx, const sdk_grid *g, sdk_sink *sink
                             sdk_bb t = sdk_bb_and(sdk_bb_and(sdk_peer_bb[e1], sdk_peer_bb[e2]),
                                                   g->digit[d - 1]);
                             if (sdk_bb_empty(t)) continue;
-                            sdk_step s;
+                            sdk_step *s = sdk_scratch_step(ctx, 0);
                             char n1[8], n2[8], n3[8], n4[8];
-                            sdk_step_init(&s, &skyscraper);
-                            sdk_step_elim_bb(&s, g, t, d);
-                            sdk_step_house(&s, type * 9 + i, SDK_ROLE_BASE);
-                            sdk_step_house(&s, type * 9 + j, SDK_ROLE_BASE);
-                            sdk_step_mark(&s, e1, d, SDK_ROLE_PINCER);
-                            sdk_step_mark(&s, e2, d, SDK_ROLE_PINCER);
-                            sdk_step_mark(&s, b1, d, SDK_ROLE_BASE);
-                            sdk_step_mark(&s, b2, d, SDK_ROLE_BASE);
-                            sdk_step_printf(&s, "Skyscraper: %d in %s,%s (connected by %s,%s)", d,
+                            sdk_step_init(s, &skyscraper);
+                            sdk_step_elim_bb(s, g, t, d);
+                            sdk_step_house(s, type * 9 + i, SDK_ROLE_BASE);
+                            sdk_step_house(s, type * 9 + j, SDK_ROLE_BASE);
+                            sdk_step_mark(s, e1, d, SDK_ROLE_PINCER);
+                            sdk_step_mark(s, e2, d, SDK_ROLE_PINCER);
+                            sdk_step_mark(s, b1, d, SDK_ROLE_BASE);
+                            sdk_step_mark(s, b2, d, SDK_ROLE_BASE);
+                            sdk_step_printf(s, "Skyscraper: %d in %s,%s (connected by %s,%s)", d,
                                             sdk_cell_name(e1, n1), sdk_cell_name(e2, n2),
                                             sdk_cell_name(b1, n3), sdk_cell_name(b2, n4));
-                            if (sdk_emit(sink, &s) == SDK_STOP) return SDK_STOP;
+                            if (sdk_emit(sink, s) == SDK_STOP) return SDK_STOP;
                         }
                     }
                 }
@@ -187,17 +186,16 @@ static void kite_marks(sdk_step *s, const kite *k, int d)
 
 static int find_kite(const sdk_ctx *ctx, const sdk_grid *g, sdk_sink *sink)
 {
-    (void)ctx;
     kite k[81];
     for (int d = 1; d <= 9; d++) {
         int n = kites_of(g, d, k, 81);
         for (int i = 0; i < n; i++) {
-            sdk_step s;
-            sdk_step_init(&s, &two_string_kite);
-            sdk_step_elim(&s, k[i].target, d);
-            kite_marks(&s, &k[i], d);
-            kite_text(&s, &k[i], d, two_string_kite.name);
-            if (sdk_emit(sink, &s) == SDK_STOP) return SDK_STOP;
+            sdk_step *s = sdk_scratch_step(ctx, 0);
+            sdk_step_init(s, &two_string_kite);
+            sdk_step_elim(s, k[i].target, d);
+            kite_marks(s, &k[i], d);
+            kite_text(s, &k[i], d, two_string_kite.name);
+            if (sdk_emit(sink, s) == SDK_STOP) return SDK_STOP;
         }
     }
     return SDK_CONTINUE;
@@ -205,7 +203,6 @@ static int find_kite(const sdk_ctx *ctx, const sdk_grid *g, sdk_sink *sink)
 
 static int find_dual_kite(const sdk_ctx *ctx, const sdk_grid *g, sdk_sink *sink)
 {
-    (void)ctx;
     kite k[81];
     for (int d = 1; d <= 9; d++) {
         int n = kites_of(g, d, k, 81);
@@ -214,17 +211,17 @@ static int find_dual_kite(const sdk_ctx *ctx, const sdk_grid *g, sdk_sink *sink)
                 bool same = (k[i].rbox == k[j].rbox && k[i].cbox == k[j].cbox) ||
                             (k[i].rbox == k[j].cbox && k[i].cbox == k[j].rbox);
                 if (!same || k[i].target == k[j].target) continue;
-                sdk_step s;
+                sdk_step *s = sdk_scratch_step(ctx, 0);
                 char a[8], b[8];
-                sdk_step_init(&s, &dual_two_string_kite);
-                sdk_step_elim(&s, k[i].target, d);
-                sdk_step_elim(&s, k[j].target, d);
-                kite_marks(&s, &k[i], d);
-                kite_marks(&s, &k[j], d);
-                kite_text(&s, &k[i], d, dual_two_string_kite.name);
-                sdk_step_printf(&s, " / %s,%s", sdk_cell_name(k[j].rend, a),
+                sdk_step_init(s, &dual_two_string_kite);
+                sdk_step_elim(s, k[i].target, d);
+                sdk_step_elim(s, k[j].target, d);
+                kite_marks(s, &k[i], d);
+                kite_marks(s, &k[j], d);
+                kite_text(s, &k[i], d, dual_two_string_kite.name);
+                sdk_step_printf(s, " / %s,%s", sdk_cell_name(k[j].rend, a),
                                 sdk_cell_name(k[j].cend, b));
-                if (sdk_emit(sink, &s) == SDK_STOP) return SDK_STOP;
+                if (sdk_emit(sink, s) == SDK_STOP) return SDK_STOP;
             }
         }
     }
@@ -297,28 +294,28 @@ static int find_er(const sdk_ctx *ctx, const sdk_grid *g, sdk_sink *sink)
         int n = ers_of(g, d, two, e, 128);
         for (int i = 0; i < n; i++) {
             char a[8], b[8], c[8], f[8];
-            sdk_step s;
+            sdk_step *s = sdk_scratch_step(ctx, 0);
             if (!dual) {
-                sdk_step_init(&s, &empty_rectangle);
-                sdk_step_elim(&s, e[i].target, d);
-                er_marks(&s, g, &e[i], d);
-                sdk_step_printf(&s, "Empty Rectangle: %d in b%d (%s,%s)", d, e[i].box + 1,
+                sdk_step_init(s, &empty_rectangle);
+                sdk_step_elim(s, e[i].target, d);
+                er_marks(s, g, &e[i], d);
+                sdk_step_printf(s, "Empty Rectangle: %d in b%d (%s,%s)", d, e[i].box + 1,
                                 sdk_cell_name(e[i].a, a), sdk_cell_name(e[i].b, b));
-                if (sdk_emit(sink, &s) == SDK_STOP) return SDK_STOP;
+                if (sdk_emit(sink, s) == SDK_STOP) return SDK_STOP;
                 continue;
             }
             for (int j = i + 1; j < n; j++) {
                 if (e[j].box != e[i].box || e[j].target == e[i].target) continue;
-                sdk_step_init(&s, &dual_empty_rectangle);
-                sdk_step_elim(&s, e[i].target, d);
-                sdk_step_elim(&s, e[j].target, d);
-                er_marks(&s, g, &e[i], d);
-                sdk_step_mark(&s, e[j].a, d, SDK_ROLE_PINCER);
-                sdk_step_mark(&s, e[j].b, d, SDK_ROLE_PINCER);
-                sdk_step_printf(&s, "Dual Empty Rectangle: %d in b%d (%s,%s / %s,%s)", d,
+                sdk_step_init(s, &dual_empty_rectangle);
+                sdk_step_elim(s, e[i].target, d);
+                sdk_step_elim(s, e[j].target, d);
+                er_marks(s, g, &e[i], d);
+                sdk_step_mark(s, e[j].a, d, SDK_ROLE_PINCER);
+                sdk_step_mark(s, e[j].b, d, SDK_ROLE_PINCER);
+                sdk_step_printf(s, "Dual Empty Rectangle: %d in b%d (%s,%s / %s,%s)", d,
                                 e[i].box + 1, sdk_cell_name(e[i].a, a), sdk_cell_name(e[i].b, b),
                                 sdk_cell_name(e[j].a, c), sdk_cell_name(e[j].b, f));
-                if (sdk_emit(sink, &s) == SDK_STOP) return SDK_STOP;
+                if (sdk_emit(sink, s) == SDK_STOP) return SDK_STOP;
             }
         }
     }

@@ -96,7 +96,6 @@ static bool seen_add(seen *v, sdk_bb b)
 
 static int find_turbot(const sdk_ctx *ctx, const sdk_grid *g, sdk_sink *sink)
 {
-    (void)ctx;
     sdk_bb strong[SDK_CELLS];
     seen v = {0, 0, NULL};
     int rc = SDK_CONTINUE;
@@ -114,11 +113,11 @@ static int find_turbot(const sdk_ctx *ctx, const sdk_grid *g, sdk_sink *sink)
                         sdk_bb t = sdk_bb_and(sdk_bb_and(sdk_peer_bb[a], sdk_peer_bb[e]), cand);
                         if (sdk_bb_empty(t) || !seen_add(&v, t)) continue;
                         int chain[4] = {a, b, c, e};
-                        sdk_step s;
-                        sdk_step_init(&s, &sd_turbot_fish);
-                        sdk_step_elim_bb(&s, g, t, d);
-                        chain_step(&s, d, chain, 4, sd_turbot_fish.name);
-                        if (sdk_emit(sink, &s) == SDK_STOP) {
+                        sdk_step *s = sdk_scratch_step(ctx, 0);
+                        sdk_step_init(s, &sd_turbot_fish);
+                        sdk_step_elim_bb(s, g, t, d);
+                        chain_step(s, d, chain, 4, sd_turbot_fish.name);
+                        if (sdk_emit(sink, s) == SDK_STOP) {
                             rc = SDK_STOP;
                             goto out;
                         }
@@ -236,12 +235,12 @@ static int find_xchain(const sdk_ctx *ctx, const sdk_grid *g, sdk_sink *sink)
                     chain[b] = tmp;
                 }
             }
-            sdk_step st;
-            sdk_step_init(&st, &sd_x_chain);
-            st.difficulty = sd_x_chain.difficulty + length_tenths(n);
-            sdk_step_elim_bb(&st, g, f[i].elim, d);
-            chain_step(&st, d, chain, n, sd_x_chain.name);
-            if (sdk_emit(sink, &st) == SDK_STOP) {
+            sdk_step *st = sdk_scratch_step(ctx, 0);
+            sdk_step_init(st, &sd_x_chain);
+            st->difficulty = sd_x_chain.difficulty + length_tenths(n);
+            sdk_step_elim_bb(st, g, f[i].elim, d);
+            chain_step(st, d, chain, n, sd_x_chain.name);
+            if (sdk_emit(sink, st) == SDK_STOP) {
                 rc = SDK_STOP;
                 break;
             }

@@ -59,34 +59,35 @@ static const sdk_technique naked_single = {
 SDK_PLUGIN(&full_house, &hidden_single_box, &hidden_single_line, &naked_single)
 
 /* Emit "<Name>: r1c2=5" for a placement found in a house (house < 0: none). */
-static int place(sdk_sink *sink, const sdk_technique *t, int cell, int digit, int house)
+static int place(const sdk_ctx *ctx, sdk_sink *sink, const sdk_technique *t, int cell, int digit,
+                 int house)
 {
-    sdk_step s;
+    sdk_step *s = sdk_scratch_step(ctx, 0);
     char name[8], hn[12];
-    sdk_step_init(&s, t);
-    sdk_step_place(&s, cell, digit);
-    sdk_step_mark(&s, cell, digit, SDK_ROLE_TARGET);
+    sdk_step_init(s, t);
+    sdk_step_place(s, cell, digit);
+    sdk_step_mark(s, cell, digit, SDK_ROLE_TARGET);
     if (house >= 0) {
-        sdk_step_house(&s, house, SDK_ROLE_BASE);
-        sdk_step_printf(&s, "%s: %s=%d (in %s)", t->name, sdk_cell_name(cell, name), digit,
+        sdk_step_house(s, house, SDK_ROLE_BASE);
+        sdk_step_printf(s, "%s: %s=%d (in %s)", t->name, sdk_cell_name(cell, name), digit,
                         sdk_house_name(house, hn));
     } else {
-        sdk_step_printf(&s, "%s: %s=%d", t->name, sdk_cell_name(cell, name), digit);
+        sdk_step_printf(s, "%s: %s=%d", t->name, sdk_cell_name(cell, name), digit);
     }
-    s.text_final = 1;
-    return sdk_emit(sink, &s);
+    s->text_final = 1;
+    return sdk_emit(sink, s);
 }
 
 static int find_full_house(const sdk_ctx *ctx, const sdk_grid *g, sdk_sink *sink)
 {
-    (void)ctx;
     for (int h = 0; h < SDK_HOUSES; h++) {
         sdk_bb empty = sdk_bb_andnot(sdk_house_bb[h], g->solved);
         if (sdk_bb_count(empty) != 1) continue;
         int cell = sdk_bb_first(empty);
         unsigned missing = SDK_ALL_DIGITS & ~sdk_house_placed(g, h);
         if (sdk_mask_count(missing) != 1 || !(g->cand[cell] & missing)) continue;
-        if (place(sink, &full_house, cell, sdk_mask_first(missing), h) == SDK_STOP) return SDK_STOP;
+        if (place(ctx, sink, &full_house, cell, sdk_mask_first(missing), h) == SDK_STOP)
+            return SDK_STOP;
     }
     return SDK_CONTINUE;
 }
@@ -100,7 +101,7 @@ static int find_hidden(const sdk_ctx *ctx, const sdk_grid *g, sdk_sink *sink)
         for (int d = 1; d <= 9; d++) {
             sdk_bb where = sdk_house_digit(g, h, d);
             if (sdk_bb_count(where) != 1) continue;
-            if (place(sink, t, sdk_bb_first(where), d, h) == SDK_STOP) return SDK_STOP;
+            if (place(ctx, sink, t, sdk_bb_first(where), d, h) == SDK_STOP) return SDK_STOP;
         }
     }
     return SDK_CONTINUE;
@@ -108,10 +109,9 @@ static int find_hidden(const sdk_ctx *ctx, const sdk_grid *g, sdk_sink *sink)
 
 static int find_naked(const sdk_ctx *ctx, const sdk_grid *g, sdk_sink *sink)
 {
-    (void)ctx;
     for (int c = 0; c < SDK_CELLS; c++) {
         if (g->value[c] || sdk_mask_count(g->cand[c]) != 1) continue;
-        if (place(sink, &naked_single, c, sdk_mask_first(g->cand[c]), -1) == SDK_STOP)
+        if (place(ctx, sink, &naked_single, c, sdk_mask_first(g->cand[c]), -1) == SDK_STOP)
             return SDK_STOP;
     }
     return SDK_CONTINUE;

@@ -71,6 +71,7 @@ static int house_at(int i, bool hodoku)
 typedef struct search {
     const sdk_grid *g;
     sdk_sink *sink;
+    const sdk_ctx *ctx; /* for its scratch step */
     const sdk_technique *t;
     bool hodoku;
     int n, house;
@@ -88,9 +89,9 @@ static int naked_found(search *q, const int *pick)
     }
     if (sdk_mask_count(digits) != q->n) return SDK_CONTINUE;
     if (!q->hodoku && q->n <= 3 && in_segment(set)) return SDK_CONTINUE; /* a locked subset */
-    sdk_step s;
+    sdk_step *s = sdk_scratch_step(q->ctx, 0);
     char cells[40];
-    sdk_step_init(&s, q->t);
+    sdk_step_init(s, q->t);
     sdk_bb rest = sdk_bb_andnot(sdk_house_bb[q->house], set);
     if (q->hodoku) { /* every house the cells share, in HoDoKu's order */
         int c0 = sdk_bb_first(set);
@@ -102,22 +103,22 @@ static int naked_found(search *q, const int *pick)
             for (int i = 0; i < 9; i++) {
                 int c = sdk_house_cell[h][i];
                 if (sdk_bb_has(set, c) || !(g->cand[c] & digits)) continue;
-                SDK_MASK_FOREACH(d, g->cand[c] & digits) sdk_step_elim(&s, c, d);
+                SDK_MASK_FOREACH(d, g->cand[c] & digits) sdk_step_elim(s, c, d);
                 if (k == 2) in_box = true;
                 if (k < 2 && !sdk_bb_has(box, c)) in_line_out = true;
             }
         }
         if (q->n <= 3 && in_box && in_line_out) return SDK_CONTINUE; /* HoDoKu's locked */
     } else
-        SDK_MASK_FOREACH(d, digits) sdk_step_elim_bb(&s, g, rest, d);
-    if (sdk_step_empty(&s)) return SDK_CONTINUE;
+        SDK_MASK_FOREACH(d, digits) sdk_step_elim_bb(s, g, rest, d);
+    if (sdk_step_empty(s)) return SDK_CONTINUE;
     SDK_MASK_FOREACH(d, digits)
-        sdk_step_mark_bb(&s, sdk_bb_and(set, g->digit[d - 1]), d, SDK_ROLE_BASE);
-    sdk_step_house(&s, q->house, SDK_ROLE_BASE);
-    sdk_step_printf(&s, "%s: ", q->t->name);
-    digits_text(&s, digits);
-    sdk_step_printf(&s, " in %s", sdk_cells_compact(set, cells, sizeof cells));
-    return sdk_emit(q->sink, &s);
+        sdk_step_mark_bb(s, sdk_bb_and(set, g->digit[d - 1]), d, SDK_ROLE_BASE);
+    sdk_step_house(s, q->house, SDK_ROLE_BASE);
+    sdk_step_printf(s, "%s: ", q->t->name);
+    digits_text(s, digits);
+    sdk_step_printf(s, " in %s", sdk_cells_compact(set, cells, sizeof cells));
+    return sdk_emit(q->sink, s);
 }
 
 static int hidden_found(search *q, const int *pick)
@@ -130,20 +131,20 @@ static int hidden_found(search *q, const int *pick)
         digits |= sdk_digit_bit(pick[i]);
     }
     if (sdk_bb_count(set) != q->n) return SDK_CONTINUE;
-    sdk_step s;
+    sdk_step *s = sdk_scratch_step(q->ctx, 0);
     char cells[40];
-    sdk_step_init(&s, q->t);
+    sdk_step_init(s, q->t);
     SDK_BB_FOREACH(c, set) {
-        SDK_MASK_FOREACH(d, g->cand[c] & ~digits) sdk_step_elim(&s, c, d);
+        SDK_MASK_FOREACH(d, g->cand[c] & ~digits) sdk_step_elim(s, c, d);
     }
-    if (sdk_step_empty(&s)) return SDK_CONTINUE;
+    if (sdk_step_empty(s)) return SDK_CONTINUE;
     SDK_MASK_FOREACH(d, digits)
-        sdk_step_mark_bb(&s, sdk_bb_and(set, g->digit[d - 1]), d, SDK_ROLE_BASE);
-    sdk_step_house(&s, q->house, SDK_ROLE_BASE);
-    sdk_step_printf(&s, "%s: ", q->t->name);
-    digits_text(&s, digits);
-    sdk_step_printf(&s, " in %s", sdk_cells_compact(set, cells, sizeof cells));
-    return sdk_emit(q->sink, &s);
+        sdk_step_mark_bb(s, sdk_bb_and(set, g->digit[d - 1]), d, SDK_ROLE_BASE);
+    sdk_step_house(s, q->house, SDK_ROLE_BASE);
+    sdk_step_printf(s, "%s: ", q->t->name);
+    digits_text(s, digits);
+    sdk_step_printf(s, " in %s", sdk_cells_compact(set, cells, sizeof cells));
+    return sdk_emit(q->sink, s);
 }
 
 /* Every n-combination of q->item, in order. */
@@ -162,7 +163,12 @@ static int find_naked(const sdk_ctx *ctx, const sdk_grid *g, sdk_sink *sink)
     const sdk_technique *t = ctx->self;
     int n = *(const int *)t->data;
     const char *order = sdk_opt(ctx, "order");
-    search q = {.g = g, .sink = sink, .t = t, .n = n, .hodoku = order && !strcmp(order, "hodoku")};
+    search q = {.g = g,
+                .sink = sink,
+                .ctx = ctx,
+                .t = t,
+                .n = n,
+                .hodoku = order && !strcmp(order, "hodoku")};
     int pick[9]; /* combine() recurses to depth n <= 4; 9 keeps GCC -O3 sure of it */
     for (int i = 0; i < SDK_HOUSES; i++) {
         int h = house_at(i, q.hodoku);
@@ -184,7 +190,12 @@ static int find_hidden(const sdk_ctx *ctx, const sdk_grid *g, sdk_sink *sink)
     const sdk_technique *t = ctx->self;
     int n = *(const int *)t->data;
     const char *order = sdk_opt(ctx, "order");
-    search q = {.g = g, .sink = sink, .t = t, .n = n, .hodoku = order && !strcmp(order, "hodoku")};
+    search q = {.g = g,
+                .sink = sink,
+                .ctx = ctx,
+                .t = t,
+                .n = n,
+                .hodoku = order && !strcmp(order, "hodoku")};
     int pick[9]; /* combine() recurses to depth n <= 4; 9 keeps GCC -O3 sure of it */
     for (int i = 0; i < SDK_HOUSES; i++) {
         int h = house_at(i, q.hodoku);

@@ -222,7 +222,6 @@ static const char *digits_text(unsigned m, char *buf)
 
 static int find_band_hatching(const sdk_ctx *ctx, const sdk_grid *g, sdk_sink *sink)
 {
-    (void)ctx;
     for (int o = SDK_ROW; o <= SDK_COL; o++) {
         for (int band = 0; band < 3; band++) {
             for (int d = 1; d <= 9; d++) {
@@ -248,18 +247,18 @@ static int find_band_hatching(const sdk_ctx *ctx, const sdk_grid *g, sdk_sink *s
                 if (sdk_bb_count(empty) != 1) continue;
                 int cell = sdk_bb_first(empty);
                 if (!sdk_grid_has(g, cell, d)) continue;
-                sdk_step s;
+                sdk_step *s = sdk_scratch_step(ctx, 0);
                 char n1[8], n2[8], hn[8];
-                sdk_step_init(&s, &band_hatching);
-                sdk_step_place(&s, cell, d);
-                sdk_step_mark(&s, cell, d, SDK_ROLE_TARGET);
-                sdk_step_mark(&s, where[a], 0, SDK_ROLE_BASE);
-                sdk_step_mark(&s, where[b], 0, SDK_ROLE_BASE);
-                sdk_step_house(&s, 18 + box_of(o, band, miss), SDK_ROLE_COVER);
-                sdk_step_printf(&s, "Band Hatching: %d in b%d %s (%d in %s and %s)", d,
+                sdk_step_init(s, &band_hatching);
+                sdk_step_place(s, cell, d);
+                sdk_step_mark(s, cell, d, SDK_ROLE_TARGET);
+                sdk_step_mark(s, where[a], 0, SDK_ROLE_BASE);
+                sdk_step_mark(s, where[b], 0, SDK_ROLE_BASE);
+                sdk_step_house(s, 18 + box_of(o, band, miss), SDK_ROLE_COVER);
+                sdk_step_printf(s, "Band Hatching: %d in b%d %s (%d in %s and %s)", d,
                                 box_of(o, band, miss) + 1, sdk_house_short(line_of(o, band, k), hn),
                                 d, sdk_cell_name(where[a], n1), sdk_cell_name(where[b], n2));
-                if (sdk_emit(sink, &s) == SDK_STOP) return SDK_STOP;
+                if (sdk_emit(sink, s) == SDK_STOP) return SDK_STOP;
             }
         }
     }
@@ -270,7 +269,6 @@ static int find_band_hatching(const sdk_ctx *ctx, const sdk_grid *g, sdk_sink *s
 
 static int find_filled(const sdk_ctx *ctx, const sdk_grid *g, sdk_sink *sink)
 {
-    (void)ctx;
     for (int o = SDK_ROW; o <= SDK_COL; o++)
         for (int band = 0; band < 3; band++)
             for (int i = 0; i < 3; i++)
@@ -288,18 +286,18 @@ static int find_filled(const sdk_ctx *ctx, const sdk_grid *g, sdk_sink *sink)
                             sdk_bb keep = sdk_bb_or(
                                 seg_bb(o, band, i, k3),
                                 sdk_bb_or(seg_bb(o, band, i2, k2), seg_bb(o, band, i3, k1)));
-                            sdk_step s;
+                            sdk_step *s = sdk_scratch_step(ctx, 0);
                             char a[48], b[48], c[48], ds[12];
-                            sdk_step_init(&s, &seg_filled);
-                            if (!sdk_step_elim_bb(&s, g, sdk_bb_andnot(band_bb(o, band), keep), d))
+                            sdk_step_init(s, &seg_filled);
+                            if (!sdk_step_elim_bb(s, g, sdk_bb_andnot(band_bb(o, band), keep), d))
                                 continue;
-                            sdk_step_mark_bb(&s, sdk_bb_and(keep, g->digit[d - 1]), d,
+                            sdk_step_mark_bb(s, sdk_bb_and(keep, g->digit[d - 1]), d,
                                              SDK_ROLE_BASE);
-                            sdk_step_printf(&s, "%s: %d in %s, since %s holds %s and %d is in %s",
+                            sdk_step_printf(s, "%s: %d in %s, since %s holds %s and %d is in %s",
                                             seg_filled.name, d, seg_text(o, band, i, k3, a),
                                             seg_text(o, band, i, k1, b), digits_text(full, ds), d,
                                             seg_text(o, band, i2, k2, c));
-                            if (sdk_emit(sink, &s) == SDK_STOP) return SDK_STOP;
+                            if (sdk_emit(sink, s) == SDK_STOP) return SDK_STOP;
                         }
                     }
                 }
@@ -310,7 +308,6 @@ static int find_filled(const sdk_ctx *ctx, const sdk_grid *g, sdk_sink *sink)
 
 static int find_band(const sdk_ctx *ctx, const sdk_grid *g, sdk_sink *sink)
 {
-    (void)ctx;
     for (int o = SDK_ROW; o <= SDK_COL; o++)
         for (int band = 0; band < 3; band++)
             for (int i = 0; i < 3; i++)
@@ -328,28 +325,28 @@ static int find_band(const sdk_ctx *ctx, const sdk_grid *g, sdk_sink *sink)
                     }
                     if (!m[0] || !m[1] || sdk_mask_count(m[0] | m[1]) != 2) continue;
                     int k3 = __builtin_ctz(~(m[0] | m[1]) & 7u);
-                    sdk_step s;
+                    sdk_step *s = sdk_scratch_step(ctx, 0);
                     char a[48];
-                    sdk_step_init(&s, &seg_band);
+                    sdk_step_init(s, &seg_band);
                     sdk_bb box = sdk_house_bb[18 + box_of(o, band, i)];
-                    if (!sdk_step_elim_bb(&s, g, sdk_bb_andnot(box, seg_bb(o, band, i, k3)), d))
+                    if (!sdk_step_elim_bb(s, g, sdk_bb_andnot(box, seg_bb(o, band, i, k3)), d))
                         continue;
                     for (int j = 0; j < 2; j++) {
                         int i2 = (i + 1 + j) % 3;
                         sdk_step_mark_bb(
-                            &s, sdk_bb_and(sdk_house_bb[18 + box_of(o, band, i2)], g->digit[d - 1]),
+                            s, sdk_bb_and(sdk_house_bb[18 + box_of(o, band, i2)], g->digit[d - 1]),
                             d, SDK_ROLE_BASE);
                     }
                     char l1[8], l2[8];
                     unsigned both = m[0] | m[1];
                     int ka = __builtin_ctz(both), kb = 31 - __builtin_clz(both);
-                    sdk_step_printf(&s, "%s: %d in %s, since b%d and b%d hold it only in %s and %s",
+                    sdk_step_printf(s, "%s: %d in %s, since b%d and b%d hold it only in %s and %s",
                                     seg_band.name, d, seg_text(o, band, i, k3, a),
                                     box_of(o, band, (i + 1) % 3) + 1,
                                     box_of(o, band, (i + 2) % 3) + 1,
                                     sdk_house_short(line_of(o, band, ka), l1),
                                     sdk_house_short(line_of(o, band, kb), l2));
-                    if (sdk_emit(sink, &s) == SDK_STOP) return SDK_STOP;
+                    if (sdk_emit(sink, s) == SDK_STOP) return SDK_STOP;
                 }
     return SDK_CONTINUE;
 }
@@ -358,7 +355,6 @@ static int find_band(const sdk_ctx *ctx, const sdk_grid *g, sdk_sink *sink)
 
 static int find_line(const sdk_ctx *ctx, const sdk_grid *g, sdk_sink *sink)
 {
-    (void)ctx;
     for (int o = SDK_ROW; o <= SDK_COL; o++)
         for (int band = 0; band < 3; band++)
             for (int k = 0; k < 3; k++)
@@ -368,21 +364,21 @@ static int find_line(const sdk_ctx *ctx, const sdk_grid *g, sdk_sink *sink)
                     if (sdk_mask_count(f1) != 3 || sdk_mask_count(f2) != 3 || (f1 & f2)) continue;
                     unsigned rest = SDK_ALL_DIGITS & ~(f1 | f2);
                     sdk_bb seg = seg_bb(o, band, i, k);
-                    sdk_step s;
+                    sdk_step *s = sdk_scratch_step(ctx, 0);
                     char a[48], b[48], c[48], d1[12], d2[12], dr[12];
-                    sdk_step_init(&s, &seg_line);
-                    SDK_MASK_FOREACH(d, rest) elim_forced(&s, g, o, band, i, k, d);
+                    sdk_step_init(s, &seg_line);
+                    SDK_MASK_FOREACH(d, rest) elim_forced(s, g, o, band, i, k, d);
                     sdk_bb empty = sdk_bb_andnot(seg, g->solved);
                     SDK_BB_FOREACH(c2, empty) {
-                        SDK_MASK_FOREACH(d, g->cand[c2] & ~rest) sdk_step_elim(&s, c2, d);
+                        SDK_MASK_FOREACH(d, g->cand[c2] & ~rest) sdk_step_elim(s, c2, d);
                     }
-                    if (sdk_step_empty(&s)) continue;
-                    sdk_step_printf(&s, "%s: %s in %s, since %s holds %s and %s holds %s",
+                    if (sdk_step_empty(s)) continue;
+                    sdk_step_printf(s, "%s: %s in %s, since %s holds %s and %s holds %s",
                                     seg_line.name, digits_text(rest, dr),
                                     seg_text(o, band, i, k, a),
                                     seg_text(o, band, (i + 1) % 3, k, b), digits_text(f1, d1),
                                     seg_text(o, band, (i + 2) % 3, k, c), digits_text(f2, d2));
-                    if (sdk_emit(sink, &s) == SDK_STOP) return SDK_STOP;
+                    if (sdk_emit(sink, s) == SDK_STOP) return SDK_STOP;
                 }
     return SDK_CONTINUE;
 }
@@ -391,7 +387,6 @@ static int find_line(const sdk_ctx *ctx, const sdk_grid *g, sdk_sink *sink)
 
 static int find_exclusion(const sdk_ctx *ctx, const sdk_grid *g, sdk_sink *sink)
 {
-    (void)ctx;
     for (int o = SDK_ROW; o <= SDK_COL; o++)
         for (int band = 0; band < 3; band++)
             for (int i = 0; i < 3; i++)
@@ -408,18 +403,18 @@ static int find_exclusion(const sdk_ctx *ctx, const sdk_grid *g, sdk_sink *sink)
                     }
                     unsigned allowed = SDK_ALL_DIGITS & ~out;
                     if (sdk_mask_count(allowed) != ne) continue;
-                    sdk_step s;
+                    sdk_step *s = sdk_scratch_step(ctx, 0);
                     char a[48], dr[12];
-                    sdk_step_init(&s, &seg_exclusion);
-                    SDK_MASK_FOREACH(d, allowed) elim_forced(&s, g, o, band, i, k, d);
+                    sdk_step_init(s, &seg_exclusion);
+                    SDK_MASK_FOREACH(d, allowed) elim_forced(s, g, o, band, i, k, d);
                     SDK_BB_FOREACH(c, empty) {
-                        SDK_MASK_FOREACH(d, g->cand[c] & ~allowed) sdk_step_elim(&s, c, d);
+                        SDK_MASK_FOREACH(d, g->cand[c] & ~allowed) sdk_step_elim(s, c, d);
                     }
-                    if (sdk_step_empty(&s)) continue;
+                    if (sdk_step_empty(s)) continue;
                     sdk_step_printf(
-                        &s, "%s: %s in %s (the box and the line exclude every other digit)",
+                        s, "%s: %s in %s (the box and the line exclude every other digit)",
                         seg_exclusion.name, digits_text(allowed, dr), seg_text(o, band, i, k, a));
-                    if (sdk_emit(sink, &s) == SDK_STOP) return SDK_STOP;
+                    if (sdk_emit(sink, s) == SDK_STOP) return SDK_STOP;
                 }
     return SDK_CONTINUE;
 }
@@ -428,7 +423,6 @@ static int find_exclusion(const sdk_ctx *ctx, const sdk_grid *g, sdk_sink *sink)
 
 static int find_hatching(const sdk_ctx *ctx, const sdk_grid *g, sdk_sink *sink)
 {
-    (void)ctx;
     for (int o = SDK_ROW; o <= SDK_COL; o++)
         for (int band = 0; band < 3; band++)
             for (int i = 0; i < 3; i++)
@@ -438,15 +432,15 @@ static int find_hatching(const sdk_ctx *ctx, const sdk_grid *g, sdk_sink *sink)
                     int k1 = forced_line(g, o, band, i1, d), k2 = forced_line(g, o, band, i2, d);
                     if (k1 < 0 || k2 < 0 || k1 == k2) continue;
                     int k3 = 3 - k1 - k2;
-                    sdk_step s;
+                    sdk_step *s = sdk_scratch_step(ctx, 0);
                     char a[48], b[48], c[48];
-                    sdk_step_init(&s, &seg_hatching);
-                    elim_forced(&s, g, o, band, i, k3, d);
-                    if (sdk_step_empty(&s)) continue;
-                    sdk_step_printf(&s, "%s: %d in %s, since %d is in %s and in %s",
+                    sdk_step_init(s, &seg_hatching);
+                    elim_forced(s, g, o, band, i, k3, d);
+                    if (sdk_step_empty(s)) continue;
+                    sdk_step_printf(s, "%s: %d in %s, since %d is in %s and in %s",
                                     seg_hatching.name, d, seg_text(o, band, i, k3, a), d,
                                     seg_text(o, band, i1, k1, b), seg_text(o, band, i2, k2, c));
-                    if (sdk_emit(sink, &s) == SDK_STOP) return SDK_STOP;
+                    if (sdk_emit(sink, s) == SDK_STOP) return SDK_STOP;
                 }
     return SDK_CONTINUE;
 }
@@ -488,21 +482,21 @@ static int find_bracket(const sdk_ctx *ctx, const sdk_grid *g, sdk_sink *sink)
                     if (bad) continue;
                     sdk_bb tgt = sdk_bb_and(sdk_peer_bb[b], g->digit[d - 1]);
                     SDK_BB_FOREACH(c, grp) tgt = sdk_bb_and(tgt, sdk_peer_bb[c]);
-                    sdk_step s;
+                    sdk_step *s = sdk_scratch_step(ctx, 0);
                     char na[8], nb[8], na2[8], ng[32], h1[8], h2[8];
-                    sdk_step_init(&s, t);
-                    if (!sdk_step_elim_bb(&s, g, tgt, d)) continue;
-                    sdk_step_house(&s, lt * 9 + l1, SDK_ROLE_BASE);
-                    sdk_step_house(&s, lt * 9 + l2, SDK_ROLE_BASE);
-                    sdk_step_mark(&s, b, d, SDK_ROLE_ON);
-                    sdk_step_mark(&s, a, d, SDK_ROLE_OFF);
-                    sdk_step_mark(&s, a2, d, SDK_ROLE_OFF);
-                    sdk_step_mark_bb(&s, grp, d, SDK_ROLE_ON);
-                    sdk_step_printf(&s, "%s: %d %s %s=%s, %s %s=%s", t->name, d,
+                    sdk_step_init(s, t);
+                    if (!sdk_step_elim_bb(s, g, tgt, d)) continue;
+                    sdk_step_house(s, lt * 9 + l1, SDK_ROLE_BASE);
+                    sdk_step_house(s, lt * 9 + l2, SDK_ROLE_BASE);
+                    sdk_step_mark(s, b, d, SDK_ROLE_ON);
+                    sdk_step_mark(s, a, d, SDK_ROLE_OFF);
+                    sdk_step_mark(s, a2, d, SDK_ROLE_OFF);
+                    sdk_step_mark_bb(s, grp, d, SDK_ROLE_ON);
+                    sdk_step_printf(s, "%s: %d %s %s=%s, %s %s=%s", t->name, d,
                                     sdk_house_short(lt * 9 + l1, h1), sdk_cell_name(b, nb),
                                     sdk_cell_name(a, na), sdk_house_short(lt * 9 + l2, h2),
                                     sdk_cell_name(a2, na2), sdk_cells_compact(grp, ng, sizeof ng));
-                    if (sdk_emit(sink, &s) == SDK_STOP) return SDK_STOP;
+                    if (sdk_emit(sink, s) == SDK_STOP) return SDK_STOP;
                 }
             }
         }

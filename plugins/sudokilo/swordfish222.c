@@ -19,33 +19,31 @@ static int cross_of(int o, int cell)
     return o == SDK_ROW ? cell % 9 : cell / 9;
 }
 
-static int emit(const sdk_technique *t, const sdk_grid *g, int o, int d, const int line[3],
+static int emit(const sdk_ctx *ctx, const sdk_grid *g, int o, int d, const int line[3],
                 unsigned cross, sdk_sink *sink)
 {
-    sdk_step s;
-    sdk_step_init(&s, t);
+    sdk_step *s = sdk_scratch_step(ctx, 0);
+    sdk_step_init(s, ctx->self);
     sdk_bb base = sdk_bb_none(), cover = sdk_bb_none();
     for (int k = 0; k < 3; k++) base = sdk_bb_or(base, line_digit(g, o, line[k], d));
     for (int x = 0; x < 9; x++)
         if (cross & (1u << x)) cover = sdk_bb_or(cover, line_digit(g, 1 - o, x, d));
-    sdk_step_elim_bb(&s, g, sdk_bb_andnot(cover, base), d);
-    if (sdk_step_empty(&s)) return SDK_CONTINUE;
-    sdk_step_mark_bb(&s, base, d, SDK_ROLE_BASE);
-    for (int k = 0; k < 3; k++) sdk_step_house(&s, o * 9 + line[k], SDK_ROLE_BASE);
+    sdk_step_elim_bb(s, g, sdk_bb_andnot(cover, base), d);
+    if (sdk_step_empty(s)) return SDK_CONTINUE;
+    sdk_step_mark_bb(s, base, d, SDK_ROLE_BASE);
+    for (int k = 0; k < 3; k++) sdk_step_house(s, o * 9 + line[k], SDK_ROLE_BASE);
     for (int x = 0; x < 9; x++)
-        if (cross & (1u << x)) sdk_step_house(&s, (1 - o) * 9 + x, SDK_ROLE_COVER);
+        if (cross & (1u << x)) sdk_step_house(s, (1 - o) * 9 + x, SDK_ROLE_COVER);
     char a = o == SDK_ROW ? 'r' : 'c', b = o == SDK_ROW ? 'c' : 'r';
-    sdk_step_printf(&s, "Swordfish 2-2-2: %d %c%d%d%d", d, a, line[0] + 1, line[1] + 1,
-                    line[2] + 1);
-    sdk_step_printf(&s, " %c", b);
+    sdk_step_printf(s, "Swordfish 2-2-2: %d %c%d%d%d", d, a, line[0] + 1, line[1] + 1, line[2] + 1);
+    sdk_step_printf(s, " %c", b);
     for (int x = 0; x < 9; x++)
-        if (cross & (1u << x)) sdk_step_printf(&s, "%d", x + 1);
-    return sdk_emit(sink, &s);
+        if (cross & (1u << x)) sdk_step_printf(s, "%d", x + 1);
+    return sdk_emit(sink, s);
 }
 
 int sudokilo_find_swordfish222(const sdk_ctx *ctx, const sdk_grid *g, sdk_sink *sink)
 {
-    const sdk_technique *t = ctx->self;
     for (int o = SDK_ROW; o <= SDK_COL; o++)
         for (int d = 1; d <= 9; d++) {
             int two[9], n = 0;
@@ -63,7 +61,7 @@ int sudokilo_find_swordfish222(const sdk_ctx *ctx, const sdk_grid *g, sdk_sink *
                         unsigned u = cross[x] | cross[y] | cross[z];
                         if (sdk_mask_count(u) != 3) continue;
                         int line[3] = {two[x], two[y], two[z]};
-                        if (emit(t, g, o, d, line, u, sink) == SDK_STOP) return SDK_STOP;
+                        if (emit(ctx, g, o, d, line, u, sink) == SDK_STOP) return SDK_STOP;
                     }
         }
     return SDK_CONTINUE;

@@ -123,20 +123,20 @@ static int find_templates(const sdk_ctx *ctx, const sdk_grid *g, sdk_sink *sink)
     for (int d = 0; d < 9; d++) must[d] = sdk_bb_none();
     if (!templates(g, must, may)) return SDK_CONTINUE;
     for (int d = 1; d <= 9; d++) {
-        sdk_step s;
-        sdk_step_init(&s, set ? &template_set : &template_delete);
+        sdk_step *s = sdk_scratch_step(ctx, 0);
+        sdk_step_init(s, set ? &template_set : &template_delete);
         if (set) {
             sdk_bb cells = sdk_bb_andnot(must[d - 1], g->solved);
             if (sdk_bb_empty(cells)) continue;
-            SDK_BB_FOREACH(c, cells) sdk_step_place(&s, c, d);
-            sdk_step_mark_bb(&s, cells, d, SDK_ROLE_TARGET);
+            SDK_BB_FOREACH(c, cells) sdk_step_place(s, c, d);
+            sdk_step_mark_bb(s, cells, d, SDK_ROLE_TARGET);
         } else {
             sdk_bb cells = sdk_bb_andnot(g->digit[d - 1], may[d - 1]);
             if (sdk_bb_empty(cells)) continue;
-            sdk_step_elim_bb(&s, g, cells, d);
+            sdk_step_elim_bb(s, g, cells, d);
         }
-        sdk_step_printf(&s, "%s: %d", set ? template_set.name : template_delete.name, d);
-        if (sdk_emit(sink, &s) == SDK_STOP) return SDK_STOP;
+        sdk_step_printf(s, "%s: %d", set ? template_set.name : template_delete.name, d);
+        if (sdk_emit(sink, s) == SDK_STOP) return SDK_STOP;
     }
     return SDK_CONTINUE;
 }

@@ -48,6 +48,7 @@ const sdk_technique sdk_uniq_bugn = {
 };
 
 typedef struct bug {
+    const sdk_ctx *ctx; /* for its scratch step */
     const sdk_grid *g;
     sdk_sink *sink;
     uint16_t ext[81]; /* extra digits per cell */
@@ -151,28 +152,28 @@ static int bug_house(const bug *b, int after)
 static int bug_type1(bug *b)
 {
     int c = b->cell[0];
-    sdk_step s;
-    sdk_step_init(&s, &sdk_uniq_bugn);
-    s.difficulty = 56;
-    SDK_MASK_FOREACH(d, b->g->cand[c] & ~b->ext[c]) sdk_step_elim(&s, c, d);
+    sdk_step *s = sdk_scratch_step(b->ctx, 0);
+    sdk_step_init(s, &sdk_uniq_bugn);
+    s->difficulty = 56;
+    SDK_MASK_FOREACH(d, b->g->cand[c] & ~b->ext[c]) sdk_step_elim(s, c, d);
     char nm[8], dg[20];
-    sdk_step_printf(&s, "Bivalue Universal Grave + n Type 1: %s {%s}", sdk_cell_name(c, nm),
+    sdk_step_printf(s, "Bivalue Universal Grave + n Type 1: %s {%s}", sdk_cell_name(c, nm),
                     digits_text(b->ext[c], 0, dg));
-    return bug_emit(b, &s);
+    return bug_emit(b, s);
 }
 
 static int bug_type2(bug *b)
 {
     int v = sdk_mask_first(b->all);
     sdk_bb see = sdk_common_peers(b->cells);
-    sdk_step s;
-    sdk_step_init(&s, &sdk_uniq_bugn);
-    s.difficulty = 57;
-    sdk_step_elim_bb(&s, b->g, see, v);
+    sdk_step *s = sdk_scratch_step(b->ctx, 0);
+    sdk_step_init(s, &sdk_uniq_bugn);
+    s->difficulty = 57;
+    sdk_step_elim_bb(s, b->g, see, v);
     char cells[128];
-    sdk_step_printf(&s, "Bivalue Universal Grave + n Type 2: %d in %s", v,
+    sdk_step_printf(s, "Bivalue Universal Grave + n Type 2: %d in %s", v,
                     sdk_cells_compact(b->cells, cells, sizeof cells));
-    return bug_emit(b, &s);
+    return bug_emit(b, s);
 }
 
 static int bug_type4(bug *b)
@@ -185,19 +186,19 @@ static int bug_type4(bug *b)
     int h = bug_house(b, -1);
     if (h < 0) return SDK_CONTINUE;
     int v = sdk_mask_first(common);
-    sdk_step s;
-    sdk_step_init(&s, &sdk_uniq_bugn);
-    s.difficulty = 57;
-    SDK_MASK_FOREACH(d, g->cand[c1] & ~b->ext[c1] & ~common) sdk_step_elim(&s, c1, d);
-    SDK_MASK_FOREACH(d, g->cand[c2] & ~b->ext[c2] & ~common) sdk_step_elim(&s, c2, d);
-    sdk_step_mark(&s, c1, v, SDK_ROLE_COVER);
-    sdk_step_mark(&s, c2, v, SDK_ROLE_COVER);
-    sdk_step_house(&s, h, SDK_ROLE_BASE);
+    sdk_step *s = sdk_scratch_step(b->ctx, 0);
+    sdk_step_init(s, &sdk_uniq_bugn);
+    s->difficulty = 57;
+    SDK_MASK_FOREACH(d, g->cand[c1] & ~b->ext[c1] & ~common) sdk_step_elim(s, c1, d);
+    SDK_MASK_FOREACH(d, g->cand[c2] & ~b->ext[c2] & ~common) sdk_step_elim(s, c2, d);
+    sdk_step_mark(s, c1, v, SDK_ROLE_COVER);
+    sdk_step_mark(s, c2, v, SDK_ROLE_COVER);
+    sdk_step_house(s, h, SDK_ROLE_BASE);
     char n1[8], n2[8], e1[12], e2[12], hs[8];
-    sdk_step_printf(&s, "Bivalue Universal Grave + n Type 4: %s {%s}, %s {%s}, %d locked in %s",
+    sdk_step_printf(s, "Bivalue Universal Grave + n Type 4: %s {%s}, %s {%s}, %d locked in %s",
                     sdk_cell_name(c1, n1), digits_text(b->ext[c1], 0, e1), sdk_cell_name(c2, n2),
                     digits_text(b->ext[c2], 0, e2), v, sdk_house_short(h, hs));
-    return bug_emit(b, &s);
+    return bug_emit(b, s);
 }
 
 /* Type 3: choose `need` more cells of src[start..] (naked cells so far in
@@ -208,22 +209,22 @@ static int bug_type3_rec(bug *b, int h, const int *src, int nsrc, int start, int
     if (need == 0) {
         if (sdk_mask_count(m) != degree || (b->all & ~m)) return SDK_CONTINUE;
         const sdk_grid *g = b->g;
-        sdk_step s;
-        sdk_step_init(&s, &sdk_uniq_bugn);
-        s.difficulty = 57 + (degree - 1);
+        sdk_step *s = sdk_scratch_step(b->ctx, 0);
+        sdk_step_init(s, &sdk_uniq_bugn);
+        s->difficulty = 57 + (degree - 1);
         for (int i = 0; i < nsrc; i++)
             if (!sdk_bb_has(chosen, src[i]))
-                SDK_MASK_FOREACH(d, g->cand[src[i]] & m) sdk_step_elim(&s, src[i], d);
-        if (sdk_step_empty(&s)) return SDK_CONTINUE;
+                SDK_MASK_FOREACH(d, g->cand[src[i]] & m) sdk_step_elim(s, src[i], d);
+        if (sdk_step_empty(s)) return SDK_CONTINUE;
         SDK_BB_FOREACH(c, chosen)
-            SDK_MASK_FOREACH(d, g->cand[c]) sdk_step_mark(&s, c, d, SDK_ROLE_COVER);
-        sdk_step_house(&s, h, SDK_ROLE_BASE);
+            SDK_MASK_FOREACH(d, g->cand[c]) sdk_step_mark(s, c, d, SDK_ROLE_COVER);
+        sdk_step_house(s, h, SDK_ROLE_BASE);
         char cells[128], naked[64], dg[20], ex[20], hs[8];
-        sdk_step_printf(&s, "Bivalue Universal Grave + n Type 3: %s {%s} + Naked %s %s in %s (%s)",
+        sdk_step_printf(s, "Bivalue Universal Grave + n Type 3: %s {%s} + Naked %s %s in %s (%s)",
                         sdk_cells_compact(b->cells, cells, sizeof cells),
                         digits_text(b->all, 0, ex), set_names[degree], digits_text(m, '/', dg),
                         sdk_house_short(h, hs), sdk_cells_compact(chosen, naked, sizeof naked));
-        return bug_emit(b, &s);
+        return bug_emit(b, s);
     }
     for (int i = start; i <= nsrc - need; i++) {
         unsigned m2 = m | b->g->cand[src[i]];
@@ -255,8 +256,8 @@ static int bug_type3(bug *b)
 
 static int find_bugn(const sdk_ctx *ctx, const sdk_grid *g, sdk_sink *sink)
 {
-    (void)ctx;
     bug b;
+    b.ctx = ctx;
     b.g = g;
     b.sink = sink;
     if (!bug_find(&b)) return SDK_CONTINUE;

@@ -87,7 +87,7 @@ typedef struct ur {
     int add[4], nadd; /* corners holding other digits (ascending) */
 } ur;
 
-typedef int (*ur_check)(const sdk_technique *t, const sdk_grid *g, const ur *u, sdk_sink *sink);
+typedef int (*ur_check)(const sdk_ctx *ctx, const sdk_grid *g, const ur *u, sdk_sink *sink);
 
 /* Is digit d still possible in cell c as far as placed digits go? */
 static bool allowed(const sdk_grid *g, int c, int d)
@@ -118,8 +118,7 @@ static bool ur_corner_ok(const sdk_grid *g, int c, int a, int b, bool missing)
 /* Visit every rectangle once per digit pair: from each corner holding exactly
  * two digits, as HoDoKu does; a rectangle already seen with that pair is
  * skipped. */
-static int for_each_ur(const sdk_technique *t, const sdk_ctx *ctx, const sdk_grid *g,
-                       sdk_sink *sink, ur_check check)
+static int for_each_ur(const sdk_ctx *ctx, const sdk_grid *g, sdk_sink *sink, ur_check check)
 {
     bool missing = sdk_opt_bool(ctx, "missing", true);
     struct {
@@ -166,7 +165,7 @@ static int for_each_ur(const sdk_technique *t, const sdk_ctx *ctx, const sdk_gri
                     else
                         u.two[u.ntwo++] = c;
                 }
-                if (check(t, g, &u, sink) == SDK_STOP) return SDK_STOP;
+                if (check(ctx, g, &u, sink) == SDK_STOP) return SDK_STOP;
             }
         }
     }
@@ -205,20 +204,20 @@ static int ur_emit(sdk_sink *sink, sdk_step *s)
 
 /* ---- type 1 ---------------------------------------------------------------- */
 
-static int check_ur1(const sdk_technique *t, const sdk_grid *g, const ur *u, sdk_sink *sink)
+static int check_ur1(const sdk_ctx *ctx, const sdk_grid *g, const ur *u, sdk_sink *sink)
 {
     if (u->ntwo != 3) return SDK_CONTINUE;
-    sdk_step s;
-    ur_step(&s, t, g, u);
+    sdk_step *s = sdk_scratch_step(ctx, 0);
+    ur_step(s, ctx->self, g, u);
     int c = u->add[0];
-    if (sdk_grid_has(g, c, u->a)) sdk_step_elim(&s, c, u->a);
-    if (sdk_grid_has(g, c, u->b)) sdk_step_elim(&s, c, u->b);
-    return ur_emit(sink, &s);
+    if (sdk_grid_has(g, c, u->a)) sdk_step_elim(s, c, u->a);
+    if (sdk_grid_has(g, c, u->b)) sdk_step_elim(s, c, u->b);
+    return ur_emit(sink, s);
 }
 
 /* ---- types 2 and 5 ------------------------------------------------------------ */
 
-static int check_ur25(const sdk_technique *t, const sdk_grid *g, const ur *u, sdk_sink *sink,
+static int check_ur25(const sdk_ctx *ctx, const sdk_grid *g, const ur *u, sdk_sink *sink,
                       bool type5)
 {
     if (u->ntwo != 2 && u->ntwo != 1) return SDK_CONTINUE;
@@ -235,27 +234,27 @@ static int check_ur25(const sdk_technique *t, const sdk_grid *g, const ur *u, sd
     int i1 = u->add[0], i2 = u->add[1];
     bool is5 = u->nadd == 3 || (sdk_row(i1) != sdk_row(i2) && sdk_col(i1) != sdk_col(i2));
     if (is5 != type5) return SDK_CONTINUE;
-    sdk_step s;
-    ur_step(&s, t, g, u);
-    sdk_step_elim_bb(&s, g, see, x);
-    for (int i = 0; i < u->nadd; i++) sdk_step_mark(&s, u->add[i], x, SDK_ROLE_FIN);
-    return ur_emit(sink, &s);
+    sdk_step *s = sdk_scratch_step(ctx, 0);
+    ur_step(s, ctx->self, g, u);
+    sdk_step_elim_bb(s, g, see, x);
+    for (int i = 0; i < u->nadd; i++) sdk_step_mark(s, u->add[i], x, SDK_ROLE_FIN);
+    return ur_emit(sink, s);
 }
 
-static int check_ur2(const sdk_technique *t, const sdk_grid *g, const ur *u, sdk_sink *sink)
+static int check_ur2(const sdk_ctx *ctx, const sdk_grid *g, const ur *u, sdk_sink *sink)
 {
-    return check_ur25(t, g, u, sink, false);
+    return check_ur25(ctx, g, u, sink, false);
 }
 
-static int check_ur5(const sdk_technique *t, const sdk_grid *g, const ur *u, sdk_sink *sink)
+static int check_ur5(const sdk_ctx *ctx, const sdk_grid *g, const ur *u, sdk_sink *sink)
 {
-    return check_ur25(t, g, u, sink, true);
+    return check_ur25(ctx, g, u, sink, true);
 }
 
 /* ---- type 3 ---------------------------------------------------------------- */
 
 typedef struct u3 {
-    const sdk_technique *t;
+    const sdk_ctx *ctx;
     const sdk_grid *g;
     const ur *u;
     sdk_sink *sink;
@@ -281,16 +280,16 @@ static int u3_rec(u3 *w, int *cells, int n, unsigned cands, int start)
         unsigned cm = cands | g->cand[w->cand[i]];
         int nn = n + 1;
         if ((w->type != SDK_BOX || !same_line(cells, nn)) && sdk_mask_count(cm) == nn - 1) {
-            sdk_step s;
-            ur_step(&s, w->t, g, w->u);
+            sdk_step *s = sdk_scratch_step(w->ctx, 0);
+            ur_step(s, w->ctx->self, g, w->u);
             sdk_bb in = sdk_bb_none();
             for (int k = 0; k < nn; k++) sdk_bb_add(&in, cells[k]);
             for (int k = 0; k < 9; k++) {
                 int c = sdk_house_cell[w->house][k];
                 if (g->value[c] || sdk_bb_has(in, c)) continue;
-                SDK_MASK_FOREACH(d, g->cand[c] & cm) sdk_step_elim(&s, c, d);
+                SDK_MASK_FOREACH(d, g->cand[c] & cm) sdk_step_elim(s, c, d);
             }
-            if (!sdk_step_empty(&s)) {
+            if (!sdk_step_empty(s)) {
                 if (w->type != SDK_BOX) {
                     int box = sdk_box(cells[0]);
                     bool onebox = true;
@@ -299,21 +298,21 @@ static int u3_rec(u3 *w, int *cells, int n, unsigned cands, int start)
                         for (int k = 0; k < 9; k++) {
                             int c = sdk_house_cell[18 + box][k];
                             if (g->value[c] || sdk_bb_has(in, c)) continue;
-                            SDK_MASK_FOREACH(d, g->cand[c] & cm) sdk_step_elim(&s, c, d);
+                            SDK_MASK_FOREACH(d, g->cand[c] & cm) sdk_step_elim(s, c, d);
                         }
                     }
                 }
                 for (int k = 0; k < nn; k++)
                     SDK_MASK_FOREACH(d, g->cand[cells[k]] & cm)
-                        sdk_step_mark(&s, cells[k], d, SDK_ROLE_FIN);
-                sdk_step_house(&s, w->house, SDK_ROLE_COVER);
+                        sdk_step_mark(s, cells[k], d, SDK_ROLE_FIN);
+                sdk_step_house(s, w->house, SDK_ROLE_COVER);
                 char buf[32], hn[12];
                 sdk_bb sub = sdk_bb_andnot(
                     in, sdk_bb_or(sdk_bb_cell(w->u->add[0]), sdk_bb_cell(w->u->add[1])));
-                sdk_step_printf(&s, " (naked subset with %s in %s)",
+                sdk_step_printf(s, " (naked subset with %s in %s)",
                                 sdk_cells_compact(sub, buf, sizeof buf),
                                 sdk_house_name(w->house, hn));
-                if (ur_emit(w->sink, &s) == SDK_STOP) return SDK_STOP;
+                if (ur_emit(w->sink, s) == SDK_STOP) return SDK_STOP;
             }
         }
         if (u3_rec(w, cells, nn, cm, i + 1) == SDK_STOP) return SDK_STOP;
@@ -321,7 +320,7 @@ static int u3_rec(u3 *w, int *cells, int n, unsigned cands, int start)
     return SDK_CONTINUE;
 }
 
-static int check_ur3(const sdk_technique *t, const sdk_grid *g, const ur *u, sdk_sink *sink)
+static int check_ur3(const sdk_ctx *ctx, const sdk_grid *g, const ur *u, sdk_sink *sink)
 {
     if (u->ntwo != 2) return SDK_CONTINUE;
     unsigned urm = sdk_digit_bit(u->a) | sdk_digit_bit(u->b);
@@ -332,7 +331,7 @@ static int check_ur3(const sdk_technique *t, const sdk_grid *g, const ur *u, sdk
     if (sdk_col(i1) == sdk_col(i2)) houses[nh] = 9 + sdk_col(i1), types[nh++] = SDK_COL;
     if (sdk_box(i1) == sdk_box(i2)) houses[nh] = 18 + sdk_box(i1), types[nh++] = SDK_BOX;
     for (int h = 0; h < nh; h++) {
-        u3 w = {.t = t, .g = g, .u = u, .sink = sink, .house = houses[h], .type = types[h]};
+        u3 w = {.ctx = ctx, .g = g, .u = u, .sink = sink, .house = houses[h], .type = types[h]};
         for (int k = 0; k < 9; k++) {
             int c = sdk_house_cell[houses[h]][k];
             bool inur = false;
@@ -348,7 +347,7 @@ static int check_ur3(const sdk_technique *t, const sdk_grid *g, const ur *u, sdk
 
 /* ---- type 4 ---------------------------------------------------------------- */
 
-static int check_ur4(const sdk_technique *t, const sdk_grid *g, const ur *u, sdk_sink *sink)
+static int check_ur4(const sdk_ctx *ctx, const sdk_grid *g, const ur *u, sdk_sink *sink)
 {
     if (u->ntwo != 2) return SDK_CONTINUE;
     int i1 = u->add[0], i2 = u->add[1];
@@ -360,18 +359,18 @@ static int check_ur4(const sdk_technique *t, const sdk_grid *g, const ur *u, sdk
     else if (sdk_bb_empty(sdk_bb_and(both, g->digit[u->b - 1])))
         del = u->a, locked = u->b;
     if (del < 0) return SDK_CONTINUE;
-    sdk_step s;
-    ur_step(&s, t, g, u);
-    if (sdk_grid_has(g, i1, del)) sdk_step_elim(&s, i1, del);
-    if (sdk_grid_has(g, i2, del)) sdk_step_elim(&s, i2, del);
-    if (sdk_grid_has(g, i1, locked)) sdk_step_mark(&s, i1, locked, SDK_ROLE_FIN);
-    if (sdk_grid_has(g, i2, locked)) sdk_step_mark(&s, i2, locked, SDK_ROLE_FIN);
-    return ur_emit(sink, &s);
+    sdk_step *s = sdk_scratch_step(ctx, 0);
+    ur_step(s, ctx->self, g, u);
+    if (sdk_grid_has(g, i1, del)) sdk_step_elim(s, i1, del);
+    if (sdk_grid_has(g, i2, del)) sdk_step_elim(s, i2, del);
+    if (sdk_grid_has(g, i1, locked)) sdk_step_mark(s, i1, locked, SDK_ROLE_FIN);
+    if (sdk_grid_has(g, i2, locked)) sdk_step_mark(s, i2, locked, SDK_ROLE_FIN);
+    return ur_emit(sink, s);
 }
 
 /* ---- type 6 ---------------------------------------------------------------- */
 
-static int check_ur6(const sdk_technique *t, const sdk_grid *g, const ur *u, sdk_sink *sink)
+static int check_ur6(const sdk_ctx *ctx, const sdk_grid *g, const ur *u, sdk_sink *sink)
 {
     if (u->ntwo != 2) return SDK_CONTINUE;
     int i1 = u->add[0], i2 = u->add[1];
@@ -385,16 +384,16 @@ static int check_ur6(const sdk_technique *t, const sdk_grid *g, const ur *u, sdk
     else if (sdk_bb_empty(sdk_bb_and(lines, g->digit[u->b - 1])))
         del = u->b;
     if (del < 0) return SDK_CONTINUE;
-    sdk_step s;
-    ur_step(&s, t, g, u);
-    if (sdk_grid_has(g, i1, del)) sdk_step_elim(&s, i1, del);
-    if (sdk_grid_has(g, i2, del)) sdk_step_elim(&s, i2, del);
-    return ur_emit(sink, &s);
+    sdk_step *s = sdk_scratch_step(ctx, 0);
+    ur_step(s, ctx->self, g, u);
+    if (sdk_grid_has(g, i1, del)) sdk_step_elim(s, i1, del);
+    if (sdk_grid_has(g, i2, del)) sdk_step_elim(s, i2, del);
+    return ur_emit(sink, s);
 }
 
 /* ---- hidden rectangle ---------------------------------------------------------- */
 
-static int hr_cand(const sdk_technique *t, const sdk_grid *g, const ur *u, sdk_sink *sink, int line,
+static int hr_cand(const sdk_ctx *ctx, const sdk_grid *g, const ur *u, sdk_sink *sink, int line,
                    int col, int d1, int d2)
 {
     sdk_bb rect = sdk_bb_none();
@@ -403,33 +402,32 @@ static int hr_cand(const sdk_technique *t, const sdk_grid *g, const ur *u, sdk_s
     if (!sdk_bb_empty(sdk_bb_andnot(sdk_house_digit(g, 9 + col, d1), rect))) return SDK_CONTINUE;
     int del = sdk_cell_at(line, col);
     if (!sdk_grid_has(g, del, d2)) return SDK_CONTINUE;
-    sdk_step s;
-    ur_step(&s, t, g, u);
-    sdk_step_elim(&s, del, d2);
-    sdk_step_house(&s, line, SDK_ROLE_BASE);
-    sdk_step_house(&s, 9 + col, SDK_ROLE_BASE);
-    return ur_emit(sink, &s);
+    sdk_step *s = sdk_scratch_step(ctx, 0);
+    ur_step(s, ctx->self, g, u);
+    sdk_step_elim(s, del, d2);
+    sdk_step_house(s, line, SDK_ROLE_BASE);
+    sdk_step_house(s, 9 + col, SDK_ROLE_BASE);
+    return ur_emit(sink, s);
 }
 
-static int hr_corner(const sdk_technique *t, const sdk_grid *g, const ur *u, sdk_sink *sink,
-                     int corner)
+static int hr_corner(const sdk_ctx *ctx, const sdk_grid *g, const ur *u, sdk_sink *sink, int corner)
 {
     int i1 = u->add[0], i2 = u->add[1];
     int line = sdk_row(i1) == sdk_row(corner) ? sdk_row(i2) : sdk_row(i1);
     int col = sdk_col(i1) == sdk_col(corner) ? sdk_col(i2) : sdk_col(i1);
-    if (hr_cand(t, g, u, sink, line, col, u->a, u->b) == SDK_STOP) return SDK_STOP;
-    return hr_cand(t, g, u, sink, line, col, u->b, u->a);
+    if (hr_cand(ctx, g, u, sink, line, col, u->a, u->b) == SDK_STOP) return SDK_STOP;
+    return hr_cand(ctx, g, u, sink, line, col, u->b, u->a);
 }
 
-static int check_hr(const sdk_technique *t, const sdk_grid *g, const ur *u, sdk_sink *sink)
+static int check_hr(const sdk_ctx *ctx, const sdk_grid *g, const ur *u, sdk_sink *sink)
 {
     if (u->ntwo != 2 && u->ntwo != 1) return SDK_CONTINUE;
     if (u->ntwo == 2) {
         int i1 = u->two[0], i2 = u->two[1];
         if (sdk_row(i1) == sdk_row(i2) || sdk_col(i1) == sdk_col(i2)) return SDK_CONTINUE;
     }
-    if (hr_corner(t, g, u, sink, u->two[0]) == SDK_STOP) return SDK_STOP;
-    if (u->ntwo == 2) return hr_corner(t, g, u, sink, u->two[1]);
+    if (hr_corner(ctx, g, u, sink, u->two[0]) == SDK_STOP) return SDK_STOP;
+    if (u->ntwo == 2) return hr_corner(ctx, g, u, sink, u->two[1]);
     return SDK_CONTINUE;
 }
 
@@ -461,12 +459,12 @@ static int find_ur(const sdk_ctx *ctx, const sdk_grid *g, sdk_sink *sink)
     const sdk_technique *t = ctx->self;
     int type = *(const int *)t->data;
     if (checks[type] == check_ur3 && sdk_opt_bool(ctx, "se", false)) {
-        sdk_step scratch;
-        se_ur3_sink w = {sink, &scratch};
+        /* check_ur3 builds in scratch step 0, the adjusted copy goes in 1 */
+        se_ur3_sink w = {sink, sdk_scratch_step(ctx, 1)};
         sdk_sink adjusted = {se_ur3_emit, &w};
-        return for_each_ur(t, ctx, g, &adjusted, check_ur3);
+        return for_each_ur(ctx, g, &adjusted, check_ur3);
     }
-    return for_each_ur(t, ctx, g, sink, checks[type]);
+    return for_each_ur(ctx, g, sink, checks[type]);
 }
 
 /* ---- avoidable rectangles -------------------------------------------------------
@@ -515,23 +513,23 @@ static int find_ar(const sdk_ctx *ctx, const sdk_grid *g, sdk_sink *sink)
                     dup = !memcmp(seen[s].cells, srt, sizeof srt);
                 if (dup) continue;
                 if (nseen < 512) memcpy(seen[nseen++].cells, srt, sizeof srt);
-                sdk_step s;
-                sdk_step_init(&s, t);
+                sdk_step *s = sdk_scratch_step(ctx, 0);
+                sdk_step_init(s, t);
                 sdk_bb cells = sdk_bb_none();
                 for (int q = 0; q < 4; q++) {
                     sdk_bb_add(&cells, srt[q]);
-                    sdk_step_mark(&s, srt[q], 0, SDK_ROLE_BASE);
+                    sdk_step_mark(s, srt[q], 0, SDK_ROLE_BASE);
                 }
                 int lo = a < b ? a : b, hi = a < b ? b : a;
                 char buf[64];
-                sdk_step_printf(&s, "%s: %d/%d in %s", t->name, lo, hi,
+                sdk_step_printf(s, "%s: %d/%d in %s", t->name, lo, hi,
                                 sdk_cells_compact(cells, buf, sizeof buf));
                 if (g->value[i21] || g->value[i22]) {
                     if (type2) continue;
                     if (g->value[i21]) {
-                        if (sdk_grid_has(g, i22, a)) sdk_step_elim(&s, i22, a);
+                        if (sdk_grid_has(g, i22, a)) sdk_step_elim(s, i22, a);
                     } else if (sdk_grid_has(g, i21, b)) {
-                        sdk_step_elim(&s, i21, b);
+                        sdk_step_elim(s, i21, b);
                     }
                 } else {
                     if (!type2) continue;
@@ -540,11 +538,11 @@ static int find_ar(const sdk_ctx *ctx, const sdk_grid *g, sdk_sink *sink)
                     sdk_bb el =
                         sdk_bb_and(sdk_bb_and(sdk_peer_bb[i21], sdk_peer_bb[i22]), g->digit[x - 1]);
                     if (sdk_bb_empty(el)) continue;
-                    sdk_step_elim_bb(&s, g, el, x);
-                    sdk_step_mark(&s, i21, x, SDK_ROLE_FIN);
-                    sdk_step_mark(&s, i22, x, SDK_ROLE_FIN);
+                    sdk_step_elim_bb(s, g, el, x);
+                    sdk_step_mark(s, i21, x, SDK_ROLE_FIN);
+                    sdk_step_mark(s, i22, x, SDK_ROLE_FIN);
                 }
-                if (ur_emit(sink, &s) == SDK_STOP) return SDK_STOP;
+                if (ur_emit(sink, s) == SDK_STOP) return SDK_STOP;
             }
         }
     }
@@ -559,7 +557,6 @@ static int find_ar(const sdk_ctx *ctx, const sdk_grid *g, sdk_sink *sink)
 
 static int find_bug1(const sdk_ctx *ctx, const sdk_grid *g, sdk_sink *sink)
 {
-    (void)ctx;
     int c3 = -1;
     for (int c = 0; c < 81; c++) {
         if (g->value[c]) continue;
@@ -587,15 +584,15 @@ static int find_bug1(const sdk_ctx *ctx, const sdk_grid *g, sdk_sink *sink)
     if (d3 < 0 || !sdk_grid_has(g, c3, d3)) return SDK_CONTINUE;
     for (int k = 0; k < 3; k++)
         if (sdk_cell_house[c3][k] != hh[k]) return SDK_CONTINUE;
-    sdk_step s;
-    sdk_step_init(&s, &bug1);
+    sdk_step *s = sdk_scratch_step(ctx, 0);
+    sdk_step_init(s, &bug1);
     SDK_MASK_FOREACH(d, g->cand[c3])
-        if (d != d3) sdk_step_elim(&s, c3, d);
-    sdk_step_mark(&s, c3, d3, SDK_ROLE_ON);
-    for (int k = 0; k < 3; k++) sdk_step_house(&s, hh[k], SDK_ROLE_BASE);
+        if (d != d3) sdk_step_elim(s, c3, d);
+    sdk_step_mark(s, c3, d3, SDK_ROLE_ON);
+    for (int k = 0; k < 3; k++) sdk_step_house(s, hh[k], SDK_ROLE_BASE);
     char nm[8];
-    sdk_step_printf(&s, "Bivalue Universal Grave + 1: %s=%d", sdk_cell_name(c3, nm), d3);
-    return ur_emit(sink, &s);
+    sdk_step_printf(s, "Bivalue Universal Grave + 1: %s=%d", sdk_cell_name(c3, nm), d3);
+    return ur_emit(sink, s);
 }
 
 SDK_PLUGIN(&ur1, &ur2, &ur3, &ur4, &ur5, &ur6, &hr, &ar1, &ar2, &bug1, &sdk_uniq_bugn)

@@ -90,22 +90,22 @@ static int find_wing(const sdk_ctx *ctx, const sdk_grid *g, sdk_sink *sink)
                     sdk_bb el = sdk_bb_and(see2(p1, p2), g->digit[z - 1]);
                     if (xyz) el = sdk_bb_and(el, sdk_peer_bb[pv]);
                     if (sdk_bb_empty(el)) continue;
-                    sdk_step s;
-                    sdk_step_init(&s, t);
-                    sdk_step_elim_bb(&s, g, el, z);
-                    sdk_step_mark(&s, pv, 0, SDK_ROLE_PIVOT);
-                    sdk_step_mark(&s, p1, 0, SDK_ROLE_PINCER);
-                    sdk_step_mark(&s, p2, 0, SDK_ROLE_PINCER);
-                    if (xyz) sdk_step_mark(&s, pv, z, SDK_ROLE_FIN);
-                    sdk_step_mark(&s, p1, z, SDK_ROLE_FIN);
-                    sdk_step_mark(&s, p2, z, SDK_ROLE_FIN);
-                    SDK_BB_FOREACH(c, el) sdk_step_mark(&s, c, z, SDK_ROLE_TARGET);
+                    sdk_step *s = sdk_scratch_step(ctx, 0);
+                    sdk_step_init(s, t);
+                    sdk_step_elim_bb(s, g, el, z);
+                    sdk_step_mark(s, pv, 0, SDK_ROLE_PIVOT);
+                    sdk_step_mark(s, p1, 0, SDK_ROLE_PINCER);
+                    sdk_step_mark(s, p2, 0, SDK_ROLE_PINCER);
+                    if (xyz) sdk_step_mark(s, pv, z, SDK_ROLE_FIN);
+                    sdk_step_mark(s, p1, z, SDK_ROLE_FIN);
+                    sdk_step_mark(s, p2, z, SDK_ROLE_FIN);
+                    SDK_BB_FOREACH(c, el) sdk_step_mark(s, c, z, SDK_ROLE_TARGET);
                     unsigned xy = g->cand[pv] & ~zm;
                     int x = sdk_mask_first(xy), y = sdk_mask_first(xy & (xy - 1));
                     char a[8], b[8], c[8];
-                    sdk_step_printf(&s, "%s: %d/%d/%d in %s,%s,%s", t->name, x, y, z, cn(pv, a),
+                    sdk_step_printf(s, "%s: %d/%d/%d in %s,%s,%s", t->name, x, y, z, cn(pv, a),
                                     cn(p1, b), cn(p2, c));
-                    if (sdk_emit(sink, &s) == SDK_STOP) return SDK_STOP;
+                    if (sdk_emit(sink, s) == SDK_STOP) return SDK_STOP;
                 }
             }
         }
@@ -194,7 +194,6 @@ static const sdk_technique xy_chain = {
 
 static int find_w_wing(const sdk_ctx *ctx, const sdk_grid *g, sdk_sink *sink)
 {
-    (void)ctx;
     for (int i = 0; i < 81; i++) {
         if (g->value[i] || sdk_mask_count(g->cand[i]) != 2) continue;
         unsigned m = g->cand[i];
@@ -212,21 +211,21 @@ static int find_w_wing(const sdk_ctx *ctx, const sdk_grid *g, sdk_sink *sink)
                     int a = sdk_bb_first(l), b = sdk_bb_next(l, a);
                     if (!((sdk_sees(a, i) && sdk_sees(b, j)) || (sdk_sees(a, j) && sdk_sees(b, i))))
                         continue;
-                    sdk_step s;
-                    sdk_step_init(&s, &w_wing);
-                    sdk_step_elim_bb(&s, g, el, x);
-                    sdk_step_mark(&s, i, 0, SDK_ROLE_PINCER);
-                    sdk_step_mark(&s, j, 0, SDK_ROLE_PINCER);
-                    sdk_step_mark(&s, i, y, SDK_ROLE_FIN);
-                    sdk_step_mark(&s, j, y, SDK_ROLE_FIN);
-                    sdk_step_mark(&s, a, y, SDK_ROLE_BASE);
-                    sdk_step_mark(&s, b, y, SDK_ROLE_BASE);
-                    sdk_step_house(&s, h, SDK_ROLE_BASE);
-                    SDK_BB_FOREACH(c, el) sdk_step_mark(&s, c, x, SDK_ROLE_TARGET);
+                    sdk_step *s = sdk_scratch_step(ctx, 0);
+                    sdk_step_init(s, &w_wing);
+                    sdk_step_elim_bb(s, g, el, x);
+                    sdk_step_mark(s, i, 0, SDK_ROLE_PINCER);
+                    sdk_step_mark(s, j, 0, SDK_ROLE_PINCER);
+                    sdk_step_mark(s, i, y, SDK_ROLE_FIN);
+                    sdk_step_mark(s, j, y, SDK_ROLE_FIN);
+                    sdk_step_mark(s, a, y, SDK_ROLE_BASE);
+                    sdk_step_mark(s, b, y, SDK_ROLE_BASE);
+                    sdk_step_house(s, h, SDK_ROLE_BASE);
+                    SDK_BB_FOREACH(c, el) sdk_step_mark(s, c, x, SDK_ROLE_TARGET);
                     char ca[8], cb[8], lk[32];
-                    sdk_step_printf(&s, "W-Wing: %d/%d in %s,%s connected by %d in %s", x, y,
+                    sdk_step_printf(s, "W-Wing: %d/%d in %s,%s connected by %d in %s", x, y,
                                     cn(i, ca), cn(j, cb), y, sdk_cells_compact(l, lk, sizeof lk));
-                    if (sdk_emit(sink, &s) == SDK_STOP) return SDK_STOP;
+                    if (sdk_emit(sink, s) == SDK_STOP) return SDK_STOP;
                     break; /* one link is enough for this pair and digit */
                 }
             }
@@ -248,7 +247,6 @@ static bool all_see(const int *cells, int n)
 
 static int find_wxyz_wing(const sdk_ctx *ctx, const sdk_grid *g, sdk_sink *sink)
 {
-    (void)ctx;
     for (unsigned mask = 0; mask < 512; mask++) {
         if (sdk_mask_count(mask) != 4) continue;
         int cells[81], n = 0;
@@ -292,22 +290,22 @@ static int find_wxyz_wing(const sdk_ctx *ctx, const sdk_grid *g, sdk_sink *sink)
                                 sdk_bb_del(&el, q[u]);
                         }
                         if (sdk_bb_empty(el)) continue;
-                        sdk_step s;
-                        sdk_step_init(&s, &wxyz_wing);
-                        sdk_step_elim_bb(&s, g, el, z);
+                        sdk_step *s = sdk_scratch_step(ctx, 0);
+                        sdk_step_init(s, &wxyz_wing);
+                        sdk_step_elim_bb(s, g, el, z);
                         char t[4][8];
                         int other[3], no = 0;
                         SDK_MASK_FOREACH(dg, mask)
                             if (dg != z) other[no++] = dg;
                         for (int u = 0; u < 4; u++) {
-                            sdk_step_mark(&s, q[u], 0, SDK_ROLE_PINCER);
-                            if (sdk_grid_has(g, q[u], z)) sdk_step_mark(&s, q[u], z, SDK_ROLE_FIN);
+                            sdk_step_mark(s, q[u], 0, SDK_ROLE_PINCER);
+                            if (sdk_grid_has(g, q[u], z)) sdk_step_mark(s, q[u], z, SDK_ROLE_FIN);
                         }
-                        SDK_BB_FOREACH(e, el) sdk_step_mark(&s, e, z, SDK_ROLE_TARGET);
-                        sdk_step_printf(&s, "WXYZ-Wing: %d/%d/%d/%d in %s,%s,%s,%s", other[0],
+                        SDK_BB_FOREACH(e, el) sdk_step_mark(s, e, z, SDK_ROLE_TARGET);
+                        sdk_step_printf(s, "WXYZ-Wing: %d/%d/%d/%d in %s,%s,%s,%s", other[0],
                                         other[1], other[2], z, cn(q[0], t[0]), cn(q[1], t[1]),
                                         cn(q[2], t[2]), cn(q[3], t[3]));
-                        if (sdk_emit(sink, &s) == SDK_STOP) return SDK_STOP;
+                        if (sdk_emit(sink, s) == SDK_STOP) return SDK_STOP;
                     }
     }
     return SDK_CONTINUE;
@@ -465,28 +463,28 @@ static void rp_dfs(rp_search *r)
     }
 }
 
-static int emit_chains(const sdk_technique *t, const sdk_grid *g, sdk_sink *sink, chain_list *l,
-                       bool rp)
+static int emit_chains(const sdk_ctx *ctx, const sdk_technique *t, const sdk_grid *g,
+                       sdk_sink *sink, chain_list *l, bool rp)
 {
     if (l->n) qsort(l->v, (size_t)l->n, sizeof *l->v, cmp_chain);
     int rc = SDK_CONTINUE;
     for (int i = 0; i < l->n && rc == SDK_CONTINUE; i++) {
         const found_chain *c = &l->v[i];
-        sdk_step s;
-        sdk_step_init(&s, t);
+        sdk_step *s = sdk_scratch_step(ctx, 0);
+        sdk_step_init(s, t);
         for (int d = 1; d <= 9; d++) {
-            sdk_step_elim_bb(&s, g, c->elim[d - 1], d);
-            SDK_BB_FOREACH(e, c->elim[d - 1]) sdk_step_mark(&s, e, d, SDK_ROLE_TARGET);
+            sdk_step_elim_bb(s, g, c->elim[d - 1], d);
+            SDK_BB_FOREACH(e, c->elim[d - 1]) sdk_step_mark(s, e, d, SDK_ROLE_TARGET);
         }
-        s.difficulty = t->difficulty + se_length_bonus(2 * c->ncell);
+        s->difficulty = t->difficulty + se_length_bonus(2 * c->ncell);
         if (rp) {
             int a = sdk_mask_first(c->pair), b = sdk_mask_first(c->pair & (c->pair - 1));
-            sdk_step_printf(&s, "Remote Pair: %d/%d ", a, b);
+            sdk_step_printf(s, "Remote Pair: %d/%d ", a, b);
         } else {
-            sdk_step_printf(&s, "XY-Chain: %d ", c->first);
+            sdk_step_printf(s, "XY-Chain: %d ", c->first);
         }
-        chain_structure(&s, g, c);
-        rc = sdk_emit(sink, &s);
+        chain_structure(s, g, c);
+        rc = sdk_emit(sink, s);
     }
     free(l->v);
     return rc;
@@ -494,7 +492,6 @@ static int emit_chains(const sdk_technique *t, const sdk_grid *g, sdk_sink *sink
 
 static int find_remote_pair(const sdk_ctx *ctx, const sdk_grid *g, sdk_sink *sink)
 {
-    (void)ctx;
     chain_list out = {0};
     for (int c = 0; c < 81; c++) {
         if (g->value[c] || sdk_mask_count(g->cand[c]) != 2) continue;
@@ -508,7 +505,7 @@ static int find_remote_pair(const sdk_ctx *ctx, const sdk_grid *g, sdk_sink *sin
             rp_dfs(&r);
         }
     }
-    return emit_chains(&remote_pair, g, sink, &out, true);
+    return emit_chains(ctx, &remote_pair, g, sink, &out, true);
 }
 
 /* ---- XY-Chain --------------------------------------------------------------
@@ -518,7 +515,6 @@ static int find_remote_pair(const sdk_ctx *ctx, const sdk_grid *g, sdk_sink *sin
 
 static int find_xy_chain(const sdk_ctx *ctx, const sdk_grid *g, sdk_sink *sink)
 {
-    (void)ctx;
     chain_list out = {0};
     bool bival[81];
     for (int c = 0; c < 81; c++) bival[c] = !g->value[c] && sdk_mask_count(g->cand[c]) == 2;
@@ -571,7 +567,7 @@ static int find_xy_chain(const sdk_ctx *ctx, const sdk_grid *g, sdk_sink *sink)
             }
         }
     }
-    return emit_chains(&xy_chain, g, sink, &out, false);
+    return emit_chains(ctx, &xy_chain, g, sink, &out, false);
 }
 
 SDK_PLUGIN(&xy_wing, &xyz_wing, &w_wing, &wxyz_wing, &remote_pair, &xy_chain)

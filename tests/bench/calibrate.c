@@ -342,6 +342,36 @@ typedef struct args {
     double min_level, min_score5, min_er;
 } args;
 
+/* A row of a ratings file: the puzzle, then tab-separated fields. */
+typedef struct tsv_row {
+    char line[1024];
+    char puz[82]; /* the puzzle's 81 characters */
+    char *fld[8]; /* the fields, fld[0] the puzzle (pointers into line) */
+    int nf;
+    int idx; /* 1-based among the file's puzzle rows (header and short lines not counted) */
+} tsv_row;
+
+/* The next row of f this run takes: every a->stride-th puzzle row up to
+ * a->max, split into at most maxf fields, with at least need of them (a row
+ * with fewer is counted but skipped). False at the end. Both scales read
+ * their files with it. */
+static bool next_row(FILE *f, const args *a, int maxf, int need, tsv_row *r)
+{
+    while (fgets(r->line, sizeof r->line, f)) {
+        if (strlen(r->line) < 81 || !strncmp(r->line, "puzzle", 6)) continue;
+        r->idx++;
+        if (a->max && r->idx > a->max) return false;
+        if ((r->idx - 1) % a->stride) continue;
+        memcpy(r->puz, r->line, 81);
+        r->puz[81] = 0;
+        r->nf = 0;
+        for (char *s = strtok(r->line, "\t\n"); s && r->nf < maxf; s = strtok(NULL, "\t\n"))
+            r->fld[r->nf++] = s;
+        if (r->nf >= need) return true;
+    }
+    return false;
+}
+
 static bool run_hodoku(const sdk_config *cfg, const args *a)
 {
     const sdk_profile *p = sdk_config_profile(cfg, "hodoku");
@@ -349,7 +379,7 @@ static bool run_hodoku(const sdk_config *cfg, const args *a)
         fprintf(stderr, "calibrate: no profile hodoku\n");
         return false;
     }
-    char fname[1024], line[1024];
+    char fname[1024];
     snprintf(fname, sizeof fname, "%s/hodoku_paths_public.txt", a->data);
     load_hpaths(fname);
     FILE *f = open_data(a->data, "hodoku_ratings_public.tsv", fname, sizeof fname);
@@ -358,19 +388,12 @@ static bool run_hodoku(const sdk_config *cfg, const args *a)
     int conf[6][6] = {{0}}, nmiss = 0, withpath = 0, samepath = 0, samebig = 0;
     miss *ms = NULL;
     path pa = {0};
-    int idx = 0;
     double cpu0 = (double)clock() / CLOCKS_PER_SEC;
-    while (fgets(line, sizeof line, f)) {
-        if (strlen(line) < 81 || !strncmp(line, "puzzle", 6)) continue;
-        idx++;
-        if (a->max && idx > a->max) break;
-        if ((idx - 1) % a->stride) continue;
-        char puz[82], *fld[5] = {0};
-        memcpy(puz, line, 81);
-        puz[81] = 0;
-        int nf = 0;
-        for (char *s = strtok(line, "\t\n"); s && nf < 5; s = strtok(NULL, "\t\n")) fld[nf++] = s;
-        if (nf < 4) continue;
+    tsv_row row = {.idx = 0};
+    while (next_row(f, a, 5, 4, &row)) {
+        int idx = row.idx;
+        const char *puz = row.puz;
+        char *const *fld = row.fld;
         int hl = level_of(fld[2]), hs = atoi(fld[3]);
         sdk_rating r;
         rate(p, puz, &r, &pa);
@@ -474,25 +497,19 @@ static bool run_se(const sdk_config *cfg, const args *a)
         fprintf(stderr, "calibrate: no profile default\n");
         return false;
     }
-    char fname[1024], line[1024];
+    char fname[1024];
     FILE *f = open_data(a->data, "se_ratings_public.tsv", fname, sizeof fname);
     if (!f) return false;
     stats all = {0}, half[2] = {{0}};
-    int conf[14][14] = {{0}}, nmiss = 0, idx = 0, epx = 0, edx = 0;
+    int conf[14][14] = {{0}}, nmiss = 0, epx = 0, edx = 0;
     miss *ms = NULL;
     path pa = {0};
     double cpu0 = (double)clock() / CLOCKS_PER_SEC;
-    while (fgets(line, sizeof line, f)) {
-        if (strlen(line) < 81 || !strncmp(line, "puzzle", 6)) continue;
-        idx++;
-        if (a->max && idx > a->max) break;
-        if ((idx - 1) % a->stride) continue;
-        char puz[82], *fld[6] = {0};
-        memcpy(puz, line, 81);
-        puz[81] = 0;
-        int nf = 0;
-        for (char *s = strtok(line, "\t\n"); s && nf < 6; s = strtok(NULL, "\t\n")) fld[nf++] = s;
-        if (nf < 6) continue;
+    tsv_row row = {.idx = 0};
+    while (next_row(f, a, 6, 6, &row)) {
+        int idx = row.idx;
+        const char *puz = row.puz;
+        char *const *fld = row.fld;
         int ser = (int)(atof(fld[1]) * 10 + 0.5), sep = (int)(atof(fld[2]) * 10 + 0.5),
             sed = (int)(atof(fld[3]) * 10 + 0.5);
         sdk_rating r;

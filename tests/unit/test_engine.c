@@ -425,6 +425,37 @@ static void observer_sees_nested_finds(void **state)
     sdk_profile_free(&p);
 }
 
+/* Scratch steps (technique.h): one per (depth, k), the same all through a
+ * find and for a copy of its ctx; a deeper find (propagate) gets others, and
+ * growing to a new depth moves no step in use. */
+static void scratch_steps_per_depth_and_slot(void **state)
+{
+    (void)state;
+    sdk_ctx c0;
+    memset(&c0, 0, sizeof c0);
+    sdk_step *a = sdk_scratch_step(&c0, 0), *b = sdk_scratch_step(&c0, 1);
+    assert_ptr_not_equal(a, b);
+    assert_ptr_equal(a, sdk_scratch_step(&c0, 0));
+    sdk_ctx copy = c0;
+    copy.position = 7; /* what forcing's propagate-upto does */
+    assert_ptr_equal(b, sdk_scratch_step(&copy, 1));
+    sdk_step_init(a, NULL);
+    sdk_step_printf(a, "outer step");
+    sdk_step *last = sdk_scratch_step(&c0, SDK_SCRATCH_STEPS - 1);
+    for (int depth = 1; depth < 40; depth++) { /* the table of depths grows */
+        sdk_ctx in = c0;
+        in.depth = depth;
+        sdk_step *x = sdk_scratch_step(&in, 0);
+        assert_ptr_not_equal(x, a);
+        assert_ptr_not_equal(x, b);
+        assert_ptr_not_equal(x, last);
+        sdk_step_init(x, NULL);
+        sdk_step_printf(x, "inner step");
+    }
+    assert_ptr_equal(a, sdk_scratch_step(&c0, 0));
+    assert_string_equal(a->text, "outer step");
+}
+
 /* HoDoKu 2.3 rates unbiased_1k #1 Medium (544) and #2 Hard (1344); its path
  * for #1 (hodoku_paths_public.txt) starts with a naked single, then hidden
  * singles in its queue's order: r1c1=1, r5c7=4, r1c2=2. The score depends on
@@ -461,6 +492,7 @@ int main(void)
         cmocka_unit_test(engine_restarts_from_the_first_technique),
         cmocka_unit_test(observer_sees_nested_finds),
         cmocka_unit_test(scan_grid_applies_every_instance),
+        cmocka_unit_test(scratch_steps_per_depth_and_slot),
 
         cmocka_unit_test(hodoku_profile_rates_like_hodoku),
     };

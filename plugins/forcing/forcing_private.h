@@ -1,0 +1,100 @@
+/* forcing_private.h - what the forcing plugin's files share (forcing.c: the
+ * forcing chains and nets; kraken.c: kraken fish). Not installed.
+ *
+ * Static forcing chains work on tables: for every premise (a candidate
+ * assumed true, or false) the set of candidates its chains make true and the
+ * set they make false, both as bit sets over the 729 candidates (cset). A
+ * conclusion is drawn when the tables of premises of which one must hold
+ * (the candidates of a cell, the places of a digit in a house, a fish or its
+ * fins) agree on a candidate; `seen` keeps each conclusion to one step, and
+ * forcing_add_chain() writes the chain from a premise to the conclusion into
+ * the step (links for the explainer, Eureka text for the reader). */
+#ifndef FORCING_PRIVATE_H
+#define FORCING_PRIVATE_H
+
+#include "sudoku/links.h"
+#include "sudoku/technique.h"
+
+/* A set of candidates (cell * 9 + digit - 1), 729 bits. */
+typedef struct cset {
+    uint64_t w[12];
+} cset;
+
+static inline void cs_add(cset *s, int k)
+{
+    s->w[k >> 6] |= 1ULL << (k & 63);
+}
+static inline bool cs_has(const cset *s, int k)
+{
+    return s->w[k >> 6] >> (k & 63) & 1;
+}
+static inline void cs_and(cset *a, const cset *b)
+{
+    for (int i = 0; i < 12; i++) a->w[i] &= b->w[i];
+}
+static inline bool cs_empty(const cset *a)
+{
+    for (int i = 0; i < 12; i++)
+        if (a->w[i]) return false;
+    return true;
+}
+
+/* Per premise (literal of a candidate): what it implies. */
+typedef struct table {
+    cset on, off;
+    bool valid;
+} table;
+
+/* Conclusions already emitted (one step per conclusion). */
+typedef struct seen {
+    cset place, elim;
+} seen;
+
+/* The static chain search over a grid: its link model, a search buffer and
+ * the premise tables (t[lit], 2 * 729 of them; t[lit].valid for a candidate
+ * of the grid). */
+typedef struct sctx {
+    const sdk_grid *g;
+    sdk_links L;
+    sdk_lsearch S;
+    table *t; /* 2 * 729 */
+} sctx;
+
+/* Build the links of g (flags of links.h: groups, ALS) and every premise's
+ * table; false when the links cannot be built (forcing_static_free() is then
+ * not needed). */
+bool forcing_static_init(sctx *s, const sdk_grid *g, unsigned flags);
+void forcing_static_free(sctx *s);
+/* Add the chain premise -> lit to the step (links and marks), its Eureka text
+ * to txt when txt is not NULL; returns its node count (0: no chain). */
+int forcing_add_chain(sctx *s, int premise, int lit, sdk_step *st, char *txt, size_t n);
+
+/* Set the conclusion "lit is true" (placement or elimination). */
+static inline void conclude(sdk_step *st, int lit)
+{
+    int k = lit >> 1;
+    if (lit & 1)
+        sdk_step_place(st, k / 9, k % 9 + 1);
+    else
+        sdk_step_elim(st, k / 9, k % 9 + 1);
+}
+
+/* A conclusion not drawn before? Then it is drawn now. */
+static inline bool seen_add(seen *sn, int lit)
+{
+    cset *s = (lit & 1) ? &sn->place : &sn->elim;
+    if (cs_has(s, lit >> 1)) return false;
+    cs_add(s, lit >> 1);
+    return true;
+}
+
+/* Sudoku Explainer's rating of a chain: its base plus the length increment. */
+static inline int diff_len(int base, int len)
+{
+    return base + sdk_chain_length_tenths(len);
+}
+
+/* kraken.c's techniques, listed by forcing.c's SDK_PLUGIN. */
+extern const sdk_technique kraken_type1, kraken_type2;
+
+#endif

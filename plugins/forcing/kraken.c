@@ -1,0 +1,208 @@
+/* kraken.c - kraken fish: a finned fish whose fins are followed by chains.
+ *
+ * A finned fish alone proves only this: either the fish holds (its digit is
+ * confined to the cover houses, so it leaves them outside the base) or one
+ * of its fins is true. The plain finned fish then eliminates only where
+ * every fin sees the target. Kraken fish follow each fin further, by the
+ * static forcing chains of forcing.c (forcing_private.h): a candidate the
+ * fish would eliminate without its fins, that every fin implies false by
+ * some chain, is false whichever case holds (type 1, HoDoKu 0371).
+ *
+ * Type 2 (HoDoKu 0372) splits the fish instead: in each cover house one of
+ * its base candidates is true, or a fin is. If each of these (and each fin)
+ * implies that a candidate - any digit - is false, it is false.
+ *
+ * The fish come from the shared enumerator of fish.h; the chains are read
+ * from the premise tables (one table per candidate assumed true), so a
+ * kraken check costs a few set intersections; the chains themselves are
+ * searched again only for the steps that get emitted. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "sudoku/alloc.h"
+#include "sudoku/fish.h"
+#include "forcing_private.h"
+
+/* Fish from the shared enumerator (fish.h), finned, up to max-size (default
+ * 4), basic by default, Franken with franken=1, Mutant with mutant=1. Fins
+ * are the exo and endo fins: either the fish holds or one fin is true.
+ *  type 1: a potential elimination of the fish (a cover candidate outside the
+ *          base, or a cannibal) that every fin implies false is false;
+ *  type 2: in every cover house, one of its base candidates or a fin is true:
+ *          any candidate (any digit) that each of them implies false is false.
+ * The implications are the static chains of the forcing chains: group nodes,
+ * and with als=1 ALS nodes too (links.h), as forcing-chain-* take them. */
+typedef struct kctx {
+    sctx *s;
+    const sdk_grid *g;
+    int type;
+    const sdk_technique *t;
+    seen *sn;
+    sdk_step *st;
+    sdk_sink *sink;
+    int ret;
+} kctx;
+
+static const char *fish_name(const sdk_fish *f, char *buf, size_t n)
+{
+    static const char *const names[] = {"X-Wing",    "Swordfish", "Jellyfish",
+                                        "Squirmbag", "Whale",     "Leviathan"};
+    const char *kind = f->kind == SDK_FISH_FRANKEN  ? "Franken "
+                       : f->kind == SDK_FISH_MUTANT ? "Mutant "
+                                                    : "";
+    snprintf(buf, n, "%s %s%s", f->sashimi ? "Sashimi" : "Finned", kind,
+             names[f->size >= 2 && f->size <= 7 ? f->size - 2 : 0]);
+    return buf;
+}
+
+/* Start a kraken step: fish text, houses and pattern marks. */
+static void kraken_head(kctx *k, const sdk_fish *f, sdk_bb fins)
+{
+    sdk_step *st = k->st;
+    sdk_step_init(st, k->t);
+    char nm[64], bh[32], ch[32];
+    sdk_fish_houses(f->base, f->size, bh, sizeof bh);
+    sdk_fish_houses(f->cover, f->size, ch, sizeof ch);
+    sdk_step_printf(st, "Kraken Fish Type %d: %s: %d %s %s", k->type, fish_name(f, nm, sizeof nm),
+                    f->digit, bh, ch);
+    SDK_BB_FOREACH(x, fins) {
+        char a[8];
+        sdk_step_printf(st, " f%s", sdk_cell_name(x, a));
+    }
+    for (int i = 0; i < f->size; i++) {
+        sdk_step_house(st, f->base[i], SDK_ROLE_BASE);
+        sdk_step_house(st, f->cover[i], SDK_ROLE_COVER);
+    }
+    sdk_step_mark_bb(st, sdk_bb_andnot(f->base_cells, fins), f->digit, SDK_ROLE_BASE);
+    sdk_step_mark_bb(st, f->fins, f->digit, SDK_ROLE_FIN);
+    sdk_step_mark_bb(st, f->endo_fins, f->digit, SDK_ROLE_ENDOFIN);
+}
+
+/* Chains from every cell of `from` (digit d true) to lit; emit the step. */
+static int kraken_emit(kctx *k, const sdk_fish *f, sdk_bb from, int lit)
+{
+    sdk_step *st = k->st;
+    int len = 0;
+    const char *sep = ":";
+    SDK_BB_FOREACH(x, from) {
+        char nm[8], txt[256];
+        len += forcing_add_chain(k->s, SDK_LIT(SDK_CAND_NODE(x, f->digit), 1), lit, st, txt,
+                                 sizeof txt);
+        sdk_step_printf(st, "%s %s: %s", sep, sdk_cell_name(x, nm), txt);
+        sep = ";";
+    }
+    conclude(st, lit);
+    st->difficulty = diff_len(k->t->difficulty + (f->size - 2), len);
+    k->ret = sdk_emit(k->sink, st);
+    return k->ret == SDK_STOP;
+}
+
+static int kraken_on_fish(void *vk, const sdk_fish *f)
+{
+    kctx *k = vk;
+    const table *t = k->s->t;
+    int d = f->digit;
+    sdk_bb fins = sdk_bb_or(f->fins, f->endo_fins);
+    if (sdk_bb_empty(fins)) return 0;
+    if (k->type == 1) {
+        /* potential eliminations the finned fish itself cannot make */
+        sdk_bb targets = sdk_bb_andnot(sdk_bb_and(f->potential, k->g->digit[d - 1]), f->elims);
+        SDK_BB_FOREACH(x, targets) {
+            int tk = x * 9 + d - 1;
+            bool all = true;
+            SDK_BB_FOREACH(fc, fins) {
+                if (!cs_has(&t[SDK_LIT(SDK_CAND_NODE(fc, d), 1)].off, tk)) {
+                    all = false;
+                    break;
+                }
+            }
+            if (!all || !seen_add(k->sn, 2 * tk)) continue;
+            kraken_head(k, f, fins);
+            sdk_step_mark(k->st, x, d, SDK_ROLE_TARGET);
+            if (kraken_emit(k, f, fins, 2 * tk)) return 1;
+        }
+        return 0;
+    }
+    for (int i = 0; i < f->size; i++) {
+        sdk_bb S = sdk_bb_or(sdk_bb_and(f->base_cells, sdk_house_bb[f->cover[i]]), fins);
+        cset off;
+        memset(&off, 0xff, sizeof off);
+        SDK_BB_FOREACH(x, S) cs_and(&off, &t[SDK_LIT(SDK_CAND_NODE(x, d), 1)].off);
+        if (cs_empty(&off)) continue;
+        for (int tk = 0; tk < SDK_NCAND; tk++) {
+            if (!cs_has(&off, tk)) continue;
+            int x = tk / 9, e = tk % 9 + 1;
+            if (k->g->value[x] || !sdk_grid_has(k->g, x, e)) continue;
+            /* what the finned fish eliminates by itself, or an element of S */
+            if (e == d && (sdk_bb_has(f->elims, x) || sdk_bb_has(S, x))) continue;
+            if (!seen_add(k->sn, 2 * tk)) continue;
+            kraken_head(k, f, fins);
+            char hn[16];
+            sdk_step_printf(k->st, " (%s)", sdk_house_short(f->cover[i], hn));
+            sdk_step_mark(k->st, x, e, SDK_ROLE_TARGET);
+            if (kraken_emit(k, f, S, 2 * tk)) return 1;
+        }
+    }
+    return 0;
+}
+
+/* Kraken fish: the type (1 or 2) is the descriptor's data. */
+static int find_kraken(const sdk_ctx *ctx, const sdk_grid *g, sdk_sink *sink)
+{
+    const sdk_technique *tech = ctx->self;
+    int type = *(const int *)tech->data;
+    sdk_fish_search fs;
+    sdk_fish_search_init(&fs);
+    fs.min_size = 2;
+    fs.max_size = sdk_opt_int(ctx, "max-size", 4);
+    if (fs.max_size < 2) fs.max_size = 2;
+    if (fs.max_size > SDK_FISH_MAX_SIZE) fs.max_size = SDK_FISH_MAX_SIZE;
+    fs.kind = sdk_opt_bool(ctx, "mutant", false)    ? SDK_FISH_MUTANT
+              : sdk_opt_bool(ctx, "franken", false) ? SDK_FISH_FRANKEN
+                                                    : SDK_FISH_BASIC;
+    fs.finless = false;
+    fs.finned = true;
+    fs.max_fins = sdk_opt_int(ctx, "max-fins", 5);
+    fs.max_endo_fins = sdk_opt_int(ctx, "max-endo-fins", 2);
+    fs.need_elims = false;
+    sctx s;
+    kctx k = {.s = &s, .g = g, .type = type, .t = tech, .sink = sink, .ret = SDK_CONTINUE};
+    k.st = sdk_scratch_step(ctx, 0);
+    k.sn = sdk_xcalloc(1, sizeof *k.sn);
+    unsigned flags = SDK_LINKS_GROUPS | (sdk_opt_bool(ctx, "als", false) ? SDK_LINKS_ALS : 0);
+    if (forcing_static_init(&s, g, flags)) {
+        sdk_fish_find(g, 0, &fs, kraken_on_fish, &k);
+        forcing_static_free(&s);
+    }
+    free(k.sn);
+    return k.ret;
+}
+
+static const int kraken_1 = 1, kraken_2 = 2;
+
+const sdk_technique kraken_type1 = {
+    .abi = SDK_ABI_VERSION,
+    .size = sizeof(sdk_technique),
+    .id = "kraken-fish",
+    .name = "Kraken Fish",
+    .difficulty = 80,
+    .score = 500,
+    .level = SDK_LEVEL_EXTREME,
+    .find = find_kraken,
+    .data = &kraken_1,
+    .summary = "a finned fish whose fins each lead by a chain to the elimination "
+               "(type 1; franken=1, mutant=1 widen the fish; als=1 adds ALS links)",
+};
+const sdk_technique kraken_type2 = {
+    .abi = SDK_ABI_VERSION,
+    .size = sizeof(sdk_technique),
+    .id = "kraken-fish-2",
+    .name = "Kraken Fish Type 2",
+    .difficulty = 80,
+    .score = 500,
+    .level = SDK_LEVEL_EXTREME,
+    .find = find_kraken,
+    .data = &kraken_2,
+    .summary = "a finned fish: the base candidates of one cover house and the fins each imply "
+               "the elimination (franken=1, mutant=1 widen the fish; als=1 adds ALS links)",
+};
