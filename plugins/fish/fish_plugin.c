@@ -10,6 +10,7 @@
  * houses and different eliminations as one step, as HoDoKu does), max-fins
  * (default 5, exo + endo fins), max-endo-fins (default 2).
  */
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 #include "sudoku/alloc.h"
@@ -134,6 +135,7 @@ typedef struct run {
     const sdk_grid *g;
     sdk_sink *sink;
     int stopped;
+    int emitted; /* steps emitted for the current digit */
     bool collect;
     sdk_fish *list;
     int n, cap;
@@ -144,6 +146,7 @@ static int emit_fish(run *r, const sdk_fish *a, const sdk_fish *b)
 {
     sdk_step *st = sdk_scratch_step(r->ctx, 0);
     sdk_step_init(st, r->tech);
+    r->emitted++;
     int d = a->digit;
     char bs[40], cs[40], cs2[40], name[8];
     sdk_step_printf(st, "%s%s: %d %s %s", b ? "Siamese " : "", r->tech->name, d,
@@ -221,6 +224,49 @@ static int first_elim(const sdk_fish *f)
     return sdk_bb_empty(plain) ? sdk_bb_first(f->elims) : sdk_bb_first(plain);
 }
 
+/* ---- misses remembered --------------------------------------------------
+ *
+ * A fish of one digit depends on nothing but that digit's candidate cells
+ * (sdk_fish_find reads g->digit[d-1] only). The engine asks every technique
+ * again after each step, and a step changes the candidates of one or a few
+ * digits, so most of a large search (Franken jellyfish: tens of ms) would
+ * re-prove that the same candidate pattern holds no fish. A small direct-mapped
+ * table per thread remembers (technique, fin limits, candidate cells) whose
+ * search found nothing of the technique's category; a hit skips that digit.
+ * Only misses are kept: a digit with a fish is searched again, so the steps
+ * and their order are exactly those of the full search. */
+enum { MISS_SLOTS = 1024 };
+
+typedef struct miss {
+    const fdef *def;
+    int max_fins, max_endo_fins;
+    sdk_bb cand;
+} miss;
+
+static _Thread_local miss misses[MISS_SLOTS];
+
+static unsigned miss_slot(const fdef *def, const sdk_fish_search *s, sdk_bb cand)
+{
+    uint64_t h = cand.lo * 0x9E3779B97F4A7C15ULL ^
+                 (cand.hi + (uint64_t)(uintptr_t)def) * 0xC2B2AE3D27D4EB4FULL;
+    h ^= (uint64_t)(s->max_fins * 31 + s->max_endo_fins) * 0x165667B19E3779F9ULL;
+    h ^= h >> 29;
+    return (unsigned)(h % MISS_SLOTS);
+}
+
+static bool miss_known(const fdef *def, const sdk_fish_search *s, sdk_bb cand)
+{
+    const miss *m = &misses[miss_slot(def, s, cand)];
+    return m->def == def && m->max_fins == s->max_fins && m->max_endo_fins == s->max_endo_fins &&
+           sdk_bb_eq(m->cand, cand);
+}
+
+static void miss_note(const fdef *def, const sdk_fish_search *s, sdk_bb cand)
+{
+    misses[miss_slot(def, s, cand)] = (miss){
+        .def = def, .max_fins = s->max_fins, .max_endo_fins = s->max_endo_fins, .cand = cand};
+}
+
 static int find_fish(const sdk_ctx *ctx, const sdk_grid *g, sdk_sink *sink)
 {
     const fdef *def = ctx->self->data;
@@ -240,7 +286,11 @@ static int find_fish(const sdk_ctx *ctx, const sdk_grid *g, sdk_sink *sink)
     run r = {.ctx = ctx, .def = def, .tech = ctx->self, .g = g, .sink = sink, .collect = siamese};
     for (int d = 1; d <= 9 && !r.stopped; d++) {
         r.n = 0;
+        sdk_bb cand = g->digit[d - 1];
+        if (miss_known(def, &s, cand)) continue;
+        r.emitted = 0;
         sdk_fish_find(g, d, &s, on_fish, &r);
+        if (!r.emitted && !r.stopped && (!siamese || r.n == 0)) miss_note(def, &s, cand);
         if (!siamese || r.stopped || r.n == 0) continue;
         /* memcmp over the whole arrays: unused slots are zero */
         qsort(r.list, (size_t)r.n, sizeof *r.list, cmp_fish);

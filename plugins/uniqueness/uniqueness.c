@@ -1,6 +1,7 @@
 /* uniqueness.c - techniques that rely on the puzzle having one solution:
  * Unique Rectangles types 1-6, Hidden Rectangle, Avoidable Rectangles types
- * 1-2 and BUG+1 (BUG+n, SE's BUG types 2-4, lives in bugn.c). All flagged
+ * 1-2 and BUG+1 (BUG+n, SE's BUG types 2-4, lives in bugn.c; Sudoku
+ * Explainer's unique loops and hidden type 3 in loops.c). All flagged
  * SDK_TF_UNIQUENESS.
  *
  * A unique rectangle is four unsolved cells in two rows, two columns and two
@@ -22,6 +23,8 @@
 #include "sudoku/technique.h"
 
 extern const sdk_technique sdk_uniq_bugn; /* bugn.c */
+extern const sdk_technique sdk_uniq_loop1, sdk_uniq_loop2, sdk_uniq_loop3, sdk_uniq_loop4,
+    sdk_uniq_ur3h; /* loops.c */
 
 /* Unique rectangles 1-6 and the hidden rectangle share one find, avoidable
  * rectangles another: the kind is the descriptor's data. */
@@ -595,4 +598,5 @@ static int find_bug1(const sdk_ctx *ctx, const sdk_grid *g, sdk_sink *sink)
     return ur_emit(sink, s);
 }
 
-SDK_PLUGIN(&ur1, &ur2, &ur3, &ur4, &ur5, &ur6, &hr, &ar1, &ar2, &bug1, &sdk_uniq_bugn)
+SDK_PLUGIN(&ur1, &ur2, &ur3, &ur4, &ur5, &ur6, &hr, &ar1, &ar2, &bug1, &sdk_uniq_bugn,
+           &sdk_uniq_loop1, &sdk_uniq_loop2, &sdk_uniq_loop3, &sdk_uniq_loop4, &sdk_uniq_ur3h)
