@@ -291,7 +291,10 @@ def test_busy():
         puzzles = read_puzzles("unbiased_1k.txt", 100)
         with Daemon(conf=conf, tmp=tmp) as d:
             r = d.rpc()
-            ids = [r.send("solve", {"puzzles": puzzles[:20]}) for _ in range(10)]
+            # requests slow enough that two workers cannot drain them as
+            # fast as they arrive (20 easy solves now take microseconds)
+            slow = read_puzzles("top1465.txt", 20)
+            ids = [r.send("rate", {"puzzles": slow}) for _ in range(10)]
             codes = [(r.response(i)[2] or {}).get("code") for i in ids]
             check("busy" in codes, f"the queue limit answers busy: {codes}")
             p = d.sudoctl("--json", "--chunk", "4", "--window", "32", "rate", input="\n".join(puzzles) + "\n",
