@@ -192,7 +192,9 @@ def test_busy():
     tmp = tempfile.mkdtemp(prefix="pyclient-busy-")
     try:
         conf = make_conf(os.path.join(tmp, "busy.conf"), sudokud=["max_queue = 2"])
-        puzzles = read_puzzles("unbiased_1k.txt", 100)
+        # puzzles slow enough (top1465: ~8 ms each) that 32 requests in
+        # flight outrun two workers; easy ones drained as fast as they came
+        puzzles = read_puzzles("top1465.txt", 100)
         with Daemon(conf=conf, tmp=tmp) as d, Client(d.sock, chunk=4, window=32) as c:
             eq([r["puzzle"] for r in c.rate(puzzles)], puzzles, "all results, in order")
             check(c.busy_retries > 0, "the daemon did answer busy")
