@@ -55,13 +55,19 @@ def stop_autostarted(sock, env, prefix=()):
     SIGTERM and SIGKILL for whatever still runs on that socket."""
     with contextlib.suppress(subprocess.TimeoutExpired):
         subprocess.run(list(prefix) + [SUDOCTL, "stop"], env=env, capture_output=True, timeout=30)
-    pids = pids_with(sock)
+    kill_matching(sock)
+
+
+def kill_matching(text):
+    """SIGTERM every process whose command line holds text, wait up to 5 s,
+    then SIGKILL what is left."""
+    pids = pids_with(text)
     for pid in pids:
         with contextlib.suppress(ProcessLookupError):
             os.kill(pid, signal.SIGTERM)
     deadline = time.time() + 5
     while time.time() < deadline and any(os.path.exists(f"/proc/{pid}") for pid in pids):
         time.sleep(0.05)
-    for pid in pids_with(sock):
+    for pid in pids_with(text):
         with contextlib.suppress(ProcessLookupError):
             os.kill(pid, signal.SIGKILL)

@@ -4,15 +4,12 @@ real sudokud: finding the socket as sudoctl does, every method, batches in
 input order and streamed (an endless generator), busy answers retried,
 errors as exceptions carrying the wire's code and message."""
 
-import contextlib
 import itertools
 import json
 import os
 import shutil
-import signal
 import sys
 import tempfile
-import time
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HERE)
@@ -21,6 +18,7 @@ sys.path.insert(1, os.path.join(os.environ.get("SUDOKU_SOURCE", os.path.join(HER
 from harness import (EASY, HARD, SUDOCTL, Daemon, check, eq, main, make_conf, read_puzzles,  # noqa: E402
                      valid_solution)
 
+from sudoctl_common import kill_matching, pids_with  # noqa: E402
 import sudokud  # noqa: E402
 from sudokud import Client, PuzzleError, SudokudError  # noqa: E402
 
@@ -51,16 +49,6 @@ def test_socket():
         shutil.rmtree(tmp, ignore_errors=True)
 
 
-def pids_with(text):
-    """Processes whose command line mentions text (ours: a fresh temp path)."""
-    out = []
-    for pid in filter(str.isdigit, os.listdir("/proc")):
-        with contextlib.suppress(OSError), open(f"/proc/{pid}/cmdline", "rb") as f:
-            if text.encode() in f.read():
-                out.append(int(pid))
-    return out
-
-
 def test_autostart():
     """autostart=True: no daemon on the default socket, sudoctl starts one."""
     tmp = tempfile.mkdtemp(prefix="pyclient-auto-")
@@ -80,16 +68,7 @@ def test_autostart():
             os.environ.pop("XDG_RUNTIME_DIR", None)
         else:
             os.environ["XDG_RUNTIME_DIR"] = old
-        pids = pids_with(tmp)
-        for pid in pids:
-            with contextlib.suppress(ProcessLookupError):
-                os.kill(pid, signal.SIGTERM)
-        deadline = time.time() + 5
-        while time.time() < deadline and any(os.path.exists(f"/proc/{p}") for p in pids):
-            time.sleep(0.05)
-        for pid in pids_with(tmp):
-            with contextlib.suppress(ProcessLookupError):
-                os.kill(pid, signal.SIGKILL)
+        kill_matching(tmp)
         shutil.rmtree(tmp, ignore_errors=True)
 
 
