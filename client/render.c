@@ -921,6 +921,11 @@ bool render_puzzle(const render_opts *o, const msgpack_object *r, const char *in
 {
     switch (o->mode) {
     case OUT_JSON:
+        if (!o->logic && r && r->type == MSGPACK_OBJECT_STR && !strcmp(o->cmd, "solve")) {
+            /* asked for with `jsonl`: a unique answer's line, as json_solve writes it */
+            fwrite_unlocked(r->via.str.ptr, 1, r->via.str.size, o->out);
+            return true;
+        }
         if (!o->logic && r && r->type == MSGPACK_OBJECT_MAP && !strcmp(o->cmd, "solve")) {
             int ok = json_solve(o->out, r, input);
             if (ok >= 0) return ok;

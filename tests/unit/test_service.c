@@ -407,6 +407,65 @@ static void test_solve_plain_line(void **state)
     }
 }
 
+/* jsonl: a unique answer to an 81-character line comes as the JSON line
+ * sudoctl prints for the map (the same keys and values, in the map's
+ * order); every other answer stays the map. */
+static void test_solve_jsonl(void **state)
+{
+    (void)state;
+    const char *v[] = {
+        EASY,
+        HARD,
+        "........................................."
+        "........................................", /* several solutions */
+        "11......................................."
+        "........................................", /* an error entry */
+        "..43..2.9\n..5..9..1\n.7..6..43\n..6..2.87\n19...74..\n.5..83...\n6.....1.5\n..35.869.\n"
+        ".4291.3..\n", /* another format */
+    };
+    int n = (int)(sizeof v / sizeof *v);
+    call a, b, c;
+    do_call(&a, "solve", "puzzles", 'a', n, v, "jsonl", 'b', 1, NULL);
+    do_call(&b, "solve", "puzzles", 'a', n, v, NULL);
+    assert_true(a.ok && b.ok);
+    const msgpack_object *ra = get(a.res, "results"), *rb = get(b.res, "results");
+    int lines = 0;
+    for (int i = 0; i < n; i++) {
+        const msgpack_object *x = &ra->via.array.ptr[i], *m = &rb->via.array.ptr[i];
+        assert_int_equal(m->type, MSGPACK_OBJECT_MAP);
+        if (x->type != MSGPACK_OBJECT_STR) {
+            assert_true(msgpack_object_equal(*x, *m));
+            continue;
+        }
+        lines++;
+        assert_int_equal(m->via.map.size, 5);
+        char want[512], st[16], sol[90];
+        str_of(get(m, "status"), st, sizeof st);
+        assert_string_equal(st, "unique");
+        str_of(get(m, "solution"), sol, sizeof sol);
+        snprintf(want, sizeof want,
+                 "{\"puzzle\":\"%s\",\"status\":\"unique\",\"solution\":\"%s\",\"solutions\":%llu,"
+                 "\"guesses\":%llu}\n",
+                 v[i], sol, (unsigned long long)get(m, "solutions")->via.u64,
+                 (unsigned long long)get(m, "guesses")->via.u64);
+        assert_int_equal(x->via.str.size, strlen(want));
+        assert_memory_equal(x->via.str.ptr, want, strlen(want));
+    }
+    assert_int_equal(lines, 2); /* EASY and HARD */
+    call_free(&a);
+    call_free(&b);
+    do_call(&c, "solve", "puzzles", 'a', 1, v, "jsonl", 'b', 1, "logic", 'b', 1, NULL);
+    assert_true(c.ok);
+    assert_int_equal(get(c.res, "results")->via.array.ptr[0].type, MSGPACK_OBJECT_MAP);
+    call_free(&c);
+    do_call(&c, "rate", "puzzles", 'a', 1, v, "jsonl", 'b', 1, NULL);
+    expect_error(&c, SDK_E_REQUEST, "unknown parameter 'jsonl'");
+    call_free(&c);
+    do_call(&c, "solve", "puzzles", 'a', 1, v, "jsonl", 's', "yes", NULL);
+    expect_error(&c, SDK_E_REQUEST, "jsonl");
+    call_free(&c);
+}
+
 static void check_step(const msgpack_object *s)
 {
     char buf[SDK_STEP_TEXT + 1];
@@ -680,7 +739,7 @@ int main(void)
         cmocka_unit_test(test_request_errors), cmocka_unit_test(test_batch),
         cmocka_unit_test(test_explain),        cmocka_unit_test(test_hint),
         cmocka_unit_test(test_techniques),     cmocka_unit_test(test_probe),
-        cmocka_unit_test(test_trace),
+        cmocka_unit_test(test_trace),          cmocka_unit_test(test_solve_jsonl),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
 }
