@@ -18,11 +18,19 @@
 
 #include "input.h"
 #include "progress.h"
+#include "sudoku/alloc.h"
 
+/* A slot of the ring. Its buffers stay from one request to the next (a
+ * million puzzles: no malloc per puzzle, no fresh memory per request): the
+ * puzzles' texts and where they were found, NUL-terminated one after the
+ * other in `arena`, and the packed params. */
 typedef struct chunk {
     uint32_t msgid;
-    int n;
-    char **text, **where;
+    int n, cap;
+    char **text, **where; /* into arena (cap of each) */
+    size_t *at;           /* while filling: text i at at[2i], where at at[2i + 1] */
+    char *arena;
+    size_t arena_len, arena_cap;
     double bytes; /* input position after this chunk */
     msgpack_sbuffer req;
     bool done;
@@ -56,17 +64,52 @@ static void stdout_check(void)
     }
 }
 
+/* The request is over: the slot keeps its buffers for the next one. */
 static void chunk_clear(chunk *c)
 {
-    for (int i = 0; i < c->n; i++) {
-        free(c->text[i]);
-        free(c->where[i]);
-    }
+    if (c->done) rpc_msg_free(&c->msg);
+    c->done = false;
+    c->msgid = 0;
+    c->n = 0;
+    c->arena_len = 0;
+    msgpack_sbuffer_clear(&c->req);
+    c->retries = c->partial = 0;
+    c->bytes = c->sent = 0;
+}
+
+static void chunk_free(chunk *c)
+{
+    chunk_clear(c);
     free(c->text);
     free(c->where);
+    free(c->at);
+    free(c->arena);
     msgpack_sbuffer_destroy(&c->req);
-    if (c->done) rpc_msg_free(&c->msg);
-    memset(c, 0, sizeof *c);
+}
+
+/* Room for want puzzles. */
+static void chunk_room(chunk *c, int want)
+{
+    if (want <= c->cap) return;
+    c->text = sdk_xrealloc(c->text, sizeof *c->text * (size_t)want);
+    c->where = sdk_xrealloc(c->where, sizeof *c->where * (size_t)want);
+    c->at = sdk_xrealloc(c->at, sizeof *c->at * 2 * (size_t)want);
+    c->cap = want;
+}
+
+/* Copy s with its NUL into the arena; its offset there. */
+static size_t chunk_put(chunk *c, const char *s)
+{
+    size_t n = strlen(s) + 1, at = c->arena_len;
+    if (n > c->arena_cap - at) {
+        size_t cap = c->arena_cap ? c->arena_cap * 2 : 64 << 10;
+        while (cap - at < n) cap *= 2;
+        c->arena = sdk_xrealloc(c->arena, cap);
+        c->arena_cap = cap;
+    }
+    memcpy(c->arena + at, s, n);
+    c->arena_len += n;
+    return at;
 }
 
 static bool retryable(const char *code)
@@ -122,30 +165,29 @@ int batch_run(const batch_plan *p)
         /* fill the window */
         while (!eof && count < window && rpc_pending_out(conn) < (4u << 20)) {
             chunk *c = &ring[(head + count) % window];
-            memset(c, 0, sizeof *c);
+            chunk_clear(c);
             int want = next_size;
             if (next_size < chunk_size)
                 next_size = next_size * 2 < chunk_size ? next_size * 2 : chunk_size;
-            c->text = calloc((size_t)want, sizeof *c->text);
-            c->where = calloc((size_t)want, sizeof *c->where);
+            chunk_room(c, want);
             char where[PATH_MAX + 32];
             while (c->n < want && !rpc_interrupted) {
-                char *t;
+                const char *t;
                 int r = input_next(&in, &t, where, sizeof where);
                 if (r <= 0) {
                     eof = true;
                     break;
                 }
-                c->text[c->n] = t;
-                c->where[c->n] = strdup(where);
+                c->at[2 * c->n] = chunk_put(c, t);
+                c->at[2 * c->n + 1] = chunk_put(c, where);
                 c->n++;
             }
-            c->bytes = input_pos(&in);
-            if (!c->n) {
-                chunk_clear(c);
-                break;
+            for (int i = 0; i < c->n; i++) { /* the arena has stopped moving */
+                c->text[i] = c->arena + c->at[2 * i];
+                c->where[i] = c->arena + c->at[2 * i + 1];
             }
-            msgpack_sbuffer_init(&c->req);
+            c->bytes = input_pos(&in);
+            if (!c->n) break;
             /* the daemon's progress: the bar moves within a request too */
             p->pack(&c->req, p, c->text, c->n, pg.on && c->n > 1);
             c->msgid = rpc_send(conn, cmd, c->req.data, c->req.size);
@@ -302,7 +344,7 @@ int batch_run(const batch_plan *p)
         progress_end(&pg);
     sigaction(SIGINT, &old_int, NULL);
     render_end(ro);
-    for (int i = 0; i < count; i++) chunk_clear(&ring[(head + i) % window]);
+    for (int i = 0; i < window; i++) chunk_free(&ring[i]);
     free(ring);
     if (in.failed && !status) status = EXIT_PUZZLE;
     input_free(&in);

@@ -64,10 +64,10 @@ static void where_line(char *where, size_t n, const char *name, long line)
     where[nl + 1 + dl] = 0;
 }
 
-int input_next(input *in, char **text, char *where, size_t n)
+int input_next(input *in, const char **text, char *where, size_t n)
 {
     if (in->argi < in->nargs) {
-        *text = strdup(in->args[in->argi]);
+        *text = in->args[in->argi];
         snprintf(where, n, "argument %d", in->argi + 1);
         in->argi++;
         return 1;
@@ -92,7 +92,7 @@ int input_next(input *in, char **text, char *where, size_t n)
         long line;
         int r = sdk_reader_next(&in->rd, &t, &line);
         if (r == 1) {
-            *text = strdup(t);
+            *text = t;
             where_line(where, n, !strcmp(in->curname, "-") ? "stdin" : in->curname, line);
             return 1;
         }

@@ -22,6 +22,17 @@ enum { W_STARTING, W_IDLE, W_BUSY, W_EXITED };
 typedef struct job job;
 typedef struct worker worker;
 
+/* A batch's results are kept in blocks, one after the other, rather than
+ * one malloc per puzzle: a solve batch brings tens of thousands of them a
+ * second. Blocks double from RES_BLOCK_MIN to RES_BLOCK_MAX. */
+typedef struct res_block {
+    struct res_block *next;
+    size_t used, cap;
+    char data[];
+} res_block;
+#define RES_BLOCK_MIN ((size_t)4 << 10)
+#define RES_BLOCK_MAX ((size_t)1 << 20)
+
 /* One client request: whole (single) or a batch of puzzles handed out in
  * pieces. */
 struct job {
@@ -46,9 +57,11 @@ struct job {
     msgpack_sbuffer pz; /* the puzzles, packed strings one after the other */
     size_t *pz_off;     /* n + 1 offsets into pz */
     uint8_t *state;     /* per puzzle: 0 to do, 1 on a worker, 2 done */
-    char **res;
+    char **res;         /* per puzzle: its packed result, in one of the blocks */
     size_t *res_len;
-    int scan; /* no puzzle before this is still to do */
+    res_block *blocks; /* where the results are kept (the newest first) */
+    bool res_lost;     /* a result found no memory: the job fails as a whole */
+    int scan;          /* no puzzle before this is still to do */
     int done;
     bool queued;
     job *qnext;
@@ -220,6 +233,14 @@ static job *job_new(conn *c, uint32_t msgid, const char *method, const msgpack_o
         free(j);
         return NULL;
     }
+    /* the puzzles' bytes, known in advance: one allocation, no growing */
+    size_t bytes = 0;
+    for (int i = 0; i < n; i++) {
+        uint32_t l = j->gen ? 0 : pz->via.array.ptr[i].via.str.size;
+        bytes += j->gen ? 9 : l + (l < 32 ? 1 : l < 256 ? 2 : l < 65536 ? 3 : 5);
+    }
+    j->pz.data = malloc(bytes ? bytes : 1);
+    j->pz.alloc = j->pz.data ? bytes : 0;
     msgpack_packer_init(&pk, &j->pz, msgpack_sbuffer_write);
     for (int i = 0; i < n; i++) {
         j->pz_off[i] = j->pz.size;
@@ -242,8 +263,10 @@ static size_t job_bytes(const job *j)
 static void job_free(job *j)
 {
     D.input_memory -= j->held;
-    if (j->res)
-        for (int i = 0; i < j->n; i++) free(j->res[i]);
+    for (res_block *b = j->blocks, *next; b; b = next) {
+        next = b->next;
+        free(b);
+    }
     free(j->res);
     free(j->res_len);
     free(j->state);
@@ -449,6 +472,10 @@ static void job_reply_raw(job *j, bool error, const char *body, size_t n)
 
 static void job_reply_batch(job *j)
 {
+    if (j->res_lost) {
+        job_reply_error(j, SDK_E_INTERNAL, "sudokud ran out of memory gathering the results");
+        return;
+    }
     if (j->c) {
         size_t total = 64;
         for (int i = 0; i < j->n; i++) total += j->res_len[i];
@@ -502,11 +529,25 @@ static void job_item(job *j, int i, const char *body, size_t n)
     j->res_bytes += n;
     j->held += n; /* results gathered count in the daemon-wide budget until sent */
     D.input_memory += n;
-    j->res[i] = malloc(n ? n : 1);
-    if (j->res[i]) {
+    res_block *b = j->blocks;
+    if (!b || b->cap - b->used < n) {
+        size_t cap = b ? b->cap * 2 : RES_BLOCK_MIN;
+        if (cap > RES_BLOCK_MAX) cap = RES_BLOCK_MAX;
+        if (cap < n) cap = n;
+        b = malloc(sizeof *b + cap);
+        if (b) {
+            b->used = 0, b->cap = cap;
+            b->next = j->blocks;
+            j->blocks = b;
+        }
+    }
+    if (b) {
+        j->res[i] = b->data + b->used;
         memcpy(j->res[i], body, n);
         j->res_len[i] = n;
-    }
+        b->used += n;
+    } else
+        j->res_lost = true; /* answered as a whole: internal */
     j->state[i] = 2;
     j->done++;
 }
@@ -538,19 +579,45 @@ static void wwrite_cb(uv_write_t *w, int status)
     free(w);
 }
 
-static void worker_send(worker *w, const char *data, size_t n)
+/* Send the first n bytes of r (NULL: out of memory) to w; r is the write's. */
+static void worker_write(worker *w, wwrite *r, size_t n)
 {
-    wwrite *r = malloc(sizeof *r + n);
     if (!r) {
         worker_kill(w, "out of memory writing to it");
         return;
     }
-    memcpy(r->data, data, n);
     uv_buf_t b = uv_buf_init(r->data, (unsigned)n);
     if (uv_write(&r->w, (uv_stream_t *)&w->pipe, &b, 1, wwrite_cb) != 0) {
         free(r);
         worker_kill(w, "writing to it failed");
     }
+}
+
+static void worker_send(worker *w, const char *data, size_t n)
+{
+    wwrite *r = malloc(sizeof *r + n);
+    if (r) memcpy(r->data, data, n);
+    worker_write(w, r, n);
+}
+
+/* A piece's frame is packed straight into the write's buffer, sized in
+ * advance (the puzzles are most of it): no buffer grown and copied again. */
+typedef struct frame_buf {
+    char *p;
+    size_t n, cap;
+    bool bad; /* a write did not fit: the frame is not sent */
+} frame_buf;
+
+static int frame_write(void *data, const char *buf, size_t len)
+{
+    frame_buf *f = data;
+    if (f->bad || len > f->cap - f->n) {
+        f->bad = true;
+        return -1;
+    }
+    memcpy(f->p + f->n, buf, len);
+    f->n += len;
+    return 0;
 }
 
 static void on_deadline(uv_timer_t *t)
@@ -676,28 +743,35 @@ static bool assign(worker *w)
         if (count == 0) return assign(w); /* nothing left here after all */
         w->job = j;
         w->first = first, w->count = count, w->got = 0;
-        msgpack_sbuffer sb;
+        size_t pzb = j->gen ? 0 : j->pz_off[first + count] - j->pz_off[first];
+        /* the frame's length, the array, the method (< 16), the map head, the
+         * common params, "puzzles" or first/count, the array head, the mode */
+        size_t cap = 4 + 1 + 17 + 5 + j->common.size + 40 + 5 + pzb + 2;
+        wwrite *r = malloc(sizeof *r + cap);
+        frame_buf f = {r ? r->data : NULL, 4, r ? cap : 0, false};
         msgpack_packer pk;
-        msgpack_sbuffer_init(&sb);
-        msgpack_packer_init(&pk, &sb, msgpack_sbuffer_write);
-        msgpack_sbuffer_write(&sb, "\0\0\0\0", 4);
+        msgpack_packer_init(&pk, &f, frame_write);
         msgpack_pack_array(&pk, 3);
         sdk_wire_str(&pk, j->method);
         msgpack_pack_map(&pk, (size_t)j->ncommon + (j->gen ? 2 : 1));
-        msgpack_sbuffer_write(&sb, j->common.data, j->common.size);
+        frame_write(&f, j->common.data, j->common.size);
         if (j->gen) {
             sdk_wire_kv_int(&pk, "first", j->gen_first + first);
             sdk_wire_kv_int(&pk, "count", count);
         } else {
             sdk_wire_str(&pk, "puzzles");
             msgpack_pack_array(&pk, (size_t)count);
-            msgpack_sbuffer_write(&sb, j->pz.data + j->pz_off[first],
-                                  j->pz_off[first + count] - j->pz_off[first]);
+            frame_write(&f, j->pz.data + j->pz_off[first], pzb);
         }
         msgpack_pack_uint8(&pk, 1);
-        pack_frame_len(&sb);
-        worker_send(w, sb.data, sb.size);
-        msgpack_sbuffer_destroy(&sb);
+        if (r && !f.bad) {
+            uint32_t len = htonl((uint32_t)(f.n - 4));
+            memcpy(r->data, &len, 4);
+        } else if (r) { /* cannot happen: cap counts every byte */
+            free(r);
+            r = NULL;
+        }
+        worker_write(w, r, f.n);
     }
     w->t0 = uv_hrtime();
     w->state = W_BUSY;
