@@ -193,9 +193,9 @@ static void pack_params(msgpack_sbuffer *sb, const opts *o, const char *cmd, cha
                (explain && o->max_trace > 0 ? 1 : 0) + (trace ? 1 : 0) + (trace && o->als ? 1 : 0) +
                (trace && o->gnpx ? 1 : 0) + (progress ? 1 : 0) + (explain && o->passes ? 1 : 0) +
                (o->timeout > 0 ? 1 : 0);
-    /* --json solve: a unique answer comes as its JSON line, ready to print */
-    bool jsonl = o->mode == OUT_JSON && !strcmp(cmd, "solve") && !o->logic;
-    keys += (timing ? 1 : 0) + (jsonl ? 1 : 0);
+    /* --json solve: a unique answer comes as [solution, guesses] */
+    bool compact = o->mode == OUT_JSON && !strcmp(cmd, "solve") && !o->logic;
+    keys += (timing ? 1 : 0) + (compact ? 1 : 0);
     msgpack_pack_map(&pk, (size_t)keys);
     if (o->timeout > 0) { /* the daemon stops the work when it passes */
         pack_str(&pk, "timeout_ms");
@@ -208,8 +208,8 @@ static void pack_params(msgpack_sbuffer *sb, const opts *o, const char *cmd, cha
         pack_str(&pk, "profile");
         pack_str(&pk, o->profile);
     }
-    if (jsonl) {
-        pack_str(&pk, "jsonl");
+    if (compact) {
+        pack_str(&pk, "compact");
         msgpack_pack_true(&pk);
     }
     if (timing) { /* serate's %e: the daemon times each puzzle */

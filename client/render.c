@@ -478,6 +478,36 @@ static int json_solve(FILE *f, const msgpack_object *r, const char *input)
     return unique;
 }
 
+/* solve's `compact` answer, [solution, guesses] for a puzzle sent as 81
+ * cells with a unique solution: the line json_solve writes for the map it
+ * stands for ({puzzle, status, solution, solutions, guesses}, the puzzle
+ * being the input as sent), built in memory and written at once. -1 when r
+ * is not that. */
+static int json_solve_compact(FILE *f, const msgpack_object *r, const char *input)
+{
+    const msgpack_object *a = r->via.array.ptr;
+    if (r->via.array.size != 2 || a[0].type != MSGPACK_OBJECT_STR || a[0].via.str.size != 81 ||
+        a[1].type != MSGPACK_OBJECT_POSITIVE_INTEGER || strlen(input) != 81)
+        return -1;
+    static const char head[] = "{\"puzzle\":\"", mid[] = "\",\"status\":\"unique\",\"solution\":\"",
+                      tail[] = "\",\"solutions\":1,\"guesses\":";
+    char b[sizeof head + 81 + sizeof mid + 81 + sizeof tail + 24];
+    size_t n = 0;
+    memcpy(b, head, sizeof head - 1), n += sizeof head - 1;
+    memcpy(b + n, input, 81), n += 81;
+    memcpy(b + n, mid, sizeof mid - 1), n += sizeof mid - 1;
+    memcpy(b + n, a[0].via.str.ptr, 81), n += 81;
+    memcpy(b + n, tail, sizeof tail - 1), n += sizeof tail - 1;
+    char d[24], *e = d + sizeof d, *q = e;
+    uint64_t v = a[1].via.u64;
+    do *--q = (char)('0' + v % 10);
+    while (v /= 10);
+    memcpy(b + n, q, (size_t)(e - q)), n += (size_t)(e - q);
+    b[n++] = '}', b[n++] = '\n';
+    fwrite_unlocked(b, 1, n, f);
+    return 1;
+}
+
 static void json_puzzle(const render_opts *o, const msgpack_object *r, const char *input)
 {
     FILE *f = o->out;
@@ -921,10 +951,9 @@ bool render_puzzle(const render_opts *o, const msgpack_object *r, const char *in
 {
     switch (o->mode) {
     case OUT_JSON:
-        if (!o->logic && r && r->type == MSGPACK_OBJECT_STR && !strcmp(o->cmd, "solve")) {
-            /* asked for with `jsonl`: a unique answer's line, as json_solve writes it */
-            fwrite_unlocked(r->via.str.ptr, 1, r->via.str.size, o->out);
-            return true;
+        if (!o->logic && r && r->type == MSGPACK_OBJECT_ARRAY && !strcmp(o->cmd, "solve")) {
+            int ok = json_solve_compact(o->out, r, input);
+            if (ok >= 0) return ok;
         }
         if (!o->logic && r && r->type == MSGPACK_OBJECT_MAP && !strcmp(o->cmd, "solve")) {
             int ok = json_solve(o->out, r, input);

@@ -50,7 +50,7 @@ static bool write_all(int fd, struct iovec *iov, int n)
 /* Frames of a batch chunk wait here and go out in one write every few ms of
  * work (FLUSH_NS) or FLUSH_BYTES, and at the chunk's end: one syscall (and one
  * wakeup of the daemon) per burst rather than per puzzle. */
-#define FLUSH_NS 2000000ull
+#define FLUSH_NS 4000000ull
 #define FLUSH_BYTES ((size_t)256 << 10)
 #define CLOCK_EVERY 16
 static msgpack_sbuffer outq;

@@ -642,9 +642,9 @@ static void arm_deadline(worker *w)
  * small pieces, or one client's batch keeps every other request waiting.
  * The size aims at PIECE_US of work, from an estimate of the cost per puzzle
  * (a moving average per method, measured on the pieces that come back), and
- * at most a 1/(2 x workers) share of what is left of the job (guided
- * self-scheduling: big pieces first, smaller ones as the job drains, so the
- * workers finish together). */
+ * when the job is the last work queued, at most a 1/(2 x workers) share of
+ * what is left of it (guided self-scheduling: big pieces first, smaller ones
+ * as the job drains, so the workers finish together). */
 #define PIECE_US 20000.0
 #define PIECE_MAX 1024
 
@@ -683,7 +683,13 @@ static int chunk_size(const job *j)
     int left = 0;
     for (int i = j->scan; i < j->n; i++) left += j->state[i] == 0;
     int workers = D.lim.workers > 0 ? D.lim.workers : 1;
-    int share = (left + 2 * workers - 1) / (2 * workers);
+    /* with other work queued, a worker that finishes early goes on with
+     * it: the pieces need not shrink for the workers to finish together
+     * (sudoctl keeps several requests in flight: shrinking each one's tail
+     * made five times the pieces, each a round trip and a wakeup) */
+    bool more = false;
+    for (const job *q = queue_head; q && !more; q = q->qnext) more = q != j;
+    int share = more ? PIECE_MAX : (left + 2 * workers - 1) / (2 * workers);
     double est = j->cost_us > 0 ? j->cost_us : cost_get(j);
     double by_cost = PIECE_US / (est > 1.0 ? est : 1.0);
     int k = by_cost < share ? (int)by_cost : share;
@@ -881,8 +887,7 @@ static void on_frame(worker *w, int kind, const char *body, size_t n)
                      D.lim.max_answer, w->first + w->got, j->n);
             job_reply_error(j, SDK_E_TOO_LARGE, msg);
         }
-        arm_deadline(w); /* the deadline is per puzzle */
-        return;
+        return; /* worker_read arms the deadline again: it is per puzzle */
     case FRAME_END:
         if (!j || j->n < 0) break;
         w->job = NULL;
@@ -937,6 +942,7 @@ static void worker_read(uv_stream_t *s, ssize_t n, const uv_buf_t *buf)
     }
     w->len += (size_t)n;
     size_t off = 0;
+    bool items = false; /* the last frames were answers of a piece still on w */
     while (w->len - off >= FRAME_HEAD && w->state != W_EXITED) {
         uint32_t blen;
         memcpy(&blen, w->buf + off, 4);
@@ -951,8 +957,12 @@ static void worker_read(uv_stream_t *s, ssize_t n, const uv_buf_t *buf)
         }
         int kind = (unsigned char)w->buf[off + 4];
         on_frame(w, kind, w->buf + off + FRAME_HEAD, blen);
+        items = kind == FRAME_ITEM;
         off += FRAME_HEAD + blen;
     }
+    /* the deadline is per puzzle: it starts again with the last answer read
+     * (once per read, not once per answer) */
+    if (items && w->state == W_BUSY && w->job) arm_deadline(w);
     if (off) {
         memmove(w->buf, w->buf + off, w->len - off);
         w->len -= off;

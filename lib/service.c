@@ -126,9 +126,9 @@ struct sdk_request {
     const sdk_profile *profile;   /* from the config (names, descriptors) */
     const sdk_observer *observer; /* the service's probe (NULL: none) */
     bool no_guess, logic, trace, all;
-    bool passes; /* explain: also the seed 004 program's pass count */
-    bool timing; /* rate: the time each puzzle took (`time`) */
-    bool jsonl;  /* solve: a unique plain answer as its JSON line (a str) */
+    bool passes;  /* explain: also the seed 004 program's pass count */
+    bool timing;  /* rate: the time each puzzle took (`time`) */
+    bool compact; /* solve: a unique plain answer as [solution, guesses] */
     long max_trace;
     const msgpack_object *puzzle;  /* str */
     const msgpack_object *puzzles; /* array of str */
@@ -169,7 +169,7 @@ static bool known_key(enum method m, const msgpack_object *k)
         return true;
     if (m == M_GENERATE && sdk_gen_known_key(k)) return true;
     if (m == M_RATE && sdk_wire_str_is(k, "timing")) return true;
-    if (m == M_SOLVE && sdk_wire_str_is(k, "jsonl")) return true;
+    if (m == M_SOLVE && sdk_wire_str_is(k, "compact")) return true;
     return false;
 }
 
@@ -376,7 +376,7 @@ sdk_request *sdk_service_prepare(sdk_service *sv, const char *method, size_t met
         !sdk_wire_get_bool(params, "all", &rq->all, err) ||
         !sdk_wire_get_bool(params, "passes", &rq->passes, err) ||
         !sdk_wire_get_bool(params, "timing", &rq->timing, err) ||
-        !sdk_wire_get_bool(params, "jsonl", &rq->jsonl, err) ||
+        !sdk_wire_get_bool(params, "compact", &rq->compact, err) ||
         !sdk_wire_get_int(params, "max_trace", 1, trace_cap, &rq->max_trace, err))
         goto fail;
     bool progress = false;
@@ -867,31 +867,19 @@ static void pack_trace(const sdk_request *rq, puzzle *pz, msgpack_packer *pk)
  * and guesses are the same. A puzzle it finds no solution for (conflicting
  * givens, or none) goes the full way, for the precise error. Returns false
  * when it did not answer. */
-/* `jsonl`: a unique answer as the JSON line a client prints for it, newline
- * included, in a str: what sudoctl --json writes for the map pack_solve
- * packs, with the same keys in the same order. The client copies it out
- * instead of unpacking a map and formatting it, puzzle after puzzle. The
- * echo is 81 cell characters (solve_plain_line's): no escape needed. */
-static void pack_solve_line(msgpack_packer *pk, const puzzle *pz)
+/* `compact`: a unique answer as [solution, guesses] (the solution's 81
+ * digits, the count) instead of the map {puzzle, status: "unique",
+ * solution, solutions: 1, guesses} it stands for: the client sent the
+ * puzzle and knows the rest, so a solve batch's answers are a third of the
+ * bytes through the workers' sockets, the daemon and the client's. */
+static void pack_solve_compact(msgpack_packer *pk, const puzzle *pz)
 {
-    static const char head[] = "{\"puzzle\":\"", mid[] = "\",\"status\":\"unique\",\"solution\":\"",
-                      tail[] = "\",\"solutions\":1,\"guesses\":";
-    char b[sizeof head + 81 + sizeof mid + 81 + sizeof tail + 24];
-    size_t n = 0;
-    memcpy(b, head, sizeof head - 1), n += sizeof head - 1;
-    memcpy(b + n, pz->text->via.str.ptr, 81), n += 81;
-    memcpy(b + n, mid, sizeof mid - 1), n += sizeof mid - 1;
-    for (int i = 0; i < 81; i++) b[n + (size_t)i] = (char)('0' + pz->sol[0][i]);
-    n += 81;
-    memcpy(b + n, tail, sizeof tail - 1), n += sizeof tail - 1;
-    char d[24], *e = d + sizeof d, *q = e;
-    unsigned long long v = (unsigned long long)pz->guesses;
-    do *--q = (char)('0' + v % 10);
-    while (v /= 10);
-    memcpy(b + n, q, (size_t)(e - q)), n += (size_t)(e - q);
-    b[n++] = '}', b[n++] = '\n';
-    msgpack_pack_str(pk, n);
-    msgpack_pack_str_body(pk, b, n);
+    char s[81];
+    for (int i = 0; i < 81; i++) s[i] = (char)('0' + pz->sol[0][i]);
+    msgpack_pack_array(pk, 2);
+    msgpack_pack_str(pk, 81);
+    msgpack_pack_str_body(pk, s, 81);
+    msgpack_pack_uint64(pk, pz->guesses);
 }
 
 static bool solve_plain_line(const sdk_request *rq, const msgpack_object *text, msgpack_packer *pk)
@@ -917,8 +905,8 @@ static bool solve_plain_line(const sdk_request *rq, const msgpack_object *text, 
     if (pz.count < 1) return false;
     pz.text = text;
     pz.guesses = st.guesses;
-    if (rq->jsonl && pz.count == 1)
-        pack_solve_line(pk, &pz);
+    if (rq->compact && pz.count == 1)
+        pack_solve_compact(pk, &pz);
     else
         pack_solve(rq, &pz, pk); /* no logic: the grid is not read */
     return true;

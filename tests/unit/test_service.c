@@ -407,10 +407,10 @@ static void test_solve_plain_line(void **state)
     }
 }
 
-/* jsonl: a unique answer to an 81-character line comes as the JSON line
- * sudoctl prints for the map (the same keys and values, in the map's
- * order); every other answer stays the map. */
-static void test_solve_jsonl(void **state)
+/* compact: a unique answer to an 81-character line comes as [solution,
+ * guesses], the values of the map it stands for; every other answer stays
+ * the map. */
+static void test_solve_compact(void **state)
 {
     (void)state;
     const char *v[] = {
@@ -425,44 +425,43 @@ static void test_solve_jsonl(void **state)
     };
     int n = (int)(sizeof v / sizeof *v);
     call a, b, c;
-    do_call(&a, "solve", "puzzles", 'a', n, v, "jsonl", 'b', 1, NULL);
+    do_call(&a, "solve", "puzzles", 'a', n, v, "compact", 'b', 1, NULL);
     do_call(&b, "solve", "puzzles", 'a', n, v, NULL);
     assert_true(a.ok && b.ok);
     const msgpack_object *ra = get(a.res, "results"), *rb = get(b.res, "results");
-    int lines = 0;
+    int compact = 0;
     for (int i = 0; i < n; i++) {
         const msgpack_object *x = &ra->via.array.ptr[i], *m = &rb->via.array.ptr[i];
         assert_int_equal(m->type, MSGPACK_OBJECT_MAP);
-        if (x->type != MSGPACK_OBJECT_STR) {
+        if (x->type != MSGPACK_OBJECT_ARRAY) {
             assert_true(msgpack_object_equal(*x, *m));
             continue;
         }
-        lines++;
+        compact++;
+        /* the map: exactly {puzzle (as sent), status unique, solution, solutions 1, guesses} */
         assert_int_equal(m->via.map.size, 5);
-        char want[512], st[16], sol[90];
+        char st[16], text[90];
         str_of(get(m, "status"), st, sizeof st);
         assert_string_equal(st, "unique");
-        str_of(get(m, "solution"), sol, sizeof sol);
-        snprintf(want, sizeof want,
-                 "{\"puzzle\":\"%s\",\"status\":\"unique\",\"solution\":\"%s\",\"solutions\":%llu,"
-                 "\"guesses\":%llu}\n",
-                 v[i], sol, (unsigned long long)get(m, "solutions")->via.u64,
-                 (unsigned long long)get(m, "guesses")->via.u64);
-        assert_int_equal(x->via.str.size, strlen(want));
-        assert_memory_equal(x->via.str.ptr, want, strlen(want));
+        str_of(get(m, "puzzle"), text, sizeof text);
+        assert_string_equal(text, v[i]);
+        assert_int_equal(get(m, "solutions")->via.u64, 1);
+        assert_int_equal(x->via.array.size, 2);
+        assert_true(msgpack_object_equal(x->via.array.ptr[0], *get(m, "solution")));
+        assert_true(msgpack_object_equal(x->via.array.ptr[1], *get(m, "guesses")));
     }
-    assert_int_equal(lines, 2); /* EASY and HARD */
+    assert_int_equal(compact, 2); /* EASY and HARD */
     call_free(&a);
     call_free(&b);
-    do_call(&c, "solve", "puzzles", 'a', 1, v, "jsonl", 'b', 1, "logic", 'b', 1, NULL);
+    do_call(&c, "solve", "puzzles", 'a', 1, v, "compact", 'b', 1, "logic", 'b', 1, NULL);
     assert_true(c.ok);
     assert_int_equal(get(c.res, "results")->via.array.ptr[0].type, MSGPACK_OBJECT_MAP);
     call_free(&c);
-    do_call(&c, "rate", "puzzles", 'a', 1, v, "jsonl", 'b', 1, NULL);
-    expect_error(&c, SDK_E_REQUEST, "unknown parameter 'jsonl'");
+    do_call(&c, "rate", "puzzles", 'a', 1, v, "compact", 'b', 1, NULL);
+    expect_error(&c, SDK_E_REQUEST, "unknown parameter 'compact'");
     call_free(&c);
-    do_call(&c, "solve", "puzzles", 'a', 1, v, "jsonl", 's', "yes", NULL);
-    expect_error(&c, SDK_E_REQUEST, "jsonl");
+    do_call(&c, "solve", "puzzles", 'a', 1, v, "compact", 's', "yes", NULL);
+    expect_error(&c, SDK_E_REQUEST, "compact");
     call_free(&c);
 }
 
@@ -739,7 +738,7 @@ int main(void)
         cmocka_unit_test(test_request_errors), cmocka_unit_test(test_batch),
         cmocka_unit_test(test_explain),        cmocka_unit_test(test_hint),
         cmocka_unit_test(test_techniques),     cmocka_unit_test(test_probe),
-        cmocka_unit_test(test_trace),          cmocka_unit_test(test_solve_jsonl),
+        cmocka_unit_test(test_trace),          cmocka_unit_test(test_solve_compact),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
 }
