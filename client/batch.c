@@ -23,7 +23,8 @@
 /* A slot of the ring. Its buffers stay from one request to the next (a
  * million puzzles: no malloc per puzzle, no fresh memory per request): the
  * puzzles' texts and where they were found, NUL-terminated one after the
- * other in `arena`, and the packed params. */
+ * other in `arena`. The request is packed straight into the connection's
+ * queue (send), and again from the texts when it is retried. */
 typedef struct chunk {
     uint32_t msgid;
     int n, cap;
@@ -31,8 +32,8 @@ typedef struct chunk {
     size_t *at;           /* while filling: text i at at[2i], where at at[2i + 1] */
     char *arena;
     size_t arena_len, arena_cap;
-    double bytes; /* input position after this chunk */
-    msgpack_sbuffer req;
+    double bytes;  /* input position after this chunk */
+    bool progress; /* its request asks for progress notifications */
     bool done;
     rpc_msg msg;
     int retries;
@@ -72,7 +73,6 @@ static void chunk_clear(chunk *c)
     c->msgid = 0;
     c->n = 0;
     c->arena_len = 0;
-    msgpack_sbuffer_clear(&c->req);
     c->retries = c->partial = 0;
     c->bytes = c->sent = 0;
 }
@@ -84,7 +84,14 @@ static void chunk_free(chunk *c)
     free(c->where);
     free(c->at);
     free(c->arena);
-    msgpack_sbuffer_destroy(&c->req);
+}
+
+/* Queue c's request. */
+static void chunk_send(const batch_plan *p, chunk *c)
+{
+    msgpack_packer pk;
+    c->msgid = rpc_send_packer(p->conn, p->method, &pk);
+    p->pack(&pk, p, c->text, c->n, c->progress);
 }
 
 /* Room for want puzzles. */
@@ -131,7 +138,7 @@ int batch_run(const batch_plan *p)
 {
     const render_opts *ro = p->ro;
     rpc_conn *conn = p->conn;
-    const char *prog = p->prog, *cmd = p->method;
+    const char *prog = p->prog;
     const char **files = p->files;
     int nargs = p->nargs, nfiles = p->nfiles;
     input in;
@@ -189,8 +196,8 @@ int batch_run(const batch_plan *p)
             c->bytes = input_pos(&in);
             if (!c->n) break;
             /* the daemon's progress: the bar moves within a request too */
-            p->pack(&c->req, p, c->text, c->n, pg.on && c->n > 1);
-            c->msgid = rpc_send(conn, cmd, c->req.data, c->req.size);
+            c->progress = pg.on && c->n > 1;
+            chunk_send(p, c);
             c->sent = mono_s();
             count++;
         }
@@ -272,7 +279,7 @@ int batch_run(const batch_plan *p)
                 c->retries++;
                 struct timespec ts = {0, (long)(c->retries < 20 ? c->retries : 20) * 5000000L};
                 nanosleep(&ts, NULL);
-                c->msgid = rpc_send(conn, cmd, c->req.data, c->req.size);
+                chunk_send(p, c);
                 continue;
             }
             if (!per_puzzle(code)) {

@@ -180,11 +180,10 @@ static int count_techniques(const char *list)
 }
 
 /* Pack the params map of a puzzle request (puzzles: the batch). */
-static void pack_params(msgpack_sbuffer *sb, const opts *o, const char *cmd, char **puzzles, int n,
+static void pack_params(msgpack_packer *out, const opts *o, const char *cmd, char **puzzles, int n,
                         bool progress)
 {
-    msgpack_packer pk;
-    msgpack_packer_init(&pk, sb, msgpack_sbuffer_write);
+    msgpack_packer pk = *out;
     bool explain = !strcmp(cmd, "explain"), trace = !strcmp(cmd, "trace");
     int nt = count_techniques(o->techniques);
     bool timing = o->format && !strcmp(cmd, "rate") && outfmt_wants(o->format, "e");
@@ -282,10 +281,10 @@ static bool looks_like_assumption(const char *s)
 
 /* ---- puzzle commands: the batch pipeline (batch.c) ------------------------ */
 
-static void pack_batch_params(msgpack_sbuffer *sb, const batch_plan *p, char **puzzles, int n,
+static void pack_batch_params(msgpack_packer *pk, const batch_plan *p, char **puzzles, int n,
                               bool progress)
 {
-    pack_params(sb, p->pack_ctx, p->method, puzzles, n, progress);
+    pack_params(pk, p->pack_ctx, p->method, puzzles, n, progress);
 }
 
 /* Are all the inputs regular files (`-f FILE`, `< FILE`)? A pipe may bring

@@ -122,6 +122,16 @@ uint32_t rpc_send(rpc_conn *c, const char *method, const char *params, size_t le
     return id;
 }
 
+uint32_t rpc_send_packer(rpc_conn *c, const char *method, msgpack_packer *pk)
+{
+    uint32_t id = c->next_id++;
+    if (c->next_id == 0) c->next_id = 1;
+    msgpack_packer_init(pk, c, out_write);
+    sdk_wire_request_head(pk, id, method);
+    msgpack_pack_array(pk, 1);
+    return id;
+}
+
 static void fail(rpc_conn *c, const char *fmt, const char *detail)
 {
     if (!c->dead) snprintf(c->why, sizeof c->why, fmt, detail);

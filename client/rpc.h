@@ -41,6 +41,9 @@ void rpc_close(rpc_conn *c);
 /* Queue a request. params is a packed msgpack map (the one element of the
  * params array); NULL sends an empty map. Returns the msgid. */
 uint32_t rpc_send(rpc_conn *c, const char *method, const char *params, size_t len);
+/* The same, the caller packing the params map next with *pk, straight into
+ * the queue (no copy). */
+uint32_t rpc_send_packer(rpc_conn *c, const char *method, msgpack_packer *pk);
 /* Bytes queued but not written yet. */
 size_t rpc_pending_out(const rpc_conn *c);
 
