@@ -34,6 +34,7 @@ typedef struct chunk {
     size_t arena_len, arena_cap;
     double bytes;  /* input position after this chunk */
     bool progress; /* its request asks for progress notifications */
+    bool refused;  /* sent again once, asking otherwise (batch_plan.refused) */
     bool done;
     rpc_msg msg;
     int retries;
@@ -74,6 +75,7 @@ static void chunk_clear(chunk *c)
     c->n = 0;
     c->arena_len = 0;
     c->retries = c->partial = 0;
+    c->refused = false;
     c->bytes = c->sent = 0;
 }
 
@@ -274,6 +276,12 @@ int batch_run(const batch_plan *p)
             char code[64], msg[512];
             sdk_wire_text(sdk_wire_get(&m.error, "code"), code, sizeof code);
             sdk_wire_text(sdk_wire_get(&m.error, "message"), msg, sizeof msg);
+            if (p->refused && !c->refused && p->refused(p, code, msg)) { /* asked otherwise */
+                c->refused = true;
+                rpc_msg_free(&m);
+                chunk_send(p, c);
+                continue;
+            }
             if (retryable(code) && c->retries < 2000) { /* about 200 s of backing off */
                 rpc_msg_free(&m);
                 c->retries++;

@@ -47,6 +47,10 @@ struct batch_plan {
     const render_opts *ro;
     batch_pack_fn *pack;
     const void *pack_ctx;
+    /* A request refused with this error: true when pack now asks otherwise
+     * (an older sudokud that does not know an optional parameter), and the
+     * request is sent again. NULL: none. */
+    bool (*refused)(const batch_plan *p, const char *code, const char *msg);
 };
 
 /* Send every puzzle of the input, print the answers; the exit status. From

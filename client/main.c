@@ -179,6 +179,8 @@ static int count_techniques(const char *list)
     return n;
 }
 
+static bool daemon_lacks_compact; /* it refused solve's `compact` */
+
 /* Pack the params map of a puzzle request (puzzles: the batch). */
 static void pack_params(msgpack_packer *out, const opts *o, const char *cmd, char **puzzles, int n,
                         bool progress)
@@ -193,7 +195,8 @@ static void pack_params(msgpack_packer *out, const opts *o, const char *cmd, cha
                (trace && o->gnpx ? 1 : 0) + (progress ? 1 : 0) + (explain && o->passes ? 1 : 0) +
                (o->timeout > 0 ? 1 : 0);
     /* --json solve: a unique answer comes as [solution, guesses] */
-    bool compact = o->mode == OUT_JSON && !strcmp(cmd, "solve") && !o->logic;
+    bool compact =
+        o->mode == OUT_JSON && !strcmp(cmd, "solve") && !o->logic && !daemon_lacks_compact;
     keys += (timing ? 1 : 0) + (compact ? 1 : 0);
     msgpack_pack_map(&pk, (size_t)keys);
     if (o->timeout > 0) { /* the daemon stops the work when it passes */
@@ -281,6 +284,17 @@ static bool looks_like_assumption(const char *s)
 
 /* ---- puzzle commands: the batch pipeline (batch.c) ------------------------ */
 
+/* A sudokud older than `compact` refuses it as an unknown parameter: the
+ * requests go again without it. */
+static bool batch_refused(const batch_plan *p, const char *code, const char *msg)
+{
+    (void)p;
+    if (strcmp(code, SDK_E_REQUEST) != 0 || !strstr(msg, "unknown parameter 'compact'"))
+        return false;
+    daemon_lacks_compact = true; /* and for the requests in flight that asked for it */
+    return true;
+}
+
 static void pack_batch_params(msgpack_packer *pk, const batch_plan *p, char **puzzles, int n,
                               bool progress)
 {
@@ -360,6 +374,7 @@ static int run_batch(const opts *o, const char *cmd, char **args, int nargs)
         .ro = &ro,
         .pack = pack_batch_params,
         .pack_ctx = o,
+        .refused = batch_refused,
     };
     int status = batch_run(&plan);
     rpc_close(conn);

@@ -489,7 +489,75 @@ def test_progress_notifications():
         check("100%  20 " in p.stderr, p.stderr[-300:])
 
 
+def test_compact():
+    """--json solve asks for solve's compact answers ([solution, guesses] for a
+    unique answer) and prints, byte for byte, the lines of the maps they stand
+    for; a daemon that does not know `compact` (older) gets the requests again
+    without it."""
+    import socket
+    import threading
+    import msgpack
+    puzzles = read_puzzles("17clue.txt", 300)
+    many = "." * 81
+    text = "\n".join(puzzles[:150] + [many, "12" + "." * 79, puzzles[150].replace(".", "0")]
+                     + puzzles[151:]) + "\n"
+    tmp = tempfile.mkdtemp(prefix="sudoctl-compact-")
+    try:
+        f = os.path.join(tmp, "in.txt")
+        with open(f, "w") as fh:
+            fh.write(text)
+        with Daemon() as d:
+            p = d.sudoctl("--json", "solve", "-f", f)
+            eq(p.returncode, 1, "a puzzle with several solutions and a bad one: " + p.stderr)
+            sent = [ln for ln in text.splitlines() if ln]
+            maps = d.rpc().call("solve", {"puzzles": sent})["results"]
+            got = p.stdout.splitlines()
+            eq(len(got), len(sent), "one line a puzzle")
+            for line, m in zip(got, maps):
+                if "error" in m:
+                    eq(json.loads(line)["error"]["code"], m["error"]["code"], "the error")
+                else:
+                    eq(line, json.dumps(m, separators=(",", ":")), "the map's line, byte for byte")
+        # an older daemon: `compact` is an unknown parameter there
+        path = os.path.join(tmp, "old.sock")
+        ls = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+        ls.bind(path)
+        ls.listen(1)
+        seen = []
+
+        def serve():
+            c, _ = ls.accept()
+            u = msgpack.Unpacker(raw=False)
+            while True:
+                data = c.recv(65536)
+                if not data:
+                    return
+                u.feed(data)
+                for m in u:
+                    params = m[3][0]
+                    seen.append("compact" in params)
+                    if "compact" in params:
+                        err = {"code": "bad-request", "message": "unknown parameter 'compact'"}
+                        c.sendall(msgpack.packb([1, m[1], err, None]))
+                        continue
+                    res = [{"puzzle": q, "status": "unique", "solution": "1" * 81, "solutions": 1,
+                            "guesses": 0} for q in params["puzzles"]]
+                    c.sendall(msgpack.packb([1, m[1], None, {"results": res}]))
+
+        th = threading.Thread(target=serve, daemon=True)
+        th.start()
+        p = run([SUDOCTL, "--socket", path, "--no-autostart", "--json", "solve", "-f", f], timeout=30)
+        eq(p.returncode, 0, "every puzzle answered: " + p.stderr)
+        lines = jlines(p.stdout)
+        eq([o["puzzle"] for o in lines], sent, "each puzzle once, in order")
+        check(seen and seen[0] and not seen[-1], f"asked with compact, then without: {seen}")
+        ls.close()
+    finally:
+        shutil.rmtree(tmp, ignore_errors=True)
+
+
 TESTS = {
+    "compact": test_compact,
     "trace_links": test_trace_links,
     "progress_notifications": test_progress_notifications,
     "json": test_json,
