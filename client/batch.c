@@ -141,6 +141,11 @@ int batch_run(const batch_plan *p)
     const render_opts *ro = p->ro;
     rpc_conn *conn = p->conn;
     const char *prog = p->prog;
+    /* answers go out in big writes, not one per 4 KiB (fflush after each
+     * request's answers still shows them as they come); a terminal keeps
+     * its line buffering */
+    static char out_buffer[256 << 10];
+    if (!isatty(1)) setvbuf(stdout, out_buffer, _IOFBF, sizeof out_buffer);
     const char **files = p->files;
     int nargs = p->nargs, nfiles = p->nfiles;
     input in;

@@ -12,6 +12,8 @@
 
 #include "rpc.h"
 
+#define INPUT_BUFFER ((size_t)256 << 10)
+
 static double file_size(const char *name)
 {
     struct stat st;
@@ -85,6 +87,10 @@ int input_next(input *in, const char **text, char *where, size_t n)
                 in->failed = true;
                 continue;
             }
+            struct stat st; /* a file: read in big blocks (a syscall per 4 KiB else) */
+            if (in->cur != stdin && fstat(fileno(in->cur), &st) == 0 && S_ISREG(st.st_mode) &&
+                (in->vbuf || (in->vbuf = malloc(INPUT_BUFFER))))
+                setvbuf(in->cur, in->vbuf, _IOFBF, INPUT_BUFFER); /* glibc: NULL keeps 4 KiB */
             sdk_reader_init(&in->rd, in->cur);
             in->reader_open = true;
         }
@@ -113,6 +119,8 @@ void input_free(input *in)
     if (in->reader_open) sdk_reader_free(&in->rd);
     if (in->cur && in->cur != stdin) fclose(in->cur);
     in->cur = NULL;
+    free(in->vbuf);
+    in->vbuf = NULL;
 }
 
 long input_count(int nargs, const char **files, int nfiles)

@@ -615,7 +615,7 @@ static int frame_write(void *data, const char *buf, size_t len)
         f->bad = true;
         return -1;
     }
-    memcpy(f->p + f->n, buf, len);
+    if (len) memcpy(f->p + f->n, buf, len); /* the common params may be none (NULL) */
     f->n += len;
     return 0;
 }
