@@ -502,10 +502,11 @@ int sdk_reader_next(sdk_reader *r, const char **text, long *first_line)
         while (n > 0 && (line[n - 1] == '\n' || line[n - 1] == '\r')) line[--n] = 0;
         if (rows == 0 && !r->skip_section && n == 81 && is_line81(line)) {
             /* the usual line, a puzzle of 81 cells: what the tests below
-             * conclude for it (no section, separator or grid row), at once */
+             * conclude for it (no section, separator or grid row), at once;
+             * the line itself (NUL-terminated above), valid until the next
+             * call as r->buf is */
             *first_line = r->line;
-            buf_append(r, &len, line, (size_t)n);
-            *text = r->buf;
+            *text = line;
             return 1;
         }
         const char *sec;

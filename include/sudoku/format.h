@@ -30,7 +30,8 @@ bool sdk_parse(const char *text, sdk_grid *g, sdk_error *err);
 /* A puzzle reader over a stream of lines: one puzzle per line, or multi-line
  * printed grids. Blank lines and lines starting with '#' between puzzles are
  * skipped. sdk_reader_next() returns 1 with the puzzle's text (to feed to
- * sdk_parse) and its first line number, 0 at end of input, -1 on a read error. */
+ * sdk_parse; valid until the next call) and its first line number, 0 at end
+ * of input, -1 on a read error. */
 typedef struct sdk_reader {
     FILE *in;
     long line; /* lines read so far */
