@@ -62,8 +62,15 @@ typedef struct sctx {
 
 /* Build the links of g (flags of links.h: groups, ALS) and every premise's
  * table; false when the links cannot be built (forcing_static_free() is then
- * not needed). */
-bool forcing_static_init(sctx *s, const sdk_grid *g, unsigned flags);
+ * not needed). false_of: NULL, or a solution of g (81 digits) when only the
+ * premises it makes false are wanted (contradictions): the others stay
+ * invalid. */
+bool forcing_static_init(sctx *s, const sdk_grid *g, unsigned flags, const uint8_t *false_of);
+/* Only the links and an empty table set: forcing_table() then searches a
+ * premise's table the first time it is asked for (kraken fish read the
+ * tables of a few premises only). */
+bool forcing_links_init(sctx *s, const sdk_grid *g, unsigned flags);
+const table *forcing_table(sctx *s, int lit);
 void forcing_static_free(sctx *s);
 /* Add the chain premise -> lit to the step (links and marks), its Eureka text
  * to txt when txt is not NULL; returns its node count (0: no chain). */

@@ -13,9 +13,10 @@
  * implies that a candidate - any digit - is false, it is false.
  *
  * The fish come from the shared enumerator of fish.h; the chains are read
- * from the premise tables (one table per candidate assumed true), so a
- * kraken check costs a few set intersections; the chains themselves are
- * searched again only for the steps that get emitted. */
+ * from the premise tables (one table per candidate assumed true, searched
+ * the first time a fish reads it), so a kraken check costs a few set
+ * intersections; the chains themselves are searched again only for the
+ * steps that get emitted. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -100,7 +101,6 @@ static int kraken_emit(kctx *k, const sdk_fish *f, sdk_bb from, int lit)
 static int kraken_on_fish(void *vk, const sdk_fish *f)
 {
     kctx *k = vk;
-    const table *t = k->s->t;
     int d = f->digit;
     sdk_bb fins = sdk_bb_or(f->fins, f->endo_fins);
     if (sdk_bb_empty(fins)) return 0;
@@ -111,7 +111,7 @@ static int kraken_on_fish(void *vk, const sdk_fish *f)
             int tk = x * 9 + d - 1;
             bool all = true;
             SDK_BB_FOREACH(fc, fins) {
-                if (!cs_has(&t[SDK_LIT(SDK_CAND_NODE(fc, d), 1)].off, tk)) {
+                if (!cs_has(&forcing_table(k->s, SDK_LIT(SDK_CAND_NODE(fc, d), 1))->off, tk)) {
                     all = false;
                     break;
                 }
@@ -127,7 +127,8 @@ static int kraken_on_fish(void *vk, const sdk_fish *f)
         sdk_bb S = sdk_bb_or(sdk_bb_and(f->base_cells, sdk_house_bb[f->cover[i]]), fins);
         cset off;
         memset(&off, 0xff, sizeof off);
-        SDK_BB_FOREACH(x, S) cs_and(&off, &t[SDK_LIT(SDK_CAND_NODE(x, d), 1)].off);
+        SDK_BB_FOREACH(x, S)
+            cs_and(&off, &forcing_table(k->s, SDK_LIT(SDK_CAND_NODE(x, d), 1))->off);
         if (cs_empty(&off)) continue;
         for (int tk = 0; tk < SDK_NCAND; tk++) {
             if (!cs_has(&off, tk)) continue;
@@ -170,7 +171,7 @@ static int find_kraken(const sdk_ctx *ctx, const sdk_grid *g, sdk_sink *sink)
     k.st = sdk_scratch_step(ctx, 0);
     k.sn = sdk_xcalloc(1, sizeof *k.sn);
     unsigned flags = SDK_LINKS_GROUPS | (sdk_opt_bool(ctx, "als", false) ? SDK_LINKS_ALS : 0);
-    if (forcing_static_init(&s, g, flags)) {
+    if (forcing_links_init(&s, g, flags)) { /* tables when first read */
         sdk_fish_find(g, 0, &fs, kraken_on_fish, &k);
         forcing_static_free(&s);
     }
