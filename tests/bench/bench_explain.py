@@ -1,6 +1,8 @@
 """bench_explain.py - how long `explain` takes per puzzle with the reading
 profile (what explain uses by default) on forum_hardest_1106.txt, against the
-`standard` profile as the baseline, in the same run.
+`standard` profile as the baseline, in the same run. --methods picks the
+request per profile (issue 11 item 4: `--profiles standard,hodoku --methods
+explain,rate`).
 
 One daemon with one worker; each puzzle is one explain request; the time is
 the worker's CPU time (utime + stime from /proc) for that request. Prints the
@@ -44,12 +46,12 @@ def worker_pids(daemon_pid):
     return out
 
 
-def run(d, rpc, profile, puzzles, lines):
+def run(d, rpc, profile, puzzles, lines, method="explain"):
     times = []
     for line, p in zip(lines, puzzles):
         pids = worker_pids(d.proc.pid)
         before = sum(cpu_of(w) for w in pids)
-        r = rpc.call("explain", {"puzzle": p, "profile": profile})
+        r = rpc.call(method, {"puzzle": p, "profile": profile})
         after = sum(cpu_of(w) for w in pids)
         times.append((after - before, line, r.get("solved")))
     return times
@@ -59,7 +61,9 @@ def report(profile, times):
     ts = sorted(t for t, _, _ in times)
     print(f"{profile}: {len(ts)} puzzles, CPU s per puzzle: median {statistics.median(ts):.2f}, "
           f"p90 {ts[int(0.9 * (len(ts) - 1))]:.2f}, max {ts[-1]:.2f}; "
-          f"over 3 s: {sum(t > 3 for t in ts)}; solved: {sum(1 for _, _, s in times if s)}")
+          f"over 3 s: {sum(t > 3 for t in ts)}; solved: {sum(1 for _, _, s in times if s)}"
+          if any(s is not None for _, _, s in times) else
+          f"over 3 s: {sum(t > 3 for t in ts)}")
     print("  slowest (CPU s, line):", [(round(t, 2), ln) for t, ln, _ in sorted(times)[-5:]])
 
 
@@ -71,6 +75,8 @@ def main():
     ap.add_argument("--lines", help="only these lines (1-based, comma-separated)")
     ap.add_argument("--profiles", default="reading,standard",
                     help="the measured profile, then the baseline")
+    ap.add_argument("--methods", default="explain,explain",
+                    help="the request for each of the two profiles (explain or rate)")
     a = ap.parse_args()
     allp = read_puzzles(a.file)
     only = {int(x) for x in a.lines.split(",")} if a.lines else None
@@ -78,17 +84,18 @@ def main():
     pick = lambda s: ([p for i, p in enumerate(allp) if keep(i, s)],  # noqa: E731
                       [i + 1 for i in range(len(allp)) if keep(i, s)])
     measured, baseline = a.profiles.split(",")
+    m_measured, m_baseline = a.methods.split(",")
     tmp = tempfile.mkdtemp(prefix="bench-explain-")
     conf = make_conf(os.path.join(tmp, "bench.conf"), sudokud=("deadline_ms = 600000",),
                      workers=1)
     with Daemon(conf=conf) as d:
         rpc = Rpc(d.sock, timeout=900)
         p, lines = pick(a.stride)
-        first = run(d, rpc, measured, p, lines)
+        first = run(d, rpc, measured, p, lines, m_measured)
         p, lines = pick(a.baseline_stride)
-        second = run(d, rpc, baseline, p, lines)
-    report(measured, first)
-    report(baseline + " (baseline)", second)
+        second = run(d, rpc, baseline, p, lines, m_baseline)
+    report(f"{m_measured} {measured}", first)
+    report(f"{m_baseline} {baseline} (baseline)", second)
 
 
 if __name__ == "__main__":
