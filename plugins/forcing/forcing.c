@@ -47,6 +47,21 @@ bool forcing_static_init(sctx *s, const sdk_grid *g, unsigned flags, const uint8
     return true;
 }
 
+/* The premise tables of the last position searched, per thread. Forcing
+ * chain contradiction, kraken fish (both types) and forcing chain verity run
+ * one after the other on the same position whenever none of them finds
+ * anything, and a table depends only on the position (values, candidates)
+ * and the link kinds: each reads what the earlier ones searched. One
+ * context holds the tables at a time (finds of a thread do not overlap). */
+typedef struct table_cache {
+    uint8_t value[SDK_CELLS];
+    uint16_t cand[SDK_CELLS];
+    unsigned flags;
+    bool used;
+    table t[2 * SDK_NCAND];
+} table_cache;
+static _Thread_local table_cache tables;
+
 bool forcing_links_init(sctx *s, const sdk_grid *g, unsigned flags)
 {
     memset(s, 0, sizeof *s);
@@ -56,7 +71,16 @@ bool forcing_links_init(sctx *s, const sdk_grid *g, unsigned flags)
         sdk_links_free(&s->L);
         return false;
     }
-    s->t = sdk_xcalloc(2 * SDK_NCAND, sizeof *s->t);
+    table_cache *tc = &tables;
+    if (!tc->used || tc->flags != flags || memcmp(tc->value, g->value, sizeof tc->value) ||
+        memcmp(tc->cand, g->cand, sizeof tc->cand)) {
+        memcpy(tc->value, g->value, sizeof tc->value);
+        memcpy(tc->cand, g->cand, sizeof tc->cand);
+        tc->flags = flags;
+        tc->used = true;
+        for (int i = 0; i < 2 * SDK_NCAND; i++) tc->t[i].valid = false;
+    }
+    s->t = tc->t;
     return true;
 }
 
@@ -83,7 +107,7 @@ const table *forcing_table(sctx *s, int lit)
 
 void forcing_static_free(sctx *s)
 {
-    free(s->t);
+    /* s->t stays in the per-thread cache */
     sdk_lsearch_free(&s->S);
     sdk_links_free(&s->L);
 }
@@ -207,6 +231,8 @@ static int find_fcc(const sdk_ctx *ctx, const sdk_grid *g, sdk_sink *sink)
     if (!forcing_static_init(&s, g, flags, have_solution ? solution : NULL)) goto out;
     for (int p = 0; p < 2 * SDK_NCAND && ret != SDK_STOP; p++) {
         if (!s.t[p].valid) continue;
+        int pk = p >> 1; /* a true premise's table may be cached: it breaks nothing */
+        if (have_solution && (solution[pk / 9] == pk % 9 + 1) == (p & 1)) continue;
         sdk_step_init(st, &fcc);
         char a[16];
         sdk_step_printf(st, "Forcing Chain Contradiction: %s => ", lit_name(p, a));

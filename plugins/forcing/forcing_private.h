@@ -51,8 +51,10 @@ typedef struct seen {
 } seen;
 
 /* The static chain search over a grid: its link model, a search buffer and
- * the premise tables (t[lit], 2 * 729 of them; t[lit].valid for a candidate
- * of the grid). */
+ * the premise tables (t[lit], 2 * 729 of them; t[lit].valid once searched).
+ * The tables live in a per-thread cache of the last position (forcing.c):
+ * the finds that run one after the other on a position share them, so a
+ * thread has one sctx at a time. */
 typedef struct sctx {
     const sdk_grid *g;
     sdk_links L;
