@@ -29,7 +29,9 @@ static const sdk_technique bifurcation = {
     .summary = "try a candidate; keep the other only when the try breaks the grid",
 };
 
-SDK_PLUGIN(&bifurcation)
+extern const sdk_technique sdk_brute_force; /* brute_force.c: HoDoKu's last resort */
+
+SDK_PLUGIN(&bifurcation, &sdk_brute_force)
 
 static int refute(const sdk_ctx *ctx, sdk_sink *sink, const sdk_grid *g, int cell, int digit,
                   const char *how, int steps)

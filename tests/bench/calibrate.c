@@ -12,18 +12,25 @@
  *   (hodoku_paths_public.txt, 120 of the puzzles). Steps are compared by
  *   what they do: the set of placements and eliminations (so a naming
  *   difference is no parting, but another single or another instance is).
+ *   The same for puzzles it was not tuned on: tests/data/hodoku_ratings_
+ *   unseen.tsv with its paths (HoDoKu's output, made by tests/data/make-
+ *   hodoku-unseen.sh), or any file of that form (--ratings, --paths).
  *
  * Every figure is printed for the whole sample and for its two halves (odd
  * and even puzzles of the sample; the line numbers when the whole file is
  * rated): tune on one half, the other tells whether a change generalises.
  *
- *   calibrate [--config F] [--data DIR] [--scale se|hodoku|both] [--max N]
+ *   calibrate [--config F] [--data DIR] [--unseen DIR] [--max N]
+ *             [--scale se|hodoku|hodoku-public|hodoku-unseen|both]
+ *             [--ratings TSV [--paths FILE]]
  *             [--stride K] [--misses K] [--list] [--path N]
  *             [--min-level PCT] [--min-score5 PCT] [--min-er PCT]
  *             [--hard N] [--max-bifurcation N]
  *
  * Config: --config, else $SUDOKU_CONF, else the build tree's own (found from
- * the executable); data: --data, else $SUDOKU_DATA, else ../shared/data.
+ * the executable); data: --data, else $SUDOKU_DATA, else ../shared/data;
+ * --unseen: the folder of the unseen files, else the source tree's tests/data.
+ * --scale hodoku is both HoDoKu files; --ratings rates that file only.
  * --hard N adds, on the SE scale, N puzzles spread over each of
  * forum_hardest_1106.txt and forum_hardest_1905_11plus.txt: how many fall to
  * bifurcation (SE rates them all with its nested chains) and how many we rate
@@ -45,6 +52,9 @@
 
 #ifndef SUDOKU_DEFAULT_DATA
 #define SUDOKU_DEFAULT_DATA "../shared/data"
+#endif
+#ifndef SUDOKU_UNSEEN_DATA
+#define SUDOKU_UNSEEN_DATA "tests/data"
 #endif
 #ifndef SUDOKU_BUILD_CONF
 #define SUDOKU_BUILD_CONF "etc/sudokud/sudokud.conf"
@@ -213,23 +223,37 @@ static void load_hpaths(const char *path)
 {
     FILE *f = fopen(path, "r");
     if (!f) return;
-    char line[2048];
+    char *line = NULL; /* a forcing net's lines can be long */
+    size_t cap = 0;
     hpath *cur = NULL;
-    while (fgets(line, sizeof line, f)) {
+    while (getline(&line, &cap, f) >= 0) {
         line[strcspn(line, "\r\n")] = 0;
         if (strlen(line) >= 81 && line[0] != ' ') {
             hpaths = realloc(hpaths, sizeof *hpaths * (size_t)(nhpaths + 1));
             cur = &hpaths[nhpaths++];
             memset(cur, 0, sizeof *cur);
             memcpy(cur->puzzle, line, 81);
-        } else if (cur && line[0] == ' ') {
+        } else if (cur && !strncmp(line, "   ", 3)) {
+            /* a step; lines indented by two spaces go on a chain step's text */
             const char *t = line;
             while (*t == ' ') t++;
             cur->line = realloc(cur->line, sizeof *cur->line * (size_t)(cur->n + 1));
             cur->line[cur->n++] = strdup(t);
         }
     }
+    free(line);
     fclose(f);
+}
+
+static void free_hpaths(void)
+{
+    for (int i = 0; i < nhpaths; i++) {
+        for (int j = 0; j < hpaths[i].n; j++) free(hpaths[i].line[j]);
+        free(hpaths[i].line);
+    }
+    free(hpaths);
+    hpaths = NULL;
+    nhpaths = 0;
 }
 
 static const hpath *find_hpath(const char *puz)
@@ -300,9 +324,10 @@ static int cmp_miss(const void *a, const void *b)
     return (x < y) - (x > y);
 }
 
+/* dir/name, or name alone when dir is NULL */
 static FILE *open_data(const char *dir, const char *name, char *path, size_t n)
 {
-    snprintf(path, n, "%s/%s", dir, name);
+    snprintf(path, n, "%s%s%s", dir ? dir : "", dir ? "/" : "", name);
     FILE *f = fopen(path, "r");
     if (!f) {
         perror(path);
@@ -336,7 +361,7 @@ static void show_path(int idx, const char *puz, const path *pa, const hpath *h)
 }
 
 typedef struct args {
-    const char *data, *conf;
+    const char *data, *unseen, *conf, *ratings, *paths;
     int max, stride, nmiss, path, hard, max_bif;
     bool list;
     double min_level, min_score5, min_er;
@@ -372,7 +397,11 @@ static bool next_row(FILE *f, const args *a, int maxf, int need, tsv_row *r)
     return false;
 }
 
-static bool run_hodoku(const sdk_config *cfg, const args *a)
+/* One file of HoDoKu's ratings (dir/ratings) with its paths (dir/paths,
+ * may be missing; dir NULL: the names are paths), through the profile
+ * `hodoku`. */
+static bool run_hodoku(const sdk_config *cfg, const args *a, const char *dir, const char *ratings,
+                       const char *paths)
 {
     const sdk_profile *p = sdk_config_profile(cfg, "hodoku");
     if (!p) {
@@ -380,9 +409,11 @@ static bool run_hodoku(const sdk_config *cfg, const args *a)
         return false;
     }
     char fname[1024];
-    snprintf(fname, sizeof fname, "%s/hodoku_paths_public.txt", a->data);
-    load_hpaths(fname);
-    FILE *f = open_data(a->data, "hodoku_ratings_public.tsv", fname, sizeof fname);
+    if (paths) {
+        snprintf(fname, sizeof fname, "%s%s%s", dir ? dir : "", dir ? "/" : "", paths);
+        load_hpaths(fname);
+    }
+    FILE *f = open_data(dir, ratings, fname, sizeof fname);
     if (!f) return false;
     stats all = {0}, half[2] = {{0}};
     int conf[6][6] = {{0}}, nmiss = 0, withpath = 0, samepath = 0, samebig = 0;
@@ -441,8 +472,8 @@ static bool run_hodoku(const sdk_config *cfg, const args *a)
     }
     fclose(f);
     double cpu = (double)clock() / CLOCKS_PER_SEC - cpu0;
-    printf("\n== HoDoKu scale: hodoku_ratings_public.tsv, profile hodoku (%d puzzles%s) ==\n",
-           all.n, a->stride > 1 ? ", sampled" : "");
+    printf("\n== HoDoKu scale: %s, profile hodoku (%d puzzles%s) ==\n", ratings, all.n,
+           a->stride > 1 ? ", sampled" : "");
     const char *names[] = {"all", "odd #", "even #"};
     stats *ss[] = {&all, &half[0], &half[1]};
     for (int i = 0; i < 3; i++)
@@ -465,6 +496,7 @@ static bool run_hodoku(const sdk_config *cfg, const args *a)
     for (int i = 0; i < nmiss && i < a->nmiss; i++) printf("  %s\n", ms[i].line);
     free(ms);
     free(pa.s);
+    free_hpaths();
     bool ok = true;
     if (a->min_level > 0 && pct(all.exact, all.n) < a->min_level) {
         printf("FAIL: level exact %.1f%% < %.1f%%\n", pct(all.exact, all.n), a->min_level);
@@ -627,7 +659,12 @@ static bool run_se_hard(const sdk_config *cfg, const args *a)
 
 int main(int argc, char **argv)
 {
-    args a = {.data = SUDOKU_DEFAULT_DATA, .stride = 1, .nmiss = 15, .hard = 0, .max_bif = -1};
+    args a = {.data = SUDOKU_DEFAULT_DATA,
+              .unseen = SUDOKU_UNSEEN_DATA,
+              .stride = 1,
+              .nmiss = 15,
+              .hard = 0,
+              .max_bif = -1};
     const char *scale = "both";
     if (getenv("SUDOKU_DATA")) a.data = getenv("SUDOKU_DATA");
     for (int i = 1; i < argc; i++) {
@@ -642,6 +679,12 @@ int main(int argc, char **argv)
             a.conf = v;
         else if (!strcmp(o, "--data"))
             a.data = v;
+        else if (!strcmp(o, "--unseen"))
+            a.unseen = v;
+        else if (!strcmp(o, "--ratings"))
+            a.ratings = v;
+        else if (!strcmp(o, "--paths"))
+            a.paths = v;
         else if (!strcmp(o, "--scale"))
             scale = v;
         else if (!strcmp(o, "--max"))
@@ -665,7 +708,14 @@ int main(int argc, char **argv)
         else
             goto usage;
     }
-    if (strcmp(scale, "se") && strcmp(scale, "hodoku") && strcmp(scale, "both")) goto usage;
+    bool both = !strcmp(scale, "both"), hodoku = !strcmp(scale, "hodoku");
+    bool do_se = both || !strcmp(scale, "se");
+    bool do_public = both || hodoku || !strcmp(scale, "hodoku-public");
+    bool do_unseen = both || hodoku || !strcmp(scale, "hodoku-unseen");
+    if (a.ratings)
+        do_se = do_public = do_unseen = false;
+    else if (!do_se && !do_public && !do_unseen)
+        goto usage;
     char confpath[1024];
     if (!a.conf) {
         /* the build tree's config, found from the executable: bin/../etc/... */
@@ -690,14 +740,21 @@ int main(int argc, char **argv)
         return 2;
     }
     bool ok = true;
-    if (strcmp(scale, "se")) ok &= run_hodoku(&cfg, &a);
-    if (strcmp(scale, "hodoku")) ok &= run_se(&cfg, &a);
-    if (strcmp(scale, "hodoku") && a.hard > 0) ok &= run_se_hard(&cfg, &a);
+    if (do_public)
+        ok &= run_hodoku(&cfg, &a, a.data, "hodoku_ratings_public.tsv", "hodoku_paths_public.txt");
+    if (do_unseen)
+        ok &=
+            run_hodoku(&cfg, &a, a.unseen, "hodoku_ratings_unseen.tsv", "hodoku_paths_unseen.txt");
+    if (a.ratings) ok &= run_hodoku(&cfg, &a, NULL, a.ratings, a.paths);
+    if (do_se) ok &= run_se(&cfg, &a);
+    if (do_se && a.hard > 0) ok &= run_se_hard(&cfg, &a);
     sdk_config_free(&cfg);
     return ok ? 0 : 1;
 usage:
-    fprintf(stderr, "usage: calibrate [--config F] [--data DIR] [--scale se|hodoku|both] "
-                    "[--max N] [--stride K] [--misses K] [--list] [--path N] [--min-level PCT] "
+    fprintf(stderr, "usage: calibrate [--config F] [--data DIR] [--unseen DIR] "
+                    "[--scale se|hodoku|hodoku-public|hodoku-unseen|both] "
+                    "[--ratings TSV [--paths FILE]] [--max N] [--stride K] [--misses K] [--list] "
+                    "[--path N] [--min-level PCT] "
                     "[--min-score5 PCT] [--min-er PCT] [--hard N] [--max-bifurcation N]\n");
     return 2;
 }
