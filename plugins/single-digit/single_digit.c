@@ -86,10 +86,18 @@ static void pair_of(const sdk_grid *g, int d, int h, int out[2])
     out[1] = sdk_bb_first(in);
 }
 
+/* order=hodoku: HoDoKu's search, whose first find it takes: rows for every
+ * digit, then columns; of two strong links it joins only the first cells or
+ * the last cells (in cell order), so a skyscraper whose base joins the first
+ * cell of one link to the last of the other is left to later searches. */
 static int find_skyscraper(const sdk_ctx *ctx, const sdk_grid *g, sdk_sink *sink)
 {
-    for (int d = 1; d <= 9; d++) {
-        for (int type = SDK_ROW; type <= SDK_COL; type++) {
+    const char *order = sdk_opt(ctx, "order");
+    bool hodoku = order && !strcmp(order, "hodoku");
+    for (int outer = 0; outer < (hodoku ? 2 : 9); outer++) {
+        for (int inner = 0; inner < (hodoku ? 9 : 2); inner++) {
+            int d = hodoku ? inner + 1 : outer + 1;
+            int type = hodoku ? SDK_ROW + outer : SDK_ROW + inner;
             unsigned lines = sdk_strong_houses(g, d, type);
             int other = type == SDK_ROW ? SDK_COL : SDK_ROW;
             for (int i = 0; i < 9; i++) {
@@ -102,6 +110,7 @@ static int find_skyscraper(const sdk_ctx *ctx, const sdk_grid *g, sdk_sink *sink
                     pair_of(g, d, type * 9 + j, q);
                     for (int x = 0; x < 2; x++) {
                         for (int y = 0; y < 2; y++) {
+                            if (hodoku && x != y) continue;
                             int b1 = p[x], b2 = q[y], e1 = p[1 - x], e2 = q[1 - y];
                             if (sdk_cell_house[b1][other] != sdk_cell_house[b2][other]) continue;
                             /* free ends on one line too: an X-Wing */

@@ -509,9 +509,52 @@ static int find_remote_pair(const sdk_ctx *ctx, const sdk_grid *g, sdk_sink *sin
 }
 
 /* ---- XY-Chain --------------------------------------------------------------
- * Breadth-first search over the states "digit v is true in bivalue cell c":
- * from (c, v) every bivalue peer p holding v gets its other digit. From a
- * start (s, x false) the shortest path to each (e, x true) gives the chain. */
+ * Depth-first over simple chains of bivalue cells, as HoDoKu's ChainSolver:
+ * from a start cell with digit x false (its other digit true), each step goes
+ * to a bivalue peer not yet in the chain that holds the digit true so far,
+ * whose other digit becomes true. Where x comes out true, the candidates x
+ * that see both ends go. Up to CHAIN_MAX_CELLS cells; per set of eliminations
+ * the shortest chain is kept. (A breadth-first search keeps only the shortest
+ * way to each end, which may run through a cell twice and be rejected while a
+ * longer simple chain to the same end exists.) */
+
+typedef struct xy_search {
+    const sdk_grid *g;
+    const bool *bival;
+    int x;          /* the start digit: false at the start, true at the end */
+    sdk_bb peers_x; /* x candidates that see the start cell */
+    uint8_t path[CHAIN_MAX_CELLS];
+    int n;
+    sdk_bb used;
+    chain_list *out;
+} xy_search;
+
+static void xy_dfs(xy_search *r, int v)
+{
+    int cell = r->path[r->n - 1];
+    if (v == r->x && r->n >= 2) {
+        sdk_bb el = sdk_bb_and(r->peers_x, sdk_peer_bb[cell]);
+        if (!sdk_bb_empty(el)) {
+            found_chain c;
+            memset(&c, 0, sizeof c);
+            c.ncell = r->n;
+            memcpy(c.cell, r->path, (size_t)r->n);
+            c.first = (uint8_t)r->x;
+            c.elim[r->x - 1] = el;
+            chain_add(r->out, &c);
+        }
+    }
+    if (r->n >= CHAIN_MAX_CELLS) return;
+    sdk_bb nb = sdk_bb_andnot(sdk_bb_and(sdk_peer_bb[cell], r->g->digit[v - 1]), r->used);
+    SDK_BB_FOREACH(p, nb) {
+        if (!r->bival[p]) continue;
+        r->path[r->n++] = (uint8_t)p;
+        sdk_bb_add(&r->used, p);
+        xy_dfs(r, sdk_mask_first(r->g->cand[p] & ~sdk_digit_bit(v)));
+        sdk_bb_del(&r->used, p);
+        r->n--;
+    }
+}
 
 static int find_xy_chain(const sdk_ctx *ctx, const sdk_grid *g, sdk_sink *sink)
 {
@@ -521,50 +564,13 @@ static int find_xy_chain(const sdk_ctx *ctx, const sdk_grid *g, sdk_sink *sink)
     for (int st = 0; st < 81; st++) {
         if (!bival[st]) continue;
         SDK_MASK_FOREACH(x, g->cand[st]) {
-            sdk_bb peers_x = sdk_bb_and(sdk_peer_bb[st], g->digit[x - 1]);
-            if (sdk_bb_empty(peers_x)) continue;
-            /* state index: cell * 9 + (digit true - 1) */
-            static const int NONE = -1;
-            int dist[81 * 9], par[81 * 9], queue[81 * 2], qh = 0, qt = 0;
-            for (int i = 0; i < 81 * 9; i++) dist[i] = NONE;
-            int y = sdk_mask_first(g->cand[st] & ~sdk_digit_bit(x));
-            int s0 = st * 9 + y - 1;
-            dist[s0] = 1;
-            par[s0] = -1;
-            queue[qt++] = s0;
-            while (qh < qt) {
-                int sidx = queue[qh++];
-                int cell = sidx / 9, v = sidx % 9 + 1;
-                if (v == x && cell != st) {
-                    sdk_bb el = sdk_bb_and(peers_x, sdk_peer_bb[cell]);
-                    if (!sdk_bb_empty(el)) {
-                        found_chain c;
-                        memset(&c, 0, sizeof c);
-                        c.ncell = dist[sidx];
-                        bool simple = true;
-                        sdk_bb seen = sdk_bb_none();
-                        for (int k = c.ncell - 1, p = sidx; k >= 0; k--, p = par[p]) {
-                            c.cell[k] = (uint8_t)(p / 9);
-                            if (sdk_bb_has(seen, p / 9)) simple = false;
-                            sdk_bb_add(&seen, p / 9);
-                        }
-                        c.first = (uint8_t)x;
-                        c.elim[x - 1] = el;
-                        if (simple) chain_add(&out, &c);
-                    }
-                }
-                if (dist[sidx] >= CHAIN_MAX_CELLS) continue;
-                sdk_bb nb = sdk_bb_and(sdk_peer_bb[cell], g->digit[v - 1]);
-                SDK_BB_FOREACH(p, nb) {
-                    if (!bival[p] || p == st) continue;
-                    int w = sdk_mask_first(g->cand[p] & ~sdk_digit_bit(v));
-                    int ni = p * 9 + w - 1;
-                    if (dist[ni] != NONE) continue;
-                    dist[ni] = dist[sidx] + 1;
-                    par[ni] = sidx;
-                    queue[qt++] = ni;
-                }
-            }
+            xy_search r = {.g = g, .bival = bival, .x = x, .out = &out};
+            r.peers_x = sdk_bb_and(sdk_peer_bb[st], g->digit[x - 1]);
+            if (sdk_bb_empty(r.peers_x)) continue;
+            r.path[0] = (uint8_t)st;
+            r.n = 1;
+            r.used = sdk_bb_cell(st);
+            xy_dfs(&r, sdk_mask_first(g->cand[st] & ~sdk_digit_bit(x)));
         }
     }
     return emit_chains(ctx, &xy_chain, g, sink, &out, false);
