@@ -5,6 +5,11 @@
  * the fewest ALS cells kept), sorts them the way HoDoKu does (most
  * eliminations first) and emits them in that order.
  *
+ * order=hodoku (ALS-XZ, ALS-XY-Wing): HoDoKu's solver takes the first of
+ * these it finds, not the best: the instances are emitted as found, in its
+ * search order (ALSs house by house, rows, columns, boxes; restricted commons
+ * pair by pair; for a wing, two of those in list order sharing an ALS).
+ *
  * Options: overlap=0|1 (ALSs may overlap, default 0); als-chain also takes
  * max-length=N (most ALSs in a chain, default 7 = HoDoKu's 6 links) and every
  * search is bounded by max-nodes=N (search nodes, default 100000000, about a second). */
@@ -39,7 +44,16 @@ typedef struct recs {
     int nslot;
     bool oom;
     long nodes, max_nodes; /* search budget */
+    /* order=hodoku (ALS-XZ, ALS-XY-Wing): each new instance is emitted as
+     * found, in HoDoKu's search order (it takes the first); a later one with
+     * the same eliminations is dropped. SDK_STOP ends the search (oom set). */
+    const sdk_ctx *ctx;
+    sdk_sink *sink;
+    const sdk_technique *t;
+    int ret;
 } recs;
+
+static void build_step(sdk_step *s, const sdk_technique *t, const sdk_als_list *l, const rec *r);
 
 static uint64_t elim_hash(const rec *r)
 {
@@ -88,7 +102,7 @@ static void recs_add(recs *R, rec *r, const sdk_als_list *l)
     while (R->slot[k]) {
         rec *o = &R->r[R->slot[k] - 1];
         if (same_elims(o, r)) {
-            if (r->ncells < o->ncells) {
+            if (!R->sink && r->ncells < o->ncells) {
                 int order = o->order;
                 *o = *r;
                 o->order = order;
@@ -106,6 +120,14 @@ static void recs_add(recs *R, rec *r, const sdk_als_list *l)
     r->order = R->n;
     R->r[R->n] = *r;
     R->slot[k] = ++R->n;
+    if (R->sink) {
+        sdk_step *s = sdk_scratch_step(R->ctx, 0);
+        build_step(s, R->t, l, r);
+        if (sdk_emit(R->sink, s) == SDK_STOP) {
+            R->ret = SDK_STOP;
+            R->oom = true;
+        }
+    }
 }
 
 static void recs_free(recs *R)
@@ -219,6 +241,58 @@ static void search_xy(const sdk_als_list *l, const sdk_rcc_graph *gr, bool overl
             }
         }
     }
+}
+
+/* HoDoKu's ALS-XY-Wing search: its list of restricted commons holds each
+ * pair of ALSs once (lower index first), pairs in list order; two of them,
+ * in list order, that share one ALS (C) make a wing with the other two. */
+static void search_xy_hodoku(const sdk_als_list *l, const sdk_rcc_graph *gr, bool overlap, recs *R)
+{
+    int *fwd = sdk_xmalloc(sizeof *fwd * (size_t)(gr->n + 1)), nf = 0;
+    for (int e = 0; e < gr->n; e++)
+        if (gr->edge[e].a < gr->edge[e].b) fwd[nf++] = e;
+    for (int i = 0; i < nf && !R->oom; i++) {
+        const sdk_rcc *r1 = &gr->edge[fwd[i]];
+        for (int j = i + 1; j < nf && !R->oom; j++) {
+            const sdk_rcc *r2 = &gr->edge[fwd[j]];
+            if (sdk_mask_count(r1->digits) == 1 && r1->digits == r2->digits) continue;
+            int a, b, c;
+            if (r1->a == r2->a && r1->b != r2->b)
+                c = r1->a, a = r1->b, b = r2->b;
+            else if (r1->b == r2->a && r1->a != r2->b)
+                c = r1->b, a = r1->a, b = r2->b;
+            else if (r1->a == r2->b && r1->b != r2->a)
+                c = r1->a, a = r1->b, b = r2->a;
+            else if (r1->b == r2->b && r1->a != r2->a)
+                c = r1->b, a = r1->a, b = r2->a;
+            else
+                continue;
+            const sdk_als *A = &l->als[a], *B = &l->als[b];
+            if (!overlap && sdk_als_overlap(A, B)) continue;
+            sdk_bb u = sdk_bb_or(A->cells, B->cells);
+            if (sdk_bb_eq(u, A->cells) || sdk_bb_eq(u, B->cells)) continue;
+            unsigned zs = A->digits & B->digits & ~r1->digits & ~r2->digits;
+            if (!zs) continue;
+            rec r;
+            memset(&r, 0, sizeof r);
+            SDK_MASK_FOREACH(z, zs) {
+                sdk_bb cells = sdk_als_common_peers(A, B, z);
+                if (sdk_bb_empty(cells)) continue;
+                rec_elim(&r, cells, z);
+                r.zmask |= (uint16_t)sdk_digit_bit(z);
+            }
+            if (!r.nelim) continue;
+            r.kind = K_XY;
+            r.nals = 3;
+            r.als[0] = a;
+            r.als[1] = b;
+            r.als[2] = c;
+            r.rc[0] = r1->digits;
+            r.rc[1] = r2->digits;
+            recs_add(R, &r, l);
+        }
+    }
+    free(fwd);
 }
 
 typedef struct chain_walk {
@@ -572,8 +646,16 @@ static int find_als(const sdk_ctx *ctx, const sdk_grid *g, sdk_sink *sink)
     const sdk_technique *t = ctx->self;
     int kind = *(const int *)t->data;
     bool overlap = sdk_opt_bool(ctx, "overlap", false);
+    const char *order = sdk_opt(ctx, "order");
+    bool hodoku = order && !strcmp(order, "hodoku") && (kind == K_XZ || kind == K_XY);
     recs R;
     memset(&R, 0, sizeof R);
+    if (hodoku) {
+        R.ctx = ctx;
+        R.sink = sink;
+        R.t = t;
+        R.ret = SDK_CONTINUE;
+    }
     R.max_nodes = sdk_opt_int(ctx, "max-nodes", 100000000);
     sdk_als_list l;
     if (sdk_als_collect(g, NULL, &l) < 0) return SDK_CONTINUE;
@@ -587,6 +669,8 @@ static int find_als(const sdk_ctx *ctx, const sdk_grid *g, sdk_sink *sink)
         }
         if (kind == K_XZ)
             search_xz(&l, &gr, &R);
+        else if (kind == K_XY && hodoku)
+            search_xy_hodoku(&l, &gr, overlap, &R);
         else if (kind == K_XY)
             search_xy(&l, &gr, overlap, &R);
         else {
@@ -598,6 +682,10 @@ static int find_als(const sdk_ctx *ctx, const sdk_grid *g, sdk_sink *sink)
         sdk_rcc_graph_free(&gr);
     }
     int ret = SDK_CONTINUE;
+    if (hodoku) { /* emitted as found */
+        ret = R.ret;
+        R.n = 0;
+    }
     if (R.n > 1) qsort(R.r, (size_t)R.n, sizeof *R.r, rec_cmp);
     sdk_step *s = sdk_scratch_step(ctx, 0);
     for (int i = 0; s && i < R.n; i++) {
