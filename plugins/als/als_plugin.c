@@ -9,6 +9,9 @@
  * these it finds, not the best: the instances are emitted as found, in its
  * search order (ALSs house by house, rows, columns, boxes; restricted commons
  * pair by pair; for a wing, two of those in list order sharing an ALS).
+ * For ALS chains it keeps HoDoKu's restriction: each next ALS of a chain
+ * comes later in that list (its solver collects only those restricted
+ * commons), the chains are then sorted as usual.
  *
  * Options: overlap=0|1 (ALSs may overlap, default 0); als-chain also takes
  * max-length=N (most ALSs in a chain, default 7 = HoDoKu's 6 links) and every
@@ -305,6 +308,8 @@ typedef struct chain_walk {
     uint16_t act[MAX_RECORD_ALS]; /* act[i]: actual RC(s) between als[i] and als[i+1] */
     bool *in_chain;
     uint16_t *uz; /* uz[e]: digits z with cells seeing every z of the start and of set e */
+    bool forward; /* order=hodoku: each next ALS comes later in the list (HoDoKu's
+                   * solver keeps only those restricted commons; it finds fewer chains) */
 } chain_walk;
 
 static void chain_check(chain_walk *w, unsigned zs)
@@ -342,7 +347,7 @@ static void chain_dfs(chain_walk *w, unsigned prev)
         unsigned first = w->act[0];
         for (; e < end; e++) {
             unsigned act = e->digits & ~excl;
-            if (!act || w->in_chain[e->b]) continue;
+            if (!act || w->in_chain[e->b] || (w->forward && e->b < k)) continue;
             unsigned zs = w->uz[e->b] & ~first & ~act;
             if (!zs) continue;
             w->act[w->n] = (uint16_t)act;
@@ -353,7 +358,7 @@ static void chain_dfs(chain_walk *w, unsigned prev)
         return;
     }
     for (; e < end; e++) {
-        if (w->in_chain[e->b]) continue;
+        if (w->in_chain[e->b] || (w->forward && e->b < k)) continue;
         unsigned tries[2];
         int ntry = 0;
         if (w->n == 0) {
@@ -380,11 +385,18 @@ static void chain_dfs(chain_walk *w, unsigned prev)
     }
 }
 
-static void search_chain(const sdk_als_list *l, const sdk_rcc_graph *gr, int max_rc, recs *R)
+static void search_chain(const sdk_als_list *l, const sdk_rcc_graph *gr, int max_rc, bool forward,
+                         recs *R)
 {
     bool *in_chain = sdk_xcalloc((size_t)l->n + 1, sizeof *in_chain);
     uint16_t *uz = sdk_xcalloc((size_t)l->n + 1, sizeof *uz);
-    chain_walk w = {.l = l, .gr = gr, .R = R, .max_rc = max_rc, .in_chain = in_chain, .uz = uz};
+    chain_walk w = {.l = l,
+                    .gr = gr,
+                    .R = R,
+                    .max_rc = max_rc,
+                    .in_chain = in_chain,
+                    .uz = uz,
+                    .forward = forward};
     for (int s = 0; s < l->n && !R->oom && R->nodes <= R->max_nodes; s++) {
         const sdk_als *S = &l->als[s];
         if (gr->first[s] == gr->first[s + 1]) continue;
@@ -677,7 +689,7 @@ static int find_als(const sdk_ctx *ctx, const sdk_grid *g, sdk_sink *sink)
             int max_len = sdk_opt_int(ctx, "max-length", 7);
             if (max_len > MAX_RECORD_ALS) max_len = MAX_RECORD_ALS;
             if (max_len < 4) max_len = 4;
-            search_chain(&l, &gr, max_len - 1, &R);
+            search_chain(&l, &gr, max_len - 1, order && !strcmp(order, "hodoku"), &R);
         }
         sdk_rcc_graph_free(&gr);
     }
