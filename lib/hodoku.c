@@ -151,9 +151,23 @@ static long index_sum(const sdk_step *s)
     return sum;
 }
 
+/* The sum of the placed cells' indices (HoDoKu's getSumme over a step's
+ * indices). */
+static int place_sum(const sdk_step *s)
+{
+    int sum = 0;
+    for (int i = 0; i < s->nplace; i++) sum += s->place[i].cell;
+    return sum;
+}
+
 bool sdk_hodoku_better(const sdk_step *a, const sdk_step *b)
 {
     if (a->nplace != b->nplace) return a->nplace > b->nplace;
+    if (a->nplace) { /* placements: lower cells first, then the shorter chain */
+        int pa = place_sum(a), pb = place_sum(b);
+        if (pa != pb) return pa < pb;
+        return a->nlink < b->nlink;
+    }
     if (a->nelim != b->nelim) return a->nelim > b->nelim;
     long sa = index_sum(a), sb = index_sum(b);
     if (sa != sb) return sa < sb;

@@ -13,7 +13,10 @@
  *
  * Most other HoDoKu searches collect every instance and sort them; the first
  * has the most eliminations, then the smallest "index sum" of the eliminated
- * candidates, then the shortest chain (`pick=best`).
+ * candidates, then the shortest chain (`pick=best`). Steps that place digits
+ * (forcing chains and nets) come before those that only eliminate; among
+ * them the most placements, then the lowest sum of the placed cells' indices,
+ * then the shortest chain (HoDoKu's TablingComparator).
  */
 #ifndef SUDOKU_HODOKU_H
 #define SUDOKU_HODOKU_H
