@@ -34,6 +34,7 @@ void sdk_profile_add(sdk_profile *p, const sdk_technique *t, const sdk_options *
         e->pick = !strcmp(v, "best")       ? SDK_PICK_BEST
                   : !strcmp(v, "easiest")  ? SDK_PICK_EASIEST
                   : !strcmp(v, "digit")    ? SDK_PICK_DIGIT
+                  : !strcmp(v, "tabling")  ? SDK_PICK_TABLING
                   : !strcmp(v, "ns-queue") ? SDK_PICK_NS_QUEUE
                   : !strcmp(v, "hs-queue") ? SDK_PICK_HS_QUEUE
                                            : SDK_PICK_FIRST;
@@ -170,6 +171,7 @@ static int keep_best(void *ctx, const sdk_step *s)
     int r = rank_of(c, s);
     if (c->got) { /* keep the best so far unless s beats it */
         bool worse = c->pick == SDK_PICK_BEST      ? !sdk_hodoku_better(s, c->best)
+                     : c->pick == SDK_PICK_TABLING ? !sdk_hodoku_better_tabling(s, c->best)
                      : c->pick == SDK_PICK_EASIEST ? s->difficulty + c->delta >= c->best->difficulty
                      : c->pick == SDK_PICK_DIGIT   ? step_digit(s) >= step_digit(c->best)
                                                    : r >= c->rank;

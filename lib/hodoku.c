@@ -135,10 +135,10 @@ int sdk_hq_rank_hs(const sdk_hq *q, const sdk_step *s)
     return rank(q, q->hs, q->nhs, s);
 }
 
-/* HoDoKu's getIndexSumme over the eliminations in cell, digit order. */
-static long index_sum(const sdk_step *s)
+/* The eliminations as cell*10+digit, in that order. */
+static int elim_keys(const sdk_step *s, int *key)
 {
-    int key[SDK_STEP_MAX_ELIM], n = s->nelim;
+    int n = s->nelim;
     for (int i = 0; i < n; i++) key[i] = s->elim[i].cell * 10 + s->elim[i].digit;
     for (int i = 1; i < n; i++) /* insertion sort: small lists */
         for (int j = i; j > 0 && key[j - 1] > key[j]; j--) {
@@ -146,6 +146,13 @@ static long index_sum(const sdk_step *s)
             key[j] = key[j - 1];
             key[j - 1] = t;
         }
+    return n;
+}
+
+/* HoDoKu's getIndexSumme over the eliminations in cell, digit order. */
+static long index_sum(const sdk_step *s)
+{
+    int key[SDK_STEP_MAX_ELIM], n = elim_keys(s, key);
     long sum = 0, offset = 1;
     for (int i = 0; i < n; i++, offset += 80) sum += (key[i] / 10) * offset + key[i] % 10;
     return sum;
@@ -171,5 +178,17 @@ bool sdk_hodoku_better(const sdk_step *a, const sdk_step *b)
     if (a->nelim != b->nelim) return a->nelim > b->nelim;
     long sa = index_sum(a), sb = index_sum(b);
     if (sa != sb) return sa < sb;
+    return a->nlink < b->nlink;
+}
+
+bool sdk_hodoku_better_tabling(const sdk_step *a, const sdk_step *b)
+{
+    if (a->nplace != b->nplace) return a->nplace > b->nplace;
+    if (a->nplace) return sdk_hodoku_better(a, b);
+    if (a->nelim != b->nelim) return a->nelim > b->nelim;
+    int ka[SDK_STEP_MAX_ELIM], kb[SDK_STEP_MAX_ELIM], n = elim_keys(a, ka);
+    elim_keys(b, kb);
+    for (int i = 0; i < n; i++)
+        if (ka[i] != kb[i]) return ka[i] < kb[i];
     return a->nlink < b->nlink;
 }

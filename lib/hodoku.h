@@ -49,5 +49,9 @@ int sdk_hq_rank_hs(const sdk_hq *q, const sdk_step *s);
 
 /* pick=best: is a better than b in HoDoKu's order of steps? */
 bool sdk_hodoku_better(const sdk_step *a, const sdk_step *b);
+/* pick=tabling: the same in the order of HoDoKu's forcing chains and nets
+ * (its TablingComparator): eliminations compared candidate by candidate
+ * (cell*10+digit, in cell order), not by index sum. */
+bool sdk_hodoku_better_tabling(const sdk_step *a, const sdk_step *b);
 
 #endif

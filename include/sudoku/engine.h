@@ -39,13 +39,15 @@ enum { SDK_SCAN_DEFAULT = 0, SDK_SCAN_STEP, SDK_SCAN_GRID };
  * first found (default); HoDoKu's best (most eliminations, smallest index
  * sum, shortest chain); the easiest (lowest difficulty, then entry order, as
  * SE sorts its unique loops); the lowest digit, then first found (HoDoKu's
- * fish search, digit by digit); the first of HoDoKu's naked / hidden single
- * queue. */
+ * fish search, digit by digit); HoDoKu's best as it sorts forcing chains and
+ * nets (eliminations compared candidate by candidate); the first of HoDoKu's
+ * naked / hidden single queue. */
 enum {
     SDK_PICK_FIRST = 0,
     SDK_PICK_BEST,
     SDK_PICK_EASIEST,
     SDK_PICK_DIGIT,
+    SDK_PICK_TABLING,  /* pick=best as HoDoKu sorts its forcing chains and nets */
     SDK_PICK_NS_QUEUE, /* the queue picks last: the engine keeps queues for them */
     SDK_PICK_HS_QUEUE
 };
