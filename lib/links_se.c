@@ -46,8 +46,7 @@ void sdk_se_set_init(sdk_se_set *s)
 
 void sdk_se_set_clear(sdk_se_set *s)
 {
-    for (int i = 0; i < s->non; i++) s->idx[s->on_ord[i] * 2 + 1] = -1;
-    for (int i = 0; i < s->noff; i++) s->idx[s->off_ord[i] * 2] = -1;
+    /* idx of a literal is read only when its bit is set: it is left stale */
     memset(s->bits, 0, sizeof s->bits);
     s->non = s->noff = 0;
 }
@@ -94,6 +93,13 @@ static int cause_of(int k)
     return k == 0 ? SDK_SE_BLOCK : k == 1 ? SDK_SE_ROW : SDK_SE_COL;
 }
 
+/* Whether cand is already true in s and not false: a new true potential
+ * for it would be dropped by the caller, so none is made. */
+static inline bool known_on(const sdk_se_set *s, int cand)
+{
+    return sdk_se_set_has(s, cand * 2 + 1) && !sdk_se_set_has(s, cand * 2);
+}
+
 /* SE's getOffToOn for the false potential p: new true potentials (arena
  * indices) with their hidden parents taken from s (src: the grid at start). */
 static int off_to_on(sdk_se_arena *a, const sdk_grid *g, const sdk_grid *src, const sdk_se_set *s,
@@ -104,16 +110,18 @@ static int off_to_on(sdk_se_arena *a, const sdk_grid *g, const sdk_grid *src, co
     if (y && sdk_mask_count(g->cand[cell]) == 2) {
         int other = sdk_mask_first(g->cand[cell] & ~sdk_digit_bit(d));
         int np = 0;
+        if (known_on(s, cell * 9 + other - 1)) goto houses;
         par[np++] = p;
         if (src) {
             unsigned gone = src->cand[cell] & ~g->cand[cell];
             SDK_MASK_FOREACH(v, gone) {
-                int q = s->idx[(cell * 9 + v - 1) * 2];
-                if (q >= 0 && np < 10) par[np++] = q;
+                int lit = (cell * 9 + v - 1) * 2;
+                if (sdk_se_set_has(s, lit) && np < 10) par[np++] = s->idx[lit];
             }
         }
         out[n++] = sdk_se_new(a, cell * 9 + other - 1, 1, SDK_SE_CELL, par, np);
     }
+houses:
     if (x) {
         for (int k = 0; k < 3; k++) {
             int h = sdk_cell_house[cell][house_order[k]];
@@ -126,14 +134,14 @@ static int off_to_on(sdk_se_arena *a, const sdk_grid *g, const sdk_grid *src, co
             bool dup = false;
             for (int i = 0; i < n; i++)
                 if (a->p[out[i]].cand == ocand) dup = true;
-            if (dup) continue;
+            if (dup || known_on(s, ocand)) continue;
             int np = 0;
             par[np++] = p;
             if (src) {
                 sdk_bb gone = sdk_bb_andnot(sdk_house_digit(src, h, d), sdk_house_digit(g, h, d));
                 SDK_BB_FOREACH(c, gone) {
-                    int q = s->idx[(c * 9 + d - 1) * 2];
-                    if (q >= 0 && np < 10) par[np++] = q;
+                    int lit = (c * 9 + d - 1) * 2;
+                    if (sdk_se_set_has(s, lit) && np < 10) par[np++] = s->idx[lit];
                 }
             }
             out[n++] = sdk_se_new(a, ocand, 1, cause_of(k), par, np);
@@ -151,18 +159,16 @@ bool sdk_se_push_off(sdk_se_run *r, int node)
     return true;
 }
 
-bool sdk_se_chain(sdk_se_run *r, const sdk_grid *g0)
+/* The propagation loop: from the queues of r on the working grid r->work;
+ * resume: the queues are empty at a stall, and `more` is asked first. */
+static bool chain_loop(sdk_se_run *r, const sdk_grid *g0, bool resume)
 {
     sdk_se_arena *a = r->a;
     sdk_se_set *s = r->s;
     bool dyn = r->flags & SDK_SE_DYNAMIC, y = !(r->flags & SDK_SE_NISHIO);
-    sdk_grid *g = sdk_xmalloc(sizeof *g);
-    *g = *g0;
-    r->hon = r->ton = r->hoff = r->toff = 0;
-    r->absurd_on = r->absurd_off = -1;
-    for (int i = 0; i < s->non; i++) r->qon[r->ton++] = s->idx[s->on_ord[i] * 2 + 1];
-    for (int i = 0; i < s->noff; i++) r->qoff[r->toff++] = s->idx[s->off_ord[i] * 2];
+    sdk_grid *g = &r->work;
     bool bad = false;
+    if (resume && r->more) r->more(r->more_ctx, a, s, g, g0);
     int peers[24], ons[4];
     while (!bad && (r->hon < r->ton || r->hoff < r->toff)) {
         if (r->hon < r->ton) {
@@ -208,8 +214,25 @@ bool sdk_se_chain(sdk_se_run *r, const sdk_grid *g0)
         if (!bad && r->hon == r->ton && r->hoff == r->toff && r->more)
             r->more(r->more_ctx, a, s, g, g0);
     }
-    free(g);
     return bad;
+}
+
+bool sdk_se_chain(sdk_se_run *r, const sdk_grid *g0)
+{
+    sdk_se_set *s = r->s;
+    r->work = *g0;
+    r->hon = r->ton = r->hoff = r->toff = 0;
+    r->absurd_on = r->absurd_off = -1;
+    for (int i = 0; i < s->non; i++) r->qon[r->ton++] = s->idx[s->on_ord[i] * 2 + 1];
+    for (int i = 0; i < s->noff; i++) r->qoff[r->toff++] = s->idx[s->off_ord[i] * 2];
+    return chain_loop(r, g0, false);
+}
+
+bool sdk_se_chain_resume(sdk_se_run *r, const sdk_grid *g0)
+{
+    r->hon = r->ton = r->hoff = r->toff = 0;
+    r->absurd_on = r->absurd_off = -1;
+    return chain_loop(r, g0, true);
 }
 
 void sdk_se_static_init(sdk_se_static *t, const sdk_grid *g)
@@ -303,6 +326,20 @@ void sdk_se_scc_init(sdk_se_scc *r, const sdk_se_static *t, bool y, bool x)
             for (int k = 0; k < 3; k++) l |= t->conj[c][k] >= 0;
         r->linked[c] = l;
     }
+    /* the linked candidates as a mask per cell and a bit board per digit:
+     * a true literal's edges are its cell's other linked digits and its
+     * linked peers (the order of the edges changes no component) */
+    uint16_t lmask[81];
+    sdk_bb ldigit[9];
+    memset(ldigit, 0, sizeof ldigit);
+    for (int cell = 0; cell < 81; cell++) {
+        lmask[cell] = 0;
+        SDK_MASK_FOREACH(d, t->cand[cell]) {
+            if (!r->linked[cell * 9 + d - 1]) continue;
+            lmask[cell] |= (uint16_t)sdk_digit_bit(d);
+            sdk_bb_add(&ldigit[d - 1], cell);
+        }
+    }
     int m = 0, ks[40];
     uint8_t cs[40];
     for (int lit = 0; lit < 1458; lit++) {
@@ -310,9 +347,17 @@ void sdk_se_scc_init(sdk_se_scc *r, const sdk_se_static *t, bool y, bool x)
         r->first[lit] = m;
         if (!(t->cand[c / 9] & sdk_digit_bit(c % 9 + 1))) continue;
         if (lit & 1) {
-            int n = on_to_off(t, c, y, ks, cs);
-            for (int i = 0; i < n; i++)
-                if (r->linked[ks[i]]) r->adj[m++] = ks[i] * 2;
+            int cell = c / 9, d = c % 9 + 1;
+            if (y) {
+                SDK_MASK_FOREACH(v, lmask[cell] & ~sdk_digit_bit(d)) {
+                    r->adj[m++] = (cell * 9 + v - 1) * 2;
+                }
+            }
+            sdk_bb pb = sdk_bb_and(sdk_peer_bb[cell], ldigit[d - 1]);
+            for (uint64_t w = pb.lo; w; w &= w - 1)
+                r->adj[m++] = (__builtin_ctzll(w) * 9 + d - 1) * 2;
+            for (uint64_t w = pb.hi; w; w &= w - 1)
+                r->adj[m++] = ((64 + __builtin_ctzll(w)) * 9 + d - 1) * 2;
         } else if (r->linked[c]) {
             int n = off_to_on_static(t, c, y, x, ks, cs);
             for (int i = 0; i < n; i++) r->adj[m++] = ks[i] * 2 + 1;
@@ -388,9 +433,10 @@ void sdk_se_reach(const sdk_se_scc *r, const int *from, const int *to, int n, bo
 {
     /* the same component reaches itself; a smaller number never reaches a
      * larger one; the rest is decided 64 at a time */
-    int *ask = sdk_xmalloc(sizeof *ask * (size_t)(n ? n : 1));
-    uint64_t *mask = sdk_xmalloc(sizeof *mask * (size_t)(r->ncomp ? r->ncomp : 1));
+    int ask[1458];
+    uint64_t mask[1458];
     int nask = 0;
+    if (n > 1458) n = 1458; /* distinct sources: one question per literal at most */
     for (int i = 0; i < n; i++) {
         int cf = r->comp[from[i]], ct = r->comp[to[i]];
         out[i] = false;
@@ -419,8 +465,6 @@ void sdk_se_reach(const sdk_se_scc *r, const int *from, const int *to, int n, bo
         }
         for (int j = 0; j < k; j++) out[ask[b + j]] = reached(r, mask, to[ask[b + j]], j);
     }
-    free(mask);
-    free(ask);
 }
 
 /* The unary searches below visit many potentials but report few chains:

@@ -44,7 +44,8 @@ void sdk_se_arena_free(sdk_se_arena *a);
 /* New potential; parents copied. Returns its index. */
 int sdk_se_new(sdk_se_arena *a, int cand, int on, int cause, const int *parents, int np);
 
-/* The sets of one propagation: idx[cand*2+on] = arena index or -1, plus the
+/* The sets of one propagation: idx[cand*2+on] = arena index (only where the
+ * literal's bit is set; stale elsewhere after a clear), plus the
  * insertion order of each kind, and the members as a bit set by literal.
  * Most questions a propagation asks are "not there yet": the bit set answers
  * them from 184 bytes, where idx would take a cache miss in 5.8 KB. */
@@ -85,11 +86,15 @@ typedef struct sdk_se_run {
     int qon[1458], qoff[1458 * 4]; /* pending potentials (arena indices) */
     int hon, ton, hoff, toff;
     int absurd_on, absurd_off; /* the clash found (arena indices), -1 when none */
+    sdk_grid work;             /* the working grid (dynamic: false potentials gone) */
 } sdk_se_run;
 
 /* Propagate from the potentials already in s (SE's doChaining). Returns true
  * on a contradiction (absurd_on / absurd_off set). */
 bool sdk_se_chain(sdk_se_run *r, const sdk_grid *g);
+/* Go on with a propagation that stopped with nothing pending: s and work as
+ * it left them (same arena), `more` is asked first, then as sdk_se_chain. */
+bool sdk_se_chain_resume(sdk_se_run *r, const sdk_grid *g);
 /* Queue a false potential from a `more` callback (false when already known). */
 bool sdk_se_push_off(sdk_se_run *r, int node);
 
@@ -125,7 +130,7 @@ typedef struct sdk_se_scc {
 } sdk_se_scc;
 void sdk_se_scc_init(sdk_se_scc *r, const sdk_se_static *t, bool y, bool x);
 /* out[i]: whether literal from[i] reaches literal to[i] (64 at a time, one
- * pass over the graph in component order each). */
+ * pass over the graph in component order each); n is at most 1458. */
 void sdk_se_reach(const sdk_se_scc *r, const int *from, const int *to, int n, bool *out);
 
 /* Unary chains (SE's cycles and forcing X/Y-chains) from cand being true:

@@ -113,8 +113,12 @@ typedef struct chainer {
     nest_reg *reg; /* nested chain ids (shared by the nested searches) */
     pool *pool;    /* spare buffers (shared by the nested searches) */
     sdk_se_run *run;
-    struct onrun *oncache; /* propagation from each candidate on, made once */
-    struct rule_hint *rh;  /* advanced(): rule hints of one call */
+    struct onrun *oncache;      /* propagation from each candidate on, made once */
+    struct rule_hint *rh;       /* advanced(): rule hints of one call */
+    const struct handoff *from; /* the runs of a lower level on this grid, or NULL */
+    struct handoff *rec;        /* where this search's runs are kept, or NULL */
+    int start_rule;             /* advanced(): the first rule of its next call */
+    bool last_open;             /* advanced(): its last call had no rule hint */
 } chainer;
 
 /* A propagation from cand on is the same every time it is asked for (cell
@@ -325,6 +329,142 @@ static bool run_from(chainer *c, sdk_se_set *s, int cand, bool on)
     return sdk_se_chain(r, c->g);
 }
 
+/* ---- handing runs from one nesting level to the next ------------------- */
+
+/* The nested levels add rules to advanced(): level 1 has rules 0-3
+ * (locking, pairs, X-Wing), 2 adds rule 4 (forcing chains), 3 rule 5
+ * (multiple forcing chains); level 4 has rules 0-3 and its own rule 4
+ * (dynamic forcing chains), 5 adds rule 5. A run of level L (from one
+ * assumption on one grid) therefore goes exactly as the same run of the
+ * level it extends (1 for 2 and 4, 2 for 3, 4 for 5) as long as a rule that
+ * both have yields a hint at every stall: it ends with the same
+ * contradiction, or stalls where a common rule yields only known
+ * eliminations (closed); only where every rule of the lower level yielded
+ * nothing (open) does the higher one go on, with its new rules. The engine
+ * asks the levels in that order on the same grid when the lower finds
+ * nothing, so each thread keeps the end of every run of levels 1, 2 and 4
+ * (set, working grid, arena, nested chain ids) and the next level starts
+ * there. Nothing else differs: the same potentials in the same order, the
+ * same hints. */
+enum { END_NONE, END_BAD, END_CLOSED, END_OPEN };
+
+typedef struct runstate {
+    sdk_se_set *s;
+    sdk_grid work;
+    int8_t end;
+    int absurd_on, absurd_off;
+} runstate;
+
+typedef struct handoff {
+    int level;
+    sdk_grid grid;
+    sdk_se_arena A;
+    nest_reg reg;
+    runstate run[2 * 729]; /* by literal cand*2 + on */
+} handoff;
+
+/* slot_first: level 1; slot_last: level 2 or 4, on the same grid. */
+static _Thread_local handoff *slot_first, *slot_last;
+
+static void handoff_free(handoff *h)
+{
+    if (!h) return;
+    for (int i = 0; i < 2 * 729; i++) free(h->run[i].s);
+    sdk_se_arena_free(&h->A);
+    free(h->reg.key);
+    free(h->reg.id);
+    free(h);
+}
+
+static void handoffs_drop(void)
+{
+    handoff_free(slot_first);
+    handoff_free(slot_last);
+    slot_first = slot_last = NULL;
+}
+
+static bool same_grid(const sdk_grid *a, const sdk_grid *b)
+{
+    return !memcmp(a->cand, b->cand, sizeof a->cand) &&
+           !memcmp(a->value, b->value, sizeof a->value);
+}
+
+/* The level a nested level extends (0: none). */
+static int extended_level(int level)
+{
+    return level == 2 || level == 4 ? 1 : level == 3 || level == 5 ? level - 1 : 0;
+}
+
+/* The rules advanced() runs at a level: the next level starts after them. */
+static int level_rules(int level)
+{
+    return level == 1 ? 4 : level == 2 || level == 4 ? 5 : 6;
+}
+
+static void arena_copy(sdk_se_arena *to, const sdk_se_arena *from)
+{
+    if (to->cap < from->n) {
+        to->cap = from->n;
+        to->p = sdk_xrealloc(to->p, sizeof *to->p * (size_t)to->cap);
+    }
+    if (to->parcap < from->npar) {
+        to->parcap = from->npar;
+        to->par = sdk_xrealloc(to->par, sizeof *to->par * (size_t)to->parcap);
+    }
+    if (from->n) memcpy(to->p, from->p, sizeof *to->p * (size_t)from->n);
+    if (from->npar) memcpy(to->par, from->par, sizeof *to->par * (size_t)from->npar);
+    to->n = from->n;
+    to->npar = from->npar;
+}
+
+static void reg_copy(nest_reg *to, const nest_reg *from)
+{
+    *to = *from;
+    if (!from->cap) return;
+    to->key = sdk_xmalloc(sizeof *to->key * (size_t)from->cap);
+    to->id = sdk_xmalloc(sizeof *to->id * (size_t)from->cap);
+    memcpy(to->key, from->key, sizeof *to->key * (size_t)from->cap);
+    memcpy(to->id, from->id, sizeof *to->id * (size_t)from->cap);
+}
+
+/* A run from cand on/off into s: taken over from the lower level where it
+ * ran, else made; kept when this level's runs are handed on. */
+static bool run_lit(chainer *c, sdk_se_set *s, int cand, bool on)
+{
+    const runstate *f = c->from ? &c->from->run[cand * 2 + on] : NULL;
+    sdk_se_run *r = c->run;
+    bool bad;
+    c->last_open = false;
+    if (f && f->end != END_NONE) {
+        memcpy(s, f->s, sizeof *s);
+        r->a = &c->A;
+        r->s = s;
+        r->flags = SDK_SE_DYNAMIC;
+        r->more = advanced;
+        r->more_ctx = c;
+        r->work = f->work;
+        if (f->end == END_OPEN) {
+            c->start_rule = level_rules(c->from->level);
+            bad = sdk_se_chain_resume(r, c->g);
+        } else {
+            r->absurd_on = f->absurd_on;
+            r->absurd_off = f->absurd_off;
+            bad = f->end == END_BAD;
+        }
+    } else
+        bad = run_from(c, s, cand, on);
+    if (c->rec) {
+        runstate *t = &c->rec->run[cand * 2 + on];
+        if (!t->s) t->s = sdk_xmalloc(sizeof *t->s);
+        memcpy(t->s, s, sizeof *s);
+        t->work = r->work;
+        t->end = bad ? END_BAD : c->last_open ? END_OPEN : END_CLOSED;
+        t->absurd_on = r->absurd_on;
+        t->absurd_off = r->absurd_off;
+    }
+    return bad;
+}
+
 static const onrun *on_run(chainer *c, int cand)
 {
     if (!c->oncache) {
@@ -333,7 +473,7 @@ static const onrun *on_run(chainer *c, int cand)
     onrun *o = &c->oncache[cand];
     if (!o->s) {
         o->s = set_get(c->pool);
-        o->bad = run_from(c, o->s, cand, true);
+        o->bad = run_lit(c, o->s, cand, true);
         o->absurd_on = c->run->absurd_on;
         o->absurd_off = c->run->absurd_off;
     }
@@ -445,7 +585,7 @@ static void multiple_cell(chainer *c, int cell)
         sdk_se_set *on_set = o->s;
         if (o->bad && contra)
             binary_hint(c, kind, cand * 2 + 1, o->absurd_on, o->absurd_off, cand * 2);
-        if (run_from(c, off_set, cand, false) && contra)
+        if (run_lit(c, off_set, cand, false) && contra)
             binary_hint(c, kind, cand * 2, c->run->absurd_on, c->run->absurd_off, cand * 2 + 1);
         if (dbl) {
             int lits[729];
@@ -692,13 +832,22 @@ typedef struct rule_hint {
     int nrem;
     int16_t par[RH_MAXPAR];
     int npar;
+    uint64_t has[(729 + 63) / 64]; /* the candidates in par, as a bit set */
 } rule_hint;
+
+static void rh_reset(rule_hint *r)
+{
+    r->nrem = r->npar = 0;
+    memset(r->has, 0, sizeof r->has);
+}
 
 static void rh_parent(rule_hint *r, int cand)
 {
-    for (int i = 0; i < r->npar; i++)
-        if (r->par[i] == cand) return;
-    if (r->npar < RH_MAXPAR) r->par[r->npar++] = (int16_t)cand;
+    if ((r->has[cand >> 6] >> (cand & 63)) & 1) return;
+    if (r->npar < RH_MAXPAR) {
+        r->par[r->npar++] = (int16_t)cand;
+        r->has[cand >> 6] |= 1ull << (cand & 63);
+    }
 }
 
 /* Candidates d of cells removed between src and cur. */
@@ -732,7 +881,7 @@ static int rules_locking(const sdk_grid *g, const sdk_grid *src, const int8_t (*
                     sdk_bb rm = sdk_bb_andnot(sdk_house_digit(g, h2, d), sdk_house_bb[h1]);
                     if (sdk_bb_empty(rm)) continue;
                     rule_hint *r = &out[n];
-                    r->nrem = r->npar = 0;
+                    rh_reset(r);
                     SDK_BB_FOREACH(x, rm)
                         if (r->nrem < RH_MAXREM) r->rem[r->nrem++] = (int16_t)(x * 9 + d - 1);
                     /* LockingHint: removed from the base house outside the cover */
@@ -761,7 +910,7 @@ static int rules_hidden_pair(const sdk_grid *g, const sdk_grid *src, const int8_
                     if (pa.lo != pb.lo || pa.hi != pb.hi) continue;
                     sdk_bb cells = pa;
                     rule_hint *r = &out[n];
-                    r->nrem = r->npar = 0;
+                    rh_reset(r);
                     unsigned keep = sdk_digit_bit(a) | sdk_digit_bit(b);
                     SDK_BB_FOREACH(x, cells) {
                         SDK_MASK_FOREACH(v, g->cand[x] & ~keep) {
@@ -793,7 +942,7 @@ static int rules_naked_pair(const sdk_grid *g, const sdk_grid *src, rule_hint *o
                     unsigned m = g->cand[ci] | g->cand[cj];
                     if (sdk_mask_count(m) != 2) continue;
                     rule_hint *r = &out[n];
-                    r->nrem = r->npar = 0;
+                    rh_reset(r);
                     /* cell by cell in the house's order, as SE meets them */
                     for (int q = 0; q < 9; q++) {
                         int x = sdk_house_cell[h][q];
@@ -836,7 +985,7 @@ static int rules_xwing(const sdk_grid *g, const sdk_grid *src, const int8_t (*hc
                     SDK_BB_FOREACH(x, both) lines |= 1u << (t == 0 ? sdk_col(x) : sdk_row(x));
                     if (sdk_mask_count(lines) != 2) continue;
                     rule_hint *r = &out[n];
-                    r->nrem = r->npar = 0;
+                    rh_reset(r);
                     for (int l = 0; l < 9; l++) {
                         if (!(lines >> l & 1)) continue;
                         int hc = (1 - t) * 9 + l;
@@ -919,7 +1068,7 @@ static uint64_t full_chain_key(const chainer *sub, const hint *h)
     uint64_t k = 1469598103934665603ull;
     const sdk_se_arena *a = &sub->A;
     char seen[1458];
-    int *level = sdk_xmalloc(sizeof *level * 4096), *next = sdk_xmalloc(sizeof *next * 4096);
+    int buf_a[4096], buf_b[4096], *level = buf_a, *next = buf_b;
     for (int t = 0; t < h->ntar; t++) {
         memset(seen, 0, sizeof seen);
         int nt = 0;
@@ -941,8 +1090,6 @@ static uint64_t full_chain_key(const chainer *sub, const hint *h)
         }
         k = (k ^ 0xffffu) * 1099511628211ull; /* end of this target's chain */
     }
-    free(level);
-    free(next);
     return k;
 }
 
@@ -989,7 +1136,10 @@ static int advanced(void *ctx, sdk_se_arena *a, sdk_se_set *s, const sdk_grid *c
     for (int h = 0; h < 27; h++)
         for (int d = 1; d <= 9; d++)
             hc[h][d - 1] = (int8_t)sdk_bb_count(sdk_house_digit(cur, h, d));
-    for (int rule = 0; rule < 6; rule++) {
+    int first = c->start_rule;
+    c->start_rule = 0;
+    c->last_open = true;
+    for (int rule = first; rule < 6; rule++) {
         int n = 0, ncplx = 0;
         bool nested = false;
         chainer sub;
@@ -1027,7 +1177,7 @@ static int advanced(void *ctx, sdk_se_arena *a, sdk_se_set *s, const sdk_grid *c
             n = sub.H.n < 512 ? sub.H.n : 512;
             nh = sub.H.h;
             for (int i = 0; i < n; i++) {
-                rh[i].nrem = rh[i].npar = 0;
+                rh_reset(&rh[i]);
                 for (int k = 0; k < nh[i].nrem; k++) rh[i].rem[rh[i].nrem++] = nh[i].rem[k];
                 chain_parents(&sub, &nh[i], src, cur, &rh[i]);
             }
@@ -1038,8 +1188,8 @@ static int advanced(void *ctx, sdk_se_arena *a, sdk_se_set *s, const sdk_grid *c
             if (!rh[i].npar) continue;
             int par[RH_MAXPAR], np = 0;
             for (int k = 0; k < rh[i].npar; k++) {
-                int q = s->idx[rh[i].par[k] * 2];
-                if (q >= 0) par[np++] = q;
+                int lit = rh[i].par[k] * 2;
+                if (sdk_se_set_has(s, lit)) par[np++] = s->idx[lit];
             }
             int id = nested ? reg_id(c->reg, full_chain_key(&sub, &nh[i])) : -1;
             if (nested) ncplx = nh[i].cplx;
@@ -1053,7 +1203,10 @@ static int advanced(void *ctx, sdk_se_arena *a, sdk_se_set *s, const sdk_grid *c
             }
         }
         if (nested) chainer_free(&sub);
-        if (got) break;
+        if (got) {
+            c->last_open = false;
+            break;
+        }
     }
     return added;
 }
@@ -1078,14 +1231,53 @@ static int find_chains(const sdk_ctx *ctx, const sdk_grid *g, sdk_sink *sink)
     pool pl;
     memset(&pl, 0, sizeof pl);
     chainer c;
-    chainer_init(&c, g, sp.multi, sp.dyn, sp.nishio, sdk_opt_int(ctx, "level", sp.level), &reg,
-                 &pl);
+    int level = sdk_opt_int(ctx, "level", sp.level);
+    chainer_init(&c, g, sp.multi, sp.dyn, sp.nishio, level, &reg, &pl);
+    /* nested levels: start from the runs of the level this one extends */
+    bool nestable = sp.multi && sp.dyn && !sp.nishio && level >= 1 && level <= 5;
+    if (nestable) {
+        if ((slot_first && !same_grid(&slot_first->grid, g)) ||
+            (slot_last && !same_grid(&slot_last->grid, g)))
+            handoffs_drop();
+        int ext = extended_level(level);
+        const handoff *from = ext == 1                               ? slot_first
+                              : slot_last && slot_last->level == ext ? slot_last
+                                                                     : NULL;
+        if (ext && from) {
+            arena_copy(&c.A, &from->A);
+            reg_copy(&reg, &from->reg);
+            c.from = from;
+        }
+        if (level == 1 || level == 2 || level == 4) {
+            c.rec = sdk_xcalloc(1, sizeof *c.rec);
+            c.rec->level = level;
+            c.rec->grid = *g;
+        }
+    }
     collect(&c, sp.unary);
     sdk_step *st = sdk_scratch_step(ctx, 0);
     int ret = SDK_CONTINUE;
     for (int i = 0; st && i < c.H.n && ret != SDK_STOP; i++) {
         if (sp.only_kind >= 0 && c.H.h[i].kind != sp.only_kind) continue;
         ret = emit_hint(&c, &c.H.h[i], kind_tech(c.H.h[i].kind, t), sink, st);
+    }
+    if (nestable) {
+        /* a hint found: the grid changes, nothing is handed on */
+        if (c.H.n || level == 5) {
+            handoffs_drop();
+            handoff_free(c.rec);
+        } else if (c.rec) {
+            c.rec->A = c.A; /* the arena and the ids go with the runs */
+            memset(&c.A, 0, sizeof c.A);
+            c.rec->reg = reg;
+            memset(&reg, 0, sizeof reg);
+            handoff **slot = level == 1 ? &slot_first : &slot_last;
+            handoff_free(*slot);
+            *slot = c.rec;
+        } else if (level == 3) {
+            handoff_free(slot_last);
+            slot_last = NULL;
+        }
     }
     chainer_free(&c);
     pool_free(&pl);
