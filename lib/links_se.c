@@ -150,6 +150,26 @@ houses:
     return n;
 }
 
+/* off_to_on on a grid that does not change, from its links (no hidden
+ * parents): the same potentials in the same order. */
+static int off_to_on_static_run(sdk_se_arena *a, const sdk_se_static *t, const sdk_se_set *s, int p,
+                                bool y, int *out)
+{
+    int cand = a->p[p].cand, n = 0;
+    if (y && t->bi[cand] >= 0 && !known_on(s, t->bi[cand]))
+        out[n++] = sdk_se_new(a, t->bi[cand], 1, SDK_SE_CELL, &p, 1);
+    for (int k = 0; k < 3; k++) {
+        int ocand = t->conj[cand][k];
+        if (ocand < 0) continue;
+        bool dup = false;
+        for (int i = 0; i < n; i++)
+            if (a->p[out[i]].cand == ocand) dup = true;
+        if (dup || known_on(s, ocand)) continue;
+        out[n++] = sdk_se_new(a, ocand, 1, cause_of(k), &p, 1);
+    }
+    return n;
+}
+
 bool sdk_se_push_off(sdk_se_run *r, int node)
 {
     int lit = r->a->p[node].cand * 2;
@@ -167,6 +187,7 @@ static bool chain_loop(sdk_se_run *r, const sdk_grid *g0, bool resume)
     sdk_se_set *s = r->s;
     bool dyn = r->flags & SDK_SE_DYNAMIC, y = !(r->flags & SDK_SE_NISHIO);
     sdk_grid *g = &r->work;
+    const sdk_se_static *t = dyn ? NULL : r->t;
     bool bad = false;
     if (resume && r->more) r->more(r->more_ctx, a, s, g, g0);
     int peers[24], ons[4];
@@ -180,8 +201,14 @@ static bool chain_loop(sdk_se_run *r, const sdk_grid *g0, bool resume)
                     if (v != d) offs[n++] = cell * 9 + v - 1;
                 }
             }
-            int np = peers_with(g, cell, d, peers);
-            for (int i = 0; i < np; i++) offs[n++] = peers[i] * 9 + d - 1;
+            int np;
+            if (t) {
+                np = t->npeer[cand];
+                for (int i = 0; i < np; i++) offs[n++] = t->peer[cand][i];
+            } else {
+                np = peers_with(g, cell, d, peers);
+                for (int i = 0; i < np; i++) offs[n++] = peers[i] * 9 + d - 1;
+            }
             for (int i = 0; i < n && !bad; i++) {
                 int k = offs[i];
                 int cause = i < n - np ? SDK_SE_CELL : SDK_SE_BLOCK;
@@ -197,7 +224,8 @@ static bool chain_loop(sdk_se_run *r, const sdk_grid *g0, bool resume)
             }
         } else {
             int p = r->qoff[r->hoff++];
-            int n = off_to_on(a, g, dyn ? g0 : NULL, s, p, y, true, ons);
+            int n = t ? off_to_on_static_run(a, t, s, p, y, ons)
+                      : off_to_on(a, g, dyn ? g0 : NULL, s, p, y, true, ons);
             if (dyn) sdk_grid_eliminate(g, a->p[p].cand / 9, a->p[p].cand % 9 + 1);
             for (int i = 0; i < n && !bad; i++) {
                 int k = a->p[ons[i]].cand;

@@ -77,10 +77,14 @@ void sdk_se_set_add(sdk_se_set *s, const sdk_se_arena *a, int node);
 typedef int (*sdk_se_more_fn)(void *ctx, sdk_se_arena *a, sdk_se_set *s, const sdk_grid *cur,
                               const sdk_grid *src);
 
+struct sdk_se_static;
 typedef struct sdk_se_run {
     sdk_se_arena *a;
     sdk_se_set *s;
     unsigned flags;
+    /* without SDK_SE_DYNAMIC the grid does not change: its links may be
+     * given here, made once for many runs (sdk_se_static_init), or NULL */
+    const struct sdk_se_static *t;
     sdk_se_more_fn more;
     void *more_ctx;
     int qon[1458], qoff[1458 * 4]; /* pending potentials (arena indices) */
@@ -101,14 +105,15 @@ bool sdk_se_push_off(sdk_se_run *r, int node);
 /* The links of a grid that does not change (static chains), made once:
  * bivalue partner, conjugate in box/row/column, peers with the digit in SE's
  * order (box, then row and column outside the box). */
-typedef struct sdk_se_static {
+typedef struct sdk_se_static sdk_se_static;
+struct sdk_se_static {
     uint16_t cand[81];
     int16_t bi[729];      /* the other candidate of a bivalue cell, or -1 */
     int16_t conj[729][3]; /* the other place in the box, row, column when two, or -1 */
     uint8_t npeer[729];
     int16_t peer[729][20];
     uint8_t pcause[729][20]; /* SDK_SE_BLOCK / ROW / COL: the house of that peer */
-} sdk_se_static;
+};
 void sdk_se_static_init(sdk_se_static *t, const sdk_grid *g);
 
 /* Strongly connected components of the static implication graph (cell

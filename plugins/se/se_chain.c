@@ -115,6 +115,7 @@ typedef struct chainer {
     sdk_se_run *run;
     struct onrun *oncache;      /* propagation from each candidate on, made once */
     struct rule_hint *rh;       /* advanced(): rule hints of one call */
+    const sdk_se_static *stat;  /* the links of g (static multiple chains), or NULL */
     const struct handoff *from; /* the runs of a lower level on this grid, or NULL */
     struct handoff *rec;        /* where this search's runs are kept, or NULL */
     int start_rule;             /* advanced(): the first rule of its next call */
@@ -326,6 +327,7 @@ static bool run_from(chainer *c, sdk_se_set *s, int cand, bool on)
     r->flags = (c->dynamic ? SDK_SE_DYNAMIC : 0) | (c->nishio ? SDK_SE_NISHIO : 0);
     r->more = c->level > 0 ? advanced : NULL;
     r->more_ctx = c;
+    r->t = c->dynamic ? NULL : c->stat;
     return sdk_se_chain(r, c->g);
 }
 
@@ -381,6 +383,12 @@ static void handoffs_drop(void)
     handoff_free(slot_first);
     handoff_free(slot_last);
     slot_first = slot_last = NULL;
+}
+
+/* What the loading thread still keeps goes with the plugin. */
+__attribute__((destructor)) static void handoffs_at_unload(void)
+{
+    handoffs_drop();
 }
 
 static bool same_grid(const sdk_grid *a, const sdk_grid *b)
@@ -440,6 +448,7 @@ static bool run_lit(chainer *c, sdk_se_set *s, int cand, bool on)
         r->a = &c->A;
         r->s = s;
         r->flags = SDK_SE_DYNAMIC;
+        r->t = NULL;
         r->more = advanced;
         r->more_ctx = c;
         r->work = f->work;
@@ -811,7 +820,15 @@ static void chainer_free(chainer *c)
 static void collect(chainer *c, unsigned unary_modes)
 {
     if (c->multiple || c->dynamic) {
+        sdk_se_static *t = NULL;
+        if (!c->dynamic) { /* static runs: the links once for all of them */
+            t = pool_get(c->pool, B_STATIC, sizeof *t);
+            sdk_se_static_init(t, c->g);
+            c->stat = t;
+        }
         multiple(c);
+        c->stat = NULL;
+        pool_put(c->pool, B_STATIC, t);
     } else {
         sdk_se_static *t = pool_get(c->pool, B_STATIC, sizeof *t);
         sdk_se_static_init(t, c->g);
