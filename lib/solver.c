@@ -28,14 +28,22 @@
 
 #include <stdbool.h>
 #include <string.h>
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#endif
 
 #define BAND_ALL 0x7ffffffu
 #define COL_REP 0x40201u /* one bit per row of a band: spreads a column set over 3 rows */
 
+/* Word index of digit d (0..8) in band b: a band's nine digits are adjacent
+ * (three 16-byte vectors, the last with three zero pads), so that clearing
+ * cells from every digit of a band is three vector operations. */
+#define W(b, d) ((b)*12 + (d))
+
 typedef struct bstate {
-    uint32_t f[27]; /* f[d*3+b]: digit d in band b */
-    uint32_t u[3];  /* unsolved cells per band */
-    uint32_t dirty; /* digit-band words changed since their last update */
+    uint32_t f[36] __attribute__((aligned(16))); /* f[W(b, d)]: digit d in band b */
+    uint32_t u[3];                               /* unsolved cells per band */
+    uint64_t dirty; /* bit W(b, d): word changed since its last update */
 } bstate;
 
 typedef struct search_ctx {
@@ -50,7 +58,6 @@ typedef struct search_ctx {
 static uint8_t row_boxes[512];  /* 9-bit row -> 3-bit set of boxes used */
 static uint32_t perm_keep[512]; /* 3x3 row/box matrix -> 27-bit cells kept */
 static uint32_t band_peer[27];  /* peers of a cell inside its band */
-static uint8_t idx_digit[27], idx_band[27];
 /* The same 3x3 permutation filter for a stack: a band x column matrix. */
 static uint16_t perm_keep9[512];
 static bool tables_ready;
@@ -83,10 +90,6 @@ static void build_tables(void)
         }
         band_peer[c] = m;
     }
-    for (int i = 0; i < 27; i++) {
-        idx_digit[i] = (uint8_t)(i / 3);
-        idx_band[i] = (uint8_t)(i % 3);
-    }
     __atomic_store_n(&tables_ready, true, __ATOMIC_RELEASE);
 }
 
@@ -108,7 +111,59 @@ static inline void elim(bstate *s, int i, uint32_t m)
 {
     uint32_t o = s->f[i], n = o & ~m;
     s->f[i] = n;
-    s->dirty |= (uint32_t)(n != o) << i;
+    s->dirty |= (uint64_t)(n != o) << i;
+}
+
+/* Clear cells m from every digit of band b but digit keep (which holds
+ * them); the words that lose a cell become dirty. */
+static inline void band_clear(bstate *s, int b, uint32_t m, int keep)
+{
+    uint32_t *f = s->f + W(b, 0);
+    uint32_t own = f[keep];
+    unsigned changed = 0;
+#if defined(__SSE2__)
+    __m128i mv = _mm_set1_epi32((int)m), zero = _mm_setzero_si128();
+    for (int k = 0; k < 3; k++) {
+        __m128i x = _mm_load_si128((const __m128i *)(f + 4 * k));
+        __m128i hit = _mm_cmpeq_epi32(_mm_and_si128(x, mv), zero);
+        changed |= (unsigned)(~_mm_movemask_ps(_mm_castsi128_ps(hit)) & 15) << (4 * k);
+        _mm_store_si128((__m128i *)(f + 4 * k), _mm_andnot_si128(mv, x));
+    }
+#else
+    for (int d = 0; d < 9; d++) {
+        changed |= (unsigned)((f[d] & m) != 0) << d;
+        f[d] &= ~m;
+    }
+#endif
+    f[keep] = own;
+    s->dirty |= (uint64_t)(changed & ~(1u << keep)) << W(b, 0);
+}
+
+/* Four 32-bit lanes (SSE2, NEON, or scalar code where there is neither). */
+typedef uint32_t v4u __attribute__((vector_size(16)));
+
+/* Bit k set when lane k is not zero. */
+static inline unsigned lanes_nonzero(v4u x)
+{
+#if defined(__SSE2__)
+    __m128i z = _mm_cmpeq_epi32((__m128i)x, _mm_setzero_si128());
+    return (unsigned)_mm_movemask_ps(_mm_castsi128_ps(z)) ^ 15u;
+#else
+    return (unsigned)(x[0] != 0) | (unsigned)(x[1] != 0) << 1 | (unsigned)(x[2] != 0) << 2 |
+           (unsigned)(x[3] != 0) << 3;
+#endif
+}
+
+/* Column sets (9 bits, three per stack): each column takes the bit of the
+ * next (rot1) or the one after (rot2) column of its stack. */
+static inline v4u stack_rot1(v4u x)
+{
+    return ((x >> 1) & 0333) | ((x << 2) & 0444);
+}
+
+static inline v4u stack_rot2(v4u x)
+{
+    return ((x >> 2) & 0111) | ((x << 1) & 0666);
 }
 
 static inline uint32_t single_row(uint32_t r)
@@ -127,17 +182,16 @@ static inline bool update(bstate *s, int i)
     s->f[i] = F;
     uint32_t sing =
         single_row(F & 511) | single_row((F >> 9) & 511) << 9 | single_row(F >> 18) << 18;
-    int b = idx_band[i];
+    int b = i / 12;
     uint32_t fresh = sing & s->u[b];
     if (fresh) {
-        int d = idx_digit[i];
+        int d = i - b * 12;
         s->u[b] &= ~fresh;
-        for (int e = b; e < 27; e += 3)
-            if (e != i) elim(s, e, fresh);
+        band_clear(s, b, fresh, d);
         uint32_t cm = ((fresh | fresh >> 9 | fresh >> 18) & 511) * COL_REP;
         int b1 = b == 0 ? 1 : 0, b2 = b == 2 ? 1 : 2;
-        elim(s, d * 3 + b1, cm);
-        elim(s, d * 3 + b2, cm);
+        elim(s, W(b1, d), cm);
+        elim(s, W(b2, d), cm);
     }
     return true;
 }
@@ -150,7 +204,7 @@ static inline int naked_singles(bstate *s)
         if (!s->u[b]) continue;
         uint32_t ones = 0, twos = 0;
         for (int d = 0; d < 9; d++) {
-            uint32_t x = s->f[d * 3 + b];
+            uint32_t x = s->f[W(b, d)];
             twos |= ones & x;
             ones |= x;
         }
@@ -159,11 +213,11 @@ static inline int naked_singles(bstate *s)
         if (!single) continue;
         found = 1;
         for (int d = 0; d < 9; d++) {
-            uint32_t x = s->f[d * 3 + b] & single;
+            uint32_t x = s->f[W(b, d)] & single;
             while (x) {
                 int c = __builtin_ctz(x);
                 x &= x - 1;
-                elim(s, d * 3 + b, band_peer[c]);
+                elim(s, W(b, d), band_peer[c]);
             }
         }
     }
@@ -177,41 +231,43 @@ static inline int naked_singles(bstate *s)
 static inline int column_tier(bstate *s)
 {
     int found = 0;
-    for (int d = 0; d < 9; d++) {
-        uint32_t o[3], t[3];
+    for (int k = 0; k < 12; k += 4) { /* digits k..k+3 (9..11 are zero pads) */
+        v4u x[3], o[3], t[3];
         for (int b = 0; b < 3; b++) {
-            uint32_t x = s->f[d * 3 + b];
-            uint32_t r0 = x & 511, r1 = (x >> 9) & 511, r2 = x >> 18;
+            x[b] = *(const v4u *)(s->f + W(b, k));
+            v4u r0 = x[b] & 511, r1 = (x[b] >> 9) & 511, r2 = x[b] >> 18;
             o[b] = r0 | r1 | r2;
             t[b] = (r0 & r1) | (r0 & r2) | (r1 & r2);
         }
-        uint32_t ones = o[0] | o[1] | o[2];
-        if (ones != 511) return -1;
-        uint32_t twos = t[0] | t[1] | t[2] | (o[0] & o[1]) | (o[0] & o[2]) | (o[1] & o[2]);
-        uint32_t one = ones & ~twos;
-        if (one) {
-            uint32_t cm = one * COL_REP;
-            for (int b = 0; b < 3; b++) {
-                uint32_t x = s->f[d * 3 + b] & cm & s->u[b];
-                while (x) {
-                    int c = __builtin_ctz(x);
-                    x &= x - 1;
-                    elim(s, d * 3 + b, band_peer[c]);
-                    found = 1;
+        v4u ones = o[0] | o[1] | o[2];
+        unsigned real = k < 8 ? 15u : 1u;
+        if (lanes_nonzero(ones ^ 511) & real) return -1;
+        v4u twos = t[0] | t[1] | t[2] | (o[0] & o[1]) | (o[0] & o[2]) | (o[1] & o[2]);
+        v4u one = ones & ~twos;
+        /* Each stack's band x column matrix: a cell stays if the other two
+         * bands and columns of its stack still hold a permutation. */
+        for (int b = 0; b < 3; b++) {
+            v4u p = o[b == 0 ? 1 : 0], q = o[b == 2 ? 1 : 2];
+            v4u keep = (stack_rot1(p) & stack_rot2(q)) | (stack_rot2(p) & stack_rot1(q));
+            v4u rm = o[b] & ~keep;
+            v4u n = x[b] & ~(rm * COL_REP);
+            s->dirty |= (uint64_t)lanes_nonzero(n ^ x[b]) << W(b, k);
+            *(v4u *)(s->f + W(b, k)) = n;
+        }
+        if (lanes_nonzero(one)) {
+            for (int d = k; d < k + 4; d++) {
+                uint32_t cm = one[d - k] * COL_REP;
+                for (int b = 0; b < 3; b++) {
+                    uint32_t c1 = s->f[W(b, d)] & cm & s->u[b];
+                    while (c1) {
+                        int c = __builtin_ctz(c1);
+                        c1 &= c1 - 1;
+                        elim(s, W(b, d), band_peer[c]);
+                        found = 1;
+                    }
                 }
             }
         }
-        uint32_t rm0 = 0, rm1 = 0, rm2 = 0;
-        for (int sh = 0; sh < 9; sh += 3) {
-            unsigned q = ((o[0] >> sh) & 7) | ((o[1] >> sh) & 7) << 3 | ((o[2] >> sh) & 7) << 6;
-            unsigned rem = q & ~(unsigned)perm_keep9[q];
-            rm0 |= (rem & 7) << sh;
-            rm1 |= ((rem >> 3) & 7) << sh;
-            rm2 |= (rem >> 6) << sh;
-        }
-        if (rm0) elim(s, d * 3, rm0 * COL_REP);
-        if (rm1) elim(s, d * 3 + 1, rm1 * COL_REP);
-        if (rm2) elim(s, d * 3 + 2, rm2 * COL_REP);
     }
     return found;
 }
@@ -220,7 +276,7 @@ static bool propagate(bstate *s)
 {
     for (;;) {
         while (s->dirty) {
-            int i = __builtin_ctz(s->dirty);
+            int i = __builtin_ctzll(s->dirty);
             s->dirty &= s->dirty - 1;
             if (!update(s, i)) return false;
         }
@@ -240,14 +296,14 @@ static void record(search_ctx *c, const bstate *s)
 {
     if (c->sol && c->count < 2) {
         uint8_t *out = c->sol[c->count];
-        for (int i = 0; i < 27; i++) {
-            uint32_t x = s->f[i];
-            int base = idx_band[i] * 27;
-            while (x) {
-                out[base + __builtin_ctz(x)] = (uint8_t)(idx_digit[i] + 1);
-                x &= x - 1;
+        for (int b = 0; b < 3; b++)
+            for (int d = 0; d < 9; d++) {
+                uint32_t x = s->f[W(b, d)];
+                while (x) {
+                    out[b * 27 + __builtin_ctz(x)] = (uint8_t)(d + 1);
+                    x &= x - 1;
+                }
             }
-        }
     }
     c->count++;
 }
@@ -255,10 +311,8 @@ static void record(search_ctx *c, const bstate *s)
 /* Place digit d (0..8) in cell bit c of band b. */
 static inline void place(bstate *s, int b, int c, int d)
 {
-    uint32_t bit = 1u << c;
-    for (int e = 0; e < 9; e++)
-        if (e != d) elim(s, e * 3 + b, bit);
-    elim(s, d * 3 + b, band_peer[c]);
+    band_clear(s, b, 1u << c, d);
+    elim(s, W(b, d), band_peer[c]);
 }
 
 static void search(search_ctx *c, bstate *s)
@@ -277,7 +331,7 @@ static void search(search_ctx *c, bstate *s)
         for (int b = 0; b < 3; b++) {
             uint32_t ones = 0, twos = 0, threes = 0;
             for (int d = 0; d < 9; d++) {
-                uint32_t x = s->f[d * 3 + b];
+                uint32_t x = s->f[W(b, d)];
                 threes |= twos & x;
                 twos |= ones & x;
                 ones |= x;
@@ -311,7 +365,7 @@ static void search(search_ctx *c, bstate *s)
                     int cc = __builtin_ctz(x);
                     x &= x - 1;
                     int n = 0;
-                    for (int d = 0; d < 9; d++) n += (s->f[d * 3 + b] >> cc) & 1;
+                    for (int d = 0; d < 9; d++) n += (s->f[W(b, d)] >> cc) & 1;
                     if (n < best) {
                         best = n;
                         pb = b;
@@ -321,7 +375,7 @@ static void search(search_ctx *c, bstate *s)
             }
         }
         unsigned digits = 0;
-        for (int d = 0; d < 9; d++) digits |= ((s->f[d * 3 + pb] >> pc) & 1u) << d;
+        for (int d = 0; d < 9; d++) digits |= ((s->f[W(pb, d)] >> pc) & 1u) << d;
         c->guesses++;
         /* Every digit but the last on a copy; the last in place. */
         while (digits & (digits - 1)) {
@@ -331,7 +385,7 @@ static void search(search_ctx *c, bstate *s)
             place(&t, pb, pc, d);
             search(c, &t);
             if (c->count >= c->limit) return;
-            elim(s, d * 3 + pb, 1u << pc);
+            elim(s, W(pb, d), 1u << pc);
         }
         place(s, pb, pc, __builtin_ctz(digits));
     }
@@ -341,9 +395,11 @@ static void search(search_ctx *c, bstate *s)
 
 static void init_state(bstate *s)
 {
-    for (int i = 0; i < 27; i++) s->f[i] = BAND_ALL;
+    memset(s->f, 0, sizeof s->f);
+    for (int b = 0; b < 3; b++)
+        for (int d = 0; d < 9; d++) s->f[W(b, d)] = BAND_ALL;
     s->u[0] = s->u[1] = s->u[2] = BAND_ALL;
-    s->dirty = (1u << 27) - 1;
+    s->dirty = 0x1ffull * (1ull | 1ull << 12 | 1ull << 24);
 }
 
 static int run(bstate *s, int limit, uint8_t (*sol)[81], sdk_solver_stats *st)
@@ -364,7 +420,7 @@ int sdk_solve(const uint8_t values[81], int limit, uint8_t (*sol)[81], sdk_solve
         int v = values[cell];
         if (v < 1 || v > 9) continue;
         int b = cell / 27, c = cell % 27;
-        if (!((s.f[(v - 1) * 3 + b] >> c) & 1)) { /* conflicting givens */
+        if (!((s.f[W(b, v - 1)] >> c) & 1)) { /* conflicting givens */
             if (st) st->guesses = 0;
             return 0;
         }
@@ -384,13 +440,13 @@ int sdk_solve_grid(const sdk_grid *g, int limit, uint8_t (*sol)[81], sdk_solver_
         int v = g->value[cell];
         unsigned allowed = (v >= 1 && v <= 9) ? 1u << (v - 1) : g->cand[cell];
         for (int d = 0; d < 9; d++)
-            if (!((allowed >> d) & 1)) s.f[d * 3 + b] &= ~bit;
+            if (!((allowed >> d) & 1)) s.f[W(b, d)] &= ~bit;
     }
     for (int cell = 0; cell < 81; cell++) {
         int v = g->value[cell];
         if (v < 1 || v > 9) continue;
         int b = cell / 27, c = cell % 27;
-        if (!((s.f[(v - 1) * 3 + b] >> c) & 1)) {
+        if (!((s.f[W(b, v - 1)] >> c) & 1)) {
             if (st) st->guesses = 0;
             return 0;
         }
