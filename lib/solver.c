@@ -168,7 +168,7 @@ static inline v4u stack_rot2(v4u x)
 
 static inline uint32_t single_row(uint32_t r)
 {
-    return (r & (r - 1)) ? 0 : r;
+    return r & (0u - (uint32_t)((r & (r - 1)) == 0)); /* branch-free: unpredictable */
 }
 
 /* Update digit-band word i; false on a contradiction. */
@@ -196,18 +196,47 @@ static inline bool update(bstate *s, int i)
     return true;
 }
 
+#if defined(__SSE2__)
+/* Lane k of x with lane k ^ 2 (sel 0x4e) or k ^ 1 (sel 0xb1). */
+#define LANE_SWAP(x, sel) ((v4u)_mm_shuffle_epi32((__m128i)(x), sel))
+#endif
+
+/* The cells of band b with at least one, two and three candidate digits. */
+static inline void band_counts(const bstate *s, int b, uint32_t *ones, uint32_t *twos,
+                               uint32_t *threes)
+{
+#if defined(__SSE2__)
+    const uint32_t *f = s->f + W(b, 0);
+    v4u x0 = *(const v4u *)f, x1 = *(const v4u *)(f + 4), x2 = *(const v4u *)(f + 8);
+    v4u o = x0 | x1 | x2, t = (x0 & x1) | (x0 & x2) | (x1 & x2), h = x0 & x1 & x2;
+    v4u po = LANE_SWAP(o, 0x4e), pt = LANE_SWAP(t, 0x4e), ph = LANE_SWAP(h, 0x4e);
+    h |= ph | (t & po) | (o & pt);
+    t |= pt | (o & po);
+    o |= po;
+    po = LANE_SWAP(o, 0xb1), pt = LANE_SWAP(t, 0xb1), ph = LANE_SWAP(h, 0xb1);
+    *threes = (h | ph | (t & po) | (o & pt))[0];
+    *twos = (t | pt | (o & po))[0];
+    *ones = (o | po)[0];
+#else
+    uint32_t o = 0, t = 0, h = 0;
+    for (int d = 0; d < 9; d++) {
+        uint32_t x = s->f[W(b, d)];
+        h |= t & x;
+        t |= o & x;
+        o |= x;
+    }
+    *ones = o, *twos = t, *threes = h;
+#endif
+}
+
 /* Naked singles; returns -1 contradiction, 1 found some, 0 none. */
 static inline int naked_singles(bstate *s)
 {
     int found = 0;
     for (int b = 0; b < 3; b++) {
         if (!s->u[b]) continue;
-        uint32_t ones = 0, twos = 0;
-        for (int d = 0; d < 9; d++) {
-            uint32_t x = s->f[W(b, d)];
-            twos |= ones & x;
-            ones |= x;
-        }
+        uint32_t ones, twos, threes;
+        band_counts(s, b, &ones, &twos, &threes);
         if (ones != BAND_ALL) return -1;
         uint32_t single = s->u[b] & ~twos;
         if (!single) continue;
@@ -254,8 +283,9 @@ static inline int column_tier(bstate *s)
             s->dirty |= (uint64_t)lanes_nonzero(n ^ x[b]) << W(b, k);
             *(v4u *)(s->f + W(b, k)) = n;
         }
-        if (lanes_nonzero(one)) {
-            for (int d = k; d < k + 4; d++) {
+        for (unsigned lanes = lanes_nonzero(one); lanes; lanes &= lanes - 1) {
+            {
+                int d = k + __builtin_ctz(lanes);
                 uint32_t cm = one[d - k] * COL_REP;
                 for (int b = 0; b < 3; b++) {
                     uint32_t c1 = s->f[W(b, d)] & cm & s->u[b];
@@ -329,13 +359,8 @@ static void search(search_ctx *c, bstate *s)
         int pb = -1, pc = -1, most = -1;
         uint32_t pr[3];
         for (int b = 0; b < 3; b++) {
-            uint32_t ones = 0, twos = 0, threes = 0;
-            for (int d = 0; d < 9; d++) {
-                uint32_t x = s->f[W(b, d)];
-                threes |= twos & x;
-                twos |= ones & x;
-                ones |= x;
-            }
+            uint32_t ones, twos, threes;
+            band_counts(s, b, &ones, &twos, &threes);
             pr[b] = s->u[b] & twos & ~threes;
         }
         for (int b = 0; b < 3; b++) {
