@@ -356,13 +356,16 @@ static void search(search_ctx *c, bstate *s)
         /* Pick a cell: the bivalue one with the most unsolved peers, bivalue
          * peers counting half as much again (its guess reaches furthest),
          * else one with the fewest digits. */
-        int pb = -1, pc = -1, most = -1;
+        int pb = -1, pc = -1;
         uint32_t pr[3];
         for (int b = 0; b < 3; b++) {
             uint32_t ones, twos, threes;
             band_counts(s, b, &ones, &twos, &threes);
             pr[b] = s->u[b] & twos & ~threes;
         }
+        /* Score << 7 | (127 - b * 27 - cell): the best score, the first
+         * cell among equals, picked without a branch. */
+        unsigned best_key = 0;
         for (int b = 0; b < 3; b++) {
             uint32_t pairs = pr[b];
             int b1 = b == 0 ? 1 : 0, b2 = b == 2 ? 1 : 2;
@@ -375,12 +378,14 @@ static void search(search_ctx *c, bstate *s)
                         __builtin_popcount(u2 & col);
                 n = n * 2 + __builtin_popcount(band_peer[cc] & pr[b]) +
                     __builtin_popcount(pr[b1] & col) + __builtin_popcount(pr[b2] & col);
-                if (n > most) {
-                    most = n;
-                    pb = b;
-                    pc = cc;
-                }
+                unsigned key = (unsigned)n << 7 | (unsigned)(127 - b * 27 - cc);
+                best_key = key > best_key ? key : best_key;
             }
+        }
+        if (best_key) {
+            int at = 127 - (int)(best_key & 127);
+            pb = at / 27;
+            pc = at % 27;
         }
         if (pb < 0) {
             int best = 10;
