@@ -11,11 +11,18 @@
  *   - a row left with one cell is a placement: the cell leaves the other
  *     digits of the band and its column leaves the digit's two other bands.
  * When every word is stable, naked singles (cells with one digit, found with
- * a bitwise counter over the nine digits) are placed, then, digit by digit,
- * hidden singles in columns and the same permutation filter on each stack's
- * band x column matrix (a column's digit confined to one box leaves the box's
- * other columns; a box's digit confined to one column leaves that column in
- * the other boxes).
+ * a bitwise counter over the nine digits) are placed, then, four digits at a
+ * time, hidden singles in columns and the same permutation filter on each
+ * stack's band x column matrix (a column's digit confined to one box leaves
+ * the box's other columns; a box's digit confined to one column leaves that
+ * column in the other boxes), computed rather than looked up.
+ *
+ * A band's nine words are adjacent, as three vectors of four 32-bit lanes
+ * (GCC/clang vector extensions: SSE2 on any x86-64, NEON elsewhere, plain
+ * scalar code otherwise): a placement clears its cell from the band's other
+ * digits in three vector operations, and the counters over a band's digits
+ * fold lanes instead of looping. Hot choices are branch-free where the
+ * branch would be a coin toss (a row's single cell, the best guess so far).
  *
  * When nothing is left, the solver guesses on the bivalue cell with the most
  * unsolved peers, bivalue peers counting extra (the guess that reaches
