@@ -173,11 +173,6 @@ static inline v4u stack_rot2(v4u x)
     return ((x >> 2) & 0111) | ((x << 1) & 0666);
 }
 
-static inline uint32_t single_row(uint32_t r)
-{
-    return r & (0u - (uint32_t)((r & (r - 1)) == 0)); /* branch-free: unpredictable */
-}
-
 /* Update digit-band word i; false on a contradiction. */
 static inline bool update(bstate *s, int i)
 {
@@ -187,8 +182,12 @@ static inline bool update(bstate *s, int i)
     F &= perm_keep[p];
     if (!F) return false;
     s->f[i] = F;
-    uint32_t sing =
-        single_row(F & 511) | single_row((F >> 9) & 511) << 9 | single_row(F >> 18) << 18;
+    /* Rows with one cell, all three at once: every row holds a cell now (F
+     * is a union of permutations), so F - COL_REP borrows inside each row;
+     * clearing each row's lowest cell leaves the rows with two or more. */
+    uint32_t more = F & (F - COL_REP);
+    uint32_t nonzero = (((more & (255u * COL_REP)) + 255u * COL_REP) | more) & (256u * COL_REP);
+    uint32_t sing = F & ~((nonzero >> 8) * 511u);
     int b = i / 12;
     uint32_t fresh = sing & s->u[b];
     if (fresh) {
