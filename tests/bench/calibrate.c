@@ -4,7 +4,9 @@
  *
  *   Sudoku Explainer (se_ratings_public.tsv, profile `default`): ER exact and
  *   within 0.1, EP/ED exact, the confusion table of ER bands (whole numbers)
- *   and the largest misses with both hardest steps.
+ *   and the largest misses with both hardest steps. The same for puzzles it
+ *   was not tuned on: tests/data/se_ratings_unseen.tsv (SE's own ratings,
+ *   made as tests/data/README.md says; --scale se-public / se-unseen: one).
  *
  *   HoDoKu (hodoku_ratings_public.tsv, profile `hodoku`): level exact, score
  *   exact and within 5%, the confusion table of levels, and the largest misses
@@ -21,7 +23,7 @@
  * rated): tune on one half, the other tells whether a change generalises.
  *
  *   calibrate [--config F] [--data DIR] [--unseen DIR] [--max N]
- *             [--scale se|hodoku|hodoku-public|hodoku-unseen|both]
+ *             [--scale se|se-public|se-unseen|hodoku|hodoku-public|hodoku-unseen|both]
  *             [--ratings TSV [--paths FILE]]
  *             [--stride K] [--misses K] [--list] [--path N]
  *             [--min-level PCT] [--min-score5 PCT] [--min-er PCT]
@@ -522,7 +524,9 @@ static void hardest_name(const path *pa, int er, char *out, size_t n)
         }
 }
 
-static bool run_se(const sdk_config *cfg, const args *a)
+/* One file of SE's ratings (dir/name: puzzle, ER, EP, ED, source, hardest
+ * technique) through the profile `default`. */
+static bool run_se(const sdk_config *cfg, const args *a, const char *dir, const char *name)
 {
     const sdk_profile *p = sdk_config_profile(cfg, "default");
     if (!p) {
@@ -530,7 +534,7 @@ static bool run_se(const sdk_config *cfg, const args *a)
         return false;
     }
     char fname[1024];
-    FILE *f = open_data(a->data, "se_ratings_public.tsv", fname, sizeof fname);
+    FILE *f = open_data(dir, name, fname, sizeof fname);
     if (!f) return false;
     stats all = {0}, half[2] = {{0}};
     int conf[14][14] = {{0}}, nmiss = 0, epx = 0, edx = 0;
@@ -571,9 +575,8 @@ static bool run_se(const sdk_config *cfg, const args *a)
     }
     fclose(f);
     double cpu = (double)clock() / CLOCKS_PER_SEC - cpu0;
-    printf(
-        "\n== Sudoku Explainer scale: se_ratings_public.tsv, profile default (%d puzzles%s) ==\n",
-        all.n, a->stride > 1 ? ", sampled" : "");
+    printf("\n== Sudoku Explainer scale: %s, profile default (%d puzzles%s) ==\n", name, all.n,
+           a->stride > 1 ? ", sampled" : "");
     const char *names[] = {"all", "odd #", "even #"};
     stats *ss[] = {&all, &half[0], &half[1]};
     for (int i = 0; i < 3; i++)
@@ -709,12 +712,14 @@ int main(int argc, char **argv)
             goto usage;
     }
     bool both = !strcmp(scale, "both"), hodoku = !strcmp(scale, "hodoku");
-    bool do_se = both || !strcmp(scale, "se");
+    bool se = both || !strcmp(scale, "se");
+    bool se_public = se || !strcmp(scale, "se-public");
+    bool se_unseen = se || !strcmp(scale, "se-unseen");
     bool do_public = both || hodoku || !strcmp(scale, "hodoku-public");
     bool do_unseen = both || hodoku || !strcmp(scale, "hodoku-unseen");
     if (a.ratings)
-        do_se = do_public = do_unseen = false;
-    else if (!do_se && !do_public && !do_unseen)
+        se_public = se_unseen = do_public = do_unseen = false;
+    else if (!se_public && !se_unseen && !do_public && !do_unseen)
         goto usage;
     char confpath[1024];
     if (!a.conf) {
@@ -746,13 +751,14 @@ int main(int argc, char **argv)
         ok &=
             run_hodoku(&cfg, &a, a.unseen, "hodoku_ratings_unseen.tsv", "hodoku_paths_unseen.txt");
     if (a.ratings) ok &= run_hodoku(&cfg, &a, NULL, a.ratings, a.paths);
-    if (do_se) ok &= run_se(&cfg, &a);
-    if (do_se && a.hard > 0) ok &= run_se_hard(&cfg, &a);
+    if (se_public) ok &= run_se(&cfg, &a, a.data, "se_ratings_public.tsv");
+    if (se_unseen) ok &= run_se(&cfg, &a, a.unseen, "se_ratings_unseen.tsv");
+    if (se_public && a.hard > 0) ok &= run_se_hard(&cfg, &a);
     sdk_config_free(&cfg);
     return ok ? 0 : 1;
 usage:
     fprintf(stderr, "usage: calibrate [--config F] [--data DIR] [--unseen DIR] "
-                    "[--scale se|hodoku|hodoku-public|hodoku-unseen|both] "
+                    "[--scale se|se-public|se-unseen|hodoku|hodoku-public|hodoku-unseen|both] "
                     "[--ratings TSV [--paths FILE]] [--max N] [--stride K] [--misses K] [--list] "
                     "[--path N] [--min-level PCT] "
                     "[--min-score5 PCT] [--min-er PCT] [--hard N] [--max-bifurcation N]\n");
