@@ -325,7 +325,7 @@ int main(int argc, char **argv)
         return 1;
     }
     int n = 0, exact = 0, w1 = 0, w5 = 0, epx = 0, edx = 0, over = 0, under = 0;
-    double sum_abs = 0, *times = calloc(2000, sizeof *times);
+    double sum_abs = 0, *times = calloc(maxn > 0 ? (size_t)maxn : 1, sizeof *times);
     printf("%-4s %-5s %-5s %-5s %-5s %-5s %-5s %8s  %-42s %s\n", "#", "ER", "SE", "EP", "SE", "ED",
            "SE", "ms", "our hardest", "SE hardest");
     while (fgets(line, sizeof line, f) && n < maxn) {
