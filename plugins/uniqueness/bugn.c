@@ -13,7 +13,10 @@
  * digit whose candidate count is neither 0 nor 2, the cells of those
  * candidates holding 3 or more digits are looked at: exactly one such cell
  * makes the digit an extra of that cell; none means no BUG; several leave the
- * decision to another house. Removing the extras must leave a BUG (checked).
+ * decision to another house; but when every such house is of one digit,
+ * every wide cell holding it there is a BUG cell with that extra
+ * (SukakuExplainer's default, lkSudoku's fix for type 2). Removing the
+ * extras must leave a BUG (checked).
  * Then, with the BUG cells (cells holding extras):
  *  - type 1 (5.6): one BUG cell with several extras: it loses its other
  *    digits (one extra is bug-plus-1's case and left to it);
@@ -96,6 +99,10 @@ static bool bug_find(bug *b)
         if (k >= 3) sdk_bb_add(&wide, c);
     }
     if (sdk_bb_empty(wide)) return false;
+    int only = 0;                      /* the digit of the first odd house */
+    bool one_digit = true;             /* every odd house is of that digit */
+    sdk_bb only_cells = sdk_bb_none(); /* their wide cells */
+    unsigned decided = 0;              /* extras found by a house with one wide cell */
     for (int i = 0; i < 27; i++) {
         int h = order[i];
         for (int d = 1; d <= 9; d++) {
@@ -104,9 +111,23 @@ static bool bug_find(bug *b)
             if (n == 0 || n == 2) continue;
             sdk_bb w = sdk_bb_and(pos, wide);
             int nw = sdk_bb_count(w);
+            if (!only) only = d;
+            one_digit &= only == d;
+            if (one_digit) only_cells = sdk_bb_or(only_cells, w);
             if (nw == 0) return false;
-            if (nw == 1) b->ext[sdk_bb_first(w)] |= (uint16_t)sdk_digit_bit(d);
+            if (nw == 1) {
+                b->ext[sdk_bb_first(w)] |= (uint16_t)sdk_digit_bit(d);
+                decided |= sdk_digit_bit(d);
+            }
         }
+    }
+    /* SukakuExplainer's fix (lkSudoku's, on by default): when every odd
+     * house is of one digit, each wide cell holding it there is a BUG cell
+     * with that extra, even where a house has several (type 2). With no
+     * house of one wide cell SE finds no extra digit and takes no step. */
+    if (one_digit && only) {
+        if (!decided) return false;
+        SDK_BB_FOREACH(c, only_cells) b->ext[c] |= (uint16_t)sdk_digit_bit(only);
     }
     /* what is left must be a BUG */
     uint16_t rest[81];

@@ -14,9 +14,11 @@ quickly) and the JVM restarted.
 The sample, puzzles of se_ratings_public.tsv left out: every 3rd line of
 unbiased_1k.txt from the 1st (the first 300) and then the other lines of
 unbiased_1k.txt, every 66th of kaggle_10k.txt from the 1st (150), every 9th
-of top1465.txt from the 5th (the first 150).
+of top1465.txt from the 5th (the first 150); then each --also list (puzzles
+of one file of --data, chosen as README.md says).
 
-  make-se-unseen.py --classes DIR [--data DIR] [--cpu S] [--work DIR] OUT.tsv
+  make-se-unseen.py --classes DIR [--data DIR] [--cpu S] [--work DIR]
+                    [--also FILE:LIST]... OUT.tsv
 
 Resumable: per-sample results are kept in --work (default ./se-unseen-work)
 and puzzles already rated there are not rated again.
@@ -83,6 +85,8 @@ def main():
     ap.add_argument("--data", default=os.path.join(os.path.dirname(__file__), "../../../shared/data"))
     ap.add_argument("--cpu", type=float, default=20.0)
     ap.add_argument("--work", default="se-unseen-work")
+    ap.add_argument("--also", action="append", default=[], metavar="FILE:LIST",
+                    help="also the puzzles listed in LIST, all from FILE of --data")
     ap.add_argument("out")
     a = ap.parse_args()
     seen = set(l.split("\t")[0] for l in open(os.path.join(a.data, "se_ratings_public.tsv")))
@@ -94,6 +98,9 @@ def main():
         ("kaggle_10k.txt", [p for p in lines(os.path.join(a.data, "kaggle_10k.txt"))[0::66] if p not in seen][:150]),
         ("unbiased_1k.txt", [p for p in unb if p not in seen and p not in set(first)]),
     ]
+    for also in a.also:
+        fname, listed = also.split(":", 1)
+        samples.append((fname, [p for p in lines(listed) if p not in seen]))
     os.makedirs(a.work, exist_ok=True)
     se = Serate(a.classes)
     out = open(a.out, "w")
