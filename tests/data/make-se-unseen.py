@@ -11,11 +11,13 @@ time through stdin/stdout; a puzzle that takes more than --cpu seconds of the
 JVM's CPU time is recorded as a timeout (the sample is of puzzles SE rates
 quickly) and the JVM restarted.
 
-The sample, puzzles of se_ratings_public.tsv left out: every 3rd line of
-unbiased_1k.txt from the 1st (the first 300) and then the other lines of
-unbiased_1k.txt, every 66th of kaggle_10k.txt from the 1st (150), every 9th
-of top1465.txt from the 5th (the first 150); then each --also list (puzzles
-of one file of --data, chosen as README.md says).
+The sample, in this order, puzzles of se_ratings_public.tsv left out: every
+3rd line of unbiased_1k.txt from the 1st (the first 300), every 9th of
+top1465.txt from the 5th (the first 150), every 66th of kaggle_10k.txt from
+the 1st (150), the other lines of unbiased_1k.txt, every 9th of top1465.txt
+from the 2nd (the first 150), every 245th of 17clue.txt from the 11th (the
+first 200); then each --also list (puzzles of one file of --data, chosen as
+README.md says).
 
   make-se-unseen.py --classes DIR [--data DIR] [--cpu S] [--work DIR]
                     [--also FILE:LIST]... OUT.tsv
@@ -97,6 +99,8 @@ def main():
         ("top1465.txt", [p for p in lines(os.path.join(a.data, "top1465.txt"))[4::9] if p not in seen][:150]),
         ("kaggle_10k.txt", [p for p in lines(os.path.join(a.data, "kaggle_10k.txt"))[0::66] if p not in seen][:150]),
         ("unbiased_1k.txt", [p for p in unb if p not in seen and p not in set(first)]),
+        ("top1465.txt", [p for p in lines(os.path.join(a.data, "top1465.txt"))[1::9] if p not in seen][:150]),
+        ("17clue.txt", [p for p in lines(os.path.join(a.data, "17clue.txt"))[10::245] if p not in seen][:200]),
     ]
     for also in a.also:
         fname, listed = also.split(":", 1)
