@@ -7,6 +7,8 @@
  *   and the largest misses with both hardest steps. The same for puzzles it
  *   was not tuned on: tests/data/se_ratings_unseen.tsv (SE's own ratings,
  *   made as tests/data/README.md says; --scale se-public / se-unseen: one).
+ *   --scale se-hard: tests/data/se_ratings_hard.tsv, SE's ratings of the
+ *   11plus puzzles that it rates under 11.0 (minutes of SE's time each).
  *
  *   HoDoKu (hodoku_ratings_public.tsv, profile `hodoku`): level exact, score
  *   exact and within 5%, the confusion table of levels, and the largest misses
@@ -23,7 +25,8 @@
  * rated): tune on one half, the other tells whether a change generalises.
  *
  *   calibrate [--config F] [--data DIR] [--unseen DIR] [--max N]
- *             [--scale se|se-public|se-unseen|hodoku|hodoku-public|hodoku-unseen|both]
+ *             [--scale se|se-public|se-unseen|se-hard|hodoku|hodoku-public|
+ *                     hodoku-unseen|both]
  *             [--ratings TSV [--paths FILE]]
  *             [--stride K] [--misses K] [--list] [--path N]
  *             [--min-level PCT] [--min-score5 PCT] [--min-er PCT]
@@ -32,11 +35,13 @@
  * Config: --config, else $SUDOKU_CONF, else the build tree's own (found from
  * the executable); data: --data, else $SUDOKU_DATA, else ../shared/data;
  * --unseen: the folder of the unseen files, else the source tree's tests/data.
- * --scale hodoku is both HoDoKu files; --ratings rates that file only.
+ * --scale hodoku is both HoDoKu files, se both SE files but se-hard's, both
+ * every file; --ratings rates that file only.
  * --hard N adds, on the SE scale, N puzzles spread over each of
  * forum_hardest_1106.txt and forum_hardest_1905_11plus.txt: how many fall to
  * bifurcation (SE rates them all with its nested chains) and how many we rate
- * >= 11.0 (all, by the 11plus list's definition).
+ * >= 11.0 (all, by the 11plus list's definition; yet SE's own programs rate
+ * some of them 10.9, as we do: se_ratings_hard.tsv).
  * --stride K rates every K-th puzzle only (the ctest sample); --path N prints
  * our path beside HoDoKu's for puzzle #N; the --min-* floors make the exit
  * status 1 when a figure (whole sample) falls below them, so that a ctest can
@@ -715,11 +720,12 @@ int main(int argc, char **argv)
     bool se = both || !strcmp(scale, "se");
     bool se_public = se || !strcmp(scale, "se-public");
     bool se_unseen = se || !strcmp(scale, "se-unseen");
+    bool se_hard = both || !strcmp(scale, "se-hard");
     bool do_public = both || hodoku || !strcmp(scale, "hodoku-public");
     bool do_unseen = both || hodoku || !strcmp(scale, "hodoku-unseen");
     if (a.ratings)
-        se_public = se_unseen = do_public = do_unseen = false;
-    else if (!se_public && !se_unseen && !do_public && !do_unseen)
+        se_public = se_unseen = se_hard = do_public = do_unseen = false;
+    else if (!se_public && !se_unseen && !se_hard && !do_public && !do_unseen)
         goto usage;
     char confpath[1024];
     if (!a.conf) {
@@ -753,14 +759,16 @@ int main(int argc, char **argv)
     if (a.ratings) ok &= run_hodoku(&cfg, &a, NULL, a.ratings, a.paths);
     if (se_public) ok &= run_se(&cfg, &a, a.data, "se_ratings_public.tsv");
     if (se_unseen) ok &= run_se(&cfg, &a, a.unseen, "se_ratings_unseen.tsv");
+    if (se_hard) ok &= run_se(&cfg, &a, a.unseen, "se_ratings_hard.tsv");
     if (se_public && a.hard > 0) ok &= run_se_hard(&cfg, &a);
     sdk_config_free(&cfg);
     return ok ? 0 : 1;
 usage:
-    fprintf(stderr, "usage: calibrate [--config F] [--data DIR] [--unseen DIR] "
-                    "[--scale se|se-public|se-unseen|hodoku|hodoku-public|hodoku-unseen|both] "
-                    "[--ratings TSV [--paths FILE]] [--max N] [--stride K] [--misses K] [--list] "
-                    "[--path N] [--min-level PCT] "
-                    "[--min-score5 PCT] [--min-er PCT] [--hard N] [--max-bifurcation N]\n");
+    fprintf(stderr,
+            "usage: calibrate [--config F] [--data DIR] [--unseen DIR] "
+            "[--scale se|se-public|se-unseen|se-hard|hodoku|hodoku-public|hodoku-unseen|both] "
+            "[--ratings TSV [--paths FILE]] [--max N] [--stride K] [--misses K] [--list] "
+            "[--path N] [--min-level PCT] "
+            "[--min-score5 PCT] [--min-er PCT] [--hard N] [--max-bifurcation N]\n");
     return 2;
 }
