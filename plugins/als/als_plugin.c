@@ -209,38 +209,46 @@ static void search_xz(const sdk_als_list *l, const sdk_rcc_graph *gr, recs *R)
     }
 }
 
+/* The ALS-XY-Wing of A and B, each restricted to C (by the digits rca and
+ * rcb): every digit z common to A and B but neither restricted common is
+ * removed where it sees all of A's and B's z cells. */
+static void add_xy_wing(const sdk_als_list *l, int a, int b, int c, unsigned rca, unsigned rcb,
+                        bool overlap, recs *R)
+{
+    const sdk_als *A = &l->als[a], *B = &l->als[b];
+    if (!overlap && sdk_als_overlap(A, B)) return;
+    sdk_bb u = sdk_bb_or(A->cells, B->cells);
+    if (sdk_bb_eq(u, A->cells) || sdk_bb_eq(u, B->cells)) return;
+    unsigned zs = A->digits & B->digits & ~rca & ~rcb;
+    if (!zs) return;
+    rec r;
+    memset(&r, 0, sizeof r);
+    SDK_MASK_FOREACH(z, zs) {
+        sdk_bb cells = sdk_als_common_peers(A, B, z);
+        if (sdk_bb_empty(cells)) continue;
+        rec_elim(&r, cells, z);
+        r.zmask |= (uint16_t)sdk_digit_bit(z);
+    }
+    if (!r.nelim) return;
+    r.kind = K_XY;
+    r.nals = 3;
+    r.als[0] = a;
+    r.als[1] = b;
+    r.als[2] = c;
+    r.rc[0] = rca;
+    r.rc[1] = rcb;
+    recs_add(R, &r, l);
+}
+
 static void search_xy(const sdk_als_list *l, const sdk_rcc_graph *gr, bool overlap, recs *R)
 {
     for (int c = 0; c < l->n && !R->oom; c++) {
         for (int i = gr->first[c]; i < gr->first[c + 1]; i++) {
             const sdk_rcc *ea = &gr->edge[i];
-            const sdk_als *A = &l->als[ea->b];
             for (int j = i + 1; j < gr->first[c + 1]; j++) {
                 const sdk_rcc *eb = &gr->edge[j];
                 if (sdk_mask_count(ea->digits) == 1 && ea->digits == eb->digits) continue;
-                const sdk_als *B = &l->als[eb->b];
-                if (!overlap && sdk_als_overlap(A, B)) continue;
-                sdk_bb u = sdk_bb_or(A->cells, B->cells);
-                if (sdk_bb_eq(u, A->cells) || sdk_bb_eq(u, B->cells)) continue;
-                unsigned zs = A->digits & B->digits & ~ea->digits & ~eb->digits;
-                if (!zs) continue;
-                rec r;
-                memset(&r, 0, sizeof r);
-                SDK_MASK_FOREACH(z, zs) {
-                    sdk_bb cells = sdk_als_common_peers(A, B, z);
-                    if (sdk_bb_empty(cells)) continue;
-                    rec_elim(&r, cells, z);
-                    r.zmask |= (uint16_t)sdk_digit_bit(z);
-                }
-                if (!r.nelim) continue;
-                r.kind = K_XY;
-                r.nals = 3;
-                r.als[0] = ea->b;
-                r.als[1] = eb->b;
-                r.als[2] = c;
-                r.rc[0] = ea->digits;
-                r.rc[1] = eb->digits;
-                recs_add(R, &r, l);
+                add_xy_wing(l, ea->b, eb->b, c, ea->digits, eb->digits, overlap, R);
             }
         }
     }
@@ -270,29 +278,7 @@ static void search_xy_hodoku(const sdk_als_list *l, const sdk_rcc_graph *gr, boo
                 c = r1->b, a = r1->a, b = r2->a;
             else
                 continue;
-            const sdk_als *A = &l->als[a], *B = &l->als[b];
-            if (!overlap && sdk_als_overlap(A, B)) continue;
-            sdk_bb u = sdk_bb_or(A->cells, B->cells);
-            if (sdk_bb_eq(u, A->cells) || sdk_bb_eq(u, B->cells)) continue;
-            unsigned zs = A->digits & B->digits & ~r1->digits & ~r2->digits;
-            if (!zs) continue;
-            rec r;
-            memset(&r, 0, sizeof r);
-            SDK_MASK_FOREACH(z, zs) {
-                sdk_bb cells = sdk_als_common_peers(A, B, z);
-                if (sdk_bb_empty(cells)) continue;
-                rec_elim(&r, cells, z);
-                r.zmask |= (uint16_t)sdk_digit_bit(z);
-            }
-            if (!r.nelim) continue;
-            r.kind = K_XY;
-            r.nals = 3;
-            r.als[0] = a;
-            r.als[1] = b;
-            r.als[2] = c;
-            r.rc[0] = r1->digits;
-            r.rc[1] = r2->digits;
-            recs_add(R, &r, l);
+            add_xy_wing(l, a, b, c, r1->digits, r2->digits, overlap, R);
         }
     }
     free(fwd);
