@@ -433,19 +433,17 @@ def test_trace_links():
         eq(p.returncode, 2, "--gnpx with solve")
 
 
-def test_progress_notifications():
-    """sudoctl --progress asks for the daemon's progress notifications and
-    moves its bar with them while a request runs (a stand-in daemon answers
-    slowly, notifying between puzzles)."""
+def fake_daemon(path, answer):
+    """A stand-in sudokud on the socket PATH for one connection: each request
+    read is handed to answer(conn, request), which sends what it likes and
+    returns True when the connection should close. Returns the listening
+    socket (close it) and the serving thread."""
     import socket
     import threading
     import msgpack
-    tmp = tempfile.mkdtemp(prefix="sudoctl-progress-")
-    path = os.path.join(tmp, "fake.sock")
     ls = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
     ls.bind(path)
     ls.listen(1)
-    seen = {}
 
     def serve():
         c, _ = ls.accept()
@@ -456,21 +454,38 @@ def test_progress_notifications():
                 return
             u.feed(data)
             for m in u:
-                params = m[3][0]
-                seen.update(params)
-                n = len(params["puzzles"])
-                for k in range(1, n):
-                    time.sleep(0.3)
-                    c.sendall(msgpack.packb([2, "progress", [{"msgid": m[1], "done": k, "total": n}]]))
-                time.sleep(0.3)
-                res = [{"puzzle": q, "status": "unique", "solution": "1" * 81, "solutions": 1}
-                       for q in params["puzzles"]]
-                c.sendall(msgpack.packb([1, m[1], None, {"results": res}]))
-                c.close()
-                return
+                if answer(c, m):
+                    c.close()
+                    return
 
     th = threading.Thread(target=serve, daemon=True)
     th.start()
+    return ls, th
+
+
+def test_progress_notifications():
+    """sudoctl --progress asks for the daemon's progress notifications and
+    moves its bar with them while a request runs (a stand-in daemon answers
+    slowly, notifying between puzzles)."""
+    import msgpack
+    tmp = tempfile.mkdtemp(prefix="sudoctl-progress-")
+    path = os.path.join(tmp, "fake.sock")
+    seen = {}
+
+    def answer(c, m):
+        params = m[3][0]
+        seen.update(params)
+        n = len(params["puzzles"])
+        for k in range(1, n):
+            time.sleep(0.3)
+            c.sendall(msgpack.packb([2, "progress", [{"msgid": m[1], "done": k, "total": n}]]))
+        time.sleep(0.3)
+        res = [{"puzzle": q, "status": "unique", "solution": "1" * 81, "solutions": 1}
+               for q in params["puzzles"]]
+        c.sendall(msgpack.packb([1, m[1], None, {"results": res}]))
+        return True
+
+    ls, th = fake_daemon(path, answer)
     try:
         p = run([SUDOCTL, "--socket", path, "--no-autostart", "--progress", "solve", EASY, HARD,
                  EASY, HARD], timeout=30)
@@ -494,8 +509,6 @@ def test_compact():
     unique answer) and prints, byte for byte, the lines of the maps they stand
     for; a daemon that does not know `compact` (older) gets the requests again
     without it."""
-    import socket
-    import threading
     import msgpack
     puzzles = read_puzzles("17clue.txt", 300)
     many = "." * 81
@@ -520,32 +533,21 @@ def test_compact():
                     eq(line, json.dumps(m, separators=(",", ":")), "the map's line, byte for byte")
         # an older daemon: `compact` is an unknown parameter there
         path = os.path.join(tmp, "old.sock")
-        ls = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
-        ls.bind(path)
-        ls.listen(1)
         seen = []
 
-        def serve():
-            c, _ = ls.accept()
-            u = msgpack.Unpacker(raw=False)
-            while True:
-                data = c.recv(65536)
-                if not data:
-                    return
-                u.feed(data)
-                for m in u:
-                    params = m[3][0]
-                    seen.append("compact" in params)
-                    if "compact" in params:
-                        err = {"code": "bad-request", "message": "unknown parameter 'compact'"}
-                        c.sendall(msgpack.packb([1, m[1], err, None]))
-                        continue
-                    res = [{"puzzle": q, "status": "unique", "solution": "1" * 81, "solutions": 1,
-                            "guesses": 0} for q in params["puzzles"]]
-                    c.sendall(msgpack.packb([1, m[1], None, {"results": res}]))
+        def answer(c, m):
+            params = m[3][0]
+            seen.append("compact" in params)
+            if "compact" in params:
+                err = {"code": "bad-request", "message": "unknown parameter 'compact'"}
+                c.sendall(msgpack.packb([1, m[1], err, None]))
+                return False
+            res = [{"puzzle": q, "status": "unique", "solution": "1" * 81, "solutions": 1,
+                    "guesses": 0} for q in params["puzzles"]]
+            c.sendall(msgpack.packb([1, m[1], None, {"results": res}]))
+            return False
 
-        th = threading.Thread(target=serve, daemon=True)
-        th.start()
+        ls, th = fake_daemon(path, answer)
         p = run([SUDOCTL, "--socket", path, "--no-autostart", "--json", "solve", "-f", f], timeout=30)
         eq(p.returncode, 0, "every puzzle answered: " + p.stderr)
         lines = jlines(p.stdout)
