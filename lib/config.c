@@ -667,6 +667,12 @@ bool sdk_config_load_named(const char *path, const char *name, sdk_config *cfg, 
                 sdk_error_set(err, SDK_E_CONFIG, "%s:%d: scan must be step or grid, got '%s'", name,
                               l->line, o.kv[k].val);
                 ok = false;
+            } else if (!strcmp(o.kv[k].key, "pick") && sdk_pick_parse(o.kv[k].val) < 0) {
+                sdk_error_set(err, SDK_E_CONFIG,
+                              "%s:%d: pick must be first, best, easiest, digit, tabling, "
+                              "ns-queue or hs-queue, got '%s'",
+                              name, l->line, o.kv[k].val);
+                ok = false;
             } else if (!strcmp(o.kv[k].key, "difficulty")) {
                 difficulty = sdk_parse_difficulty(o.kv[k].val);
                 if (difficulty < 0) {

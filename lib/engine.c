@@ -31,14 +31,20 @@ void sdk_profile_add(sdk_profile *p, const sdk_technique *t, const sdk_options *
         if (!strcmp(k, "group")) snprintf(e->group, sizeof e->group, "%s", v);
         if (!strcmp(k, "scan") && sdk_scan_parse(v) > 0) e->scan = sdk_scan_parse(v);
         if (strcmp(k, "pick")) continue;
-        e->pick = !strcmp(v, "best")       ? SDK_PICK_BEST
-                  : !strcmp(v, "easiest")  ? SDK_PICK_EASIEST
-                  : !strcmp(v, "digit")    ? SDK_PICK_DIGIT
-                  : !strcmp(v, "tabling")  ? SDK_PICK_TABLING
-                  : !strcmp(v, "ns-queue") ? SDK_PICK_NS_QUEUE
-                  : !strcmp(v, "hs-queue") ? SDK_PICK_HS_QUEUE
-                                           : SDK_PICK_FIRST;
+        if (sdk_pick_parse(v) >= 0) e->pick = sdk_pick_parse(v);
     }
+}
+
+int sdk_pick_parse(const char *text)
+{
+    static const char *const names[] = {
+        [SDK_PICK_FIRST] = "first",      [SDK_PICK_BEST] = "best",
+        [SDK_PICK_EASIEST] = "easiest",  [SDK_PICK_DIGIT] = "digit",
+        [SDK_PICK_TABLING] = "tabling",  [SDK_PICK_NS_QUEUE] = "ns-queue",
+        [SDK_PICK_HS_QUEUE] = "hs-queue"};
+    for (int i = 0; i < (int)(sizeof names / sizeof *names); i++)
+        if (!strcmp(text, names[i])) return i;
+    return -1;
 }
 
 int sdk_scan_parse(const char *text)

@@ -62,6 +62,8 @@ typedef struct sdk_profile {
 
 /* "step" / "grid" -> SDK_SCAN_*, anything else -1. */
 int sdk_scan_parse(const char *text);
+/* A pick= value's SDK_PICK_*, or -1 when it names none. */
+int sdk_pick_parse(const char *text);
 
 /* Append a technique (opts may be NULL; difficulty < 0 keeps the default). */
 void sdk_profile_add(sdk_profile *p, const sdk_technique *t, const sdk_options *opts,

@@ -98,6 +98,9 @@ static void refusals_are_precise(void **state)
     expect_error("[profile default]\nscan = all\n", ":4: scan must be step or grid, got 'all'");
     expect_error("[profile default]\nfull-house = scan=row\n",
                  ":4: scan must be step or grid, got 'row'");
+    expect_error("[profile default]\nfull-house = pick=bets\n",
+                 ":4: pick must be first, best, easiest, digit, tabling, ns-queue or hs-queue, "
+                 "got 'bets'");
     expect_error("[profile other]\nfull-house =\n", "default profile 'default' is not defined");
     expect_error("[elsewhere]\nx = 1\n", ":4: unknown section [elsewhere]");
     snprintf(body, sizeof body,
