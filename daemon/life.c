@@ -241,9 +241,9 @@ void life_pack_ready(msgpack_packer *pk, const sdk_config *cfg)
             const sdk_entry *e = &p->entry[k];
             h = fnv(h, e->tech->id, strlen(e->tech->id) + 1);
             h = fnv(h, &e->difficulty, sizeof e->difficulty);
-            for (int o = 0; o < e->opts.n && o < SDK_MAX_OPTIONS; o++) {
-                h = fnv(h, e->opts.kv[o].key, strnlen(e->opts.kv[o].key, 32) + 1);
-                h = fnv(h, e->opts.kv[o].val, strnlen(e->opts.kv[o].val, 96) + 1);
+            for (int o = 0; o < e->opts->n && o < SDK_MAX_OPTIONS; o++) {
+                h = fnv(h, e->opts->kv[o].key, strnlen(e->opts->kv[o].key, 32) + 1);
+                h = fnv(h, e->opts->kv[o].val, strnlen(e->opts->kv[o].val, 96) + 1);
             }
         }
         h = fnv(h, &p->no_uniqueness, sizeof p->no_uniqueness);

@@ -359,6 +359,7 @@ int worker_main(const char *config_path)
         if (!send_frame(FRAME_READY, rb.data, rb.size)) status = 1;
         msgpack_sbuffer_destroy(&rb);
     }
+    malloc_trim(0); /* what loading the config and the plugins used and freed */
     sdk_wire_reader rd;
     sdk_wire_reader_init(&rd, (size_t)1 << 31);
     while (status == 0) {

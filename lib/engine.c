@@ -13,6 +13,8 @@
 
 /* ---- profiles ----------------------------------------------------------- */
 
+static const sdk_options no_options;
+
 void sdk_profile_add(sdk_profile *p, const sdk_technique *t, const sdk_options *opts,
                      int difficulty, const char *source)
 {
@@ -23,11 +25,19 @@ void sdk_profile_add(sdk_profile *p, const sdk_technique *t, const sdk_options *
     sdk_entry *e = &p->entry[p->n++];
     memset(e, 0, sizeof *e);
     e->tech = t;
-    if (opts) e->opts = *opts;
+    e->opts = &no_options;
+    if (opts && opts->n > 0) {
+        sdk_options *own = sdk_xmalloc(sizeof *own);
+        *own = *opts;
+        e->opts = own;
+    }
     e->difficulty = difficulty >= 0 ? difficulty : t->difficulty;
-    snprintf(e->source, sizeof e->source, "%s", source ? source : "");
-    for (int i = 0; i < e->opts.n; i++) { /* engine options (plugins ignore them) */
-        const char *k = e->opts.kv[i].key, *v = e->opts.kv[i].val;
+    size_t sl = source ? strlen(source) : 0;
+    e->source = sdk_xmalloc(sl + 1);
+    if (sl) memcpy(e->source, source, sl);
+    e->source[sl] = 0;
+    for (int i = 0; i < e->opts->n; i++) { /* engine options (plugins ignore them) */
+        const char *k = e->opts->kv[i].key, *v = e->opts->kv[i].val;
         if (!strcmp(k, "group")) snprintf(e->group, sizeof e->group, "%s", v);
         if (!strcmp(k, "scan") && sdk_scan_parse(v) > 0) e->scan = sdk_scan_parse(v);
         if (strcmp(k, "pick")) continue;
@@ -54,6 +64,10 @@ int sdk_scan_parse(const char *text)
 
 void sdk_profile_free(sdk_profile *p)
 {
+    for (int i = 0; i < p->n; i++) {
+        if (p->entry[i].opts != &no_options) free((void *)p->entry[i].opts);
+        free(p->entry[i].source);
+    }
     free(p->entry);
     p->entry = NULL;
     p->n = p->cap = 0;
@@ -67,8 +81,6 @@ int sdk_profile_find(const sdk_profile *p, const char *id)
 }
 
 /* ---- running techniques ------------------------------------------------- */
-
-static const sdk_options no_options;
 
 static bool allowed(const sdk_profile *p, const sdk_entry *e, const sdk_run_opts *o)
 {
@@ -111,7 +123,7 @@ static int run_find(const engine_frame *f, int i, const sdk_grid *g, const sdk_r
     sdk_ctx ctx;
     memset(&ctx, 0, sizeof ctx);
     ctx.self = e->tech;
-    ctx.opts = e->opts.n ? &e->opts : &no_options;
+    ctx.opts = e->opts;
     ctx.unique = o && o->unique;
     ctx.propagate = propagate;
     ctx.propagate_steps = propagate_steps;

@@ -290,7 +290,7 @@ static bool get_only(const sdk_config *cfg, sdk_request *rq, const msgpack_objec
             if (!rq->ext.n)
                 for (int k = 0; k < rq->profile->n; k++) {
                     const sdk_entry *e = &rq->profile->entry[k];
-                    sdk_profile_add(&rq->ext, e->tech, &e->opts, e->difficulty, e->source);
+                    sdk_profile_add(&rq->ext, e->tech, e->opts, e->difficulty, e->source);
                 }
             if (sdk_profile_find(&rq->ext, p) < 0)
                 sdk_profile_add(&rq->ext, tech, NULL, -1, source);

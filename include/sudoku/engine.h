@@ -15,14 +15,17 @@
 extern "C" {
 #endif
 
+/* A profile's entry. Small: a config holds hundreds (every profile lists
+ * its techniques), and each worker loads the config, so the options (2 KiB
+ * when present, absent from most entries) and the source path live apart. */
 typedef struct sdk_entry {
     const sdk_technique *tech;
-    sdk_options opts;
-    int difficulty;   /* effective default (config override or descriptor) */
-    char source[256]; /* the .so it came from */
-    int pick;         /* SDK_PICK_*: which of the steps found is taken (option pick=) */
-    char group[24];   /* option group=: neighbours with one group are searched as one */
-    int scan;         /* SDK_SCAN_*: option scan= (SDK_SCAN_DEFAULT: the profile's) */
+    const sdk_options *opts; /* never NULL: an empty set when it has none */
+    int difficulty;          /* effective default (config override or descriptor) */
+    char *source;            /* the .so it came from */
+    int pick;                /* SDK_PICK_*: which of the steps found is taken (option pick=) */
+    char group[24];          /* option group=: neighbours with one group are searched as one */
+    int scan;                /* SDK_SCAN_*: option scan= (SDK_SCAN_DEFAULT: the profile's) */
 } sdk_entry;
 
 /* How much one step of a technique does before the engine starts again from

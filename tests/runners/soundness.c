@@ -151,8 +151,8 @@ int main(int argc, char **argv)
      * option may change what a technique finds. */
     for (int i = 0; i < walk_profile->n; i++) {
         const sdk_entry *e = &walk_profile->entry[i];
-        if (e->opts.n && !(e->tech->flags & SDK_TF_USES_ENGINE))
-            sdk_profile_add(&all, e->tech, &e->opts, -1, e->source);
+        if (e->opts->n && !(e->tech->flags & SDK_TF_USES_ENGINE))
+            sdk_profile_add(&all, e->tech, e->opts, -1, e->source);
     }
     long *tech_steps = calloc((size_t)all.n, sizeof *tech_steps);
     double *tech_time = calloc((size_t)all.n, sizeof *tech_time);
@@ -210,7 +210,7 @@ int main(int argc, char **argv)
     for (int i = 0; i < all.n; i++)
         printf("%-34s %10ld %10ld %10.2f%s\n", all.entry[i].tech->id, tech_checked[i],
                tech_steps[i], tech_time[i],
-               all.entry[i].opts.n ? "  (walk profile's options)" : "");
+               all.entry[i].opts->n ? "  (walk profile's options)" : "");
     printf("\nsoundness: %d puzzles, %ld positions, %d techniques, %ld steps checked, %ld "
            "violations\n",
            done, positions, all.n, steps, violations);

@@ -53,9 +53,9 @@ static void good_config_keeps_order_and_options(void **state)
     assert_string_equal(d->entry[0].tech->id, "naked-single");
     assert_string_equal(d->entry[1].tech->id, "hidden-single-box");
     assert_int_equal(d->entry[1].difficulty, 17);
-    assert_int_equal(d->entry[1].opts.n, 2);
-    assert_string_equal(d->entry[1].opts.kv[0].key, "foo");
-    assert_string_equal(d->entry[1].opts.kv[0].val, "bar");
+    assert_int_equal(d->entry[1].opts->n, 2);
+    assert_string_equal(d->entry[1].opts->kv[0].key, "foo");
+    assert_string_equal(d->entry[1].opts->kv[0].val, "bar");
     assert_non_null(strstr(d->entry[1].source, "singles.so"));
     assert_int_equal(d->scan, SDK_SCAN_DEFAULT); /* step */
     assert_int_equal(d->entry[0].scan, SDK_SCAN_DEFAULT);
