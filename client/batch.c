@@ -171,6 +171,9 @@ int batch_run(const batch_plan *p)
     /* the first requests are small, so that the first answers come at once
      * (`| head`), then they grow to chunk_size (unless --chunk) */
     int next_size = p->chunk_fixed || interactive || !nfiles ? chunk_size : 1;
+    /* JSON names no puzzle's place (file:line): it is not even formatted */
+    bool places = ro->mode != OUT_JSON;
+    static char nowhere[1];
     struct sigaction sa = {.sa_handler = on_sigint}, old_int;
     sigemptyset(&sa.sa_mask);
     sigaction(SIGINT, &sa, &old_int); /* no SA_RESTART: waits end at once */
@@ -187,18 +190,18 @@ int batch_run(const batch_plan *p)
             char where[PATH_MAX + 32];
             while (c->n < want && !rpc_interrupted) {
                 const char *t;
-                int r = input_next(&in, &t, where, sizeof where);
+                int r = input_next(&in, &t, places ? where : NULL, sizeof where);
                 if (r <= 0) {
                     eof = true;
                     break;
                 }
                 c->at[2 * c->n] = chunk_put(c, t);
-                c->at[2 * c->n + 1] = chunk_put(c, where);
+                if (places) c->at[2 * c->n + 1] = chunk_put(c, where);
                 c->n++;
             }
             for (int i = 0; i < c->n; i++) { /* the arena has stopped moving */
                 c->text[i] = c->arena + c->at[2 * i];
-                c->where[i] = c->arena + c->at[2 * i + 1];
+                c->where[i] = places ? c->arena + c->at[2 * i + 1] : nowhere;
             }
             c->bytes = input_pos(&in);
             if (!c->n) break;

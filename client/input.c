@@ -70,7 +70,7 @@ int input_next(input *in, const char **text, char *where, size_t n)
 {
     if (in->argi < in->nargs) {
         *text = in->args[in->argi];
-        snprintf(where, n, "argument %d", in->argi + 1);
+        if (where) snprintf(where, n, "argument %d", in->argi + 1);
         in->argi++;
         return 1;
     }
@@ -99,7 +99,8 @@ int input_next(input *in, const char **text, char *where, size_t n)
         int r = sdk_reader_next(&in->rd, &t, &line);
         if (r == 1) {
             *text = t;
-            where_line(where, n, !strcmp(in->curname, "-") ? "stdin" : in->curname, line);
+            if (where)
+                where_line(where, n, !strcmp(in->curname, "-") ? "stdin" : in->curname, line);
             return 1;
         }
         if (r < 0 && !rpc_interrupted) {

@@ -646,7 +646,7 @@ static void arm_deadline(worker *w)
  * what is left of it (guided self-scheduling: big pieces first, smaller ones
  * as the job drains, so the workers finish together). */
 #define PIECE_US 20000.0
-#define PIECE_MAX 1024
+#define PIECE_MAX 4096
 
 typedef struct cost {
     char key[64]; /* job->cost_key: method, +logic, /profile */
