@@ -96,9 +96,15 @@ static void chunk_send(const batch_plan *p, chunk *c)
     p->pack(&pk, p, c->text, c->n, c->progress);
 }
 
-/* Room for want puzzles. */
+/* Room for want puzzles (their texts too when they are the usual line of
+ * 81 cells: the arena is not grown and copied again and again). */
 static void chunk_room(chunk *c, int want)
 {
+    size_t texts = (size_t)want * 82;
+    if (texts > c->arena_cap) {
+        c->arena = sdk_xrealloc(c->arena, texts);
+        c->arena_cap = texts;
+    }
     if (want <= c->cap) return;
     c->text = sdk_xrealloc(c->text, sizeof *c->text * (size_t)want);
     c->where = sdk_xrealloc(c->where, sizeof *c->where * (size_t)want);

@@ -93,7 +93,9 @@ static int out_write(void *data, const char *buf, size_t len)
             c->out_len -= c->out_off;
             c->out_off = 0;
         }
-        size_t cap = c->out_cap ? c->out_cap : 65536;
+        /* a batch queues megabytes: a first megabyte (its pages are only
+         * touched as they fill) spares most of the doubling and copying */
+        size_t cap = c->out_cap ? c->out_cap : (size_t)1 << 20;
         while (cap < c->out_len + len) cap *= 2;
         if (cap != c->out_cap) {
             char *p = realloc(c->out, cap);

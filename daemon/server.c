@@ -332,6 +332,8 @@ static void on_connection(uv_stream_t *server, int status)
         uv_close((uv_handle_t *)&c->h, conn_free);
         return;
     }
+    int sndbuf = SOCKET_BUFFER;
+    uv_send_buffer_size((uv_handle_t *)&c->h, &sndbuf);
     c->next = conns;
     if (conns) conns->prev = c;
     conns = c;

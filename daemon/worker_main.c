@@ -22,6 +22,7 @@
 #include <poll.h>
 #include <sys/prctl.h>
 #include <sys/resource.h>
+#include <sys/socket.h>
 #include <sys/uio.h>
 #include <time.h>
 #include <unistd.h>
@@ -198,7 +199,7 @@ static bool send_error(const sdk_error *e)
 static size_t g_max_answer;
 
 #define TRIM_ABOVE ((size_t)64 << 10)
-#define TRIM_IDLE_MS 200
+#define TRIM_IDLE_MS 1000
 static bool g_big; /* the last request had buffers over TRIM_ABOVE */
 
 /* An answer over max_answer: a too-large error in its place. */
@@ -316,6 +317,8 @@ int worker_main(const char *config_path)
     if (map != MAP_FAILED) shm = map, probe = &shm->probe;
     close(PROBE_FD);
     msgpack_sbuffer_init(&outq);
+    int sndbuf = SOCKET_BUFFER; /* a burst of answers in one write */
+    setsockopt(0, SOL_SOCKET, SO_SNDBUF, &sndbuf, sizeof sndbuf);
 
     g_shm = shm;
     watch_signals(false);

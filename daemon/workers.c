@@ -644,9 +644,11 @@ static void arm_deadline(worker *w)
  * (a moving average per method, measured on the pieces that come back), and
  * when the job is the last work queued, at most a 1/(2 x workers) share of
  * what is left of it (guided self-scheduling: big pieces first, smaller ones
- * as the job drains, so the workers finish together). */
+ * as the job drains, down to PIECE_MIN_US of work, so the workers finish
+ * together). */
 #define PIECE_US 20000.0
-#define PIECE_MAX 4096
+#define PIECE_MIN_US 2000.0
+#define PIECE_MAX 1024
 
 typedef struct cost {
     char key[64]; /* job->cost_key: method, +logic, /profile */
@@ -693,6 +695,12 @@ static int chunk_size(const job *j)
     double est = j->cost_us > 0 ? j->cost_us : cost_get(j);
     double by_cost = PIECE_US / (est > 1.0 ? est : 1.0);
     int k = by_cost < share ? (int)by_cost : share;
+    /* the shrinking stops at PIECE_MIN_US of work: below that a piece's
+     * round trip and wakeups cost more than the workers' finishing apart
+     * (a solve batch's tail went down to pieces of 1: 29 pieces for a
+     * request of 4096 rather than 6) */
+    double floor_by_cost = PIECE_MIN_US / (est > 1.0 ? est : 1.0);
+    if (k < floor_by_cost) k = floor_by_cost < left ? (int)floor_by_cost : left;
     return k < 1 ? 1 : k > PIECE_MAX ? PIECE_MAX : k;
 }
 
@@ -1317,6 +1325,8 @@ static worker *spawn_worker(unsigned gen, int config_fd)
     }
     w->next = pool;
     pool = w;
+    int sndbuf = SOCKET_BUFFER;
+    uv_send_buffer_size((uv_handle_t *)&w->pipe, &sndbuf);
     uv_read_start((uv_stream_t *)&w->pipe, worker_alloc, worker_read);
     uv_read_start((uv_stream_t *)&w->err, err_alloc, err_read);
     uv_timer_start(&w->timer, on_load_timeout, (uint64_t)D.lim.load_timeout_ms, 0);
