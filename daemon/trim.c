@@ -57,6 +57,7 @@ void trim_setup(void)
 
 void trim_start(void)
 {
+    malloc_trim(0); /* what reading and checking the config used */
     uv_timer_init(D.loop, &trim_timer);
     uv_timer_start(&trim_timer, on_trim, TRIM_MS, TRIM_MS);
     uv_unref((uv_handle_t *)&trim_timer);

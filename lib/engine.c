@@ -15,6 +15,14 @@
 
 static const sdk_options no_options;
 
+static bool same_options(const sdk_options *a, const sdk_options *b)
+{
+    if (a->n != b->n) return false;
+    for (int i = 0; i < a->n; i++)
+        if (strcmp(a->kv[i].key, b->kv[i].key) || strcmp(a->kv[i].val, b->kv[i].val)) return false;
+    return true;
+}
+
 void sdk_profile_add(sdk_profile *p, const sdk_technique *t, const sdk_options *opts,
                      int difficulty, const char *source)
 {
@@ -26,10 +34,16 @@ void sdk_profile_add(sdk_profile *p, const sdk_technique *t, const sdk_options *
     memset(e, 0, sizeof *e);
     e->tech = t;
     e->opts = &no_options;
-    if (opts && opts->n > 0) {
-        sdk_options *own = sdk_xmalloc(sizeof *own);
-        *own = *opts;
-        e->opts = own;
+    if (opts && opts->n > 0) { /* entries with the same options share them */
+        for (int k = 0; k < p->n - 1 && e->opts == &no_options; k++)
+            if (p->entry[k].own_opts && same_options(p->entry[k].opts, opts))
+                e->opts = p->entry[k].opts;
+        if (e->opts == &no_options) {
+            sdk_options *own = sdk_xmalloc(sizeof *own);
+            *own = *opts;
+            e->opts = own;
+            e->own_opts = true;
+        }
     }
     e->difficulty = difficulty >= 0 ? difficulty : t->difficulty;
     size_t sl = source ? strlen(source) : 0;
@@ -65,7 +79,7 @@ int sdk_scan_parse(const char *text)
 void sdk_profile_free(sdk_profile *p)
 {
     for (int i = 0; i < p->n; i++) {
-        if (p->entry[i].opts != &no_options) free((void *)p->entry[i].opts);
+        if (p->entry[i].own_opts) free((void *)p->entry[i].opts);
         free(p->entry[i].source);
     }
     free(p->entry);

@@ -17,10 +17,12 @@ extern "C" {
 
 /* A profile's entry. Small: a config holds hundreds (every profile lists
  * its techniques), and each worker loads the config, so the options (2 KiB
- * when present, absent from most entries) and the source path live apart. */
+ * when present, absent from most entries, shared by the entries of a
+ * profile that have the same) and the source path live apart. */
 typedef struct sdk_entry {
     const sdk_technique *tech;
     const sdk_options *opts; /* never NULL: an empty set when it has none */
+    bool own_opts;           /* opts is this entry's (else another's or the empty set) */
     int difficulty;          /* effective default (config override or descriptor) */
     char *source;            /* the .so it came from */
     int pick;                /* SDK_PICK_*: which of the steps found is taken (option pick=) */
