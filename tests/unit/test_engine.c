@@ -155,6 +155,39 @@ static void difficulty_override_applies(void **state)
     sdk_profile_free(&p);
 }
 
+/* Entries keep their options apart from the entry: none share the empty
+ * set, equal ones in a profile share one copy (freed once), a different
+ * one gets its own; the engine options are read from them. */
+static void entry_options_shared_when_equal(void **state)
+{
+    (void)state;
+    const char *src;
+    const sdk_technique *t = sdk_config_technique(&cfg, "hidden-single-box", &src);
+    assert_non_null(t);
+    sdk_options best = {0}, digit = {0};
+    best.n = digit.n = 1;
+    strcpy(best.kv[0].key, "pick"), strcpy(best.kv[0].val, "best");
+    strcpy(digit.kv[0].key, "pick"), strcpy(digit.kv[0].val, "digit");
+    sdk_profile p = {0};
+    sdk_profile_add(&p, t, NULL, -1, src);
+    sdk_profile_add(&p, t, &best, -1, src);
+    sdk_profile_add(&p, t, &digit, -1, src);
+    sdk_profile_add(&p, t, &best, -1, NULL);
+    assert_int_equal(p.entry[0].opts->n, 0);
+    assert_false(p.entry[0].own_opts);
+    assert_true(p.entry[1].own_opts && p.entry[2].own_opts);
+    assert_false(p.entry[3].own_opts);
+    assert_ptr_equal(p.entry[3].opts, p.entry[1].opts);
+    assert_ptr_not_equal(p.entry[2].opts, p.entry[1].opts);
+    assert_int_equal(p.entry[1].pick, SDK_PICK_BEST);
+    assert_int_equal(p.entry[2].pick, SDK_PICK_DIGIT);
+    assert_int_equal(p.entry[3].pick, SDK_PICK_BEST);
+    assert_string_equal(p.entry[1].source, src);
+    assert_string_equal(p.entry[3].source, "");
+    sdk_profile_free(&p); /* ASan: each copy freed once */
+    assert_int_equal(p.n, 0);
+}
+
 /* A position of HoDoKu's reglib (0600-1) where a Unique Rectangle type 1
  * removes 2 and 3 from r2c7. */
 static const char *ur_position = "47.3..1.885.4...9.39.86.4.713428.5.92851...34"
@@ -489,6 +522,7 @@ int main(void)
         cmocka_unit_test(no_guess_gets_stuck_and_says_where),
         cmocka_unit_test(difficulty_override_applies),
         cmocka_unit_test(uniqueness_only_when_allowed),
+        cmocka_unit_test(entry_options_shared_when_equal),
         cmocka_unit_test(engine_restarts_from_the_first_technique),
         cmocka_unit_test(observer_sees_nested_finds),
         cmocka_unit_test(scan_grid_applies_every_instance),
