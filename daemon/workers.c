@@ -647,7 +647,7 @@ static void arm_deadline(worker *w)
  * as the job drains, down to PIECE_MIN_US of work, so the workers finish
  * together). */
 #define PIECE_US 20000.0
-#define PIECE_MIN_US 2000.0
+#define PIECE_MIN_US 500.0
 #define PIECE_MAX 1024
 
 typedef struct cost {
@@ -698,7 +698,9 @@ static int chunk_size(const job *j)
     /* the shrinking stops at PIECE_MIN_US of work: below that a piece's
      * round trip and wakeups cost more than the workers' finishing apart
      * (a solve batch's tail went down to pieces of 1: 29 pieces for a
-     * request of 4096 rather than 6) */
+     * request of 4096 rather than 10). Not much more: on a loaded machine
+     * a bigger last piece left the other worker idle longer (2 ms: the
+     * same CPU, less wall throughput) */
     double floor_by_cost = PIECE_MIN_US / (est > 1.0 ? est : 1.0);
     if (k < floor_by_cost) k = floor_by_cost < left ? (int)floor_by_cost : left;
     return k < 1 ? 1 : k > PIECE_MAX ? PIECE_MAX : k;
