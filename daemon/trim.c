@@ -11,7 +11,11 @@
  * free pages back to the kernel. The quiet second keeps a batch's buffers
  * for a client that sends the next batch at once (a script running sudoctl
  * in a loop): without it each run faulted in megabytes anew (~900 page
- * faults in the daemon and ~300 in each worker per run of 17clue.txt).
+ * faults in the daemon per run of 17clue.txt). The workers still trim
+ * after 200 ms idle: a worker left waiting in its idle poll() for a second
+ * made the next batch's wall time twice as long on a loaded machine
+ * (bench_e2e.py --only lean, the run after the in-process one; the cause
+ * not found).
  * The timer is unreferenced: it never keeps the loop (or a draining daemon)
  * alive. The workers do the same between requests (worker_main.c).
  *

@@ -199,7 +199,7 @@ static bool send_error(const sdk_error *e)
 static size_t g_max_answer;
 
 #define TRIM_ABOVE ((size_t)64 << 10)
-#define TRIM_IDLE_MS 1000
+#define TRIM_IDLE_MS 200
 static bool g_big; /* the last request had buffers over TRIM_ABOVE */
 
 /* An answer over max_answer: a too-large error in its place. */
