@@ -296,6 +296,14 @@ typedef struct chain_walk {
     uint16_t *uz; /* uz[e]: digits z with cells seeing every z of the start and of set e */
     bool forward; /* order=hodoku: each next ALS comes later in the list (HoDoKu's
                    * solver keeps only those restricted commons; it finds fewer chains) */
+    /* The last link of a chain only looks for eliminations, and almost every
+     * restricted common it scans gives none (the end set shares no digit z
+     * with the start that some cell sees in both). For the current start,
+     * leaf_at[k * 9 + f] lists (in pool, count first) the edges of set k that
+     * can give one when the chain's first RC is digit f + 1; built the first
+     * time a chain ends next to k, valid while leaf_gen[...] == start + 1. */
+    int *leaf_at, *leaf_gen;
+    int *pool, npool, cappool;
 } chain_walk;
 
 static void chain_check(chain_walk *w, unsigned zs)
@@ -318,6 +326,36 @@ static void chain_check(chain_walk *w, unsigned zs)
     recs_add(w->R, &r, w->l);
 }
 
+/* The edges of set k that may end a chain whose first RC is `first` (one
+ * digit) with eliminations: zs = uz[b] & ~first & ~act must be able to be
+ * non-zero, where act is the edge's digits less at most one excluded digit
+ * (and not empty). Count first, then edge indices, in graph order. */
+static const int *leaf_edges(chain_walk *w, int k, unsigned first)
+{
+    int key = k * 9 + __builtin_ctz(first);
+    int start = w->als[0] + 1;
+    if (w->leaf_gen[key] == start) return w->pool + w->leaf_at[key];
+    int lo = w->gr->first[k], hi = w->gr->first[k + 1];
+    if (w->npool + (hi - lo) + 1 > w->cappool) {
+        int cap =
+            w->cappool * 2 > w->npool + (hi - lo) + 1 ? w->cappool * 2 : w->npool + (hi - lo) + 1;
+        w->pool = sdk_xrealloc(w->pool, sizeof *w->pool * (size_t)cap);
+        w->cappool = cap;
+    }
+    int at = w->npool, n = 0;
+    for (int i = lo; i < hi; i++) {
+        const sdk_rcc *e = &w->gr->edge[i];
+        unsigned u = w->uz[e->b] & ~first;
+        if ((u & ~e->digits) || (sdk_mask_count(e->digits) >= 2 && (u & e->digits)))
+            w->pool[at + 1 + n++] = i;
+    }
+    w->pool[at] = n;
+    w->npool += n + 1;
+    w->leaf_at[key] = at;
+    w->leaf_gen[key] = start;
+    return w->pool + at;
+}
+
 /* Extend the chain from its last set; prev is the actual RC of the last link. */
 static void chain_dfs(chain_walk *w, unsigned prev)
 {
@@ -329,9 +367,12 @@ static void chain_dfs(chain_walk *w, unsigned prev)
      * lower digit when the previous link used two) */
     unsigned excl = prev & (0u - prev);
     if (w->n + 1 == w->max_rc) {
-        /* last link: only look for eliminations */
+        /* last link: only look for eliminations (the edges left out of the
+         * list would all give zs == 0 below) */
         unsigned first = w->act[0];
-        for (; e < end; e++) {
+        const int *list = leaf_edges(w, k, first);
+        for (int i = 1; i <= list[0]; i++) {
+            e = &w->gr->edge[list[i]];
             unsigned act = e->digits & ~excl;
             if (!act || w->in_chain[e->b] || (w->forward && e->b < k)) continue;
             unsigned zs = w->uz[e->b] & ~first & ~act;
@@ -383,9 +424,12 @@ static void search_chain(const sdk_als_list *l, const sdk_rcc_graph *gr, int max
                     .in_chain = in_chain,
                     .uz = uz,
                     .forward = forward};
+    w.leaf_at = sdk_xmalloc(sizeof *w.leaf_at * (size_t)(9 * l->n + 1));
+    w.leaf_gen = sdk_xcalloc((size_t)(9 * l->n + 1), sizeof *w.leaf_gen);
     for (int s = 0; s < l->n && !R->oom && R->nodes <= R->max_nodes; s++) {
         const sdk_als *S = &l->als[s];
         if (gr->first[s] == gr->first[s + 1]) continue;
+        w.npool = 0;
         for (int e = 0; e < l->n; e++) {
             uz[e] = 0;
             const sdk_als *E = &l->als[e];
@@ -402,6 +446,9 @@ static void search_chain(const sdk_als_list *l, const sdk_rcc_graph *gr, int max
     }
     free(in_chain);
     free(uz);
+    free(w.leaf_at);
+    free(w.leaf_gen);
+    free(w.pool);
 }
 
 typedef struct blossom {

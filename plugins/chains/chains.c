@@ -5,7 +5,13 @@
  * discontinuous), a chain from a false premise to a true candidate is an AIC.
  * Lassos are rejected, one step is kept per set of eliminations (the shortest
  * chain), and the grouped techniques report only chains with a group or ALS
- * node. */
+ * node.
+ *
+ * One search finds the chains of all three kinds (continuous, discontinuous,
+ * AIC) and each technique reports its own kind, so the search's result is
+ * kept per thread for the last position (plain and grouped apart): the
+ * techniques of a family run one after the other on a position whenever the
+ * earlier ones find nothing, and the later ones read what the first found. */
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -370,20 +376,21 @@ static const char *type_name(int type, bool grouped)
     return names[grouped ? 1 : 0][type];
 }
 
-static int difficulty(const sdk_links *L, const found *f)
+static int difficulty(const sdk_links *L, int type, bool grouped, bool als, const int *lit,
+                      int nlit)
 {
     bool one_digit = true;
-    int d0 = L->node[SDK_LIT_NODE(f->lit[0])].digit;
-    for (int i = 1; i < f->nlit; i++)
-        if (L->node[SDK_LIT_NODE(f->lit[i])].digit != d0) one_digit = false;
+    int d0 = L->node[SDK_LIT_NODE(lit[0])].digit;
+    for (int i = 1; i < nlit; i++)
+        if (L->node[SDK_LIT_NODE(lit[i])].digit != d0) one_digit = false;
     int base;
-    if (f->type == T_CNL)
+    if (type == T_CNL)
         base = one_digit ? 65 : 70;
     else
         base = one_digit ? 66 : 70;
-    if (f->grouped) base += 2;
-    if (f->als) base += 3;
-    return base + sdk_chain_length_tenths(f->nlit);
+    if (grouped) base += 2;
+    if (als) base += 3;
+    return base + sdk_chain_length_tenths(nlit);
 }
 
 /* What a chain technique looks for: its descriptor's data. */
@@ -392,20 +399,119 @@ typedef struct chain_kind {
     bool grouped;
 } chain_kind;
 
+/* ---- the per-thread result of the last search ---------------------------- */
+
+/* Fixed sizes: a search whose result does not fit is not kept (each
+ * technique of the family then searches again, as without the cache). */
+#define CACHE_FOUND 768
+#define CACHE_LITS 32768
+#define CACHE_ELIMS 12288
+
+typedef struct cached_found {
+    uint8_t type;
+    bool grouped, als;
+    int nlit, lit_at, nelim, elim_at;
+} cached_found;
+
+/* The chains one search found on a position (values, candidates) with the
+ * given link flags, in the order found: lit[] and elim[] hold the records'
+ * literals and eliminations one after the other. */
+typedef struct chain_cache {
+    uint8_t value[SDK_CELLS];
+    uint16_t cand[SDK_CELLS];
+    unsigned flags;
+    bool used;
+    bool complete; /* false: the result did not fit */
+    int n, nlit, nelim;
+    cached_found f[CACHE_FOUND];
+    int lit[CACHE_LITS];
+    uint16_t elim[CACHE_ELIMS];
+} chain_cache;
+static _Thread_local chain_cache cache[2]; /* plain, grouped */
+
+static bool cache_hit(const chain_cache *c, const sdk_grid *g, unsigned flags)
+{
+    return c->used && c->flags == flags && !memcmp(c->value, g->value, sizeof c->value) &&
+           !memcmp(c->cand, g->cand, sizeof c->cand);
+}
+
+/* Keep the search's result: false when it does not fit. */
+static bool cache_store(chain_cache *c, const sdk_grid *g, unsigned flags, const search *s)
+{
+    memcpy(c->value, g->value, sizeof c->value);
+    memcpy(c->cand, g->cand, sizeof c->cand);
+    c->flags = flags;
+    c->used = true;
+    c->complete = false;
+    c->n = c->nlit = c->nelim = 0;
+    if (s->n > CACHE_FOUND) return false;
+    for (int i = 0; i < s->n; i++) {
+        const found *f = &s->f[i];
+        if (c->nlit + f->nlit > CACHE_LITS || c->nelim + f->nelim > CACHE_ELIMS) return false;
+        c->f[i] = (cached_found){(uint8_t)f->type, f->grouped, f->als,  f->nlit,
+                                 c->nlit,          f->nelim,   c->nelim};
+        memcpy(c->lit + c->nlit, f->lit, sizeof(int) * (size_t)f->nlit);
+        memcpy(c->elim + c->nelim, f->elim, sizeof(uint16_t) * (size_t)f->nelim);
+        c->nlit += f->nlit;
+        c->nelim += f->nelim;
+    }
+    c->n = s->n;
+    c->complete = true;
+    return true;
+}
+
+/* Emit one chain as a step of technique t. */
+static int emit_chain(const sdk_ctx *ctx, sdk_sink *sink, const sdk_links *L, int type,
+                      bool grouped, const cached_found *f, const int *lit, const uint16_t *elim)
+{
+    int nlit = f->nlit, nelim = f->nelim;
+    sdk_step *st = sdk_scratch_step(ctx, 0);
+    sdk_step_init(st, ctx->self);
+    st->difficulty = difficulty(L, type, f->grouped, f->als, lit, nlit);
+    for (int k = 0; k < nelim; k++) sdk_step_elim(st, elim[k] / 9, elim[k] % 9 + 1);
+    sdk_links_to_step(L, lit, nlit, st);
+    char buf[SDK_STEP_TEXT];
+    sdk_links_eureka(L, lit, nlit, buf, sizeof buf - 64);
+    sdk_step_printf(st, "%s: %s", type_name(type, grouped), buf);
+    return sdk_emit(sink, st);
+}
+
+/* The steps of one kind from the kept result (the links rebuilt only when
+ * there is one: the chains' literals name the same nodes). */
+static int emit_cached(const sdk_ctx *ctx, const sdk_grid *g, sdk_sink *sink, const chain_cache *c,
+                       int type, bool grouped)
+{
+    bool any = false;
+    for (int i = 0; i < c->n && !any; i++) any = c->f[i].type == type;
+    if (!any) return SDK_CONTINUE;
+    sdk_links L;
+    if (!sdk_links_build(g, c->flags, &L)) return SDK_CONTINUE;
+    int ret = SDK_CONTINUE;
+    for (int i = 0; i < c->n && ret != SDK_STOP; i++) {
+        const cached_found *f = &c->f[i];
+        if (f->type != type) continue;
+        ret = emit_chain(ctx, sink, &L, type, grouped, f, c->lit + f->lit_at, c->elim + f->elim_at);
+    }
+    sdk_links_free(&L);
+    return ret;
+}
+
 static int find_chains(const sdk_ctx *ctx, const sdk_grid *g, sdk_sink *sink)
 {
     const sdk_technique *t = ctx->self;
     const chain_kind *kind = t->data;
     int type = kind->type;
     bool grouped = kind->grouped;
-    search *s = sdk_xcalloc(1, sizeof *s);
-    s->g = g;
     unsigned flags = 0;
     if (grouped) {
         flags |= SDK_LINKS_GROUPS;
         if (sdk_opt_bool(ctx, "als", false)) flags |= SDK_LINKS_ALS;
-        s->only_grouped = true;
     }
+    chain_cache *c = &cache[grouped ? 1 : 0];
+    if (cache_hit(c, g, flags) && c->complete) return emit_cached(ctx, g, sink, c, type, grouped);
+    search *s = sdk_xcalloc(1, sizeof *s);
+    s->g = g;
+    s->only_grouped = grouped;
     int ret = SDK_CONTINUE;
     if (!sdk_links_build(g, flags, &s->L)) goto out;
     if (!sdk_lsearch_init(&s->S, &s->L)) goto out_links;
@@ -417,18 +523,12 @@ static int find_chains(const sdk_ctx *ctx, const sdk_grid *g, sdk_sink *sink)
     /* grouped: also the other shortest chains (ties broken the other way),
      * which may give other eliminations */
     if (grouped) run_search(s, true);
-    sdk_step *st = sdk_scratch_step(ctx, 0);
+    cache_store(c, g, flags, s);
     for (int i = 0; i < s->n && ret != SDK_STOP; i++) {
         const found *f = &s->f[i];
         if (f->type != type) continue;
-        sdk_step_init(st, t);
-        st->difficulty = difficulty(&s->L, f);
-        for (int k = 0; k < f->nelim; k++) sdk_step_elim(st, f->elim[k] / 9, f->elim[k] % 9 + 1);
-        sdk_links_to_step(&s->L, f->lit, f->nlit, st);
-        char buf[SDK_STEP_TEXT];
-        sdk_links_eureka(&s->L, f->lit, f->nlit, buf, sizeof buf - 64);
-        sdk_step_printf(st, "%s: %s", type_name(type, grouped), buf);
-        ret = sdk_emit(sink, st);
+        cached_found cf = {(uint8_t)f->type, f->grouped, f->als, f->nlit, 0, f->nelim, 0};
+        ret = emit_chain(ctx, sink, &s->L, type, grouped, &cf, f->lit, f->elim);
     }
     sdk_lsearch_free(&s->S);
     sdk_lsearch_free(&s->S2);
