@@ -303,7 +303,18 @@ typedef struct chain_walk {
      * can give one when the chain's first RC is digit f + 1; built the first
      * time a chain ends next to k, valid while leaf_gen[...] == start + 1. */
     int *leaf_at, *leaf_gen;
+    /* The same one link earlier: pre_at[k * 9 + f] lists the edges of k to a
+     * set that may end a chain (the test of leaf_at) or whose own list is not
+     * empty; the others only count their search nodes. */
+    int *pre_at, *pre_gen;
     int *pool, npool, cappool;
+    /* Per set k, over its edges that the walk may take (forward): the sum of
+     * the next sets' edge counts (deg), and the same for the edges of one RC
+     * digit x only (sum1[k * 9 + x]). */
+    long *sum, *sum1;
+    uint16_t edig[MAX_RECORD_ALS]; /* edig[i]: every RC digit between als[i] and als[i+1] */
+    uint64_t *adj;                 /* adjacency bits (a * words + b), NULL: too many sets */
+    int words;
 } chain_walk;
 
 static void chain_check(chain_walk *w, unsigned zs)
@@ -326,34 +337,156 @@ static void chain_check(chain_walk *w, unsigned zs)
     recs_add(w->R, &r, w->l);
 }
 
+static void pool_reserve(chain_walk *w, int more)
+{
+    if (w->npool + more <= w->cappool) return;
+    int cap = w->cappool * 2 > w->npool + more ? w->cappool * 2 : w->npool + more;
+    w->pool = sdk_xrealloc(w->pool, sizeof *w->pool * (size_t)cap);
+    w->cappool = cap;
+}
+
 /* The edges of set k that may end a chain whose first RC is `first` (one
  * digit) with eliminations: zs = uz[b] & ~first & ~act must be able to be
- * non-zero, where act is the edge's digits less at most one excluded digit
- * (and not empty). Count first, then edge indices, in graph order. */
-static const int *leaf_edges(chain_walk *w, int k, unsigned first)
+ * non-zero, where act is the edge's digits less the excluded digit excl (at
+ * most one) and not empty. With u = uz[b] & ~first, that is u & ~digits
+ * (then whatever excl is) or, for a doubly linked edge, excl in u & digits.
+ * Its offset in pool: the count n, whether an edge of the first kind is
+ * there, the union of the u & digits of the second kind (the excl values
+ * that can give one), then n edge indices in graph order. */
+#define LEAF_HEAD 3
+static int leaf_edges(chain_walk *w, int k, unsigned first)
 {
     int key = k * 9 + __builtin_ctz(first);
     int start = w->als[0] + 1;
-    if (w->leaf_gen[key] == start) return w->pool + w->leaf_at[key];
+    if (w->leaf_gen[key] == start) return w->leaf_at[key];
     int lo = w->gr->first[k], hi = w->gr->first[k + 1];
-    if (w->npool + (hi - lo) + 1 > w->cappool) {
-        int cap =
-            w->cappool * 2 > w->npool + (hi - lo) + 1 ? w->cappool * 2 : w->npool + (hi - lo) + 1;
-        w->pool = sdk_xrealloc(w->pool, sizeof *w->pool * (size_t)cap);
-        w->cappool = cap;
+    pool_reserve(w, hi - lo + LEAF_HEAD);
+    int at = w->npool, n = 0, any = 0;
+    unsigned excls = 0;
+    for (int i = lo; i < hi; i++) {
+        const sdk_rcc *e = &w->gr->edge[i];
+        unsigned u = w->uz[e->b] & ~first;
+        if (u & ~e->digits) {
+            any = 1;
+        } else if (sdk_mask_count(e->digits) >= 2 && (u & e->digits)) {
+            excls |= u & e->digits;
+        } else {
+            continue;
+        }
+        w->pool[at + LEAF_HEAD + n++] = i;
     }
+    w->pool[at] = n;
+    w->pool[at + 1] = any;
+    w->pool[at + 2] = (int)excls;
+    w->npool += n + LEAF_HEAD;
+    w->leaf_at[key] = at;
+    w->leaf_gen[key] = start;
+    return at;
+}
+
+/* The excluded digits a chain's last link can have after the edge e: the
+ * lower RC digit of e, or its second when the link before used the lower. */
+static unsigned next_excls(const sdk_rcc *e)
+{
+    unsigned d = e->digits, low = d & (0u - d), rest = d & ~low;
+    return low | (rest & (0u - rest));
+}
+
+/* The edges of k whose next set may end a chain (the test of leaf_edges) or
+ * lead to an end (its leaf_edges can give one); offset in pool as for
+ * leaf_edges. */
+static int pre_edges(chain_walk *w, int k, unsigned first)
+{
+    int key = k * 9 + __builtin_ctz(first);
+    int start = w->als[0] + 1;
+    if (w->pre_gen[key] == start) return w->pre_at[key];
+    int lo = w->gr->first[k], hi = w->gr->first[k + 1];
+    for (int i = lo; i < hi; i++) leaf_edges(w, w->gr->edge[i].b, first);
+    pool_reserve(w, hi - lo + LEAF_HEAD);
     int at = w->npool, n = 0;
     for (int i = lo; i < hi; i++) {
         const sdk_rcc *e = &w->gr->edge[i];
         unsigned u = w->uz[e->b] & ~first;
-        if ((u & ~e->digits) || (sdk_mask_count(e->digits) >= 2 && (u & e->digits)))
-            w->pool[at + 1 + n++] = i;
+        const int *next = w->pool + leaf_edges(w, e->b, first);
+        bool end_here = (u & ~e->digits) || (sdk_mask_count(e->digits) >= 2 && (u & e->digits));
+        bool end_next = next[1] || ((unsigned)next[2] & next_excls(e));
+        if (end_here || end_next) w->pool[at + LEAF_HEAD + n++] = i;
     }
     w->pool[at] = n;
-    w->npool += n + 1;
-    w->leaf_at[key] = at;
-    w->leaf_gen[key] = start;
-    return w->pool + at;
+    w->pool[at + 1] = w->pool[at + 2] = 0;
+    w->npool += n + LEAF_HEAD;
+    w->pre_at[key] = at;
+    w->pre_gen[key] = start;
+    return at;
+}
+
+/* The last link from set k (the chain's last set): only eliminations. The
+ * edges left out of leaf_edges' list would all give zs == 0 below. */
+static void chain_leaf(chain_walk *w, int k, unsigned excl)
+{
+    unsigned first = w->act[0];
+    int at = leaf_edges(w, k, first);
+    if (!w->pool[at + 1] && !((unsigned)w->pool[at + 2] & excl)) return;
+    for (int i = 0; i < w->pool[at]; i++) {
+        const sdk_rcc *e = &w->gr->edge[w->pool[at + LEAF_HEAD + i]];
+        unsigned act = e->digits & ~excl;
+        if (!act || w->in_chain[e->b] || (w->forward && e->b < k)) continue;
+        unsigned zs = w->uz[e->b] & ~first & ~act;
+        if (!zs) continue;
+        w->act[w->n] = (uint16_t)act;
+        w->als[++w->n] = e->b;
+        chain_check(w, zs);
+        w->n--;
+    }
+}
+
+/* The link before the last from set k, when the search nodes of every next
+ * set fit in the budget (none of them stops on it): the next sets that can
+ * give nothing only add their node counts, at once. */
+static void chain_preleaf(chain_walk *w, int k, unsigned excl)
+{
+    const sdk_rcc *edge = w->gr->edge;
+    const int *first_of = w->gr->first;
+    long nodes = w->sum[k] - (excl ? w->sum1[k * 9 + __builtin_ctz(excl)] : 0);
+    /* sets in the chain are not entered (the last one is linked to k with
+     * the same digits as k to it: RCs are symmetric) */
+    int m = w->als[w->n - 1];
+    if (!(w->forward && m < k) && (w->edig[w->n - 1] & ~excl))
+        nodes -= first_of[m + 1] - first_of[m];
+    for (int i = 0; i < w->n - 1; i++) {
+        m = w->als[i];
+        if (w->adj && !(w->adj[(size_t)k * (size_t)w->words + (size_t)(m >> 6)] >> (m & 63) & 1))
+            continue;
+        int lo = first_of[k], hi = first_of[k + 1];
+        while (lo < hi) {
+            int mid = (lo + hi) / 2;
+            if (edge[mid].b < m)
+                lo = mid + 1;
+            else
+                hi = mid;
+        }
+        if (lo == first_of[k + 1] || edge[lo].b != m) continue;
+        if ((w->forward && m < k) || !(edge[lo].digits & ~excl)) continue;
+        nodes -= first_of[m + 1] - first_of[m];
+    }
+    w->R->nodes += nodes;
+    unsigned first = w->act[0];
+    int at = pre_edges(w, k, first);
+    for (int i = 0; i < w->pool[at]; i++) {
+        const sdk_rcc *e = &edge[w->pool[at + LEAF_HEAD + i]];
+        unsigned act = e->digits & ~excl;
+        if (!act || w->in_chain[e->b] || (w->forward && e->b < k)) continue;
+        w->act[w->n] = (uint16_t)act;
+        w->als[++w->n] = e->b;
+        w->in_chain[e->b] = true;
+        if (w->n >= 3) {
+            unsigned zs = w->uz[e->b] & ~first & ~act;
+            if (zs) chain_check(w, zs);
+        }
+        chain_leaf(w, e->b, act & (0u - act));
+        w->in_chain[e->b] = false;
+        w->n--;
+    }
 }
 
 /* Extend the chain from its last set; prev is the actual RC of the last link. */
@@ -367,21 +500,11 @@ static void chain_dfs(chain_walk *w, unsigned prev)
      * lower digit when the previous link used two) */
     unsigned excl = prev & (0u - prev);
     if (w->n + 1 == w->max_rc) {
-        /* last link: only look for eliminations (the edges left out of the
-         * list would all give zs == 0 below) */
-        unsigned first = w->act[0];
-        const int *list = leaf_edges(w, k, first);
-        for (int i = 1; i <= list[0]; i++) {
-            e = &w->gr->edge[list[i]];
-            unsigned act = e->digits & ~excl;
-            if (!act || w->in_chain[e->b] || (w->forward && e->b < k)) continue;
-            unsigned zs = w->uz[e->b] & ~first & ~act;
-            if (!zs) continue;
-            w->act[w->n] = (uint16_t)act;
-            w->als[++w->n] = e->b;
-            chain_check(w, zs);
-            w->n--;
-        }
+        chain_leaf(w, k, excl);
+        return;
+    }
+    if (w->n + 2 == w->max_rc && w->n > 0 && w->R->nodes + w->sum[k] <= w->R->max_nodes) {
+        chain_preleaf(w, k, excl);
         return;
     }
     for (; e < end; e++) {
@@ -399,6 +522,7 @@ static void chain_dfs(chain_walk *w, unsigned prev)
         }
         for (int t = 0; t < ntry; t++) {
             w->act[w->n] = (uint16_t)tries[t];
+            w->edig[w->n] = e->digits;
             w->als[++w->n] = e->b;
             w->in_chain[e->b] = true;
             if (w->n >= 3) {
@@ -426,6 +550,22 @@ static void search_chain(const sdk_als_list *l, const sdk_rcc_graph *gr, int max
                     .forward = forward};
     w.leaf_at = sdk_xmalloc(sizeof *w.leaf_at * (size_t)(9 * l->n + 1));
     w.leaf_gen = sdk_xcalloc((size_t)(9 * l->n + 1), sizeof *w.leaf_gen);
+    w.pre_at = sdk_xmalloc(sizeof *w.pre_at * (size_t)(9 * l->n + 1));
+    w.pre_gen = sdk_xcalloc((size_t)(9 * l->n + 1), sizeof *w.pre_gen);
+    w.sum = sdk_xcalloc((size_t)l->n + 1, sizeof *w.sum);
+    w.sum1 = sdk_xcalloc((size_t)(9 * l->n + 1), sizeof *w.sum1);
+    w.words = (l->n + 63) / 64;
+    if (l->n <= 8192) w.adj = sdk_xcalloc((size_t)l->n * (size_t)w.words + 1, sizeof *w.adj);
+    for (int k = 0; k < l->n; k++)
+        for (int i = gr->first[k]; i < gr->first[k + 1]; i++) {
+            const sdk_rcc *e = &gr->edge[i];
+            if (w.adj)
+                w.adj[(size_t)k * (size_t)w.words + (size_t)(e->b >> 6)] |= 1ULL << (e->b & 63);
+            if (forward && e->b < k) continue;
+            long deg = gr->first[e->b + 1] - gr->first[e->b];
+            w.sum[k] += deg;
+            if (sdk_mask_count(e->digits) == 1) w.sum1[k * 9 + __builtin_ctz(e->digits)] += deg;
+        }
     for (int s = 0; s < l->n && !R->oom && R->nodes <= R->max_nodes; s++) {
         const sdk_als *S = &l->als[s];
         if (gr->first[s] == gr->first[s + 1]) continue;
@@ -448,6 +588,11 @@ static void search_chain(const sdk_als_list *l, const sdk_rcc_graph *gr, int max
     free(uz);
     free(w.leaf_at);
     free(w.leaf_gen);
+    free(w.pre_at);
+    free(w.pre_gen);
+    free(w.sum);
+    free(w.sum1);
+    free(w.adj);
     free(w.pool);
 }
 
