@@ -830,6 +830,69 @@ static void build_step(sdk_step *s, const sdk_technique *t, const sdk_als_list *
     }
 }
 
+/* ---- the ALSs of the last position ------------------------------------- */
+
+/* ALS-XZ, ALS-XY-Wing, ALS chain and Death Blossom run one after the other
+ * on a position whenever the earlier ones find nothing, and all of them
+ * start from the same list of ALSs (and the first three from the same
+ * restricted commons): per thread, the list and graphs of the last position
+ * (values, candidates) are kept and freed when the position changes. */
+typedef struct als_cache {
+    uint8_t value[SDK_CELLS];
+    uint16_t cand[SDK_CELLS];
+    bool used;
+    sdk_als_list l;
+    bool have_graph[2]; /* per overlap option */
+    sdk_rcc_graph gr[2];
+} als_cache;
+static _Thread_local als_cache *als_last;
+
+static void als_cache_clear(als_cache *c)
+{
+    if (!c->used) return;
+    sdk_als_list_free(&c->l);
+    for (int i = 0; i < 2; i++)
+        if (c->have_graph[i]) sdk_rcc_graph_free(&c->gr[i]);
+    memset(c, 0, sizeof *c);
+}
+
+/* The thread unloading the plugin (the one that used it, in a daemon
+ * worker) frees its cache. */
+__attribute__((destructor)) static void als_cache_release(void)
+{
+    if (!als_last) return;
+    als_cache_clear(als_last);
+    free(als_last);
+    als_last = NULL;
+}
+
+/* The ALSs of g (NULL when out of memory). */
+static als_cache *als_of(const sdk_grid *g)
+{
+    if (!als_last) als_last = sdk_xcalloc(1, sizeof *als_last);
+    als_cache *c = als_last;
+    if (c->used && !memcmp(c->value, g->value, sizeof c->value) &&
+        !memcmp(c->cand, g->cand, sizeof c->cand))
+        return c;
+    als_cache_clear(c);
+    if (sdk_als_collect(g, NULL, &c->l) < 0) return NULL;
+    memcpy(c->value, g->value, sizeof c->value);
+    memcpy(c->cand, g->cand, sizeof c->cand);
+    c->used = true;
+    return c;
+}
+
+/* Their restricted commons (NULL when out of memory). */
+static const sdk_rcc_graph *rcc_of(als_cache *c, bool overlap)
+{
+    int i = overlap ? 1 : 0;
+    if (!c->have_graph[i]) {
+        if (sdk_rcc_graph_build(&c->l, overlap, &c->gr[i]) < 0) return NULL;
+        c->have_graph[i] = true;
+    }
+    return &c->gr[i];
+}
+
 /* One find for the family: the kind (K_*) is the descriptor's data. */
 static int find_als(const sdk_ctx *ctx, const sdk_grid *g, sdk_sink *sink)
 {
@@ -847,29 +910,26 @@ static int find_als(const sdk_ctx *ctx, const sdk_grid *g, sdk_sink *sink)
         R.ret = SDK_CONTINUE;
     }
     R.max_nodes = sdk_opt_int(ctx, "max-nodes", 100000000);
-    sdk_als_list l;
-    if (sdk_als_collect(g, NULL, &l) < 0) return SDK_CONTINUE;
+    als_cache *ac = als_of(g);
+    if (!ac) return SDK_CONTINUE;
+    const sdk_als_list *lp = &ac->l;
     if (kind == K_DB) {
-        search_db(g, &l, overlap, &R);
+        search_db(g, lp, overlap, &R);
     } else {
-        sdk_rcc_graph gr;
-        if (sdk_rcc_graph_build(&l, overlap, &gr) < 0) {
-            sdk_als_list_free(&l);
-            return SDK_CONTINUE;
-        }
+        const sdk_rcc_graph *gr = rcc_of(ac, overlap);
+        if (!gr) return SDK_CONTINUE;
         if (kind == K_XZ)
-            search_xz(&l, &gr, &R);
+            search_xz(lp, gr, &R);
         else if (kind == K_XY && hodoku)
-            search_xy_hodoku(&l, &gr, overlap, &R);
+            search_xy_hodoku(lp, gr, overlap, &R);
         else if (kind == K_XY)
-            search_xy(&l, &gr, overlap, &R);
+            search_xy(lp, gr, overlap, &R);
         else {
             int max_len = sdk_opt_int(ctx, "max-length", 7);
             if (max_len > MAX_RECORD_ALS) max_len = MAX_RECORD_ALS;
             if (max_len < 4) max_len = 4;
-            search_chain(&l, &gr, max_len - 1, order && !strcmp(order, "hodoku"), &R);
+            search_chain(lp, gr, max_len - 1, order && !strcmp(order, "hodoku"), &R);
         }
-        sdk_rcc_graph_free(&gr);
     }
     int ret = SDK_CONTINUE;
     if (hodoku) { /* emitted as found */
@@ -879,14 +939,13 @@ static int find_als(const sdk_ctx *ctx, const sdk_grid *g, sdk_sink *sink)
     if (R.n > 1) qsort(R.r, (size_t)R.n, sizeof *R.r, rec_cmp);
     sdk_step *s = sdk_scratch_step(ctx, 0);
     for (int i = 0; s && i < R.n; i++) {
-        build_step(s, t, &l, &R.r[i]);
+        build_step(s, t, lp, &R.r[i]);
         if (sdk_emit(sink, s) == SDK_STOP) {
             ret = SDK_STOP;
             break;
         }
     }
     recs_free(&R);
-    sdk_als_list_free(&l);
     return ret;
 }
 

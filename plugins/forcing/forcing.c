@@ -132,7 +132,26 @@ static const char *lit_name(int lit, char *buf)
     return buf;
 }
 
-/* Static contradiction of premise p: returns the kind found, fills the chains. */
+/* The nine bits of candidates c*9 .. c*9+8 of a set (bit d-1: digit d). */
+static unsigned cs_cell(const cset *s, int c)
+{
+    int b = c * 9, w = b >> 6, o = b & 63;
+    uint64_t v = s->w[w] >> o;
+    if (o > 55) v |= s->w[w + 1] << (64 - o);
+    return (unsigned)v & 0x1ffu;
+}
+
+/* The lowest set bit of a mask, and the mask without it. */
+static int pop_low(unsigned *m)
+{
+    int d = __builtin_ctz(*m);
+    *m &= *m - 1;
+    return d;
+}
+
+/* Static contradiction of premise p: returns the kind found, fills the chains.
+ * The tests run in a fixed order (the premise's negation, a candidate true
+ * and false, cells, then houses digit by digit), each on whole words. */
 static int static_contradiction(sctx *s, int p, sdk_step *st, int *len)
 {
     const table *t = &s->t[p];
@@ -145,68 +164,67 @@ static int static_contradiction(sctx *s, int p, sdk_step *st, int *len)
         sdk_step_printf(st, "%s", txt);
         return 1;
     }
-    for (int k = 0; k < SDK_NCAND; k++)
-        if (cs_has(&t->on, k) && cs_has(&t->off, k)) {
-            char a[512], b[512];
-            int l1 = forcing_add_chain(s, p, 2 * k + 1, st, a, sizeof a);
-            int l2 = forcing_add_chain(s, p, 2 * k, st, b, sizeof b);
-            *len = l1 + l2;
-            sdk_step_printf(st, "%s / %s", a, b);
-            return 2;
-        }
+    for (int w = 0; w < 12; w++) {
+        uint64_t both = t->on.w[w] & t->off.w[w];
+        if (!both) continue;
+        int k = w * 64 + __builtin_ctzll(both);
+        if (k >= SDK_NCAND) break;
+        char a[512], b[512];
+        int l1 = forcing_add_chain(s, p, 2 * k + 1, st, a, sizeof a);
+        int l2 = forcing_add_chain(s, p, 2 * k, st, b, sizeof b);
+        *len = l1 + l2;
+        sdk_step_printf(st, "%s / %s", a, b);
+        return 2;
+    }
     for (int c = 0; c < 81; c++) {
         if (g->value[c]) continue;
-        int on = 0, off = 0, first = -1, second = -1;
-        SDK_MASK_FOREACH(d, g->cand[c]) {
-            int k = c * 9 + d - 1;
-            if (cs_has(&t->on, k)) {
-                on++;
-                if (first < 0)
-                    first = k;
-                else if (second < 0)
-                    second = k;
-            }
-            if (cs_has(&t->off, k)) off++;
-        }
-        if (on >= 2) {
+        unsigned cand = g->cand[c];
+        unsigned on = cs_cell(&t->on, c) & cand, off = cs_cell(&t->off, c) & cand;
+        if (sdk_mask_count(on) >= 2) {
+            int first = c * 9 + pop_low(&on), second = c * 9 + pop_low(&on);
             char a[512], b[512];
             *len = forcing_add_chain(s, p, 2 * first + 1, st, a, sizeof a) +
                    forcing_add_chain(s, p, 2 * second + 1, st, b, sizeof b);
             sdk_step_printf(st, "%s / %s", a, b);
             return 3;
         }
-        if (off == sdk_mask_count(g->cand[c])) {
-            SDK_MASK_FOREACH(d, g->cand[c])
+        if (off == cand) {
+            SDK_MASK_FOREACH(d, cand)
                 *len += forcing_add_chain(s, p, 2 * (c * 9 + d - 1), st, NULL, 0);
             char a[8];
             sdk_step_printf(st, "%s has no candidate left", sdk_cell_name(c, a));
             return 4;
         }
     }
+    /* per digit: the cells where the premise makes it true, and false */
+    sdk_bb on_d[9], off_d[9];
+    for (int d = 0; d < 9; d++) on_d[d] = off_d[d] = sdk_bb_none();
+    for (int w = 0; w < 12; w++) {
+        for (uint64_t m = t->on.w[w]; m; m &= m - 1) {
+            int k = w * 64 + __builtin_ctzll(m);
+            if (k < SDK_NCAND) sdk_bb_add(&on_d[k % 9], k / 9);
+        }
+        for (uint64_t m = t->off.w[w]; m; m &= m - 1) {
+            int k = w * 64 + __builtin_ctzll(m);
+            if (k < SDK_NCAND) sdk_bb_add(&off_d[k % 9], k / 9);
+        }
+    }
     for (int h = 0; h < 27; h++)
         for (int d = 1; d <= 9; d++) {
             sdk_bb b = sdk_house_digit(g, h, d);
             if (sdk_bb_empty(b)) continue;
-            int on = 0, off = 0, first = -1, second = -1;
-            SDK_BB_FOREACH(c, b) {
-                int k = c * 9 + d - 1;
-                if (cs_has(&t->on, k)) {
-                    on++;
-                    if (first < 0)
-                        first = k;
-                    else if (second < 0)
-                        second = k;
-                }
-                if (cs_has(&t->off, k)) off++;
-            }
+            sdk_bb on = sdk_bb_and(b, on_d[d - 1]);
             char hn[16];
-            if (on >= 2) {
+            if (sdk_bb_count(on) >= 2) {
+                int first = sdk_bb_first(on) * 9 + d - 1;
+                sdk_bb_del(&on, sdk_bb_first(on));
+                int second = sdk_bb_first(on) * 9 + d - 1;
                 *len = forcing_add_chain(s, p, 2 * first + 1, st, NULL, 0) +
                        forcing_add_chain(s, p, 2 * second + 1, st, NULL, 0);
                 sdk_step_printf(st, "digit %d twice in %s", d, sdk_house_name(h, hn));
                 return 5;
             }
-            if (off == sdk_bb_count(b)) {
+            if (sdk_bb_eq(sdk_bb_and(b, off_d[d - 1]), b)) {
                 SDK_BB_FOREACH(c, b)
                     *len += forcing_add_chain(s, p, 2 * (c * 9 + d - 1), st, NULL, 0);
                 sdk_step_printf(st, "digit %d has no place in %s", d, sdk_house_name(h, hn));
@@ -573,8 +591,40 @@ static int dyn_contra_links(const sdk_dyn *d, sdk_step *st)
 typedef struct dtab {
     cset on, off;
     bool valid, contra;
-    int depth[SDK_NCAND]; /* chain node count to each consequence */
 } dtab;
+
+/* What the dynamic search from each premise found on the last position, per
+ * thread: whether it broke the grid, else every literal it derived (the
+ * premise's table). A search depends only on the position (values,
+ * candidates) and its flags; forcing net contradiction and verity (and the
+ * dynamic forcing chain before them) run one after the other on a position
+ * whenever the earlier ones find nothing, and each reads what the earlier
+ * ones searched. A contradiction that becomes a step is searched again for
+ * its chains. */
+enum { DYN_UNKNOWN = 0, DYN_OPEN, DYN_BROKEN };
+typedef struct dyn_cache {
+    uint8_t value[SDK_CELLS];
+    uint16_t cand[SDK_CELLS];
+    unsigned flags;
+    bool used;
+    uint8_t state[2 * SDK_NCAND]; /* DYN_* per premise */
+    cset on[2 * SDK_NCAND], off[2 * SDK_NCAND];
+} dyn_cache;
+static _Thread_local dyn_cache dyns;
+
+static dyn_cache *dyn_cache_for(const sdk_grid *g, unsigned flags)
+{
+    dyn_cache *c = &dyns;
+    if (!c->used || c->flags != flags || memcmp(c->value, g->value, sizeof c->value) ||
+        memcmp(c->cand, g->cand, sizeof c->cand)) {
+        memcpy(c->value, g->value, sizeof c->value);
+        memcpy(c->cand, g->cand, sizeof c->cand);
+        c->flags = flags;
+        c->used = true;
+        memset(c->state, DYN_UNKNOWN, sizeof c->state);
+    }
+    return c;
+}
 
 /* Run the dynamic search from every premise; contradictions are emitted as
  * they come (when want_contra), tables are kept for verities. */
@@ -600,6 +650,8 @@ static int dyn_all(const sdk_ctx *ctx, const sdk_grid *g, unsigned flags, const 
      * hand, the premises it makes true are not run. The same steps. */
     uint8_t solution[SDK_CELLS];
     bool skip_true = !t && sdk_solve_grid(g, 1, &solution, NULL) > 0;
+    unsigned run_flags = flags & ~DYN_CHECKABLE;
+    dyn_cache *dc = dyn_cache_for(g, run_flags);
 
     for (int c = 0; c < 81 && ret != SDK_STOP; c++) {
         if (g->value[c]) continue;
@@ -608,10 +660,23 @@ static int dyn_all(const sdk_ctx *ctx, const sdk_grid *g, unsigned flags, const 
                 if ((flags & SDK_DYN_NISHIO) && !on) continue;
                 if (skip_true && (solution[c] == dg) == on) continue;
                 int p = SDK_LIT(SDK_CAND_NODE(c, dg), on);
-                bool bad = sdk_dyn_run(g, c, dg, on, flags & ~DYN_CHECKABLE, NULL, d);
-                if (bad) {
+                bool searched = dc->state[p] == DYN_UNKNOWN;
+                if (searched) {
+                    bool broken = sdk_dyn_run(g, c, dg, on, run_flags, NULL, d);
+                    dc->state[p] = broken ? DYN_BROKEN : DYN_OPEN;
+                    if (!broken) {
+                        memset(&dc->on[p], 0, sizeof dc->on[p]);
+                        memset(&dc->off[p], 0, sizeof dc->off[p]);
+                        for (int i = 0; i < d->n; i++) {
+                            int l = d->order[i];
+                            cs_add((l & 1) ? &dc->on[p] : &dc->off[p], l >> 1);
+                        }
+                    }
+                }
+                if (dc->state[p] == DYN_BROKEN) {
                     if (t) t[p].contra = true;
                     if (!ct || !seen_add(sn, p ^ 1)) continue;
+                    if (!searched) sdk_dyn_run(g, c, dg, on, run_flags, NULL, d);
                     sdk_step_init(st, ct);
                     char a[16];
                     sdk_step_printf(st, "%s Contradiction: %s => %s", label, lit_name(p, a),
@@ -630,11 +695,8 @@ static int dyn_all(const sdk_ctx *ctx, const sdk_grid *g, unsigned flags, const 
                 if (!t) continue;
                 dtab *e = &t[p];
                 e->valid = true;
-                for (int i = 0; i < d->n; i++) {
-                    int l = d->order[i], k = l >> 1;
-                    cs_add((l & 1) ? &e->on : &e->off, k);
-                    e->depth[k] = d->depth[k] + 1;
-                }
+                e->on = dc->on[p];
+                e->off = dc->off[p];
             }
         }
     }
