@@ -11,9 +11,12 @@
 #include "sudoku/links.h"
 #include "links_gnpx.h"
 
+/* The queue of derived literals, and per digit the cells where it was
+ * found false (the same as d->state == -1, as bitboards). */
 typedef struct dq {
     int16_t q[SDK_NCAND * 2];
     int head, tail;
+    sdk_bb off[9];
 } dq;
 
 static void set_lit(sdk_dyn *d, dq *q, int lit, int from, int kind, int strong, sdk_bb cells)
@@ -33,6 +36,7 @@ static void set_lit(sdk_dyn *d, dq *q, int lit, int from, int kind, int strong, 
         return;
     }
     d->state[cand] = (int8_t)val;
+    if (val < 0) sdk_bb_add(&q->off[cand % 9], cand / 9);
     d->why[cand] = r;
     d->depth[cand] = (uint16_t)(from >= 0 ? d->depth[from >> 1] + 1 : 0);
     d->order[d->n++] = (int16_t)lit;
@@ -41,12 +45,9 @@ static void set_lit(sdk_dyn *d, dq *q, int lit, int from, int kind, int strong, 
 
 /* The cells of `cells` where digit dg is not (yet) false: what is left of a
  * house's places for dg, or of an ALS's cells holding it. */
-static sdk_bb alive(const sdk_dyn *d, sdk_bb cells, int dg)
+static sdk_bb alive(const dq *q, sdk_bb cells, int dg)
 {
-    sdk_bb r = sdk_bb_none();
-    SDK_BB_FOREACH(c, cells)
-        if (d->state[c * 9 + dg - 1] != -1) sdk_bb_add(&r, c);
-    return r;
+    return sdk_bb_andnot(cells, q->off[dg - 1]);
 }
 
 static void on_off(sdk_dyn *d, dq *q, int lit, unsigned flags, const sdk_als_list *als)
@@ -89,7 +90,7 @@ static void on_off(sdk_dyn *d, dq *q, int lit, unsigned flags, const sdk_als_lis
     }
     for (int k = 0; k < 3 && !d->contradiction; k++) {
         int h = sdk_cell_house[c][k];
-        sdk_bb r = alive(d, sdk_house_digit(g, h, dg), dg);
+        sdk_bb r = alive(q, sdk_house_digit(g, h, dg), dg);
         int n = sdk_bb_count(r);
         if (n == 0) {
             d->contradiction = true;
@@ -119,11 +120,11 @@ static void on_off(sdk_dyn *d, dq *q, int lit, unsigned flags, const sdk_als_lis
     for (int i = 0; i < als->n && !d->contradiction; i++) {
         const sdk_als *A = &als->als[i];
         /* dg just left the set: it is locked on its other digits */
-        if (!sdk_bb_has(A->dcells[dg - 1], c) || !sdk_bb_empty(alive(d, A->dcells[dg - 1], dg)))
+        if (!sdk_bb_has(A->dcells[dg - 1], c) || !sdk_bb_empty(alive(q, A->dcells[dg - 1], dg)))
             continue;
         SDK_MASK_FOREACH(m, A->digits) {
             if (m == dg) continue;
-            sdk_bb rm = alive(d, A->dcells[m - 1], m);
+            sdk_bb rm = alive(q, A->dcells[m - 1], m);
             if (sdk_bb_empty(rm)) {
                 d->contradiction = true;
                 snprintf(d->why_text, sizeof d->why_text, "a locked set misses digit %d", m);
@@ -153,6 +154,7 @@ bool sdk_dyn_run(const sdk_grid *g, int cell, int digit, bool on, unsigned flags
     d->gnpx = false;
     dq *q = sdk_xmalloc(sizeof *q);
     q->head = q->tail = 0;
+    memset(q->off, 0, sizeof q->off);
     int lit = SDK_LIT(SDK_CAND_NODE(cell, digit), on);
     d->start = lit;
     set_lit(d, q, lit, -1, SDK_LINK_CELL, on, sdk_bb_none());

@@ -195,6 +195,14 @@ static void search(const sdk_links *L, int start, const sdk_bb *avoid, int targe
 #undef HKEY
 }
 
+int sdk_lsearch_reached(const sdk_lsearch *s, const int **lits)
+{
+    const lwork *w = s->heap;
+    if (!w || w->reached < 0) return -1;
+    *lits = w->queue;
+    return w->reached;
+}
+
 int sdk_links_path(const sdk_lsearch *s, int lit, int *out, int max)
 {
     if (lit < 0 || lit >= s->nlit || s->dist[lit] == INT_MAX) return 0;

@@ -102,6 +102,10 @@ SDK_API void sdk_links_search_avoid(const sdk_links *L, int start_lit, sdk_bb av
 /* The same, but among chains of equal length the last links found win (the
  * first ones with sdk_links_search): another set of shortest chains. */
 SDK_API void sdk_links_search_lifo(const sdk_links *L, int start_lit, sdk_lsearch *s);
+/* The literals the last search reached (the start first, then breadth
+ * first), in *lits: their count, or -1 when that search did not keep them
+ * (a graph with weighted edges: read dist). */
+SDK_API int sdk_lsearch_reached(const sdk_lsearch *s, const int **lits);
 /* The chain start..lit as literals (start first). Returns its node count or 0
  * when lit was not reached or the chain would be longer than max. */
 SDK_API int sdk_links_path(const sdk_lsearch *s, int lit, int *out, int max);

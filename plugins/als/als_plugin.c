@@ -293,7 +293,10 @@ typedef struct chain_walk {
     int als[MAX_RECORD_ALS];      /* als[0..n] */
     uint16_t act[MAX_RECORD_ALS]; /* act[i]: actual RC(s) between als[i] and als[i+1] */
     bool *in_chain;
-    uint16_t *uz; /* uz[e]: digits z with cells seeing every z of the start and of set e */
+    uint16_t *uz; /* uz[e]: digits z with cells seeing every z of the start and of set e
+                   * (use uz_of: computed when first asked, valid while uz_gen[e] ==
+                   * start + 1) */
+    int *uz_gen;
     bool forward; /* order=hodoku: each next ALS comes later in the list (HoDoKu's
                    * solver keeps only those restricted commons; it finds fewer chains) */
     /* The last link of a chain only looks for eliminations, and almost every
@@ -316,6 +319,21 @@ typedef struct chain_walk {
     uint64_t *adj;                 /* adjacency bits (a * words + b), NULL: too many sets */
     int words;
 } chain_walk;
+
+static unsigned uz_of(chain_walk *w, int e)
+{
+    int start = w->als[0];
+    if (w->uz_gen[e] != start + 1) {
+        const sdk_als *S = &w->l->als[start], *E = &w->l->als[e];
+        unsigned m = 0;
+        SDK_MASK_FOREACH(z, S->digits & E->digits) {
+            if (!sdk_bb_empty(sdk_bb_and(S->peers[z - 1], E->peers[z - 1]))) m |= sdk_digit_bit(z);
+        }
+        w->uz[e] = (uint16_t)m;
+        w->uz_gen[e] = start + 1;
+    }
+    return w->uz[e];
+}
 
 static void chain_check(chain_walk *w, unsigned zs)
 {
@@ -365,7 +383,7 @@ static int leaf_edges(chain_walk *w, int k, unsigned first)
     unsigned excls = 0;
     for (int i = lo; i < hi; i++) {
         const sdk_rcc *e = &w->gr->edge[i];
-        unsigned u = w->uz[e->b] & ~first;
+        unsigned u = uz_of(w, e->b) & ~first;
         if (u & ~e->digits) {
             any = 1;
         } else if (sdk_mask_count(e->digits) >= 2 && (u & e->digits)) {
@@ -406,7 +424,7 @@ static int pre_edges(chain_walk *w, int k, unsigned first)
     int at = w->npool, n = 0;
     for (int i = lo; i < hi; i++) {
         const sdk_rcc *e = &w->gr->edge[i];
-        unsigned u = w->uz[e->b] & ~first;
+        unsigned u = uz_of(w, e->b) & ~first;
         const int *next = w->pool + leaf_edges(w, e->b, first);
         bool end_here = (u & ~e->digits) || (sdk_mask_count(e->digits) >= 2 && (u & e->digits));
         bool end_next = next[1] || ((unsigned)next[2] & next_excls(e));
@@ -431,7 +449,7 @@ static void chain_leaf(chain_walk *w, int k, unsigned excl)
         const sdk_rcc *e = &w->gr->edge[w->pool[at + LEAF_HEAD + i]];
         unsigned act = e->digits & ~excl;
         if (!act || w->in_chain[e->b] || (w->forward && e->b < k)) continue;
-        unsigned zs = w->uz[e->b] & ~first & ~act;
+        unsigned zs = uz_of(w, e->b) & ~first & ~act;
         if (!zs) continue;
         w->act[w->n] = (uint16_t)act;
         w->als[++w->n] = e->b;
@@ -476,14 +494,16 @@ static void chain_preleaf(chain_walk *w, int k, unsigned excl)
         const sdk_rcc *e = &edge[w->pool[at + LEAF_HEAD + i]];
         unsigned act = e->digits & ~excl;
         if (!act || w->in_chain[e->b] || (w->forward && e->b < k)) continue;
+        /* what chain_leaf would return at once on, and the check here */
+        const int *next = w->pool + leaf_edges(w, e->b, first);
+        bool leaf = next[1] || ((unsigned)next[2] & act & (0u - act));
+        unsigned zs = w->n + 1 >= 3 ? uz_of(w, e->b) & ~first & ~act : 0;
+        if (!leaf && !zs) continue;
         w->act[w->n] = (uint16_t)act;
         w->als[++w->n] = e->b;
         w->in_chain[e->b] = true;
-        if (w->n >= 3) {
-            unsigned zs = w->uz[e->b] & ~first & ~act;
-            if (zs) chain_check(w, zs);
-        }
-        chain_leaf(w, e->b, act & (0u - act));
+        if (zs) chain_check(w, zs);
+        if (leaf) chain_leaf(w, e->b, act & (0u - act));
         w->in_chain[e->b] = false;
         w->n--;
     }
@@ -526,7 +546,7 @@ static void chain_dfs(chain_walk *w, unsigned prev)
             w->als[++w->n] = e->b;
             w->in_chain[e->b] = true;
             if (w->n >= 3) {
-                unsigned zs = w->uz[e->b] & ~w->act[0] & ~tries[t];
+                unsigned zs = uz_of(w, e->b) & ~w->act[0] & ~tries[t];
                 if (zs) chain_check(w, zs);
             }
             chain_dfs(w, tries[t]);
@@ -541,12 +561,14 @@ static void search_chain(const sdk_als_list *l, const sdk_rcc_graph *gr, int max
 {
     bool *in_chain = sdk_xcalloc((size_t)l->n + 1, sizeof *in_chain);
     uint16_t *uz = sdk_xcalloc((size_t)l->n + 1, sizeof *uz);
+    int *uz_gen = sdk_xcalloc((size_t)l->n + 1, sizeof *uz_gen);
     chain_walk w = {.l = l,
                     .gr = gr,
                     .R = R,
                     .max_rc = max_rc,
                     .in_chain = in_chain,
                     .uz = uz,
+                    .uz_gen = uz_gen,
                     .forward = forward};
     w.leaf_at = sdk_xmalloc(sizeof *w.leaf_at * (size_t)(9 * l->n + 1));
     w.leaf_gen = sdk_xcalloc((size_t)(9 * l->n + 1), sizeof *w.leaf_gen);
@@ -567,17 +589,8 @@ static void search_chain(const sdk_als_list *l, const sdk_rcc_graph *gr, int max
             if (sdk_mask_count(e->digits) == 1) w.sum1[k * 9 + __builtin_ctz(e->digits)] += deg;
         }
     for (int s = 0; s < l->n && !R->oom && R->nodes <= R->max_nodes; s++) {
-        const sdk_als *S = &l->als[s];
         if (gr->first[s] == gr->first[s + 1]) continue;
         w.npool = 0;
-        for (int e = 0; e < l->n; e++) {
-            uz[e] = 0;
-            const sdk_als *E = &l->als[e];
-            SDK_MASK_FOREACH(z, S->digits & E->digits) {
-                if (!sdk_bb_empty(sdk_bb_and(S->peers[z - 1], E->peers[z - 1])))
-                    uz[e] |= (uint16_t)sdk_digit_bit(z);
-            }
-        }
         w.n = 0;
         w.als[0] = s;
         in_chain[s] = true;
@@ -586,6 +599,7 @@ static void search_chain(const sdk_als_list *l, const sdk_rcc_graph *gr, int max
     }
     free(in_chain);
     free(uz);
+    free(uz_gen);
     free(w.leaf_at);
     free(w.leaf_gen);
     free(w.pre_at);

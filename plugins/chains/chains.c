@@ -45,6 +45,13 @@ typedef struct search {
     int hcap;
     int *hidx;
     uint64_t *hkey;
+    /* AICs found from the premises of the nice loops' second pass (the
+     * same premises, the same chains), recorded after that pass as a pass
+     * of their own would record them: their literals in plit */
+    struct pending *pd;
+    int npd, cappd;
+    int *plit;
+    int nplit, capplit;
 } search;
 
 /* ---- elimination sets -------------------------------------------------- */
@@ -62,6 +69,11 @@ static void el_add(elims *e, const sdk_grid *g, int cell, int d)
     e->bits[k >> 6] |= 1ULL << (k & 63);
     e->n++;
 }
+
+typedef struct pending {
+    int n, len, at; /* chain: plit[at .. at + n) */
+    elims e;
+} pending;
 
 static uint64_t el_hash(const elims *e)
 {
@@ -294,6 +306,7 @@ static void check_nice_loop(search *s, int start, int end)
     record(s, type, ch, n, len, &e);
 }
 
+/* The AIC start..end, kept for record_aics() when it eliminates. */
 static void check_aic(search *s, int start, int end)
 {
     const sdk_links *L = &s->L;
@@ -317,14 +330,35 @@ static void check_aic(search *s, int start, int end)
         n = retry_path(s, start, end, ch, &len, false);
         if (!n) return;
     }
-    record(s, T_AIC, ch, n, len, &e);
+    if (s->npd == s->cappd) {
+        s->cappd = s->cappd ? s->cappd * 2 : 256;
+        s->pd = sdk_xrealloc(s->pd, sizeof *s->pd * (size_t)s->cappd);
+    }
+    if (s->nplit + n > s->capplit) {
+        s->capplit = s->capplit * 2 > s->nplit + n ? s->capplit * 2 : s->nplit + n + 4096;
+        s->plit = sdk_xrealloc(s->plit, sizeof *s->plit * (size_t)s->capplit);
+    }
+    memcpy(s->plit + s->nplit, ch, sizeof(int) * (size_t)n);
+    s->pd[s->npd++] = (pending){n, len, s->nplit, e};
+    s->nplit += n;
+}
+
+static void record_aics(search *s)
+{
+    for (int i = 0; i < s->npd; i++) {
+        const pending *p = &s->pd[i];
+        record(s, T_AIC, s->plit + p->at, p->n, p->len, &p->e);
+    }
+    s->npd = s->nplit = 0;
 }
 
 static void run_search(search *s, bool lifo)
 {
     const sdk_links *L = &s->L;
     const sdk_grid *g = s->g;
-    for (int pass = 0; pass < 3; pass++) {
+    /* pass 0: true premises, nice loops; pass 1: false premises, nice loops
+     * and AICs (recorded after the loops, as a third pass would) */
+    for (int pass = 0; pass < 2; pass++) {
         int on = pass == 0 ? 1 : 0;
         for (int c = 0; c < 81; c++) {
             if (g->value[c]) continue;
@@ -334,36 +368,38 @@ static void run_search(search *s, bool lifo)
                     sdk_links_search_lifo(L, start, &s->S);
                 else
                     sdk_links_search(L, start, &s->S);
-                if (pass < 2) {
-                    /* nice loops: back in the start cell */
-                    SDK_MASK_FOREACH(x, g->cand[c]) {
-                        for (int v = 0; v < 2; v++) {
-                            int lit = SDK_LIT(SDK_CAND_NODE(c, x), v);
-                            if (lit == start || s->S.dist[lit] == INT_MAX) continue;
-                            check_nice_loop(s, start, lit);
-                        }
+                /* nice loops: back in the start cell */
+                SDK_MASK_FOREACH(x, g->cand[c]) {
+                    for (int v = 0; v < 2; v++) {
+                        int lit = SDK_LIT(SDK_CAND_NODE(c, x), v);
+                        if (lit == start || s->S.dist[lit] == INT_MAX) continue;
+                        check_nice_loop(s, start, lit);
                     }
-                } else {
+                }
+                if (pass == 1) {
+                    /* AICs: to a true candidate that shares the start's digit
+                     * with two cells seeing both ends, or that sees the start
+                     * with the digits crossed (in a cell holding the start's
+                     * digit, as the first kind: the graph's literals of
+                     * candidates are only reached in cells holding them) */
                     sdk_bb bud = sdk_peer_bb[c];
-                    for (int k = 0; k < SDK_NCAND; k++) {
-                        int lit = SDK_LIT(k, 1);
-                        if (s->S.dist[lit] == INT_MAX) continue;
-                        int ec = k / 9, ed = k % 9 + 1;
+                    sdk_bb dcells = g->digit[d - 1];
+                    SDK_BB_FOREACH(ec, dcells) {
                         if (ec == c) continue;
-                        if (ed == d) {
-                            sdk_bb t =
-                                sdk_bb_and(sdk_bb_and(bud, sdk_peer_bb[ec]), g->digit[d - 1]);
-                            if (sdk_bb_count(t) >= 2) check_aic(s, start, lit);
-                        } else {
-                            if (!sdk_bb_has(bud, ec)) continue;
-                            if (sdk_grid_has(g, ec, d) && sdk_grid_has(g, c, ed))
-                                check_aic(s, start, lit);
+                        unsigned m = 0;
+                        sdk_bb t = sdk_bb_and(sdk_bb_and(bud, sdk_peer_bb[ec]), dcells);
+                        if (sdk_bb_count(t) >= 2) m |= sdk_digit_bit(d);
+                        if (sdk_bb_has(bud, ec)) m |= g->cand[c] & ~sdk_digit_bit(d);
+                        SDK_MASK_FOREACH(ed, m) {
+                            int lit = SDK_LIT(SDK_CAND_NODE(ec, ed), 1);
+                            if (s->S.dist[lit] != INT_MAX) check_aic(s, start, lit);
                         }
                     }
                 }
             }
         }
     }
+    record_aics(s);
 }
 
 /* ---- techniques ------------------------------------------------------- */
@@ -401,11 +437,13 @@ typedef struct chain_kind {
 
 /* ---- the per-thread result of the last search ---------------------------- */
 
-/* Fixed sizes: a search whose result does not fit is not kept (each
- * technique of the family then searches again, as without the cache). */
-#define CACHE_FOUND 768
-#define CACHE_LITS 32768
-#define CACHE_ELIMS 12288
+/* Fixed sizes (about 46 KB per slot; the hardest public puzzles need at
+ * most 45 chains, 600 literals, 75 eliminations): a search whose result
+ * does not fit is not kept (each technique of the family then searches
+ * again, as without the cache). */
+#define CACHE_FOUND 256
+#define CACHE_LITS 8192
+#define CACHE_ELIMS 4096
 
 typedef struct cached_found {
     uint8_t type;
@@ -538,6 +576,8 @@ out:
     free(s->f);
     free(s->hidx);
     free(s->hkey);
+    free(s->pd);
+    free(s->plit);
     free(s);
     return ret;
 }

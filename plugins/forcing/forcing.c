@@ -62,15 +62,56 @@ typedef struct table_cache {
 } table_cache;
 static _Thread_local table_cache tables;
 
+/* The links of the last position (and flags), per thread, with a search
+ * buffer: the same techniques share them. Freed when the position changes,
+ * and by the thread that unloads the plugin. */
+typedef struct links_cache {
+    uint8_t value[SDK_CELLS];
+    uint16_t cand[SDK_CELLS];
+    unsigned flags;
+    bool used;
+    sdk_links L;
+    sdk_lsearch S;
+} links_cache;
+static _Thread_local links_cache *links_last;
+
+static void links_cache_clear(links_cache *c)
+{
+    if (!c->used) return;
+    sdk_lsearch_free(&c->S);
+    sdk_links_free(&c->L);
+    c->used = false;
+}
+
+__attribute__((destructor)) static void links_cache_release(void)
+{
+    if (!links_last) return;
+    links_cache_clear(links_last);
+    free(links_last);
+    links_last = NULL;
+}
+
 bool forcing_links_init(sctx *s, const sdk_grid *g, unsigned flags)
 {
     memset(s, 0, sizeof *s);
     s->g = g;
-    if (!sdk_links_build(g, flags, &s->L)) return false;
-    if (!sdk_lsearch_init(&s->S, &s->L)) {
-        sdk_links_free(&s->L);
-        return false;
+    if (!links_last) links_last = sdk_xcalloc(1, sizeof *links_last);
+    links_cache *lc = links_last;
+    if (!lc->used || lc->flags != flags || memcmp(lc->value, g->value, sizeof lc->value) ||
+        memcmp(lc->cand, g->cand, sizeof lc->cand)) {
+        links_cache_clear(lc);
+        if (!sdk_links_build(g, flags, &lc->L)) return false;
+        if (!sdk_lsearch_init(&lc->S, &lc->L)) {
+            sdk_links_free(&lc->L);
+            return false;
+        }
+        memcpy(lc->value, g->value, sizeof lc->value);
+        memcpy(lc->cand, g->cand, sizeof lc->cand);
+        lc->flags = flags;
+        lc->used = true;
     }
+    s->L = &lc->L;
+    s->S = &lc->S;
     table_cache *tc = &tables;
     if (!tc->used || tc->flags != flags || memcmp(tc->value, g->value, sizeof tc->value) ||
         memcmp(tc->cand, g->cand, sizeof tc->cand)) {
@@ -88,10 +129,21 @@ const table *forcing_table(sctx *s, int lit)
 {
     table *t = &s->t[lit];
     if (t->valid) return t;
-    sdk_links_search(&s->L, lit, &s->S);
+    sdk_links_search(s->L, lit, s->S);
     t->valid = true;
+    const int *reached;
+    int nreached = sdk_lsearch_reached(s->S, &reached);
+    if (nreached >= 0) { /* the literals reached, from the search's queue */
+        memset(&t->on, 0, sizeof t->on);
+        memset(&t->off, 0, sizeof t->off);
+        for (int i = 0; i < nreached; i++) {
+            int l = reached[i], k = l >> 1;
+            if (k < SDK_NCAND) cs_add((l & 1) ? &t->on : &t->off, k);
+        }
+        return t;
+    }
     /* word by word, without branches (this runs for every premise) */
-    const int *dist = s->S.dist;
+    const int *dist = s->S->dist;
     for (int w = 0; w < 12; w++) {
         uint64_t on_w = 0, off_w = 0;
         int k0 = w * 64, k1 = k0 + 64 < SDK_NCAND ? k0 + 64 : SDK_NCAND;
@@ -107,20 +159,19 @@ const table *forcing_table(sctx *s, int lit)
 
 void forcing_static_free(sctx *s)
 {
-    /* s->t stays in the per-thread cache */
-    sdk_lsearch_free(&s->S);
-    sdk_links_free(&s->L);
+    /* s->L, s->S and s->t stay in the per-thread caches */
+    (void)s;
 }
 
 /* Add the chain premise -> lit to the step; returns its node count. */
 int forcing_add_chain(sctx *s, int premise, int lit, sdk_step *st, char *txt, size_t n)
 {
-    sdk_links_search(&s->L, premise, &s->S);
+    sdk_links_search(s->L, premise, s->S);
     int ch[256];
-    int m = sdk_links_path(&s->S, lit, ch, 256);
+    int m = sdk_links_path(s->S, lit, ch, 256);
     if (m <= 0) return 0;
-    sdk_links_to_step(&s->L, ch, m, st);
-    if (txt) sdk_links_eureka(&s->L, ch, m, txt, n);
+    sdk_links_to_step(s->L, ch, m, st);
+    if (txt) sdk_links_eureka(s->L, ch, m, txt, n);
     return m;
 }
 
@@ -296,7 +347,9 @@ static int verity_of(sctx *s, const int *ps, int n, int exclude_cell, const char
         cs_and(&off, &s->t[ps[i]].off);
     }
     if (cs_empty(&on) && cs_empty(&off)) return SDK_CONTINUE;
-    for (int k = 0; k < SDK_NCAND; k++) {
+    cset any;
+    for (int w = 0; w < 12; w++) any.w[w] = on.w[w] | off.w[w];
+    for (int k = cs_next(&any, 0); k < SDK_NCAND; k = cs_next(&any, k + 1)) {
         if (k / 9 == exclude_cell) continue;
         bool premise = false;
         for (int i = 0; i < n; i++)
@@ -743,7 +796,10 @@ static int dyn_all(const sdk_ctx *ctx, const sdk_grid *g, unsigned flags, const 
                 cs_and(&on, &t[live[i]].on);
                 cs_and(&off, &t[live[i]].off);
             }
-            for (int k = 0; k < SDK_NCAND && ret != SDK_STOP; k++) {
+            cset any;
+            for (int w = 0; w < 12; w++) any.w[w] = on.w[w] | off.w[w];
+            for (int k = cs_next(&any, 0); k < SDK_NCAND && ret != SDK_STOP;
+                 k = cs_next(&any, k + 1)) {
                 if (k / 9 == excl) continue;
                 for (int v = 1; v >= 0 && ret != SDK_STOP; v--) {
                     if (!cs_has(v ? &on : &off, k)) continue;

@@ -32,6 +32,19 @@ static inline void cs_and(cset *a, const cset *b)
 {
     for (int i = 0; i < 12; i++) a->w[i] &= b->w[i];
 }
+/* The first member of s from k on, SDK_NCAND when there is none. */
+static inline int cs_next(const cset *s, int k)
+{
+    for (int w = k >> 6; w < 12; w++) {
+        uint64_t m = s->w[w];
+        if (w == k >> 6) m &= ~0ULL << (k & 63);
+        if (m) {
+            int r = w * 64 + __builtin_ctzll(m);
+            return r < SDK_NCAND ? r : SDK_NCAND;
+        }
+    }
+    return SDK_NCAND;
+}
 static inline bool cs_empty(const cset *a)
 {
     for (int i = 0; i < 12; i++)
@@ -57,9 +70,9 @@ typedef struct seen {
  * thread has one sctx at a time. */
 typedef struct sctx {
     const sdk_grid *g;
-    sdk_links L;
-    sdk_lsearch S;
-    table *t; /* 2 * 729 */
+    sdk_links *L;   /* the links of g (kept per thread, like the tables) */
+    sdk_lsearch *S; /* a search buffer on them */
+    table *t;       /* 2 * 729 */
 } sctx;
 
 /* Build the links of g (flags of links.h: groups, ALS) and every premise's
