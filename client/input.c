@@ -2,7 +2,8 @@
  * the files (input.h). The files are read through the core's sdk_reader, so
  * sudoctl reads every format the daemon does, and a file is opened only when
  * its turn comes: a batch of millions of puzzles is read in constant memory,
- * as the batch pipeline asks for more. */
+ * as the batch pipeline asks for more (a regular file in big blocks, split
+ * into lines in place by the reader). */
 #include "input.h"
 
 #include <errno.h>
@@ -11,8 +12,6 @@
 #include <sys/stat.h>
 
 #include "rpc.h"
-
-#define INPUT_BUFFER ((size_t)256 << 10)
 
 static double file_size(const char *name)
 {
@@ -87,10 +86,6 @@ int input_next(input *in, const char **text, char *where, size_t n)
                 in->failed = true;
                 continue;
             }
-            struct stat st; /* a file: read in big blocks (a syscall per 4 KiB else) */
-            if (in->cur != stdin && fstat(fileno(in->cur), &st) == 0 && S_ISREG(st.st_mode) &&
-                (in->vbuf || (in->vbuf = malloc(INPUT_BUFFER))))
-                setvbuf(in->cur, in->vbuf, _IOFBF, INPUT_BUFFER); /* glibc: NULL keeps 4 KiB */
             sdk_reader_init(&in->rd, in->cur);
             in->reader_open = true;
         }
@@ -120,8 +115,6 @@ void input_free(input *in)
     if (in->reader_open) sdk_reader_free(&in->rd);
     if (in->cur && in->cur != stdin) fclose(in->cur);
     in->cur = NULL;
-    free(in->vbuf);
-    in->vbuf = NULL;
 }
 
 long input_count(int nargs, const char **files, int nfiles)

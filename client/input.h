@@ -25,7 +25,6 @@ typedef struct input {
     double done_bytes; /* sizes of the files already read */
     double total_bytes;
     bool failed; /* a file could not be opened or read */
-    char *vbuf;  /* the files' stdio buffer (one file open at a time) */
 } input;
 
 void input_init(input *in, const char *prog, char **args, int nargs, const char **files,

@@ -14,6 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
+#include <sys/stat.h>
 #include "sudoku/alloc.h"
 #include "sudoku/format.h"
 
@@ -452,13 +453,51 @@ void sdk_reader_init(sdk_reader *r, FILE *in)
 {
     memset(r, 0, sizeof *r);
     r->in = in;
+    struct stat st;
+    int fd = fileno(in);
+    r->blocks = fd >= 0 && fstat(fd, &st) == 0 && S_ISREG(st.st_mode);
 }
 
 void sdk_reader_free(sdk_reader *r)
 {
     free(r->buf);
     free(r->pending);
+    free(r->block);
     memset(r, 0, sizeof *r);
+}
+
+#define READER_BLOCK ((size_t)128 << 10)
+
+/* The next line of a regular file, without its '\n' and NUL-terminated in
+ * place (the length counts NUL bytes within it, as getline's does): the
+ * block is refilled when no whole line is left in it, the partial line
+ * moved to its front first (a longer line grows it). -1 at the end. */
+static ssize_t block_line(sdk_reader *r, char **line)
+{
+    for (bool eof = false;;) {
+        char *p = r->block + r->pos;
+        size_t left = r->end - r->pos;
+        char *nl = left ? memchr(p, '\n', left) : NULL;
+        if (nl || (eof && left)) {
+            size_t n = nl ? (size_t)(nl - p) : left;
+            p[n] = 0; /* the '\n', or the spare byte after the end */
+            r->pos += nl ? n + 1 : n;
+            *line = p;
+            return (ssize_t)n;
+        }
+        if (eof) return -1;
+        memmove(r->block, p, left);
+        r->pos = 0;
+        r->end = left;
+        if (!r->block || r->block_cap - 1 - left < READER_BLOCK / 2) {
+            r->block_cap = r->block_cap ? r->block_cap * 2 : READER_BLOCK;
+            r->block = sdk_xrealloc(r->block, r->block_cap);
+        }
+        size_t want = r->block_cap - 1 - left;
+        size_t got = fread(r->block + left, 1, want, r->in);
+        r->end += got;
+        if (got < want) eof = true; /* the end, or an error (ferror tells) */
+    }
 }
 
 /* 81 characters, each a digit or '.' (no branch, no table: the compiler
@@ -492,13 +531,18 @@ int sdk_reader_next(sdk_reader *r, const char **text, long *first_line)
     for (;;) {
         char *line;
         if (r->has_pending) {
-            line = r->pending;
+            line = r->held;
             n = (ssize_t)strlen(line);
             r->has_pending = false;
         } else {
-            n = getline(&r->pending, &r->pcap, r->in);
+            if (r->blocks) {
+                n = block_line(r, &line);
+            } else {
+                n = getline(&r->pending, &r->pcap, r->in);
+                line = r->pending;
+            }
             if (n < 0) break;
-            line = r->pending;
+            r->held = line;
             r->line++;
         }
         while (n > 0 && (line[n - 1] == '\n' || line[n - 1] == '\r')) line[--n] = 0;

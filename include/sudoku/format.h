@@ -31,7 +31,9 @@ bool sdk_parse(const char *text, sdk_grid *g, sdk_error *err);
  * printed grids. Blank lines and lines starting with '#' between puzzles are
  * skipped. sdk_reader_next() returns 1 with the puzzle's text (to feed to
  * sdk_parse; valid until the next call) and its first line number, 0 at end
- * of input, -1 on a read error. */
+ * of input, -1 on a read error. A regular file is read ahead in big blocks
+ * (the stream's position is then past what was returned); other streams
+ * (pipes, terminals) a line at a time. */
 typedef struct sdk_reader {
     FILE *in;
     long line; /* lines read so far */
@@ -41,6 +43,11 @@ typedef struct sdk_reader {
     size_t pcap;
     bool has_pending;
     bool skip_section; /* inside a SadMan .sdk section other than [Puzzle] */
+    /* A regular file is read in blocks and split into lines in place (no
+     * getline per line): block holds [pos, end) still unread. */
+    bool blocks;
+    char *block, *held; /* held: the line read ahead (into block or pending) */
+    size_t block_cap, pos, end;
 } sdk_reader;
 
 void sdk_reader_init(sdk_reader *r, FILE *in);

@@ -1,5 +1,6 @@
 /* test_format.c - puzzle formats: every reader, every writer, precise errors. */
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include "testutil.h"
 
@@ -161,6 +162,67 @@ static void reader_reports_a_bad_line_alone(void **state)
     fclose(f);
 }
 
+/* A regular file is read in blocks (split into lines in place), a memory
+ * stream line by line with getline: both give the same puzzles at the same
+ * lines, across block boundaries, CRLF, grids, a line longer than a block, a
+ * NUL byte and a last line without its newline. */
+static void reader_blocks_match_lines(void **state)
+{
+    (void)state;
+    sdk_grid g;
+    sdk_error e;
+    assert_true(sdk_parse(seed, &g, &e));
+    char printed[1024];
+    sdk_format_printed(&g, printed, sizeof printed);
+    size_t cap = (size_t)4 << 20, len = 0;
+    char *text = malloc(cap);
+    assert_non_null(text);
+    for (int i = 0; i < 6000; i++) {
+        const char *eol = i % 7 == 3 ? "\r\n" : "\n";
+        if (i % 997 == 5) len += (size_t)snprintf(text + len, cap - len, "%s", printed);
+        if (i % 1499 == 7) { /* a short grid: the next line starts the next puzzle */
+            len += (size_t)snprintf(text + len, cap - len, "1 2 3 4 5 6 7 8 9\n");
+            len += (size_t)snprintf(text + len, cap - len, "# note\n");
+        }
+        if (i == 4000) {
+            memset(text + len, 'x', 300000);
+            len += 300000;
+            text[len++] = '\n';
+            memcpy(text + len, "ab\0cd\n", 6);
+            len += 6;
+        }
+        len += (size_t)snprintf(text + len, cap - len, "%s%s", i % 11 ? seed : "12345", eol);
+    }
+    len += (size_t)snprintf(text + len, cap - len, "%s", seed); /* no newline */
+    FILE *mem = fmemopen(text, len, "r"), *file = tmpfile();
+    assert_non_null(mem);
+    assert_non_null(file);
+    assert_int_equal(fwrite(text, 1, len, file), len);
+    rewind(file);
+    sdk_reader a, b;
+    sdk_reader_init(&a, mem);
+    sdk_reader_init(&b, file);
+    assert_false(a.blocks);
+    assert_true(b.blocks);
+    int n = 0;
+    for (;;) {
+        const char *pa, *pb;
+        long la = -1, lb = -1;
+        int ra = sdk_reader_next(&a, &pa, &la), rb = sdk_reader_next(&b, &pb, &lb);
+        assert_int_equal(ra, rb);
+        if (ra != 1) break;
+        assert_int_equal(la, lb);
+        assert_string_equal(pa, pb);
+        n++;
+    }
+    assert_true(n > 6000);
+    sdk_reader_free(&a);
+    sdk_reader_free(&b);
+    fclose(mem);
+    fclose(file);
+    free(text);
+}
+
 static void star_and_underscore_are_blanks(void **state)
 {
     (void)state;
@@ -293,6 +355,7 @@ int main(void)
         cmocka_unit_test(candidate_grids_round_trip),
         cmocka_unit_test(reader_splits_streams),
         cmocka_unit_test(reader_reports_a_bad_line_alone),
+        cmocka_unit_test(reader_blocks_match_lines),
         cmocka_unit_test(star_and_underscore_are_blanks),
         cmocka_unit_test(hodoku_library_lines),
         cmocka_unit_test(sadman_sdk_files),
