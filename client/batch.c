@@ -29,6 +29,7 @@ typedef struct chunk {
     uint32_t msgid;
     int n, cap;
     char **text, **where; /* into arena (cap of each) */
+    size_t *len;          /* of each text */
     size_t *at;           /* while filling: text i at at[2i], where at at[2i + 1] */
     char *arena;
     size_t arena_len, arena_cap;
@@ -84,6 +85,7 @@ static void chunk_free(chunk *c)
     chunk_clear(c);
     free(c->text);
     free(c->where);
+    free(c->len);
     free(c->at);
     free(c->arena);
 }
@@ -93,7 +95,7 @@ static void chunk_send(const batch_plan *p, chunk *c)
 {
     msgpack_packer pk;
     c->msgid = rpc_send_packer(p->conn, p->method, &pk);
-    p->pack(&pk, p, c->text, c->n, c->progress);
+    p->pack(&pk, p, c->text, c->len, c->n, c->progress);
 }
 
 /* Room for want puzzles (their texts too when they are the usual line of
@@ -108,14 +110,15 @@ static void chunk_room(chunk *c, int want)
     if (want <= c->cap) return;
     c->text = sdk_xrealloc(c->text, sizeof *c->text * (size_t)want);
     c->where = sdk_xrealloc(c->where, sizeof *c->where * (size_t)want);
+    c->len = sdk_xrealloc(c->len, sizeof *c->len * (size_t)want);
     c->at = sdk_xrealloc(c->at, sizeof *c->at * 2 * (size_t)want);
     c->cap = want;
 }
 
-/* Copy s with its NUL into the arena; its offset there. */
-static size_t chunk_put(chunk *c, const char *s)
+/* Copy s (len bytes, then its NUL) into the arena; its offset there. */
+static size_t chunk_put(chunk *c, const char *s, size_t len)
 {
-    size_t n = strlen(s) + 1, at = c->arena_len;
+    size_t n = len + 1, at = c->arena_len;
     if (n > c->arena_cap - at) {
         size_t cap = c->arena_cap ? c->arena_cap * 2 : 64 << 10;
         while (cap - at < n) cap *= 2;
@@ -196,13 +199,15 @@ int batch_run(const batch_plan *p)
             char where[PATH_MAX + 32];
             while (c->n < want && !rpc_interrupted) {
                 const char *t;
-                int r = input_next(&in, &t, places ? where : NULL, sizeof where);
+                size_t tl;
+                int r = input_next(&in, &t, &tl, places ? where : NULL, sizeof where);
                 if (r <= 0) {
                     eof = true;
                     break;
                 }
-                c->at[2 * c->n] = chunk_put(c, t);
-                if (places) c->at[2 * c->n + 1] = chunk_put(c, where);
+                c->len[c->n] = tl;
+                c->at[2 * c->n] = chunk_put(c, t, tl);
+                if (places) c->at[2 * c->n + 1] = chunk_put(c, where, strlen(where));
                 c->n++;
             }
             for (int i = 0; i < c->n; i++) { /* the arena has stopped moving */

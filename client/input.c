@@ -65,10 +65,11 @@ static void where_line(char *where, size_t n, const char *name, long line)
     where[nl + 1 + dl] = 0;
 }
 
-int input_next(input *in, const char **text, char *where, size_t n)
+int input_next(input *in, const char **text, size_t *len, char *where, size_t n)
 {
     if (in->argi < in->nargs) {
         *text = in->args[in->argi];
+        *len = strlen(*text);
         if (where) snprintf(where, n, "argument %d", in->argi + 1);
         in->argi++;
         return 1;
@@ -94,6 +95,7 @@ int input_next(input *in, const char **text, char *where, size_t n)
         int r = sdk_reader_next(&in->rd, &t, &line);
         if (r == 1) {
             *text = t;
+            *len = in->rd.len;
             if (where)
                 where_line(where, n, !strcmp(in->curname, "-") ? "stdin" : in->curname, line);
             return 1;

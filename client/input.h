@@ -29,10 +29,11 @@ typedef struct input {
 
 void input_init(input *in, const char *prog, char **args, int nargs, const char **files,
                 int nfiles);
-/* Next puzzle: 1 with *text (valid until the next call) and where (unless
+/* Next puzzle: 1 with *text (valid until the next call), its length *len
+ * (strlen's) and where (unless
  * where is NULL: not wanted), 0 at the end (a file that cannot be read is
  * reported on stderr, then the next file is read). */
-int input_next(input *in, const char **text, char *where, size_t n);
+int input_next(input *in, const char **text, size_t *len, char *where, size_t n);
 /* Bytes of the files read so far (for the progress bar's ETA). */
 double input_pos(const input *in);
 void input_free(input *in);

@@ -553,6 +553,7 @@ int sdk_reader_next(sdk_reader *r, const char **text, long *first_line)
              * call as r->buf is */
             *first_line = r->line;
             *text = line;
+            r->len = 81;
             return 1;
         }
         const char *sec;
@@ -578,12 +579,14 @@ int sdk_reader_next(sdk_reader *r, const char **text, long *first_line)
             *first_line = r->line;
             buf_append(r, &len, line, (size_t)n);
             *text = r->buf;
+            r->len = strlen(r->buf);
             return 1;
         }
         if (!row) {
             /* A short grid: hand it over; this line starts the next puzzle. */
             r->has_pending = true;
             *text = r->buf;
+            r->len = strlen(r->buf);
             return 1;
         }
         if (rows == 0) *first_line = r->line;
@@ -591,12 +594,14 @@ int sdk_reader_next(sdk_reader *r, const char **text, long *first_line)
         buf_append(r, &len, "\n", 1);
         if (++rows == 9) {
             *text = r->buf;
+            r->len = strlen(r->buf);
             return 1;
         }
     }
     if (ferror(r->in)) return -1;
     if (rows > 0) {
         *text = r->buf;
+        r->len = strlen(r->buf);
         return 1;
     }
     return 0;

@@ -46,6 +46,7 @@ typedef struct sdk_reader {
     /* A regular file is read in blocks and split into lines in place (no
      * getline per line): block holds [pos, end) still unread. */
     bool blocks;
+    size_t len;         /* strlen of the text last returned */
     char *block, *held; /* held: the line read ahead (into block or pending) */
     size_t block_cap, pos, end;
 } sdk_reader;

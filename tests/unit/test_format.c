@@ -213,6 +213,8 @@ static void reader_blocks_match_lines(void **state)
         if (ra != 1) break;
         assert_int_equal(la, lb);
         assert_string_equal(pa, pb);
+        assert_int_equal(a.len, strlen(pa));
+        assert_int_equal(b.len, strlen(pb));
         n++;
     }
     assert_true(n > 6000);
