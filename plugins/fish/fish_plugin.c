@@ -229,42 +229,74 @@ static int first_elim(const sdk_fish *f)
  * A fish of one digit depends on nothing but that digit's candidate cells
  * (sdk_fish_find reads g->digit[d-1] only). The engine asks every technique
  * again after each step, and a step changes the candidates of one or a few
- * digits, so most of a large search (Franken jellyfish: tens of ms) would
- * re-prove that the same candidate pattern holds no fish. A small direct-mapped
- * table per thread remembers (technique, fin limits, candidate cells) whose
- * search found nothing of the technique's category; a hit skips that digit.
- * Only misses are kept: a digit with a fish is searched again, so the steps
- * and their order are exactly those of the full search. */
-enum { MISS_SLOTS = 1024 };
+ * digits, so most of a large search (Franken jellyfish: a millisecond a
+ * digit) would re-prove that the same candidate pattern holds no fish.
+ *
+ * A small table per thread maps a candidate pattern (with the fin limits) to
+ * the set of fish techniques known to find nothing in it, one bit each: the
+ * fish techniques of a profile share an entry, so a pattern costs one slot
+ * whatever the number of techniques. Sets of MISS_WAYS entries, the least
+ * recently used out first; fixed size (64 KiB a thread). Only misses are
+ * kept: a digit with a fish is searched again, so the steps and their order
+ * are exactly those of the full search. */
+enum { MISS_SETS = 512, MISS_WAYS = 4 };
 
 typedef struct miss {
-    const fdef *def;
-    int max_fins, max_endo_fins;
     sdk_bb cand;
+    uint64_t none; /* bit per technique (def_bit): no fish here; 0: unused */
+    int32_t max_fins, max_endo_fins;
 } miss;
 
-static _Thread_local miss misses[MISS_SLOTS];
+static _Thread_local miss misses[MISS_SETS][MISS_WAYS];
 
-static unsigned miss_slot(const fdef *def, const sdk_fish_search *s, sdk_bb cand)
+/* One bit per fish technique of this plugin (3 kinds x 6 sizes x 3 classes). */
+static uint64_t def_bit(const fdef *def)
 {
-    uint64_t h = cand.lo * 0x9E3779B97F4A7C15ULL ^
-                 (cand.hi + (uint64_t)(uintptr_t)def) * 0xC2B2AE3D27D4EB4FULL;
+    return 1ULL << (def->kind * 18 + (def->size - 2) * 3 + def->cls);
+}
+
+static miss *miss_set(const sdk_fish_search *s, sdk_bb cand)
+{
+    uint64_t h = cand.lo * 0x9E3779B97F4A7C15ULL ^ cand.hi * 0xC2B2AE3D27D4EB4FULL;
     h ^= (uint64_t)(s->max_fins * 31 + s->max_endo_fins) * 0x165667B19E3779F9ULL;
     h ^= h >> 29;
-    return (unsigned)(h % MISS_SLOTS);
+    return misses[h % MISS_SETS];
+}
+
+/* The entry of (s's fin limits, cand), moved to the front of its set, or
+ * NULL when the set does not hold it. */
+static miss *miss_lookup(const sdk_fish_search *s, sdk_bb cand)
+{
+    miss *set = miss_set(s, cand);
+    for (int w = 0; w < MISS_WAYS; w++) {
+        miss *m = &set[w];
+        if (m->none && sdk_bb_eq(m->cand, cand) && m->max_fins == s->max_fins &&
+            m->max_endo_fins == s->max_endo_fins) {
+            miss hit = *m;
+            memmove(&set[1], &set[0], sizeof *set * (size_t)w);
+            set[0] = hit;
+            return &set[0];
+        }
+    }
+    return NULL;
 }
 
 static bool miss_known(const fdef *def, const sdk_fish_search *s, sdk_bb cand)
 {
-    const miss *m = &misses[miss_slot(def, s, cand)];
-    return m->def == def && m->max_fins == s->max_fins && m->max_endo_fins == s->max_endo_fins &&
-           sdk_bb_eq(m->cand, cand);
+    const miss *m = miss_lookup(s, cand);
+    return m && (m->none & def_bit(def));
 }
 
 static void miss_note(const fdef *def, const sdk_fish_search *s, sdk_bb cand)
 {
-    misses[miss_slot(def, s, cand)] = (miss){
-        .def = def, .max_fins = s->max_fins, .max_endo_fins = s->max_endo_fins, .cand = cand};
+    miss *m = miss_lookup(s, cand);
+    if (!m) { /* a new entry in front, the least recently used one out */
+        miss *set = miss_set(s, cand);
+        memmove(&set[1], &set[0], sizeof *set * (MISS_WAYS - 1));
+        m = &set[0];
+        *m = (miss){.cand = cand, .max_fins = s->max_fins, .max_endo_fins = s->max_endo_fins};
+    }
+    m->none |= def_bit(def);
 }
 
 static int find_fish(const sdk_ctx *ctx, const sdk_grid *g, sdk_sink *sink)
