@@ -65,7 +65,23 @@ typedef struct sdk_fish_search {
     bool need_elims;   /* report only fish with elims (false: every fish, e.g. kraken) */
     bool only_kind;    /* report only fish classified as `kind` (a Franken search then
                           skips base sets without a row/column: they give Mutant fish) */
+    /* Kraken fish follow each fin by chains, so what a fin implies false
+     * goes beyond its peers. Both options are for one digit at a time
+     * (sdk_fish_find's digit != 0), per cell of that digit, NULL: off.
+     * fin_reach[c]: the cells (of the digit) a fin in c makes false besides
+     * its peers; with need_elims, a fish is reported when a cell every fin
+     * sees or reaches is a potential elimination (fish.elims stays what every
+     * fin sees). fin_sets: a bit set per cell, fin_set_words words each (cell
+     * c's at fin_sets + c * fin_set_words), e.g. every candidate the cell's
+     * candidate implies false; a fish is reported only when its fins (exo and
+     * endo) and the base candidates of one of its cover houses have a bit in
+     * common, and the search skips what cannot give one. */
+    const sdk_bb *fin_reach;
+    const uint64_t *fin_sets;
+    int fin_set_words; /* 1..SDK_FISH_SET_WORDS */
 } sdk_fish_search;
+
+#define SDK_FISH_SET_WORDS 12 /* 729 bits: a set of candidates */
 
 /* Defaults: sizes 2..4, basic, finless and finned, 5 fins, 2 endo fins, need_elims,
  * every kind the search space gives. */

@@ -123,26 +123,33 @@ static int kraken_on_fish(void *vk, const sdk_fish *f)
         }
         return 0;
     }
+    /* what every fin implies false, then per cover house with its base
+     * candidates (S); the conclusions in ascending order */
+    cset fin_off;
+    memset(&fin_off, 0xff, sizeof fin_off);
+    SDK_BB_FOREACH(x, fins)
+        cs_and(&fin_off, &forcing_table(k->s, SDK_LIT(SDK_CAND_NODE(x, d), 1))->off);
+    if (cs_empty(&fin_off)) return 0;
     for (int i = 0; i < f->size; i++) {
         sdk_bb S = sdk_bb_or(sdk_bb_and(f->base_cells, sdk_house_bb[f->cover[i]]), fins);
-        cset off;
-        memset(&off, 0xff, sizeof off);
-        SDK_BB_FOREACH(x, S)
+        cset off = fin_off;
+        SDK_BB_FOREACH(x, sdk_bb_andnot(S, fins))
             cs_and(&off, &forcing_table(k->s, SDK_LIT(SDK_CAND_NODE(x, d), 1))->off);
-        if (cs_empty(&off)) continue;
-        for (int tk = 0; tk < SDK_NCAND; tk++) {
-            if (!cs_has(&off, tk)) continue;
-            int x = tk / 9, e = tk % 9 + 1;
-            if (k->g->value[x] || !sdk_grid_has(k->g, x, e)) continue;
-            /* what the finned fish eliminates by itself, or an element of S */
-            if (e == d && (sdk_bb_has(f->elims, x) || sdk_bb_has(S, x))) continue;
-            if (!seen_add(k->sn, 2 * tk)) continue;
-            kraken_head(k, f, fins);
-            char hn[16];
-            sdk_step_printf(k->st, " (%s)", sdk_house_short(f->cover[i], hn));
-            sdk_step_mark(k->st, x, e, SDK_ROLE_TARGET);
-            if (kraken_emit(k, f, S, 2 * tk)) return 1;
-        }
+        for (int w = 0; w < 12; w++)
+            for (uint64_t bits = off.w[w]; bits; bits &= bits - 1) {
+                int tk = w * 64 + __builtin_ctzll(bits);
+                if (tk >= SDK_NCAND) break;
+                int x = tk / 9, e = tk % 9 + 1;
+                if (k->g->value[x] || !sdk_grid_has(k->g, x, e)) continue;
+                /* what the finned fish eliminates by itself, or an element of S */
+                if (e == d && (sdk_bb_has(f->elims, x) || sdk_bb_has(S, x))) continue;
+                if (!seen_add(k->sn, 2 * tk)) continue;
+                kraken_head(k, f, fins);
+                char hn[16];
+                sdk_step_printf(k->st, " (%s)", sdk_house_short(f->cover[i], hn));
+                sdk_step_mark(k->st, x, e, SDK_ROLE_TARGET);
+                if (kraken_emit(k, f, S, 2 * tk)) return 1;
+            }
     }
     return 0;
 }
@@ -165,16 +172,47 @@ static int find_kraken(const sdk_ctx *ctx, const sdk_grid *g, sdk_sink *sink)
     fs.finned = true;
     fs.max_fins = sdk_opt_int(ctx, "max-fins", 5);
     fs.max_endo_fins = sdk_opt_int(ctx, "max-endo-fins", 2);
-    fs.need_elims = false;
     sctx s;
     kctx k = {.s = &s, .g = g, .type = type, .t = tech, .sink = sink, .ret = SDK_CONTINUE};
     k.st = sdk_scratch_step(ctx, 0);
     k.sn = sdk_xcalloc(1, sizeof *k.sn);
     unsigned flags = SDK_LINKS_GROUPS | (sdk_opt_bool(ctx, "als", false) ? SDK_LINKS_ALS : 0);
-    if (forcing_links_init(&s, g, flags)) { /* tables when first read */
-        sdk_fish_find(g, 0, &fs, kraken_on_fish, &k);
+    /* What each candidate of the digit implies false: type 1 needs every fin
+     * to reach a potential elimination of the fish (fin_reach: the search
+     * then skips what cannot), type 2 the fins to agree on some candidate
+     * (fin_sets). */
+    fs.need_elims = type == 1;
+    sdk_bb reach[SDK_CELLS];
+    uint64_t *sets = type == 2 ? sdk_xcalloc(SDK_CELLS * SDK_FISH_SET_WORDS, sizeof *sets) : NULL;
+    if (type == 1) {
+        memset(reach, 0, sizeof reach);
+        fs.fin_reach = reach;
+    } else {
+        fs.fin_sets = sets;
+        fs.fin_set_words = SDK_FISH_SET_WORDS;
+    }
+    if (forcing_links_init(&s, g, flags)) {
+        for (int d = 1; d <= 9; d++) {
+            sdk_bb cand = g->digit[d - 1];
+            if (sdk_bb_empty(cand)) continue;
+            SDK_BB_FOREACH(c, cand) {
+                const cset *off = &forcing_table(&s, SDK_LIT(SDK_CAND_NODE(c, d), 1))->off;
+                if (type == 1) {
+                    sdk_bb b = sdk_bb_none();
+                    SDK_BB_FOREACH(x, cand)
+                        if (cs_has(off, x * 9 + d - 1)) sdk_bb_add(&b, x);
+                    reach[c] = b;
+                } else {
+                    memcpy(sets + (size_t)c * SDK_FISH_SET_WORDS, off->w, sizeof off->w);
+                }
+            }
+            if (sdk_fish_find(g, d, &fs, kraken_on_fish, &k)) break;
+            if (type == 1)
+                SDK_BB_FOREACH(c, cand) reach[c] = sdk_bb_none();
+        }
         forcing_static_free(&s);
     }
+    free(sets);
     free(k.sn);
     return k.ret;
 }

@@ -267,12 +267,153 @@ static void test_enumerator(void **state)
     assert_true(without > with);
 }
 
+/* ---- the pruned search against the plain one -----------------------------
+ *
+ * The enumerator skips base sets and fin choices that cannot give what is
+ * asked for (need_elims: an elimination; fin_reach, fin_sets: see fish.h).
+ * With need_elims off and no fin options it prunes nothing, so its fish,
+ * filtered by the same rule, must be exactly the pruned search's fish, in
+ * the same order. Positions: hard puzzles after singles and locked
+ * candidates, every digit; reach and sets made up (a fixed pseudo-random
+ * sequence), which is what the rule must hold for, not only chains. */
+
+typedef struct fish_list {
+    sdk_fish *f;
+    int n, cap;
+} fish_list;
+
+static int collect(void *ctx, const sdk_fish *f)
+{
+    fish_list *l = ctx;
+    if (l->n == l->cap) {
+        l->cap = l->cap ? 2 * l->cap : 256;
+        l->f = realloc(l->f, sizeof *l->f * (size_t)l->cap);
+        assert_non_null(l->f);
+    }
+    l->f[l->n++] = *f;
+    return 0;
+}
+
+static uint64_t rnd_state = 0x9E3779B97F4A7C15ULL;
+static uint64_t rnd(void)
+{
+    rnd_state ^= rnd_state << 13;
+    rnd_state ^= rnd_state >> 7;
+    rnd_state ^= rnd_state << 17;
+    return rnd_state;
+}
+
+enum { WORDS = 2 };
+static sdk_bb reach[SDK_CELLS];
+static uint64_t sets[SDK_CELLS * WORDS];
+
+/* Would the pruned search report f? (the rule of fish.h for each option) */
+static bool wanted(const sdk_fish_search *s, const sdk_fish *f)
+{
+    if (s->only_kind && f->kind != s->kind) return false;
+    sdk_bb fins = sdk_bb_or(f->fins, f->endo_fins);
+    if (s->fin_sets) {
+        bool meet = false;
+        for (int i = 0; i < f->size && !meet; i++) {
+            uint64_t acc[WORDS] = {~0ULL, ~0ULL}, any = 0;
+            sdk_bb part = sdk_bb_or(sdk_bb_and(f->base_cells, sdk_house_bb[f->cover[i]]), fins);
+            SDK_BB_FOREACH(c, part)
+                for (int w = 0; w < WORDS; w++) acc[w] &= sets[c * WORDS + w];
+            for (int w = 0; w < WORDS; w++) any |= acc[w];
+            meet = any != 0;
+        }
+        if (!meet) return false;
+    }
+    if (!s->need_elims) return true;
+    sdk_bb seen = {~0ULL, (1ULL << 17) - 1};
+    SDK_BB_FOREACH(c, fins)
+        seen =
+            sdk_bb_and(seen, s->fin_reach ? sdk_bb_or(sdk_peer_bb[c], reach[c]) : sdk_peer_bb[c]);
+    return !sdk_bb_empty(sdk_bb_and(f->potential, seen));
+}
+
+static void compare_searches(const sdk_grid *g, int d, sdk_fish_search *s, long *count)
+{
+    fish_list pruned = {0}, plain = {0};
+    sdk_fish_find(g, d, s, collect, &pruned);
+    sdk_fish_search all = *s;
+    all.need_elims = false;
+    all.only_kind = false;
+    all.fin_reach = NULL;
+    all.fin_sets = NULL;
+    sdk_fish_find(g, d, &all, collect, &plain);
+    int k = 0;
+    for (int i = 0; i < plain.n; i++) {
+        if (!wanted(s, &plain.f[i])) continue;
+        assert_true(k < pruned.n);
+        assert_memory_equal(&plain.f[i], &pruned.f[k], sizeof plain.f[i]);
+        k++;
+    }
+    assert_int_equal(k, pruned.n);
+    *count += pruned.n;
+    free(pruned.f);
+    free(plain.f);
+}
+
+static void test_pruning_exact(void **state)
+{
+    (void)state;
+    uint8_t(*p)[81] = NULL;
+    int np = tu_read_puzzles("top1465.txt", 24, 61, &p);
+    assert_true(np > 0);
+    struct {
+        int kind, size;
+        bool finless, finned, only_kind;
+    } cfg[] = {
+        {SDK_FISH_BASIC, 2, true, true, false},   {SDK_FISH_BASIC, 3, true, true, false},
+        {SDK_FISH_BASIC, 4, true, true, false},   {SDK_FISH_FRANKEN, 2, false, true, true},
+        {SDK_FISH_FRANKEN, 3, false, true, true}, {SDK_FISH_FRANKEN, 3, true, false, true},
+        {SDK_FISH_MUTANT, 2, false, true, true},  {SDK_FISH_MUTANT, 2, true, false, false},
+    };
+    long counts[3] = {0};
+    for (int i = 0; i < np; i++) {
+        sdk_grid g;
+        sdk_grid_from_values(&g, p[i]);
+        walk_basic(&g);
+        for (int d = 1; d <= 9; d++) {
+            for (int c = 0; c < SDK_CELLS; c++) {
+                reach[c] = (sdk_bb){rnd() & rnd(), rnd() & rnd() & ((1ULL << 17) - 1)};
+                for (int w = 0; w < WORDS; w++) sets[c * WORDS + w] = rnd() & rnd() & rnd();
+            }
+            for (size_t k = 0; k < sizeof cfg / sizeof cfg[0]; k++) {
+                sdk_fish_search s;
+                sdk_fish_search_init(&s);
+                s.kind = cfg[k].kind;
+                s.min_size = s.max_size = cfg[k].size;
+                s.finless = cfg[k].finless;
+                s.finned = cfg[k].finned;
+                s.only_kind = cfg[k].only_kind;
+                compare_searches(&g, d, &s, &counts[0]); /* need_elims */
+                if (!s.finned || s.kind == SDK_FISH_MUTANT) continue;
+                s.fin_reach = reach; /* as kraken type 1 */
+                compare_searches(&g, d, &s, &counts[1]);
+                s.fin_reach = NULL;
+                s.need_elims = false; /* as kraken type 2 */
+                s.fin_sets = sets;
+                s.fin_set_words = WORDS;
+                compare_searches(&g, d, &s, &counts[2]);
+            }
+        }
+    }
+    printf("pruned searches = plain ones filtered: %ld fish with eliminations, %ld with "
+           "reach, %ld with sets\n",
+           counts[0], counts[1], counts[2]);
+    assert_true(counts[0] > 0 && counts[1] > 0 && counts[2] > 0);
+    free(p);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_ids),      cmocka_unit_test(test_text_and_stop),
-        cmocka_unit_test(test_max_fins), cmocka_unit_test(test_enumerator),
-        cmocka_unit_test(test_reglib),   cmocka_unit_test(test_soundness),
+        cmocka_unit_test(test_ids),           cmocka_unit_test(test_text_and_stop),
+        cmocka_unit_test(test_max_fins),      cmocka_unit_test(test_enumerator),
+        cmocka_unit_test(test_pruning_exact), cmocka_unit_test(test_reglib),
+        cmocka_unit_test(test_soundness),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
