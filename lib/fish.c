@@ -1,6 +1,7 @@
 /* fish.c - the fish enumerator shared by the fish plugin and kraken fish:
  * every basic / Franken / Mutant fish of a digit, finless or finned, with its
  * fins, endo fins, cannibalistic candidates and eliminations (see fish.h). */
+#include <stddef.h>
 #include <stdio.h>
 #include <string.h>
 #include "sudoku/fish.h"
@@ -584,7 +585,7 @@ void sdk_fish_search_init(sdk_fish_search *s)
 static int find_digit(const sdk_grid *g, int d, const sdk_fish_search *s, sdk_fish_fn fn, void *ctx)
 {
     search st;
-    memset(&st, 0, sizeof st);
+    memset(&st, 0, offsetof(search, set_away)); /* the set arrays: set up when used */
     st.g = g;
     st.s = s;
     st.digit = d;

@@ -21,6 +21,9 @@
  * covering the base candidates one at a time (each candidate: a fin, or one of
  * its up-to-three houses), so the work is bounded by the fin budget rather
  * than by all cover combinations. Every (base, cover) pair is reported once.
+ * Base sets and fin choices that cannot give what is asked for (need_elims:
+ * an elimination; fin_reach, fin_sets below) are skipped without changing
+ * what is reported or its order (lib/fish.c says how).
  * Pure and reentrant: usable by the fish plugin and by kraken fish (which
  * wants finned fish and their fins even when they eliminate nothing).
  */
