@@ -445,7 +445,7 @@ static void cover_rec(search *st, uint64_t olo, uint64_t ohi, const fins_t *fs, 
 static bool sets_viable(search *st, sdk_bb added, sdk_bb endo)
 {
     int m = st->nbase, n = st->n, words = st->fwords;
-    memcpy(st->set_away[m + 1], st->set_away[m], sizeof st->set_away[m]);
+    memcpy(st->set_away[m + 1], st->set_away[m], sizeof st->set_away[m][0] * (size_t)n);
     memcpy(st->set_ok[m + 1], st->set_ok[m], sizeof st->set_ok[m]);
     uint64_t(*away)[SDK_FISH_SET_WORDS] = st->set_away[m + 1];
     uint64_t *ok = st->set_ok[m + 1];
