@@ -35,10 +35,10 @@ typedef struct search {
     bool finned;           /* s->finned */
     int max_fins;          /* s->max_fins */
     const sdk_bb *sees;    /* per cell: what a fin there sees (peers, and with
-                              s->fin_reach what it reaches) */
+                              fins->reach what it reaches) */
     const sdk_bb *seen_by; /* per cell x: the cells whose `sees` holds x */
-    const uint64_t *fsets; /* s->fin_sets (NULL: none) */
-    int fwords;            /* s->fin_set_words */
+    const uint64_t *fsets; /* fins->sets (NULL: none) */
+    int fwords;            /* fins->set_words */
     sdk_fish_fn fn;
     void *ctx;
     int stop;
@@ -438,7 +438,7 @@ static void cover_rec(search *st, uint64_t olo, uint64_t ohi, const fins_t *fs, 
 }
 
 /* Fin sets: the same count for a bit z of the sets. The fins and the base
- * candidates of one cover house all have z (see fin_sets in fish.h), so the
+ * candidates of one cover house all have z (see sdk_fish_fins in fish.h), so the
  * base candidates without z lie in the n - 1 other cover houses, and the
  * endo fins have z. Level st->nbase + 1 from level st->nbase, with the cells
  * `added` to the independent ones and the new endo fins. */
@@ -577,12 +577,10 @@ void sdk_fish_search_init(sdk_fish_search *s)
     s->max_endo_fins = 2;
     s->need_elims = true;
     s->only_kind = false;
-    s->fin_reach = NULL;
-    s->fin_sets = NULL;
-    s->fin_set_words = 0;
 }
 
-static int find_digit(const sdk_grid *g, int d, const sdk_fish_search *s, sdk_fish_fn fn, void *ctx)
+static int find_digit(const sdk_grid *g, int d, const sdk_fish_search *s, const sdk_fish_fins *fins,
+                      sdk_fish_fn fn, void *ctx)
 {
     search st;
     memset(&st, 0, offsetof(search, set_away)); /* the set arrays: set up when used */
@@ -594,18 +592,18 @@ static int find_digit(const sdk_grid *g, int d, const sdk_fish_search *s, sdk_fi
     st.max_fins = s->max_fins;
     st.sees = st.seen_by = sdk_peer_bb;
     sdk_bb sees[SDK_CELLS], seen_by[SDK_CELLS];
-    if (s->fin_reach) {
+    if (fins && fins->reach) {
         memset(seen_by, 0, sizeof seen_by);
         for (int c = 0; c < SDK_CELLS; c++) {
-            sees[c] = sdk_bb_or(sdk_peer_bb[c], s->fin_reach[c]);
+            sees[c] = sdk_bb_or(sdk_peer_bb[c], fins->reach[c]);
             SDK_BB_FOREACH(x, sees[c]) sdk_bb_add(&seen_by[x], c);
         }
         st.sees = sees;
         st.seen_by = seen_by;
     }
-    if (s->fin_sets && s->fin_set_words >= 1 && s->fin_set_words <= SDK_FISH_SET_WORDS) {
-        st.fsets = s->fin_sets;
-        st.fwords = s->fin_set_words;
+    if (fins && fins->sets && fins->set_words >= 1 && fins->set_words <= SDK_FISH_SET_WORDS) {
+        st.fsets = fins->sets;
+        st.fwords = fins->set_words;
     }
     st.fn = fn;
     st.ctx = ctx;
@@ -642,13 +640,19 @@ static int find_digit(const sdk_grid *g, int d, const sdk_fish_search *s, sdk_fi
     return st.stop;
 }
 
-int sdk_fish_find(const sdk_grid *g, int digit, const sdk_fish_search *s, sdk_fish_fn fn, void *ctx)
+int sdk_fish_find_fins(const sdk_grid *g, int digit, const sdk_fish_search *s,
+                       const sdk_fish_fins *fins, sdk_fish_fn fn, void *ctx)
 {
     for (int d = 1; d <= 9; d++) {
         if (digit && d != digit) continue;
-        if (find_digit(g, d, s, fn, ctx)) return 1;
+        if (find_digit(g, d, s, fins, fn, ctx)) return 1;
     }
     return 0;
+}
+
+int sdk_fish_find(const sdk_grid *g, int digit, const sdk_fish_search *s, sdk_fish_fn fn, void *ctx)
+{
+    return sdk_fish_find_fins(g, digit, s, NULL, fn, ctx);
 }
 
 char *sdk_fish_houses(const uint8_t *houses, int n, char *buf, size_t len)

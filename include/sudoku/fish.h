@@ -22,7 +22,7 @@
  * its up-to-three houses), so the work is bounded by the fin budget rather
  * than by all cover combinations. Every (base, cover) pair is reported once.
  * Base sets and fin choices that cannot give what is asked for (need_elims:
- * an elimination; fin_reach, fin_sets below) are skipped without changing
+ * an elimination; sdk_fish_fins below) are skipped without changing
  * what is reported or its order (lib/fish.c says how).
  * Pure and reentrant: usable by the fish plugin and by kraken fish (which
  * wants finned fish and their fins even when they eliminate nothing).
@@ -68,23 +68,27 @@ typedef struct sdk_fish_search {
     bool need_elims;   /* report only fish with elims (false: every fish, e.g. kraken) */
     bool only_kind;    /* report only fish classified as `kind` (a Franken search then
                           skips base sets without a row/column: they give Mutant fish) */
-    /* Kraken fish follow each fin by chains, so what a fin implies false
-     * goes beyond its peers. Both options are for one digit at a time
-     * (sdk_fish_find's digit != 0), per cell of that digit, NULL: off.
-     * fin_reach[c]: the cells (of the digit) a fin in c makes false besides
-     * its peers; with need_elims, a fish is reported when a cell every fin
-     * sees or reaches is a potential elimination (fish.elims stays what every
-     * fin sees). fin_sets: a bit set per cell, fin_set_words words each (cell
-     * c's at fin_sets + c * fin_set_words), e.g. every candidate the cell's
-     * candidate implies false; a fish is reported only when its fins (exo and
-     * endo) and the base candidates of one of its cover houses have a bit in
-     * common, and the search skips what cannot give one. */
-    const sdk_bb *fin_reach;
-    const uint64_t *fin_sets;
-    int fin_set_words; /* 1..SDK_FISH_SET_WORDS */
 } sdk_fish_search;
 
+/* What a fin implies beyond its peers, for searches that follow each fin by
+ * chains (kraken fish). A struct of its own, passed to sdk_fish_find_fins(),
+ * so sdk_fish_search keeps the layout of plugin ABI 3. Both parts are for
+ * one digit at a time (sdk_fish_find_fins' digit != 0), per cell of that
+ * digit; NULL: off.
+ * reach[c]: the cells (of the digit) a fin in c makes false besides its
+ * peers; with need_elims, a fish is reported when a cell every fin sees or
+ * reaches is a potential elimination (fish.elims stays what every fin sees).
+ * sets: a bit set per cell, set_words words each (cell c's at sets + c *
+ * set_words), e.g. every candidate the cell's candidate implies false; a
+ * fish is reported only when its fins (exo and endo) and the base
+ * candidates of one of its cover houses have a bit in common, and the
+ * search skips what cannot give one. */
 #define SDK_FISH_SET_WORDS 12 /* 729 bits: a set of candidates */
+typedef struct sdk_fish_fins {
+    const sdk_bb *reach;
+    const uint64_t *sets;
+    int set_words; /* 1..SDK_FISH_SET_WORDS */
+} sdk_fish_fins;
 
 /* Defaults: sizes 2..4, basic, finless and finned, 5 fins, 2 endo fins, need_elims,
  * every kind the search space gives. */
@@ -99,6 +103,11 @@ typedef int (*sdk_fish_fn)(void *ctx, const sdk_fish *f);
  * stopped the search, else 0. */
 SDK_API int sdk_fish_find(const sdk_grid *g, int digit, const sdk_fish_search *s, sdk_fish_fn fn,
                           void *ctx);
+
+/* sdk_fish_find with what the fins imply beyond their peers (fins may be
+ * NULL: the same as sdk_fish_find). */
+SDK_API int sdk_fish_find_fins(const sdk_grid *g, int digit, const sdk_fish_search *s,
+                               const sdk_fish_fins *fins, sdk_fish_fn fn, void *ctx);
 
 /* HoDoKu-style house list of a fish part, e.g. "r158", "r348b1", "r36c15".
  * houses ascending (rows, then columns, then boxes); buf >= 32. */

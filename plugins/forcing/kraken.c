@@ -178,18 +178,19 @@ static int find_kraken(const sdk_ctx *ctx, const sdk_grid *g, sdk_sink *sink)
     k.sn = sdk_xcalloc(1, sizeof *k.sn);
     unsigned flags = SDK_LINKS_GROUPS | (sdk_opt_bool(ctx, "als", false) ? SDK_LINKS_ALS : 0);
     /* What each candidate of the digit implies false: type 1 needs every fin
-     * to reach a potential elimination of the fish (fin_reach: the search
+     * to reach a potential elimination of the fish (fins.reach: the search
      * then skips what cannot), type 2 the fins to agree on some candidate
-     * (fin_sets). */
+     * (fins.sets). */
     fs.need_elims = type == 1;
     sdk_bb reach[SDK_CELLS];
     uint64_t *sets = type == 2 ? sdk_xcalloc(SDK_CELLS * SDK_FISH_SET_WORDS, sizeof *sets) : NULL;
+    sdk_fish_fins fins = {0};
     if (type == 1) {
         memset(reach, 0, sizeof reach);
-        fs.fin_reach = reach;
+        fins.reach = reach;
     } else {
-        fs.fin_sets = sets;
-        fs.fin_set_words = SDK_FISH_SET_WORDS;
+        fins.sets = sets;
+        fins.set_words = SDK_FISH_SET_WORDS;
     }
     if (forcing_links_init(&s, g, flags)) {
         for (int d = 1; d <= 9; d++) {
@@ -206,7 +207,7 @@ static int find_kraken(const sdk_ctx *ctx, const sdk_grid *g, sdk_sink *sink)
                     memcpy(sets + (size_t)c * SDK_FISH_SET_WORDS, off->w, sizeof off->w);
                 }
             }
-            if (sdk_fish_find(g, d, &fs, kraken_on_fish, &k)) break;
+            if (sdk_fish_find_fins(g, d, &fs, &fins, kraken_on_fish, &k)) break;
             if (type == 1)
                 SDK_BB_FOREACH(c, cand) reach[c] = sdk_bb_none();
         }

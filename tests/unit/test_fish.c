@@ -270,7 +270,7 @@ static void test_enumerator(void **state)
 /* ---- the pruned search against the plain one -----------------------------
  *
  * The enumerator skips base sets and fin choices that cannot give what is
- * asked for (need_elims: an elimination; fin_reach, fin_sets: see fish.h).
+ * asked for (need_elims: an elimination; sdk_fish_fins: see fish.h).
  * With need_elims off and no fin options it prunes nothing, so its fish,
  * filtered by the same rule, must be exactly the pruned search's fish, in
  * the same order. Positions: hard puzzles after singles and locked
@@ -308,11 +308,11 @@ static sdk_bb reach[SDK_CELLS];
 static uint64_t sets[SDK_CELLS * WORDS];
 
 /* Would the pruned search report f? (the rule of fish.h for each option) */
-static bool wanted(const sdk_fish_search *s, const sdk_fish *f)
+static bool wanted(const sdk_fish_search *s, const sdk_fish_fins *imply, const sdk_fish *f)
 {
     if (s->only_kind && f->kind != s->kind) return false;
     sdk_bb fins = sdk_bb_or(f->fins, f->endo_fins);
-    if (s->fin_sets) {
+    if (imply->sets) {
         bool meet = false;
         for (int i = 0; i < f->size && !meet; i++) {
             uint64_t acc[WORDS] = {~0ULL, ~0ULL}, any = 0;
@@ -328,23 +328,22 @@ static bool wanted(const sdk_fish_search *s, const sdk_fish *f)
     sdk_bb seen = {~0ULL, (1ULL << 17) - 1};
     SDK_BB_FOREACH(c, fins)
         seen =
-            sdk_bb_and(seen, s->fin_reach ? sdk_bb_or(sdk_peer_bb[c], reach[c]) : sdk_peer_bb[c]);
+            sdk_bb_and(seen, imply->reach ? sdk_bb_or(sdk_peer_bb[c], reach[c]) : sdk_peer_bb[c]);
     return !sdk_bb_empty(sdk_bb_and(f->potential, seen));
 }
 
-static void compare_searches(const sdk_grid *g, int d, sdk_fish_search *s, long *count)
+static void compare_searches(const sdk_grid *g, int d, sdk_fish_search *s,
+                             const sdk_fish_fins *fins, long *count)
 {
     fish_list pruned = {0}, plain = {0};
-    sdk_fish_find(g, d, s, collect, &pruned);
+    sdk_fish_find_fins(g, d, s, fins, collect, &pruned);
     sdk_fish_search all = *s;
     all.need_elims = false;
     all.only_kind = false;
-    all.fin_reach = NULL;
-    all.fin_sets = NULL;
     sdk_fish_find(g, d, &all, collect, &plain);
     int k = 0;
     for (int i = 0; i < plain.n; i++) {
-        if (!wanted(s, &plain.f[i])) continue;
+        if (!wanted(s, fins, &plain.f[i])) continue;
         assert_true(k < pruned.n);
         assert_memory_equal(&plain.f[i], &pruned.f[k], sizeof plain.f[i]);
         k++;
@@ -388,15 +387,13 @@ static void test_pruning_exact(void **state)
                 s.finless = cfg[k].finless;
                 s.finned = cfg[k].finned;
                 s.only_kind = cfg[k].only_kind;
-                compare_searches(&g, d, &s, &counts[0]); /* need_elims */
+                sdk_fish_fins none = {0}, fins = {.reach = reach};
+                compare_searches(&g, d, &s, &none, &counts[0]); /* need_elims */
                 if (!s.finned || s.kind == SDK_FISH_MUTANT) continue;
-                s.fin_reach = reach; /* as kraken type 1 */
-                compare_searches(&g, d, &s, &counts[1]);
-                s.fin_reach = NULL;
-                s.need_elims = false; /* as kraken type 2 */
-                s.fin_sets = sets;
-                s.fin_set_words = WORDS;
-                compare_searches(&g, d, &s, &counts[2]);
+                compare_searches(&g, d, &s, &fins, &counts[1]); /* as kraken type 1 */
+                s.need_elims = false;                           /* as kraken type 2 */
+                fins = (sdk_fish_fins){.sets = sets, .set_words = WORDS};
+                compare_searches(&g, d, &s, &fins, &counts[2]);
             }
         }
     }
