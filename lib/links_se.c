@@ -707,18 +707,20 @@ int sdk_se_ancestors(const sdk_se_arena *a, int node, int *nested)
 
 int sdk_se_complexity(const sdk_se_arena *a, const int *nodes, int n)
 {
-    char seen[1458];
-    int cap = 256, sp = 0, sum = 0, flat = 0, nids = 0, idcap = 16;
-    int *stack = sdk_xmalloc(sizeof *stack * (size_t)cap),
-        *ids = sdk_xmalloc(sizeof *ids * (size_t)idcap);
+    /* a hint has few targets and chains of a few hundred potentials: the
+     * walk's stack and the nested ids live here, on the heap only beyond */
+    uint64_t seen[SDK_SE_SET_WORDS];
+    int sbuf[1024], ibuf[64];
+    int cap = 1024, sp = 0, sum = 0, flat = 0, nids = 0, idcap = 64;
+    int *stack = sbuf, *ids = ibuf;
     for (int t = 0; t < n; t++) {
         memset(seen, 0, sizeof seen);
         stack[sp++] = nodes[t];
         while (sp) {
             const sdk_se_pot *p = &a->p[stack[--sp]];
             int lit = p->cand * 2 + p->on;
-            if (seen[lit]) continue;
-            seen[lit] = 1;
+            if ((seen[lit >> 6] >> (lit & 63)) & 1) continue;
+            seen[lit >> 6] |= 1ull << (lit & 63);
             flat++;
             if (p->nested >= 0) {
                 bool dup = false;
@@ -726,23 +728,27 @@ int sdk_se_complexity(const sdk_se_arena *a, const int *nodes, int n)
                 if (!dup) {
                     if (nids == idcap) {
                         idcap *= 2;
-                        ids = sdk_xrealloc(ids, sizeof *ids * (size_t)idcap);
+                        int *ni = sdk_xmalloc(sizeof *ni * (size_t)idcap);
+                        memcpy(ni, ids, sizeof *ni * (size_t)nids);
+                        if (ids != ibuf) free(ids);
+                        ids = ni;
                     }
                     ids[nids++] = p->nested;
                     sum += p->ncplx;
                 }
             }
-            for (int i = 0; i < p->np; i++) {
-                if (sp == cap) {
-                    cap *= 2;
-                    stack = sdk_xrealloc(stack, sizeof *stack * (size_t)cap);
-                }
-                stack[sp++] = a->par[p->par + i];
+            if (sp + p->np > cap) {
+                while (sp + p->np > cap) cap *= 2;
+                int *ns = sdk_xmalloc(sizeof *ns * (size_t)cap);
+                memcpy(ns, stack, sizeof *ns * (size_t)sp);
+                if (stack != sbuf) free(stack);
+                stack = ns;
             }
+            for (int i = 0; i < p->np; i++) stack[sp++] = a->par[p->par + i];
         }
     }
-    free(stack);
-    free(ids);
+    if (stack != sbuf) free(stack);
+    if (ids != ibuf) free(ids);
     return flat + sum;
 }
 

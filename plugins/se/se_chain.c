@@ -13,6 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "se.h"
+#include "se_memo.h"
 #include "sudoku/alloc.h"
 #include "sudoku/links.h"
 
@@ -113,8 +114,10 @@ typedef struct chainer {
     nest_reg *reg; /* nested chain ids (shared by the nested searches) */
     pool *pool;    /* spare buffers (shared by the nested searches) */
     sdk_se_run *run;
-    struct onrun *oncache;      /* propagation from each candidate on, made once */
-    struct rule_hint *rh;       /* advanced(): rule hints of one call */
+    struct onrun *oncache; /* propagation from each candidate on, made once */
+    struct rule_hint *rh;  /* advanced(): rule hints of one call */
+    unsigned char *blob;   /* advanced(): a nested search's result, packed */
+    size_t blobcap;
     const sdk_se_static *stat;  /* the links of g (static multiple chains), or NULL */
     const struct handoff *from; /* the runs of a lower level on this grid, or NULL */
     struct handoff *rec;        /* where this search's runs are kept, or NULL */
@@ -315,12 +318,25 @@ static void unary(chainer *c, const sdk_se_static *t, bool y, bool x)
 static int advanced(void *ctx, sdk_se_arena *a, sdk_se_set *s, const sdk_grid *cur,
                     const sdk_grid *src);
 
+/* Whether cand false implies nothing on g: its cell is not bivalue (or cell
+ * links are off) and no house of the cell has exactly two places for its
+ * digit. A propagation from it without nested rules is that one potential. */
+static bool off_leads_nowhere(const sdk_grid *g, int cand, bool y)
+{
+    int cell = cand / 9, d = cand % 9 + 1;
+    if (y && sdk_mask_count(g->cand[cell]) == 2) return false;
+    for (int k = 0; k < 3; k++)
+        if (sdk_bb_count(sdk_house_digit(g, sdk_cell_house[cell][k], d)) == 2) return false;
+    return true;
+}
+
 /* Propagate from one assumption into set s; true on a contradiction. */
 static bool run_from(chainer *c, sdk_se_set *s, int cand, bool on)
 {
     sdk_se_set_clear(s); /* sets come from set_get: initialised */
     int p = sdk_se_new(&c->A, cand, on, SDK_SE_ASSUMED, NULL, 0);
     sdk_se_set_add(s, &c->A, p);
+    if (!on && c->level == 0 && off_leads_nowhere(c->g, cand, !c->nishio)) return false;
     sdk_se_run *r = c->run;
     r->a = &c->A;
     r->s = s;
@@ -808,6 +824,7 @@ static void chainer_free(chainer *c)
         free(c->oncache);
     }
     free(c->rh);
+    free(c->blob);
     pool_put(c->pool, B_RUN, c->run);
     free(c->H.h);
     if (c->pool->narena < POOL_ARENAS) {
@@ -849,6 +866,8 @@ typedef struct rule_hint {
     int nrem;
     int16_t par[RH_MAXPAR];
     int npar;
+    uint64_t key;                  /* nested: the chain's identity (full_chain_key) */
+    int cplx;                      /* nested: the chain's complexity */
     uint64_t has[(729 + 63) / 64]; /* the candidates in par, as a bit set */
 } rule_hint;
 
@@ -1021,10 +1040,35 @@ static int rules_xwing(const sdk_grid *g, const sdk_grid *src, const int8_t (*hc
     return n;
 }
 
-/* SE's collectRuleParents for a nested chain hint on the reduced grid. */
-static void chain_parents(const chainer *sub, const hint *h, const sdk_grid *src,
-                          const sdk_grid *cur, rule_hint *r)
+/* SE's collectRuleParents for a nested chain hint on the reduced grid, in
+ * two halves: where the parents come from (spec: a cell, whose candidates
+ * removed since the start are parents, or a house and digit, the digit's
+ * places removed in it), which depends on the nested search alone, then the
+ * parents themselves (spec_apply), which depend on the start grid too. The
+ * spec keeps the order of the walk; an item met again adds nothing. */
+enum { SPEC_HOUSE = 81, SPEC_ITEMS = 81 + 27 * 9 };
+
+static int spec_item(uint64_t *done, uint16_t *spec, int n, int item)
 {
+    if ((done[item >> 6] >> (item & 63)) & 1) return n;
+    done[item >> 6] |= 1ull << (item & 63);
+    spec[n] = (uint16_t)item;
+    return n + 1;
+}
+
+/* The spec item of true potential p (cause, SE's meaning) of cell and digit d. */
+static int cause_item(int cause, int cell, int d)
+{
+    if (cause == SDK_SE_CELL) return cell;
+    int type = cause == SDK_SE_BLOCK ? SDK_BOX : cause == SDK_SE_ROW ? SDK_ROW : SDK_COL;
+    return SPEC_HOUSE + sdk_cell_house[cell][type] * 9 + d - 1;
+}
+
+static int chain_spec(const chainer *sub, const hint *h, uint16_t *spec)
+{
+    uint64_t done[(SPEC_ITEMS + 63) / 64];
+    memset(done, 0, sizeof done);
+    int ns = 0;
     char seen[1458];
     for (int t = 0; t < h->ntar; t++) {
         memset(seen, 0, sizeof seen); /* SE: each chain end on its own */
@@ -1043,18 +1087,8 @@ static void chain_parents(const chainer *sub, const hint *h, const sdk_grid *src
                                                  : h->src >= 9 ? SDK_SE_COL
                                                                : SDK_SE_ROW)
                                               : SDK_SE_ASSUMED;
-            if (p->on && cause != SDK_SE_ASSUMED && cause != SDK_SE_ADVANCED) {
-                int cell = p->cand / 9, d = p->cand % 9 + 1;
-                if (cause == SDK_SE_CELL) {
-                    unsigned gone = src->cand[cell] & ~cur->cand[cell];
-                    SDK_MASK_FOREACH(v, gone) rh_parent(r, cell * 9 + v - 1);
-                } else {
-                    int type = cause == SDK_SE_BLOCK ? SDK_BOX
-                               : cause == SDK_SE_ROW ? SDK_ROW
-                                                     : SDK_COL;
-                    removed_in(r, src, cur, sdk_house_bb[sdk_cell_house[cell][type]], d);
-                }
-            }
+            if (p->on && cause != SDK_SE_ASSUMED && cause != SDK_SE_ADVANCED)
+                ns = spec_item(done, spec, ns, cause_item(cause, p->cand / 9, p->cand % 9 + 1));
             for (int i = 0; i < p->np && n < 8192; i++) stack[n++] = sub->A.par[p->par + i];
         }
     }
@@ -1064,16 +1098,23 @@ static void chain_parents(const chainer *sub, const hint *h, const sdk_grid *src
         for (int x = h->tar[0]; sub->A.p[x].np; x = sub->A.par[sub->A.p[x].par]) {
             const sdk_se_pot *p = &sub->A.p[x];
             if (p->on || p->cause == SDK_SE_ASSUMED || p->cause == SDK_SE_ADVANCED) continue;
-            int cell = p->cand / 9, d = p->cand % 9 + 1;
-            if (p->cause == SDK_SE_CELL) {
-                unsigned gone = src->cand[cell] & ~cur->cand[cell];
-                SDK_MASK_FOREACH(v, gone) rh_parent(r, cell * 9 + v - 1);
-            } else {
-                int type = p->cause == SDK_SE_BLOCK ? SDK_BOX
-                           : p->cause == SDK_SE_ROW ? SDK_ROW
-                                                    : SDK_COL;
-                removed_in(r, src, cur, sdk_house_bb[sdk_cell_house[cell][type]], d);
-            }
+            ns = spec_item(done, spec, ns, cause_item(p->cause, p->cand / 9, p->cand % 9 + 1));
+        }
+    }
+    return ns;
+}
+
+static void spec_apply(const uint16_t *spec, int n, const sdk_grid *src, const sdk_grid *cur,
+                       rule_hint *r)
+{
+    for (int i = 0; i < n; i++) {
+        int item = spec[i];
+        if (item < SPEC_HOUSE) {
+            unsigned gone = src->cand[item] & ~cur->cand[item];
+            SDK_MASK_FOREACH(v, gone) rh_parent(r, item * 9 + v - 1);
+        } else {
+            int h = (item - SPEC_HOUSE) / 9, d = (item - SPEC_HOUSE) % 9 + 1;
+            removed_in(r, src, cur, sdk_house_bb[h], d);
         }
     }
 }
@@ -1140,6 +1181,72 @@ static void hashmap_order(int16_t *rem, int n)
     memcpy(rem, out, sizeof *rem * (size_t)m);
 }
 
+/* A nested search's hints as the outer chain takes them, for se_memo: per
+ * hint its identity, complexity, removables and parent spec, packed. */
+static size_t pack_nested(chainer *c, const chainer *sub, int n)
+{
+    uint16_t spec[SPEC_ITEMS];
+    size_t len = 0;
+    for (int i = 0; i < n; i++) {
+        const hint *h = &sub->H.h[i];
+        int ns = chain_spec(sub, h, spec);
+        uint64_t key = ns ? full_chain_key(sub, h) : 0; /* no spec: no parents, never used */
+        int32_t cplx = h->cplx;
+        uint16_t nrem = (uint16_t)h->nrem, nspec = (uint16_t)ns;
+        size_t need = len + 12 + 4 + 2 * (size_t)(nrem + nspec);
+        if (need > c->blobcap) {
+            c->blobcap = need * 2 > 65536 ? need * 2 : 65536;
+            c->blob = sdk_xrealloc(c->blob, c->blobcap);
+        }
+        unsigned char *b = c->blob + len;
+        memcpy(b, &key, 8);
+        memcpy(b + 8, &cplx, 4);
+        memcpy(b + 12, &nrem, 2);
+        memcpy(b + 14, &nspec, 2);
+        memcpy(b + 16, h->rem, 2 * (size_t)nrem);
+        memcpy(b + 16 + 2 * nrem, spec, 2 * (size_t)nspec);
+        len = need;
+    }
+    return len;
+}
+
+/* Rules 4 and 5 of advanced(): a nested search on cur (or its kept result),
+ * its hints into rh as rule hints. Returns their number. */
+static int nested_rule(chainer *c, bool multi, bool dyn, int lvl, const sdk_grid *cur,
+                       const sdk_grid *src, rule_hint *rh)
+{
+    int kind = (multi ? 1 : 0) | (dyn ? 2 : 0) | lvl << 2;
+    size_t len = 0;
+    const unsigned char *b = se_memo_get(kind, cur, &len);
+    if (!b) {
+        chainer sub;
+        chainer_init(&sub, cur, multi, dyn, false, lvl, c->reg, c->pool);
+        collect(&sub, M_UNARY_X | M_UNARY_Y | M_UNARY_XY);
+        len = pack_nested(c, &sub, sub.H.n < 512 ? sub.H.n : 512);
+        chainer_free(&sub);
+        se_memo_put(kind, cur, c->blob, len);
+        b = c->blob;
+    }
+    int n = 0;
+    for (size_t at = 0; at < len; n++) {
+        uint16_t nrem, nspec, spec[SPEC_ITEMS];
+        rule_hint *r = &rh[n];
+        rh_reset(r);
+        memcpy(&r->key, b + at, 8);
+        int32_t cplx;
+        memcpy(&cplx, b + at + 8, 4);
+        r->cplx = cplx;
+        memcpy(&nrem, b + at + 12, 2);
+        memcpy(&nspec, b + at + 14, 2);
+        memcpy(r->rem, b + at + 16, 2 * (size_t)nrem);
+        r->nrem = nrem;
+        memcpy(spec, b + at + 16 + 2 * nrem, 2 * (size_t)nspec);
+        spec_apply(spec, nspec, src, cur, r);
+        at += 16 + 2 * (size_t)(nrem + nspec);
+    }
+    return n;
+}
+
 static int advanced(void *ctx, sdk_se_arena *a, sdk_se_set *s, const sdk_grid *cur,
                     const sdk_grid *src)
 {
@@ -1159,8 +1266,6 @@ static int advanced(void *ctx, sdk_se_arena *a, sdk_se_set *s, const sdk_grid *c
     for (int rule = first; rule < 6; rule++) {
         int n = 0, ncplx = 0;
         bool nested = false;
-        chainer sub;
-        hint *nh = NULL;
         switch (rule) {
         case 0:
             n = rules_locking(cur, src, hc, rh, 512);
@@ -1188,16 +1293,8 @@ static int advanced(void *ctx, sdk_se_arena *a, sdk_se_set *s, const sdk_grid *c
                 lvl = rule == 5 ? c->level - 3 : 0;
             }
             if (!use) continue;
-            chainer_init(&sub, cur, multi, dyn, false, lvl, c->reg, c->pool);
-            collect(&sub, M_UNARY_X | M_UNARY_Y | M_UNARY_XY);
+            n = nested_rule(c, multi, dyn, lvl, cur, src, rh);
             nested = true;
-            n = sub.H.n < 512 ? sub.H.n : 512;
-            nh = sub.H.h;
-            for (int i = 0; i < n; i++) {
-                rh_reset(&rh[i]);
-                for (int k = 0; k < nh[i].nrem; k++) rh[i].rem[rh[i].nrem++] = nh[i].rem[k];
-                chain_parents(&sub, &nh[i], src, cur, &rh[i]);
-            }
         }
         }
         int got = 0;
@@ -1208,8 +1305,8 @@ static int advanced(void *ctx, sdk_se_arena *a, sdk_se_set *s, const sdk_grid *c
                 int lit = rh[i].par[k] * 2;
                 if (sdk_se_set_has(s, lit)) par[np++] = s->idx[lit];
             }
-            int id = nested ? reg_id(c->reg, full_chain_key(&sub, &nh[i])) : -1;
-            if (nested) ncplx = nh[i].cplx;
+            int id = nested ? reg_id(c->reg, rh[i].key) : -1;
+            if (nested) ncplx = rh[i].cplx;
             hashmap_order(rh[i].rem, rh[i].nrem);
             for (int k = 0; k < rh[i].nrem; k++) {
                 int node = sdk_se_new(a, rh[i].rem[k], 0, SDK_SE_ADVANCED, par, np);
@@ -1219,7 +1316,6 @@ static int advanced(void *ctx, sdk_se_arena *a, sdk_se_set *s, const sdk_grid *c
                 if (sdk_se_push_off(c->run, node)) added++;
             }
         }
-        if (nested) chainer_free(&sub);
         if (got) {
             c->last_open = false;
             break;
@@ -1250,6 +1346,7 @@ static int find_chains(const sdk_ctx *ctx, const sdk_grid *g, sdk_sink *sink)
     chainer c;
     int level = sdk_opt_int(ctx, "level", sp.level);
     chainer_init(&c, g, sp.multi, sp.dyn, sp.nishio, level, &reg, &pl);
+    se_memo_begin(g);
     /* nested levels: start from the runs of the level this one extends */
     bool nestable = sp.multi && sp.dyn && !sp.nishio && level >= 1 && level <= 5;
     if (nestable) {
