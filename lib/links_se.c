@@ -15,7 +15,7 @@ void sdk_se_arena_free(sdk_se_arena *a)
     memset(a, 0, sizeof *a);
 }
 
-int sdk_se_new(sdk_se_arena *a, int cand, int on, int cause, const int *parents, int np)
+static void arena_grow(sdk_se_arena *a, int np)
 {
     if (a->n == a->cap) {
         a->cap = a->cap ? a->cap * 2 : 4096;
@@ -25,6 +25,14 @@ int sdk_se_new(sdk_se_arena *a, int cand, int on, int cause, const int *parents,
         while (a->npar + np > a->parcap) a->parcap = a->parcap ? a->parcap * 2 : 8192;
         a->par = sdk_xrealloc(a->par, sizeof *a->par * (size_t)a->parcap);
     }
+}
+
+/* sdk_se_new, inlined in the propagation loops (most potentials are made
+ * there, a few million a search). */
+static inline __attribute__((always_inline)) int pot_new(sdk_se_arena *a, int cand, int on,
+                                                         int cause, const int *parents, int np)
+{
+    if (a->n == a->cap || a->npar + np > a->parcap) arena_grow(a, np);
     sdk_se_pot *p = &a->p[a->n];
     p->cand = (int16_t)cand;
     p->on = (uint8_t)on;
@@ -35,6 +43,11 @@ int sdk_se_new(sdk_se_arena *a, int cand, int on, int cause, const int *parents,
     p->ncplx = 0;
     for (int i = 0; i < np; i++) a->par[a->npar++] = parents[i];
     return a->n++;
+}
+
+int sdk_se_new(sdk_se_arena *a, int cand, int on, int cause, const int *parents, int np)
+{
+    return pot_new(a, cand, on, cause, parents, np);
 }
 
 void sdk_se_set_init(sdk_se_set *s)
@@ -51,17 +64,23 @@ void sdk_se_set_clear(sdk_se_set *s)
     s->non = s->noff = 0;
 }
 
+/* Add potential node (candidate cand, sign on), known not to be in s. */
+static inline void set_put(sdk_se_set *s, int node, int cand, int on)
+{
+    int lit = cand * 2 + on;
+    s->idx[lit] = node;
+    s->bits[lit >> 6] |= 1ull << (lit & 63);
+    if (on)
+        s->on_ord[s->non++] = (int16_t)cand;
+    else
+        s->off_ord[s->noff++] = (int16_t)cand;
+}
+
 void sdk_se_set_add(sdk_se_set *s, const sdk_se_arena *a, int node)
 {
     const sdk_se_pot *p = &a->p[node];
-    int lit = p->cand * 2 + p->on;
-    if (sdk_se_set_has(s, lit)) return;
-    s->idx[lit] = node;
-    s->bits[lit >> 6] |= 1ull << (lit & 63);
-    if (p->on)
-        s->on_ord[s->non++] = p->cand;
-    else
-        s->off_ord[s->noff++] = p->cand;
+    if (sdk_se_set_has(s, p->cand * 2 + p->on)) return;
+    set_put(s, node, p->cand, p->on);
 }
 
 static const int house_order[3] = {SDK_BOX, SDK_ROW, SDK_COL};
@@ -77,15 +96,24 @@ static inline int bb_cells(sdk_bb b, int *out, int n)
 /* Other cells of the houses of cell (block, row, column order, no repeats)
  * where g has digit d: the box's cells, then the row's and the column's
  * outside the box, each in increasing cell order (a house's own order). */
-static int peers_with(const sdk_grid *g, int cell, int d, int *out)
+static inline int peers_with_groups(const sdk_grid *g, int cell, int d, int *out, int *nbox,
+                                    int *nrow)
 {
     sdk_bb with = g->digit[d - 1];
     sdk_bb_del(&with, cell);
     sdk_bb box = sdk_house_bb[sdk_cell_house[cell][SDK_BOX]];
     sdk_bb outside = sdk_bb_andnot(with, box);
     int n = bb_cells(sdk_bb_and(with, box), out, 0);
+    *nbox = n;
     n = bb_cells(sdk_bb_and(outside, sdk_house_bb[sdk_cell_house[cell][SDK_ROW]]), out, n);
+    *nrow = n - *nbox;
     return bb_cells(sdk_bb_and(outside, sdk_house_bb[sdk_cell_house[cell][SDK_COL]]), out, n);
+}
+
+static inline int peers_with(const sdk_grid *g, int cell, int d, int *out)
+{
+    int nb, nr;
+    return peers_with_groups(g, cell, d, out, &nb, &nr);
 }
 
 static int cause_of(int k)
@@ -119,7 +147,7 @@ static int off_to_on(sdk_se_arena *a, const sdk_grid *g, const sdk_grid *src, co
                 if (sdk_se_set_has(s, lit) && np < 10) par[np++] = s->idx[lit];
             }
         }
-        out[n++] = sdk_se_new(a, cell * 9 + other - 1, 1, SDK_SE_CELL, par, np);
+        out[n++] = pot_new(a, cell * 9 + other - 1, 1, SDK_SE_CELL, par, np);
     }
 houses:
     if (x) {
@@ -144,7 +172,7 @@ houses:
                     if (sdk_se_set_has(s, lit) && np < 10) par[np++] = s->idx[lit];
                 }
             }
-            out[n++] = sdk_se_new(a, ocand, 1, cause_of(k), par, np);
+            out[n++] = pot_new(a, ocand, 1, cause_of(k), par, np);
         }
     }
     return n;
@@ -157,7 +185,7 @@ static int off_to_on_static_run(sdk_se_arena *a, const sdk_se_static *t, const s
 {
     int cand = a->p[p].cand, n = 0;
     if (y && t->bi[cand] >= 0 && !known_on(s, t->bi[cand]))
-        out[n++] = sdk_se_new(a, t->bi[cand], 1, SDK_SE_CELL, &p, 1);
+        out[n++] = pot_new(a, t->bi[cand], 1, SDK_SE_CELL, &p, 1);
     for (int k = 0; k < 3; k++) {
         int ocand = t->conj[cand][k];
         if (ocand < 0) continue;
@@ -165,7 +193,7 @@ static int off_to_on_static_run(sdk_se_arena *a, const sdk_se_static *t, const s
         for (int i = 0; i < n; i++)
             if (a->p[out[i]].cand == ocand) dup = true;
         if (dup || known_on(s, ocand)) continue;
-        out[n++] = sdk_se_new(a, ocand, 1, cause_of(k), &p, 1);
+        out[n++] = pot_new(a, ocand, 1, cause_of(k), &p, 1);
     }
     return n;
 }
@@ -191,9 +219,13 @@ static bool chain_loop(sdk_se_run *r, const sdk_grid *g0, bool resume)
     bool bad = false;
     if (resume && r->more) r->more(r->more_ctx, a, s, g, g0);
     int peers[24], ons[4];
-    while (!bad && (r->hon < r->ton || r->hoff < r->toff)) {
-        if (r->hon < r->ton) {
-            int p = r->qon[r->hon++];
+    /* the queue ends in locals (stores through the int arrays below could
+     * be to them, as far as the compiler knows); r has them around more() */
+    int hon = r->hon, ton = r->ton, hoff = r->hoff, toff = r->toff;
+    int *qon = r->qon, *qoff = r->qoff;
+    while (!bad && (hon < ton || hoff < toff)) {
+        if (hon < ton) {
+            int p = qon[hon++];
             int cand = a->p[p].cand, cell = cand / 9, d = cand % 9 + 1;
             int offs[32], n = 0;
             if (y) {
@@ -209,24 +241,33 @@ static bool chain_loop(sdk_se_run *r, const sdk_grid *g0, bool resume)
                 np = peers_with(g, cell, d, peers);
                 for (int i = 0; i < np; i++) offs[n++] = peers[i] * 9 + d - 1;
             }
-            for (int i = 0; i < n && !bad; i++) {
+            for (int i = 0; i < n; i++) {
                 int k = offs[i];
+                /* both literals of k in one word: bit 0 false, bit 1 true */
+                unsigned two = (unsigned)(s->bits[k >> 5] >> ((k * 2) & 63)) & 3u;
+                if (two == 1u) continue; /* already false */
                 int cause = i < n - np ? SDK_SE_CELL : SDK_SE_BLOCK;
-                if (sdk_se_set_has(s, k * 2 + 1)) {
+                if (two & 2u) {
                     r->absurd_on = s->idx[k * 2 + 1];
-                    r->absurd_off = sdk_se_new(a, k, 0, cause, &p, 1);
+                    r->absurd_off = pot_new(a, k, 0, cause, &p, 1);
                     bad = true;
-                } else if (!sdk_se_set_has(s, k * 2)) {
-                    int q = sdk_se_new(a, k, 0, cause, &p, 1);
-                    sdk_se_set_add(s, a, q);
-                    r->qoff[r->toff++] = q;
+                    break;
                 }
+                int q = pot_new(a, k, 0, cause, &p, 1);
+                set_put(s, q, k, 0);
+                qoff[toff++] = q;
             }
         } else {
-            int p = r->qoff[r->hoff++];
+            int p = qoff[hoff++];
             int n = t ? off_to_on_static_run(a, t, s, p, y, ons)
                       : off_to_on(a, g, dyn ? g0 : NULL, s, p, y, true, ons);
-            if (dyn) sdk_grid_eliminate(g, a->p[p].cand / 9, a->p[p].cand % 9 + 1);
+            if (dyn) { /* sdk_grid_eliminate, here: a few million times a search */
+                int pc = a->p[p].cand, pcell = pc / 9;
+                if (g->cand[pcell] & (1u << (pc % 9))) {
+                    g->cand[pcell] &= (uint16_t) ~(1u << (pc % 9));
+                    sdk_bb_del(&g->digit[pc % 9], pcell);
+                }
+            }
             for (int i = 0; i < n && !bad; i++) {
                 int k = a->p[ons[i]].cand;
                 if (sdk_se_set_has(s, k * 2)) {
@@ -234,14 +275,18 @@ static bool chain_loop(sdk_se_run *r, const sdk_grid *g0, bool resume)
                     r->absurd_off = s->idx[k * 2];
                     bad = true;
                 } else if (!sdk_se_set_has(s, k * 2 + 1)) {
-                    sdk_se_set_add(s, a, ons[i]);
-                    r->qon[r->ton++] = ons[i];
+                    set_put(s, ons[i], k, 1);
+                    qon[ton++] = ons[i];
                 }
             }
         }
-        if (!bad && r->hon == r->ton && r->hoff == r->toff && r->more)
+        if (!bad && hon == ton && hoff == toff && r->more) {
+            r->hon = hon, r->ton = ton, r->hoff = hoff, r->toff = toff;
             r->more(r->more_ctx, a, s, g, g0);
+            hon = r->hon, ton = r->ton, hoff = r->hoff, toff = r->toff;
+        }
     }
+    r->hon = hon, r->ton = ton, r->hoff = hoff, r->toff = toff;
     return bad;
 }
 
@@ -282,17 +327,14 @@ void sdk_se_static_init(sdk_se_static *t, const sdk_grid *g)
                 int oc = sdk_bb_first(pos);
                 if (oc >= 0) t->conj[cand][k] = (int16_t)(oc * 9 + d - 1);
             }
-            int np = peers_with(g, cell, d, peers);
+            int nbox, nrow, np = peers_with_groups(g, cell, d, peers, &nbox, &nrow);
             t->npeer[cand] = (uint8_t)np;
             for (int i = 0; i < np; i++) {
-                int pc = peers[i];
-                t->peer[cand][i] = (int16_t)(pc * 9 + d - 1);
+                t->peer[cand][i] = (int16_t)(peers[i] * 9 + d - 1);
                 /* SE's getOnToOff: box first, then row and column outside the box */
-                t->pcause[cand][i] =
-                    (uint8_t)(sdk_cell_house[pc][SDK_BOX] == sdk_cell_house[cell][SDK_BOX]
-                                  ? SDK_SE_BLOCK
-                              : sdk_row(pc) == sdk_row(cell) ? SDK_SE_ROW
-                                                             : SDK_SE_COL);
+                t->pcause[cand][i] = (uint8_t)(i < nbox          ? SDK_SE_BLOCK
+                                               : i < nbox + nrow ? SDK_SE_ROW
+                                                                 : SDK_SE_COL);
             }
         }
     }
@@ -300,7 +342,8 @@ void sdk_se_static_init(sdk_se_static *t, const sdk_grid *g)
 
 /* Static on -> off from candidate cand: the false candidates and their
  * causes (nodes are made only for those the search keeps). */
-static int on_to_off(const sdk_se_static *t, int cand, bool y, int *ks, uint8_t *cs)
+static inline __attribute__((always_inline)) int on_to_off(const sdk_se_static *t, int cand, bool y,
+                                                           int *ks, uint8_t *cs)
 {
     int cell = cand / 9, d = cand % 9 + 1, n = 0;
     if (y) {
@@ -319,7 +362,8 @@ static int on_to_off(const sdk_se_static *t, int cand, bool y, int *ks, uint8_t 
 }
 
 /* Static off -> on (off_to_on without hidden parents) from the table. */
-static int off_to_on_static(const sdk_se_static *t, int cand, bool y, bool x, int *ks, uint8_t *cs)
+static inline __attribute__((always_inline)) int
+off_to_on_static(const sdk_se_static *t, int cand, bool y, bool x, int *ks, uint8_t *cs)
 {
     int n = 0;
     if (y && t->bi[cand] >= 0) {
@@ -368,12 +412,15 @@ void sdk_se_scc_init(sdk_se_scc *r, const sdk_se_static *t, bool y, bool x)
             sdk_bb_add(&ldigit[d - 1], cell);
         }
     }
+    char present[729]; /* the candidate is in the grid */
+    for (int cell = 0, c = 0; cell < 81; cell++)
+        for (int d = 0; d < 9; d++, c++) present[c] = (char)((t->cand[cell] >> d) & 1);
     int m = 0, ks[40];
     uint8_t cs[40];
     for (int lit = 0; lit < 1458; lit++) {
         int c = lit >> 1;
         r->first[lit] = m;
-        if (!(t->cand[c / 9] & sdk_digit_bit(c % 9 + 1))) continue;
+        if (!present[c]) continue;
         if (lit & 1) {
             int cell = c / 9, d = c % 9 + 1;
             if (y) {
@@ -401,8 +448,7 @@ void sdk_se_scc_init(sdk_se_scc *r, const sdk_se_static *t, bool y, bool x)
     memset(on_stack, 0, sizeof on_stack);
     for (int root = 0; root < 1458; root++) {
         if (index[root] >= 0) continue;
-        if (!(t->cand[root / 18] & sdk_digit_bit((root >> 1) % 9 + 1)) ||
-            (!(root & 1) && !r->linked[root >> 1])) {
+        if (!present[root >> 1] || (!(root & 1) && !r->linked[root >> 1])) {
             r->comp[root] = -1;
             continue;
         }

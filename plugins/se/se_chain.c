@@ -118,6 +118,8 @@ typedef struct chainer {
     struct rule_hint *rh;  /* advanced(): rule hints of one call */
     unsigned char *blob;   /* advanced(): a nested search's result, packed */
     size_t blobcap;
+    int *flat; /* finish(): ancestors + 1 by node, 0 unknown (level 0) */
+    int flatcap;
     const sdk_se_static *stat;  /* the links of g (static multiple chains), or NULL */
     const struct handoff *from; /* the runs of a lower level on this grid, or NULL */
     struct handoff *rec;        /* where this search's runs are kept, or NULL */
@@ -206,11 +208,31 @@ static int rule_base(const chainer *c)
     return 80;
 }
 
+/* The ancestors of node (itself included), counted once per node: the
+ * potentials of a search never change, and a chain end often ends several
+ * hints (a region's, a cell's). For searches without nested chains. */
+static int flat_of(chainer *c, int node)
+{
+    if (node >= c->flatcap) {
+        int ncap = c->A.n > node ? c->A.n : node + 1;
+        ncap += ncap / 2;
+        c->flat = sdk_xrealloc(c->flat, sizeof *c->flat * (size_t)ncap);
+        memset(c->flat + c->flatcap, 0, sizeof *c->flat * (size_t)(ncap - c->flatcap));
+        c->flatcap = ncap;
+    }
+    if (!c->flat[node]) c->flat[node] = sdk_se_complexity(&c->A, &node, 1) + 1;
+    return c->flat[node] - 1;
+}
+
 static void finish(chainer *c, hint *h, int base)
 {
     /* SE: ancestors of each chain end, plus every distinct nested chain met
-     * by any of them, counted once for the hint */
-    h->cplx = sdk_se_complexity(&c->A, h->tar, h->ntar);
+     * by any of them, counted once for the hint (level 0: none) */
+    if (c->level == 0) {
+        h->cplx = 0;
+        for (int i = 0; i < h->ntar; i++) h->cplx += flat_of(c, h->tar[i]);
+    } else
+        h->cplx = sdk_se_complexity(&c->A, h->tar, h->ntar);
     h->diff = base + sdk_chain_length_tenths(h->cplx - 2);
 }
 
@@ -612,7 +634,10 @@ static void multiple_cell(chainer *c, int cell)
             binary_hint(c, kind, cand * 2 + 1, o->absurd_on, o->absurd_off, cand * 2);
         if (run_lit(c, off_set, cand, false) && contra)
             binary_hint(c, kind, cand * 2, c->run->absurd_on, c->run->absurd_off, cand * 2 + 1);
-        if (dbl) {
+        uint64_t both = 0; /* most often the two sets share nothing */
+        for (int w = 0; dbl && w < SDK_SE_SET_WORDS && !both; w++)
+            both = on_set->bits[w] & off_set->bits[w];
+        if (both) {
             int lits[729];
             for (int on = 1; on >= 0; on--) {
                 int m = set_lits(on_set, on, lits);
@@ -825,6 +850,7 @@ static void chainer_free(chainer *c)
     }
     free(c->rh);
     free(c->blob);
+    free(c->flat);
     pool_put(c->pool, B_RUN, c->run);
     free(c->H.h);
     if (c->pool->narena < POOL_ARENAS) {
@@ -910,20 +936,19 @@ static int rules_locking(const sdk_grid *g, const sdk_grid *src, const int8_t (*
                 int h1 = pairs[pr][0] * 9 + i1;
                 if (hc[h1][d - 1] < 2) continue;
                 sdk_bb p = sdk_house_digit(g, h1, d);
-                for (int i2 = 0; i2 < 9 && n < max; i2++) {
-                    int h2 = pairs[pr][1] * 9 + i2;
-                    if (sdk_bb_empty(sdk_bb_and(sdk_house_bb[h1], sdk_house_bb[h2]))) continue;
-                    if (!sdk_bb_subset(p, sdk_house_bb[h2])) continue;
-                    sdk_bb rm = sdk_bb_andnot(sdk_house_digit(g, h2, d), sdk_house_bb[h1]);
-                    if (sdk_bb_empty(rm)) continue;
-                    rule_hint *r = &out[n];
-                    rh_reset(r);
-                    SDK_BB_FOREACH(x, rm)
-                        if (r->nrem < RH_MAXREM) r->rem[r->nrem++] = (int16_t)(x * 9 + d - 1);
-                    /* LockingHint: removed from the base house outside the cover */
-                    removed_in(r, src, g, sdk_bb_andnot(sdk_house_bb[h1], sdk_house_bb[h2]), d);
-                    n++;
-                }
+                /* of the crossing houses only the one holding p's first cell
+                 * can hold all of p (two cells or more) */
+                int h2 = sdk_cell_house[sdk_bb_first(p)][pairs[pr][1]];
+                if (n >= max || !sdk_bb_subset(p, sdk_house_bb[h2])) continue;
+                sdk_bb rm = sdk_bb_andnot(sdk_house_digit(g, h2, d), sdk_house_bb[h1]);
+                if (sdk_bb_empty(rm)) continue;
+                rule_hint *r = &out[n];
+                rh_reset(r);
+                SDK_BB_FOREACH(x, rm)
+                    if (r->nrem < RH_MAXREM) r->rem[r->nrem++] = (int16_t)(x * 9 + d - 1);
+                /* LockingHint: removed from the base house outside the cover */
+                removed_in(r, src, g, sdk_bb_andnot(sdk_house_bb[h1], sdk_house_bb[h2]), d);
+                n++;
             }
     return n;
 }
