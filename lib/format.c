@@ -475,7 +475,7 @@ void sdk_reader_free(sdk_reader *r)
 static ssize_t block_line(sdk_reader *r, char **line)
 {
     for (bool eof = false;;) {
-        char *p = r->block + r->pos;
+        char *p = r->block ? r->block + r->pos : NULL; /* NULL before the first read */
         size_t left = r->end - r->pos;
         char *nl = left ? memchr(p, '\n', left) : NULL;
         if (nl || (eof && left)) {
@@ -486,7 +486,7 @@ static ssize_t block_line(sdk_reader *r, char **line)
             return (ssize_t)n;
         }
         if (eof) return -1;
-        memmove(r->block, p, left);
+        if (left) memmove(r->block, p, left); /* (memmove of NULL is undefined) */
         r->pos = 0;
         r->end = left;
         if (!r->block || r->block_cap - 1 - left < READER_BLOCK / 2) {
