@@ -21,18 +21,20 @@
 #include "sudoku/alloc.h"
 
 /* A slot of the ring. Its buffers stay from one request to the next (a
- * million puzzles: no malloc per puzzle, no fresh memory per request): the
- * puzzles' texts and where they were found, NUL-terminated one after the
- * other in `arena`. The request is packed straight into the connection's
- * queue (send), and again from the texts when it is retried. */
+ * million puzzles: no malloc per puzzle, no fresh memory per request). The
+ * puzzles are kept as the request carries them: in `arena`, their msgpack
+ * strings one after the other, which the connection sends from there
+ * (rpc_send_lent: one copy of each puzzle, no send queue to fill); where
+ * they were found, NUL-terminated, in `wheres`. A puzzle is printed from a
+ * NUL-terminated copy (chunk_text). */
 typedef struct chunk {
     uint32_t msgid;
     int n, cap;
-    char **text, **where; /* into arena (cap of each) */
-    size_t *len;          /* of each text */
-    size_t *at;           /* while filling: text i at at[2i], where at at[2i + 1] */
-    char *arena;
-    size_t arena_len, arena_cap;
+    char **where; /* into wheres (cap of them) */
+    size_t *len;  /* of each text */
+    size_t *at;   /* text i at at[2i] in arena, where at at[2i + 1] in wheres */
+    char *arena, *wheres;
+    size_t arena_len, arena_cap, wheres_len, wheres_cap;
     double bytes;  /* input position after this chunk */
     bool progress; /* its request asks for progress notifications */
     bool refused;  /* sent again once, asking otherwise (batch_plan.refused) */
@@ -74,7 +76,7 @@ static void chunk_clear(chunk *c)
     c->done = false;
     c->msgid = 0;
     c->n = 0;
-    c->arena_len = 0;
+    c->arena_len = c->wheres_len = 0;
     c->retries = c->partial = 0;
     c->refused = false;
     c->bytes = c->sent = 0;
@@ -83,11 +85,11 @@ static void chunk_clear(chunk *c)
 static void chunk_free(chunk *c)
 {
     chunk_clear(c);
-    free(c->text);
     free(c->where);
     free(c->len);
     free(c->at);
     free(c->arena);
+    free(c->wheres);
 }
 
 /* Queue c's request. */
@@ -95,39 +97,70 @@ static void chunk_send(const batch_plan *p, chunk *c)
 {
     msgpack_packer pk;
     c->msgid = rpc_send_packer(p->conn, p->method, &pk);
-    p->pack(&pk, p, c->text, c->len, c->n, c->progress);
+    p->pack(&pk, p, c->arena, c->arena_len, c->n, c->progress);
 }
 
 /* Room for want puzzles (their texts too when they are the usual line of
  * 81 cells: the arena is not grown and copied again and again). */
 static void chunk_room(chunk *c, int want)
 {
-    size_t texts = (size_t)want * 82;
+    size_t texts = (size_t)want * 83;
     if (texts > c->arena_cap) {
         c->arena = sdk_xrealloc(c->arena, texts);
         c->arena_cap = texts;
     }
     if (want <= c->cap) return;
-    c->text = sdk_xrealloc(c->text, sizeof *c->text * (size_t)want);
     c->where = sdk_xrealloc(c->where, sizeof *c->where * (size_t)want);
     c->len = sdk_xrealloc(c->len, sizeof *c->len * (size_t)want);
     c->at = sdk_xrealloc(c->at, sizeof *c->at * 2 * (size_t)want);
     c->cap = want;
 }
 
-/* Copy s (len bytes, then its NUL) into the arena; its offset there. */
-static size_t chunk_put(chunk *c, const char *s, size_t len)
+/* Append n bytes at s to the buffer *buf (*len used of *cap); their offset. */
+static size_t buf_put(char **buf, size_t *len, size_t *cap, const void *s, size_t n)
 {
-    size_t n = len + 1, at = c->arena_len;
-    if (n > c->arena_cap - at) {
-        size_t cap = c->arena_cap ? c->arena_cap * 2 : 64 << 10;
-        while (cap - at < n) cap *= 2;
-        c->arena = sdk_xrealloc(c->arena, cap);
-        c->arena_cap = cap;
+    size_t at = *len;
+    if (n > *cap - at) {
+        size_t c = *cap ? *cap * 2 : 64 << 10;
+        while (c - at < n) c *= 2;
+        *buf = sdk_xrealloc(*buf, c);
+        *cap = c;
     }
-    memcpy(c->arena + at, s, n);
-    c->arena_len += n;
+    memcpy(*buf + at, s, n);
+    *len += n;
     return at;
+}
+
+/* Add a puzzle's text (len bytes) to the arena as a msgpack string; the
+ * offset of the text there. */
+static size_t chunk_put_text(chunk *c, const char *s, size_t len)
+{
+    unsigned char h[5];
+    size_t hn;
+    if (len < 32)
+        h[0] = (unsigned char)(0xa0 | len), hn = 1;
+    else if (len < 256)
+        h[0] = 0xd9, h[1] = (unsigned char)len, hn = 2;
+    else if (len < 65536)
+        h[0] = 0xda, h[1] = (unsigned char)(len >> 8), h[2] = (unsigned char)len, hn = 3;
+    else
+        h[0] = 0xdb, h[1] = (unsigned char)(len >> 24), h[2] = (unsigned char)(len >> 16),
+        h[3] = (unsigned char)(len >> 8), h[4] = (unsigned char)len, hn = 5;
+    buf_put(&c->arena, &c->arena_len, &c->arena_cap, h, hn);
+    return buf_put(&c->arena, &c->arena_len, &c->arena_cap, s, len);
+}
+
+/* Puzzle i's text, NUL-terminated, in *scratch (grown to fit). */
+static const char *chunk_text(const chunk *c, int i, char **scratch, size_t *cap)
+{
+    size_t n = c->len[i];
+    if (n + 1 > *cap) {
+        *cap = n + 1 > 256 ? n + 1 : 256;
+        *scratch = sdk_xrealloc(*scratch, *cap);
+    }
+    memcpy(*scratch, c->arena + c->at[2 * i], n);
+    (*scratch)[n] = 0;
+    return *scratch;
 }
 
 static bool retryable(const char *code)
@@ -183,6 +216,8 @@ int batch_run(const batch_plan *p)
     /* JSON names no puzzle's place (file:line): it is not even formatted */
     bool places = ro->mode != OUT_JSON;
     static char nowhere[1];
+    char *scratch = NULL; /* a puzzle's text, NUL-terminated, while printed */
+    size_t scratch_cap = 0;
     struct sigaction sa = {.sa_handler = on_sigint}, old_int;
     sigemptyset(&sa.sa_mask);
     sigaction(SIGINT, &sa, &old_int); /* no SA_RESTART: waits end at once */
@@ -191,6 +226,10 @@ int batch_run(const batch_plan *p)
         /* fill the window */
         while (!eof && count < window && rpc_pending_out(conn) < (4u << 20)) {
             chunk *c = &ring[(head + count) % window];
+            /* its last request can be answered before it was all sent (an
+             * error about the request): until the rest is written, the
+             * queue still sends from this arena */
+            if (rpc_lends(conn, c->arena, c->arena_cap)) break;
             chunk_clear(c);
             int want = next_size;
             if (next_size < chunk_size)
@@ -206,14 +245,14 @@ int batch_run(const batch_plan *p)
                     break;
                 }
                 c->len[c->n] = tl;
-                c->at[2 * c->n] = chunk_put(c, t, tl);
-                if (places) c->at[2 * c->n + 1] = chunk_put(c, where, strlen(where));
+                c->at[2 * c->n] = chunk_put_text(c, t, tl);
+                if (places)
+                    c->at[2 * c->n + 1] = buf_put(&c->wheres, &c->wheres_len, &c->wheres_cap, where,
+                                                  strlen(where) + 1);
                 c->n++;
             }
-            for (int i = 0; i < c->n; i++) { /* the arena has stopped moving */
-                c->text[i] = c->arena + c->at[2 * i];
-                c->where[i] = places ? c->arena + c->at[2 * i + 1] : nowhere;
-            }
+            for (int i = 0; i < c->n; i++) /* wheres has stopped moving */
+                c->where[i] = places ? c->wheres + c->at[2 * i + 1] : nowhere;
             c->bytes = input_pos(&in);
             if (!c->n) break;
             /* the daemon's progress: the bar moves within a request too */
@@ -225,6 +264,19 @@ int batch_run(const batch_plan *p)
         if (rpc_interrupted) {
             status = EXIT_INTERRUPTED;
             break;
+        }
+        if (!count && !eof) { /* only the queue's rest to write first */
+            int f = rpc_flush(conn, 200);
+            if (f == -2) {
+                status = EXIT_INTERRUPTED;
+                break;
+            }
+            if (f < 0) {
+                fprintf(stderr, "%s: %s\n", prog, rpc_error(conn));
+                status = EXIT_DAEMON;
+                break;
+            }
+            continue;
         }
         if (!count) break;
         /* wait for one answer; look around every 200 ms */
@@ -327,17 +379,19 @@ int batch_run(const batch_plan *p)
                 sdk_wire_text(sdk_wire_get(&h->msg.error, "code"), code, sizeof code);
                 sdk_wire_text(sdk_wire_get(&h->msg.error, "message"), msg, sizeof msg);
                 for (int i = 0; i < h->n; i++)
-                    render_failure(ro, h->text[i], h->where[i], code, msg);
+                    render_failure(ro, chunk_text(h, i, &scratch, &scratch_cap), h->where[i], code,
+                                   msg);
                 bad = true;
                 if (!strcmp(code, SDK_E_DEADLINE)) deadline = true;
             } else {
                 for (int i = 0; i < h->n; i++) {
+                    const char *text = chunk_text(h, i, &scratch, &scratch_cap);
                     if (results && results->type == MSGPACK_OBJECT_ARRAY &&
                         (uint32_t)i < results->via.array.size) {
-                        if (!render_puzzle(ro, &results->via.array.ptr[i], h->text[i], h->where[i]))
+                        if (!render_puzzle(ro, &results->via.array.ptr[i], text, h->where[i]))
                             bad = true;
                     } else {
-                        render_failure(ro, h->text[i], h->where[i], SDK_E_INTERNAL,
+                        render_failure(ro, text, h->where[i], SDK_E_INTERNAL,
                                        "the daemon's answer has no result for this puzzle");
                         bad = true;
                     }
@@ -367,7 +421,8 @@ int batch_run(const batch_plan *p)
             for (int j = 0; j < k->n; j++)
                 if (results && results->type == MSGPACK_OBJECT_ARRAY &&
                     (uint32_t)j < results->via.array.size)
-                    render_puzzle(ro, &results->via.array.ptr[j], k->text[j], k->where[j]);
+                    render_puzzle(ro, &results->via.array.ptr[j],
+                                  chunk_text(k, j, &scratch, &scratch_cap), k->where[j]);
             printed += k->n;
         }
         fflush(stdout);
@@ -378,7 +433,10 @@ int batch_run(const batch_plan *p)
         progress_end(&pg);
     sigaction(SIGINT, &old_int, NULL);
     render_end(ro);
+    /* what is still queued on the connection points into the ring */
+    rpc_drop_lent(conn);
     for (int i = 0; i < window; i++) chunk_free(&ring[i]);
+    free(scratch);
     free(ring);
     if (in.failed && !status) status = EXIT_PUZZLE;
     input_free(&in);

@@ -25,11 +25,13 @@
 #define EXIT_INTERRUPTED 130
 
 /* Pack the params map of one request of the plan for these puzzles with pk
- * (p->pack_ctx: the caller's), lens their lengths; progress: ask the
- * daemon for progress notifications. */
+ * (p->pack_ctx: the caller's); progress: ask the daemon for progress
+ * notifications. The puzzles come already packed: `packed` (packed_len
+ * bytes) holds their n msgpack strings one after the other, to be lent to
+ * the queue (rpc_send_lent) after the array's header. */
 typedef struct batch_plan batch_plan;
-typedef void batch_pack_fn(msgpack_packer *pk, const batch_plan *p, char **puzzles,
-                           const size_t *lens, int n, bool progress);
+typedef void batch_pack_fn(msgpack_packer *pk, const batch_plan *p, const char *packed,
+                           size_t packed_len, int n, bool progress);
 
 struct batch_plan {
     const char *prog;   /* for the messages */

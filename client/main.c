@@ -182,8 +182,8 @@ static int count_techniques(const char *list)
 static bool daemon_lacks_compact; /* it refused solve's `compact` */
 
 /* Pack the params map of a puzzle request (puzzles: the batch). */
-static void pack_params(msgpack_packer *out, const opts *o, const char *cmd, char **puzzles,
-                        const size_t *lens, int n, bool progress)
+static void pack_params(msgpack_packer *out, const opts *o, const char *cmd, const char *packed,
+                        size_t packed_len, int n, bool progress)
 {
     msgpack_packer pk = *out;
     bool explain = !strcmp(cmd, "explain"), trace = !strcmp(cmd, "trace");
@@ -205,11 +205,7 @@ static void pack_params(msgpack_packer *out, const opts *o, const char *cmd, cha
     }
     pack_str(&pk, "puzzles");
     msgpack_pack_array(&pk, (size_t)n);
-    for (int i = 0; i < n; i++) { /* lens: known, not measured again */
-        size_t l = lens ? lens[i] : strlen(puzzles[i]);
-        msgpack_pack_str(&pk, l);
-        msgpack_pack_str_body(&pk, puzzles[i], l);
-    }
+    rpc_send_lent(&pk, packed, packed_len); /* sent from the batch's buffer */
     if (o->profile) {
         pack_str(&pk, "profile");
         pack_str(&pk, o->profile);
@@ -299,10 +295,10 @@ static bool batch_refused(const batch_plan *p, const char *code, const char *msg
     return true;
 }
 
-static void pack_batch_params(msgpack_packer *pk, const batch_plan *p, char **puzzles,
-                              const size_t *lens, int n, bool progress)
+static void pack_batch_params(msgpack_packer *pk, const batch_plan *p, const char *packed,
+                              size_t packed_len, int n, bool progress)
 {
-    pack_params(pk, p->pack_ctx, p->method, puzzles, lens, n, progress);
+    pack_params(pk, p->pack_ctx, p->method, packed, packed_len, n, progress);
 }
 
 /* Are all the inputs regular files (`-f FILE`, `< FILE`)? A pipe may bring

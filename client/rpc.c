@@ -10,17 +10,29 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/socket.h>
+#include <sys/uio.h>
 #include <sys/un.h>
 #include <time.h>
 #include <unistd.h>
 
 volatile sig_atomic_t rpc_interrupted;
 
+/* The send queue: segments in order, each either bytes copied into `out`
+ * (at off) or bytes the caller lent (ext: a batch's packed puzzles, sent
+ * from where they are, with no copy here). */
+typedef struct out_seg {
+    const char *ext;
+    size_t off, len;
+} out_seg;
+
 struct rpc_conn {
     int fd;
     uint32_t next_id;
     char *out;
-    size_t out_len, out_off, out_cap;
+    size_t out_len, out_cap;
+    out_seg *segs;
+    size_t nseg, seg_cap, seg_head, seg_sent; /* seg_sent: bytes of segs[seg_head] sent */
+    size_t pending;                           /* bytes queued, not written yet */
     sdk_wire_reader in;
     bool dead;
     char why[256];
@@ -71,6 +83,7 @@ void rpc_close(rpc_conn *c)
     close(c->fd);
     sdk_wire_reader_free(&c->in);
     free(c->out);
+    free(c->segs);
     free(c);
 }
 
@@ -80,33 +93,61 @@ const char *rpc_error(const rpc_conn *c)
 }
 size_t rpc_pending_out(const rpc_conn *c)
 {
-    return c->out_len - c->out_off;
+    return c->pending;
+}
+
+/* Append a segment (ext NULL: the last len bytes put into out). */
+static void seg_push(rpc_conn *c, const char *ext, size_t off, size_t len)
+{
+    if (!ext && c->nseg > c->seg_head) {
+        out_seg *last = &c->segs[c->nseg - 1];
+        if (!last->ext && last->off + last->len == off) { /* grows the last */
+            last->len += len;
+            c->pending += len;
+            return;
+        }
+    }
+    if (c->nseg == c->seg_cap) {
+        size_t cap = c->seg_cap ? c->seg_cap * 2 : 64;
+        out_seg *p = realloc(c->segs, sizeof *p * cap);
+        if (!p) abort();
+        c->segs = p;
+        c->seg_cap = cap;
+    }
+    c->segs[c->nseg++] = (out_seg){ext, off, len};
+    c->pending += len;
+}
+
+/* Everything written: the queue starts again at the front. */
+static void queue_restart(rpc_conn *c)
+{
+    if (c->pending) return;
+    c->out_len = c->nseg = c->seg_head = c->seg_sent = 0;
 }
 
 static int out_write(void *data, const char *buf, size_t len)
 {
     rpc_conn *c = data;
-    if (c->out_off > 0 && c->out_off == c->out_len) c->out_off = c->out_len = 0;
+    queue_restart(c);
     if (c->out_len + len > c->out_cap) {
-        if (c->out_off > 0) { /* compact first */
-            memmove(c->out, c->out + c->out_off, c->out_len - c->out_off);
-            c->out_len -= c->out_off;
-            c->out_off = 0;
-        }
-        /* a batch queues megabytes: a first megabyte (its pages are only
-         * touched as they fill) spares most of the doubling and copying */
-        size_t cap = c->out_cap ? c->out_cap : (size_t)1 << 20;
+        size_t cap = c->out_cap ? c->out_cap : (size_t)64 << 10;
         while (cap < c->out_len + len) cap *= 2;
-        if (cap != c->out_cap) {
-            char *p = realloc(c->out, cap);
-            if (!p) abort();
-            c->out = p;
-            c->out_cap = cap;
-        }
+        char *p = realloc(c->out, cap);
+        if (!p) abort();
+        c->out = p;
+        c->out_cap = cap;
     }
     memcpy(c->out + c->out_len, buf, len);
+    seg_push(c, NULL, c->out_len, len);
     c->out_len += len;
     return 0;
+}
+
+void rpc_send_lent(msgpack_packer *pk, const char *buf, size_t len)
+{
+    rpc_conn *c = pk->data;
+    queue_restart(c);
+    if (len) seg_push(c, buf, 0, len);
 }
 
 uint32_t rpc_send(rpc_conn *c, const char *method, const char *params, size_t len)
@@ -138,6 +179,24 @@ static void fail(rpc_conn *c, const char *fmt, const char *detail)
 {
     if (!c->dead) snprintf(c->why, sizeof c->why, fmt, detail);
     c->dead = true;
+}
+
+bool rpc_lends(const rpc_conn *c, const char *buf, size_t len)
+{
+    for (size_t i = c->seg_head; i < c->nseg; i++) {
+        const out_seg *g = &c->segs[i];
+        if (g->ext && (uintptr_t)g->ext - (uintptr_t)buf < len) return true;
+    }
+    return false;
+}
+
+void rpc_drop_lent(rpc_conn *c)
+{
+    if (!c->pending) return;
+    /* a message cut short cannot be finished: the connection is over */
+    c->pending = 0;
+    queue_restart(c);
+    fail(c, "%s", "requests were dropped before they were sent");
 }
 
 /* Try to decode one complete message from what was read. 1 got one, 0 need
@@ -197,12 +256,28 @@ static int io_round(rpc_conn *c, int timeout_ms, bool want_read)
     }
     if (n == 0) return 0;
     if (p.revents & POLLOUT) {
-        ssize_t w = send(c->fd, c->out + c->out_off, rpc_pending_out(c), MSG_NOSIGNAL);
+        struct iovec iov[64];
+        int n_iov = 0;
+        for (size_t i = c->seg_head; i < c->nseg && n_iov < 64; i++) {
+            const out_seg *g = &c->segs[i];
+            size_t skip = i == c->seg_head ? c->seg_sent : 0;
+            iov[n_iov].iov_base = (char *)(g->ext ? g->ext : c->out + g->off) + skip;
+            iov[n_iov++].iov_len = g->len - skip;
+        }
+        struct msghdr mh = {.msg_iov = iov, .msg_iovlen = (size_t)n_iov};
+        ssize_t w = sendmsg(c->fd, &mh, MSG_NOSIGNAL);
         if (w < 0 && errno != EAGAIN && errno != EINTR) {
             fail(c, "cannot write to the daemon: %s", strerror(errno));
             return -1;
         }
-        if (w > 0) c->out_off += (size_t)w;
+        for (size_t left = w > 0 ? (size_t)w : 0; left;) {
+            size_t rest = c->segs[c->seg_head].len - c->seg_sent;
+            size_t take = left < rest ? left : rest;
+            c->seg_sent += take;
+            c->pending -= take;
+            left -= take;
+            if (c->seg_sent == c->segs[c->seg_head].len) c->seg_head++, c->seg_sent = 0;
+        }
     }
     if (p.revents & (POLLIN | POLLHUP | POLLERR)) {
         size_t room;

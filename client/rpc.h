@@ -44,6 +44,16 @@ uint32_t rpc_send(rpc_conn *c, const char *method, const char *params, size_t le
 /* The same, the caller packing the params map next with *pk, straight into
  * the queue (no copy). */
 uint32_t rpc_send_packer(rpc_conn *c, const char *method, msgpack_packer *pk);
+/* Queue len bytes at buf as they are (a part of the message being packed
+ * with pk, which rpc_send_packer made): they are sent from there, not
+ * copied, so they must stay unchanged until the request is answered (or
+ * the connection closed). */
+void rpc_send_lent(msgpack_packer *pk, const char *buf, size_t len);
+/* Does the queue still send from the len bytes at buf (lent, not written)? */
+bool rpc_lends(const rpc_conn *c, const char *buf, size_t len);
+/* The lender's buffers are going away: whatever is still queued is dropped
+ * (the connection then fails: a message may be cut short). */
+void rpc_drop_lent(rpc_conn *c);
 /* Bytes queued but not written yet. */
 size_t rpc_pending_out(const rpc_conn *c);
 
