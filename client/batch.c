@@ -190,6 +190,8 @@ int batch_run(const batch_plan *p)
     if (!isatty(1)) setvbuf(stdout, out_buffer, _IOFBF, sizeof out_buffer);
     const char **files = p->files;
     int nargs = p->nargs, nfiles = p->nfiles;
+    /* solve's compact answers are read without an object tree */
+    rpc_read_compact(conn, true);
     input in;
     input_init(&in, prog, p->args, nargs, files, nfiles);
 
@@ -373,7 +375,6 @@ int batch_run(const batch_plan *p)
         /* print every finished chunk at the head, in input order */
         while (count && ring[head].done) {
             chunk *h = &ring[head];
-            const msgpack_object *results = sdk_wire_get(&h->msg.result, "results");
             if (h->msg.error.type != MSGPACK_OBJECT_NIL) {
                 char code[64], msg[512];
                 sdk_wire_text(sdk_wire_get(&h->msg.error, "code"), code, sizeof code);
@@ -386,10 +387,10 @@ int batch_run(const batch_plan *p)
             } else {
                 for (int i = 0; i < h->n; i++) {
                     const char *text = chunk_text(h, i, &scratch, &scratch_cap);
-                    if (results && results->type == MSGPACK_OBJECT_ARRAY &&
-                        (uint32_t)i < results->via.array.size) {
-                        if (!render_puzzle(ro, &results->via.array.ptr[i], text, h->where[i]))
-                            bad = true;
+                    msgpack_object tmp[3];
+                    const msgpack_object *r = rpc_msg_result(&h->msg, (uint32_t)i, tmp);
+                    if (r) {
+                        if (!render_puzzle(ro, r, text, h->where[i])) bad = true;
                     } else {
                         render_failure(ro, text, h->where[i], SDK_E_INTERNAL,
                                        "the daemon's answer has no result for this puzzle");
@@ -417,12 +418,11 @@ int batch_run(const batch_plan *p)
                 lost += k->n;
                 continue;
             }
-            const msgpack_object *results = sdk_wire_get(&k->msg.result, "results");
-            for (int j = 0; j < k->n; j++)
-                if (results && results->type == MSGPACK_OBJECT_ARRAY &&
-                    (uint32_t)j < results->via.array.size)
-                    render_puzzle(ro, &results->via.array.ptr[j],
-                                  chunk_text(k, j, &scratch, &scratch_cap), k->where[j]);
+            for (int j = 0; j < k->n; j++) {
+                msgpack_object tmp[3];
+                const msgpack_object *r = rpc_msg_result(&k->msg, (uint32_t)j, tmp);
+                if (r) render_puzzle(ro, r, chunk_text(k, j, &scratch, &scratch_cap), k->where[j]);
+            }
             printed += k->n;
         }
         fflush(stdout);

@@ -32,6 +32,13 @@ typedef struct rpc_msg {
     const char *method; /* notification name (not NUL-terminated: method_len) */
     size_t method_len;
     msgpack_unpacked up;
+    /* With rpc_read_compact: a response {results: [[solution, guesses],
+     * ...]} (solve's `compact` answers, every one of them) read without
+     * building objects: n answers, solution i at solutions + 81 i (result
+     * is NIL then; rpc_msg_result gives each as an object). */
+    char *solutions;
+    uint64_t *guesses;
+    uint32_t n_compact;
 } rpc_msg;
 
 /* Connect to the socket at path. NULL on failure with errno set. */
@@ -71,6 +78,14 @@ int rpc_flush(rpc_conn *c, int timeout_ms);
 const char *rpc_error(const rpc_conn *c);
 
 void rpc_msg_free(rpc_msg *m);
+
+/* Read answers made only of compact solve results without msgpack's object
+ * tree (rpc_msg.solutions): a batch of easy puzzles' answers read at a
+ * fraction of the cost. Off by default. */
+void rpc_read_compact(rpc_conn *c, bool on);
+/* Result i of a response's results array, or NULL when it has none; for a
+ * compact answer built in *tmp (3 objects: the array and its two items). */
+const msgpack_object *rpc_msg_result(const rpc_msg *m, uint32_t i, msgpack_object tmp[3]);
 
 /* Synchronous call: send and wait for its response (notifications and other
  * responses are dropped). Returns 1, 0 (timeout), -1 (connection). */
