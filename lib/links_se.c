@@ -33,16 +33,21 @@ static inline __attribute__((always_inline)) int pot_new(sdk_se_arena *a, int ca
                                                          int cause, const int *parents, int np)
 {
     if (a->n == a->cap || a->npar + np > a->parcap) arena_grow(a, np);
-    sdk_se_pot *p = &a->p[a->n];
+    /* the counts in locals: the stores below could alias them (int) */
+    int n = a->n, npar = a->npar;
+    sdk_se_pot *p = &a->p[n];
     p->cand = (int16_t)cand;
     p->on = (uint8_t)on;
     p->cause = (uint8_t)cause;
     p->np = np;
-    p->par = a->npar;
+    p->par = npar;
     p->nested = -1;
     p->ncplx = 0;
-    for (int i = 0; i < np; i++) a->par[a->npar++] = parents[i];
-    return a->n++;
+    int *dst = a->par + npar;
+    for (int i = 0; i < np; i++) dst[i] = parents[i];
+    a->npar = npar + np;
+    a->n = n + 1;
+    return n;
 }
 
 int sdk_se_new(sdk_se_arena *a, int cand, int on, int cause, const int *parents, int np)

@@ -58,7 +58,7 @@ typedef struct nest_reg {
  * find: a nested search runs once per propagation step, and fresh blocks of
  * this size cost page faults every time (malloc gives them back to the
  * system). Arenas keep their capacity; blocks are by kind, one size each. */
-enum { B_RUN, B_STATIC, B_SET, B_SCC, B_KINDS };
+enum { B_RUN, B_STATIC, B_SET, B_SCC, B_ONBITS, B_KINDS };
 #define POOL_ARENAS 16
 #define POOL_BLOCKS 1024
 typedef struct pool {
@@ -115,8 +115,17 @@ typedef struct chainer {
     pool *pool;    /* spare buffers (shared by the nested searches) */
     sdk_se_run *run;
     struct onrun *oncache; /* propagation from each candidate on, made once */
-    struct rule_hint *rh;  /* advanced(): rule hints of one call */
-    unsigned char *blob;   /* advanced(): a nested search's result, packed */
+    /* the literals of each oncache set, side by side: the intersections read
+     * only these, and the sets themselves are large and mostly cold */
+    uint64_t (*onbits)[SDK_SE_SET_WORDS];
+    uint32_t *onwords; /* bit w: onbits[cand][w] is not 0 */
+    /* ... and their literals in insertion order with their nodes (a set is
+     * 9 KB, mostly cold: the runs go through one set, onset, kept here) */
+    struct onlit *onlit;
+    int nonlit, onlitcap;
+    sdk_se_set *onset;
+    struct rule_hint *rh; /* advanced(): rule hints of one call */
+    unsigned char *blob;  /* advanced(): a nested search's result, packed */
     size_t blobcap;
     int *flat; /* finish(): ancestors + 1 by node, 0 unknown (level 0) */
     int flatcap;
@@ -128,11 +137,17 @@ typedef struct chainer {
 } chainer;
 
 /* A propagation from cand on is the same every time it is asked for (cell
- * chains, region chains of up to three houses): it is kept. */
+ * chains, region chains of up to three houses): it is kept, as its literals
+ * (c->onbits) and its potentials in insertion order, trues then falses
+ * (c->onlit[at .. at + non + noff)). */
+typedef struct onlit {
+    int lit, node;
+} onlit;
+
 typedef struct onrun {
-    sdk_se_set *s;
-    bool bad;
+    bool done, bad;
     int absurd_on, absurd_off;
+    int at, non, noff;
 } onrun;
 
 static int reg_id(nest_reg *r, uint64_t key)
@@ -516,15 +531,61 @@ static const onrun *on_run(chainer *c, int cand)
 {
     if (!c->oncache) {
         c->oncache = sdk_xcalloc(729, sizeof *c->oncache);
+        c->onbits = pool_get(c->pool, B_ONBITS, sizeof *c->onbits * 729);
+        c->onwords = sdk_xmalloc(sizeof *c->onwords * 729);
     }
     onrun *o = &c->oncache[cand];
-    if (!o->s) {
-        o->s = set_get(c->pool);
-        o->bad = run_lit(c, o->s, cand, true);
+    if (!o->done) {
+        if (!c->onset) c->onset = set_get(c->pool);
+        sdk_se_set *s = c->onset;
+        o->done = true;
+        o->bad = run_lit(c, s, cand, true);
         o->absurd_on = c->run->absurd_on;
         o->absurd_off = c->run->absurd_off;
+        memcpy(c->onbits[cand], s->bits, sizeof c->onbits[cand]);
+        uint32_t words = 0;
+        for (int w = 0; w < SDK_SE_SET_WORDS; w++) words |= (uint32_t)(s->bits[w] != 0) << w;
+        c->onwords[cand] = words;
+        int need = c->nonlit + s->non + s->noff;
+        if (need > c->onlitcap) {
+            c->onlitcap = need * 2 > 4096 ? need * 2 : 4096;
+            c->onlit = sdk_xrealloc(c->onlit, sizeof *c->onlit * (size_t)c->onlitcap);
+        }
+        o->at = c->nonlit;
+        o->non = s->non;
+        o->noff = s->noff;
+        onlit *l = c->onlit + c->nonlit;
+        for (int i = 0; i < s->non; i++) {
+            l->lit = s->on_ord[i] * 2 + 1;
+            l++->node = s->idx[s->on_ord[i] * 2 + 1];
+        }
+        for (int i = 0; i < s->noff; i++) {
+            l->lit = s->off_ord[i] * 2;
+            l++->node = s->idx[s->off_ord[i] * 2];
+        }
+        c->nonlit = need;
     }
     return o;
+}
+
+/* The node of literal lit (known to be there) in the kept run from cand on. */
+static int onrun_node(const chainer *c, int cand, int lit)
+{
+    const onrun *o = &c->oncache[cand];
+    const onlit *l = c->onlit + o->at;
+    int i = (lit & 1) ? 0 : o->non, end = (lit & 1) ? o->non : o->non + o->noff;
+    while (i < end && l[i].lit != lit) i++;
+    return l[i].node;
+}
+
+/* The true (on) or false literals of the kept run from cand on, in order. */
+static int onrun_lits(const chainer *c, int cand, bool on, int *out)
+{
+    const onrun *o = &c->oncache[cand];
+    const onlit *l = c->onlit + o->at + (on ? 0 : o->non);
+    int n = on ? o->non : o->noff;
+    for (int i = 0; i < n; i++) out[i] = l[i].lit;
+    return n;
 }
 
 static void binary_hint(chainer *c, int kind, int src_lit, int don, int doff, int result_lit)
@@ -545,15 +606,15 @@ static void binary_hint(chainer *c, int kind, int src_lit, int don, int doff, in
 }
 
 /* Cell (kind K_CELL, src = cell) or region (K_REGION, src = house) hint on
- * the potential lit implied by every set of sets[0..n). */
-static void multi_hint(chainer *c, int kind, int src, int value, sdk_se_set **sets, int n, int lit)
+ * the potential lit implied by every run from cands[0..n) on. */
+static void multi_hint(chainer *c, int kind, int src, int value, const int *cands, int n, int lit)
 {
     hint *h = hadd(&c->H);
     h->kind = kind;
     h->sortkey = kind == K_CELL ? 5 : 6;
     h->src = src;
     h->value = value;
-    for (int i = 0; i < n && i < 9; i++) h->tar[h->ntar++] = sets[i]->idx[lit];
+    for (int i = 0; i < n && i < 9; i++) h->tar[h->ntar++] = onrun_node(c, cands[i], lit);
     set_result(h, c->g, lit >> 1, lit & 1);
     if (!h->nrem) {
         c->H.n--;
@@ -562,38 +623,35 @@ static void multi_hint(chainer *c, int kind, int src, int value, sdk_se_set **se
     finish(c, h, rule_base(c));
 }
 
-/* Literals of a set in insertion order: trues then falses. */
-static int set_lits(const sdk_se_set *s, bool on, int *out)
+/* The on runs of cands[0..n) (kept in c->oncache): the hints on what they
+ * all imply. */
+static void intersect_hints(chainer *c, int kind, int src, int value, const int *cands, int n)
 {
-    int n = 0;
-    if (on)
-        for (int i = 0; i < s->non; i++) out[n++] = s->on_ord[i] * 2 + 1;
-    else
-        for (int i = 0; i < s->noff; i++) out[n++] = s->off_ord[i] * 2;
-    return n;
-}
-
-static void intersect_hints(chainer *c, int kind, int src, int value, sdk_se_set **sets, int n)
-{
-    /* what every set holds, a word at a time (most often nothing) */
+    /* what every set holds, a word at a time (most often nothing), only in
+     * the words where every set has something */
     uint64_t common[SDK_SE_SET_WORDS], any = 0;
-    for (int w = 0; w < SDK_SE_SET_WORDS; w++) {
-        uint64_t b = sets[0]->bits[w];
-        for (int j = 1; j < n && b; j++) b &= sets[j]->bits[w];
+    uint32_t words = c->onwords[cands[0]];
+    for (int j = 1; j < n && words; j++) words &= c->onwords[cands[j]];
+    if (!words) return;
+    memset(common, 0, sizeof common);
+    for (uint32_t m = words; m; m &= m - 1) {
+        int w = __builtin_ctz(m);
+        uint64_t b = c->onbits[cands[0]][w];
+        for (int j = 1; j < n && b; j++) b &= c->onbits[cands[j]][w];
         common[w] = b;
         any |= b;
     }
     if (!any) return;
     int lits[729];
     for (int on = 1; on >= 0; on--) { /* in the first set's order */
-        int m = set_lits(sets[0], on, lits);
+        int m = onrun_lits(c, cands[0], on, lits);
         for (int i = 0; i < m; i++)
             if ((common[lits[i] >> 6] >> (lits[i] & 63)) & 1)
-                multi_hint(c, kind, src, value, sets, n, lits[i]);
+                multi_hint(c, kind, src, value, cands, n, lits[i]);
     }
 }
 
-static void region_chains(chainer *c, int cell, int d, sdk_se_set *on_set)
+static void region_chains(chainer *c, int cell, int d)
 {
     const sdk_grid *g = c->g;
     for (int k = 0; k < 3; k++) {
@@ -606,14 +664,14 @@ static void region_chains(chainer *c, int cell, int d, sdk_se_set *on_set)
         for (int i = 0; i < 9 && first < 0; i++)
             if (sdk_bb_has(pos, sdk_house_cell[h][i])) first = sdk_house_cell[h][i];
         if (first != cell) continue;
-        sdk_se_set *sets[9];
-        int ns = 0;
+        int cands[9], ns = 0;
         for (int i = 0; i < 9; i++) {
             int oc = sdk_house_cell[h][i];
             if (!sdk_bb_has(pos, oc)) continue;
-            sets[ns++] = oc == cell ? on_set : on_run(c, oc * 9 + d - 1)->s;
+            cands[ns++] = oc * 9 + d - 1;
+            if (oc != cell) on_run(c, oc * 9 + d - 1);
         }
-        intersect_hints(c, K_REGION, h, d, sets, ns);
+        intersect_hints(c, K_REGION, h, d, cands, ns);
     }
 }
 
@@ -621,37 +679,37 @@ static void multiple_cell(chainer *c, int cell)
 {
     const sdk_grid *g = c->g;
     int card = sdk_mask_count(g->cand[cell]);
-    sdk_se_set *on_sets[9], *off_set = set_get(c->pool);
-    int nv = 0;
+    sdk_se_set *off_set = set_get(c->pool);
+    int on_cands[9], nv = 0;
     SDK_MASK_FOREACH(d, g->cand[cell]) {
         int cand = cell * 9 + d - 1;
         bool dbl = card >= 3 && !c->nishio && c->dynamic;
         bool contra = c->dynamic || c->nishio;
         int kind = c->nishio ? K_NISHIO : K_CONTRA;
         const onrun *o = on_run(c, cand);
-        sdk_se_set *on_set = o->s;
+        const uint64_t *on_bits = c->onbits[cand];
         if (o->bad && contra)
             binary_hint(c, kind, cand * 2 + 1, o->absurd_on, o->absurd_off, cand * 2);
         if (run_lit(c, off_set, cand, false) && contra)
             binary_hint(c, kind, cand * 2, c->run->absurd_on, c->run->absurd_off, cand * 2 + 1);
         uint64_t both = 0; /* most often the two sets share nothing */
         for (int w = 0; dbl && w < SDK_SE_SET_WORDS && !both; w++)
-            both = on_set->bits[w] & off_set->bits[w];
+            both = on_bits[w] & off_set->bits[w];
         if (both) {
             int lits[729];
             for (int on = 1; on >= 0; on--) {
-                int m = set_lits(on_set, on, lits);
+                int m = onrun_lits(c, cand, on, lits);
                 for (int i = 0; i < m; i++)
                     if (sdk_se_set_has(off_set, lits[i]))
-                        binary_hint(c, K_DOUBLE, cand * 2, on_set->idx[lits[i]],
+                        binary_hint(c, K_DOUBLE, cand * 2, onrun_node(c, cand, lits[i]),
                                     off_set->idx[lits[i]], lits[i]);
             }
         }
-        if (!c->nishio) region_chains(c, cell, d, on_set);
-        on_sets[nv++] = on_set;
+        if (!c->nishio) region_chains(c, cell, d);
+        on_cands[nv++] = cand;
     }
     if (!c->nishio && (card == 2 || (c->multiple && card > 2)))
-        intersect_hints(c, K_CELL, cell, 0, on_sets, nv);
+        intersect_hints(c, K_CELL, cell, 0, on_cands, nv);
     pool_put(c->pool, B_SET, off_set);
 }
 
@@ -845,9 +903,12 @@ static void chainer_init(chainer *c, const sdk_grid *g, bool multi, bool dyn, bo
 static void chainer_free(chainer *c)
 {
     if (c->oncache) {
-        for (int i = 0; i < 729; i++) pool_put(c->pool, B_SET, c->oncache[i].s);
         free(c->oncache);
+        pool_put(c->pool, B_ONBITS, c->onbits);
+        free(c->onwords);
     }
+    if (c->onset) pool_put(c->pool, B_SET, c->onset);
+    free(c->onlit);
     free(c->rh);
     free(c->blob);
     free(c->flat);
