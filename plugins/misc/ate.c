@@ -54,22 +54,30 @@ static int ate_check(const sdk_ctx *ctx, const sdk_grid *g, const ate_cell *t[3]
     }
     bool s01 = sdk_sees(t[0]->cell, t[1]->cell), s02 = sdk_sees(t[0]->cell, t[2]->cell),
          s12 = sdk_sees(t[1]->cell, t[2]->cell);
+    /* For a pair (x, y), an excluder e kills every z when e lies in {x, y},
+     * and the one z it lacks when one candidate of e is outside: the z left
+     * for the pair are found at once, with the same combinations as trying
+     * each z. Stop as soon as every candidate of the three has a survivor. */
     unsigned ok[3] = {0, 0, 0};
-    SDK_MASK_FOREACH(x, t[0]->cand)
-        SDK_MASK_FOREACH(y, t[1]->cand) {
+    const unsigned full0 = t[0]->cand, full1 = t[1]->cand, full2 = t[2]->cand;
+    SDK_MASK_FOREACH(x, full0) {
+        SDK_MASK_FOREACH(y, full1) {
             if (x == y && s01) continue;
             unsigned xy = sdk_digit_bit(x) | sdk_digit_bit(y);
-            SDK_MASK_FOREACH(z, t[2]->cand) {
-                if ((x == z && s02) || (y == z && s12)) continue;
-                unsigned xyz = xy | sdk_digit_bit(z);
-                bool dead = false;
-                for (int k = 0; k < ne && !dead; k++) dead = (emask[k] & ~xyz) == 0;
-                if (dead) continue;
-                ok[0] |= sdk_digit_bit(x);
-                ok[1] |= sdk_digit_bit(y);
-                ok[2] |= sdk_digit_bit(z);
+            unsigned zs = full2;
+            if (s02) zs &= ~sdk_digit_bit(x);
+            if (s12) zs &= ~sdk_digit_bit(y);
+            for (int k = 0; k < ne && zs; k++) {
+                unsigned rest = emask[k] & ~xy;
+                if (!(rest & (rest - 1))) zs &= rest ? ~rest : 0u;
             }
+            if (!zs) continue;
+            ok[0] |= sdk_digit_bit(x);
+            ok[1] |= sdk_digit_bit(y);
+            ok[2] |= zs;
         }
+        if (ok[0] == full0 && ok[1] == full1 && ok[2] == full2) return SDK_CONTINUE;
+    }
     unsigned gone[3];
     bool any = false;
     for (int i = 0; i < 3; i++) {
