@@ -301,12 +301,14 @@ typedef struct chain_walk {
                    * solver keeps only those restricted commons; it finds fewer chains) */
     /* The last link of a chain only looks for eliminations, and almost every
      * restricted common it scans gives none (the end set shares no digit z
-     * with the start that some cell sees in both). For the current start,
-     * leaf_at[k * 9 + f] lists (in pool, count first) the edges of set k that
-     * can give one when the chain's first RC is digit f + 1; built the first
-     * time a chain ends next to k, valid while leaf_gen[...] == start + 1. */
+     * with the start that some cell sees in both, or the link's only RC digit
+     * is the one the link before used). For the current start,
+     * leaf_at[(k * 9 + f) * 9 + x] lists (in pool, count first) the edges of
+     * set k that can give one when the chain's first RC is digit f + 1 and
+     * the last link may not use digit x + 1; built the first time a chain
+     * ends next to k so, valid while leaf_gen[...] == start + 1. */
     int *leaf_at, *leaf_gen;
-    /* The same one link earlier: pre_at[k * 9 + f] lists the edges of k to a
+    /* The same one link earlier: pre_at[same key] lists the edges of k to a
      * set that may end a chain (the test of leaf_at) or whose own list is not
      * empty; the others only count their search nodes. */
     int *pre_at, *pre_gen;
@@ -363,76 +365,64 @@ static void pool_reserve(chain_walk *w, int more)
     w->cappool = cap;
 }
 
-/* The edges of set k that may end a chain whose first RC is `first` (one
- * digit) with eliminations: zs = uz[b] & ~first & ~act must be able to be
- * non-zero, where act is the edge's digits less the excluded digit excl (at
- * most one) and not empty. With u = uz[b] & ~first, that is u & ~digits
- * (then whatever excl is) or, for a doubly linked edge, excl in u & digits.
- * Its offset in pool: the count n, whether an edge of the first kind is
- * there, the union of the u & digits of the second kind (the excl values
- * that can give one), then n edge indices in graph order. */
-#define LEAF_HEAD 3
-static int leaf_edges(chain_walk *w, int k, unsigned first)
+/* The key of the lists above: first and excl are one digit each. */
+static int leaf_key(int k, unsigned first, unsigned excl)
 {
-    int key = k * 9 + __builtin_ctz(first);
+    return (k * 9 + __builtin_ctz(first)) * 9 + __builtin_ctz(excl);
+}
+
+/* The edges of set k that may end a chain whose first RC is `first` with
+ * eliminations when the last link may not use `excl` (one digit each): act
+ * = digits & ~excl is not empty and zs = uz[b] & ~first & ~act is not empty
+ * either. The start itself is left out (it is always in the chain). Its
+ * offset in pool: the count n, then n edge indices in graph order. */
+static int leaf_edges(chain_walk *w, int k, unsigned first, unsigned excl)
+{
+    int key = leaf_key(k, first, excl);
     int start = w->als[0] + 1;
     if (w->leaf_gen[key] == start) return w->leaf_at[key];
     int lo = w->gr->first[k], hi = w->gr->first[k + 1];
-    pool_reserve(w, hi - lo + LEAF_HEAD);
-    int at = w->npool, n = 0, any = 0;
-    unsigned excls = 0;
+    pool_reserve(w, hi - lo + 1);
+    int at = w->npool, n = 0;
     for (int i = lo; i < hi; i++) {
         const sdk_rcc *e = &w->gr->edge[i];
-        unsigned u = uz_of(w, e->b) & ~first;
-        if (u & ~e->digits) {
-            any = 1;
-        } else if (sdk_mask_count(e->digits) >= 2 && (u & e->digits)) {
-            excls |= u & e->digits;
-        } else {
-            continue;
-        }
-        w->pool[at + LEAF_HEAD + n++] = i;
+        unsigned act = e->digits & ~excl;
+        if (e->b == start - 1 || !act || !(uz_of(w, e->b) & ~first & ~act)) continue;
+        w->pool[at + 1 + n++] = i;
     }
     w->pool[at] = n;
-    w->pool[at + 1] = any;
-    w->pool[at + 2] = (int)excls;
-    w->npool += n + LEAF_HEAD;
+    w->npool += n + 1;
     w->leaf_at[key] = at;
     w->leaf_gen[key] = start;
     return at;
 }
 
-/* The excluded digits a chain's last link can have after the edge e: the
- * lower RC digit of e, or its second when the link before used the lower. */
-static unsigned next_excls(const sdk_rcc *e)
+/* The edges of k (its chain's last link may not use excl) whose next set may
+ * end a chain (zs below) or lead to an end (its leaf_edges list is not
+ * empty); offset in pool as for leaf_edges. */
+static int pre_edges(chain_walk *w, int k, unsigned first, unsigned excl)
 {
-    unsigned d = e->digits, low = d & (0u - d), rest = d & ~low;
-    return low | (rest & (0u - rest));
-}
-
-/* The edges of k whose next set may end a chain (the test of leaf_edges) or
- * lead to an end (its leaf_edges can give one); offset in pool as for
- * leaf_edges. */
-static int pre_edges(chain_walk *w, int k, unsigned first)
-{
-    int key = k * 9 + __builtin_ctz(first);
+    int key = leaf_key(k, first, excl);
     int start = w->als[0] + 1;
     if (w->pre_gen[key] == start) return w->pre_at[key];
     int lo = w->gr->first[k], hi = w->gr->first[k + 1];
-    for (int i = lo; i < hi; i++) leaf_edges(w, w->gr->edge[i].b, first);
-    pool_reserve(w, hi - lo + LEAF_HEAD);
+    for (int i = lo; i < hi; i++) { /* built first: pool may move */
+        const sdk_rcc *e = &w->gr->edge[i];
+        unsigned act = e->digits & ~excl;
+        if (e->b != start - 1 && act) leaf_edges(w, e->b, first, act & (0u - act));
+    }
+    pool_reserve(w, hi - lo + 1);
     int at = w->npool, n = 0;
     for (int i = lo; i < hi; i++) {
         const sdk_rcc *e = &w->gr->edge[i];
-        unsigned u = uz_of(w, e->b) & ~first;
-        const int *next = w->pool + leaf_edges(w, e->b, first);
-        bool end_here = (u & ~e->digits) || (sdk_mask_count(e->digits) >= 2 && (u & e->digits));
-        bool end_next = next[1] || ((unsigned)next[2] & next_excls(e));
-        if (end_here || end_next) w->pool[at + LEAF_HEAD + n++] = i;
+        unsigned act = e->digits & ~excl;
+        if (e->b == start - 1 || !act) continue;
+        bool end_here = (uz_of(w, e->b) & ~first & ~act) != 0;
+        bool end_next = w->pool[leaf_edges(w, e->b, first, act & (0u - act))] > 0;
+        if (end_here || end_next) w->pool[at + 1 + n++] = i;
     }
     w->pool[at] = n;
-    w->pool[at + 1] = w->pool[at + 2] = 0;
-    w->npool += n + LEAF_HEAD;
+    w->npool += n + 1;
     w->pre_at[key] = at;
     w->pre_gen[key] = start;
     return at;
@@ -443,10 +433,9 @@ static int pre_edges(chain_walk *w, int k, unsigned first)
 static void chain_leaf(chain_walk *w, int k, unsigned excl)
 {
     unsigned first = w->act[0];
-    int at = leaf_edges(w, k, first);
-    if (!w->pool[at + 1] && !((unsigned)w->pool[at + 2] & excl)) return;
+    int at = leaf_edges(w, k, first, excl);
     for (int i = 0; i < w->pool[at]; i++) {
-        const sdk_rcc *e = &w->gr->edge[w->pool[at + LEAF_HEAD + i]];
+        const sdk_rcc *e = &w->gr->edge[w->pool[at + 1 + i]];
         unsigned act = e->digits & ~excl;
         if (!act || w->in_chain[e->b] || (w->forward && e->b < k)) continue;
         unsigned zs = uz_of(w, e->b) & ~first & ~act;
@@ -489,14 +478,13 @@ static void chain_preleaf(chain_walk *w, int k, unsigned excl)
     }
     w->R->nodes += nodes;
     unsigned first = w->act[0];
-    int at = pre_edges(w, k, first);
+    int at = pre_edges(w, k, first, excl);
     for (int i = 0; i < w->pool[at]; i++) {
-        const sdk_rcc *e = &edge[w->pool[at + LEAF_HEAD + i]];
+        const sdk_rcc *e = &edge[w->pool[at + 1 + i]];
         unsigned act = e->digits & ~excl;
         if (!act || w->in_chain[e->b] || (w->forward && e->b < k)) continue;
-        /* what chain_leaf would return at once on, and the check here */
-        const int *next = w->pool + leaf_edges(w, e->b, first);
-        bool leaf = next[1] || ((unsigned)next[2] & act & (0u - act));
+        /* what chain_leaf would find nothing on, and the check here */
+        bool leaf = w->pool[leaf_edges(w, e->b, first, act & (0u - act))] > 0;
         unsigned zs = w->n + 1 >= 3 ? uz_of(w, e->b) & ~first & ~act : 0;
         if (!leaf && !zs) continue;
         w->act[w->n] = (uint16_t)act;
@@ -570,10 +558,10 @@ static void search_chain(const sdk_als_list *l, const sdk_rcc_graph *gr, int max
                     .uz = uz,
                     .uz_gen = uz_gen,
                     .forward = forward};
-    w.leaf_at = sdk_xmalloc(sizeof *w.leaf_at * (size_t)(9 * l->n + 1));
-    w.leaf_gen = sdk_xcalloc((size_t)(9 * l->n + 1), sizeof *w.leaf_gen);
-    w.pre_at = sdk_xmalloc(sizeof *w.pre_at * (size_t)(9 * l->n + 1));
-    w.pre_gen = sdk_xcalloc((size_t)(9 * l->n + 1), sizeof *w.pre_gen);
+    w.leaf_at = sdk_xmalloc(sizeof *w.leaf_at * (size_t)(81 * l->n + 1));
+    w.leaf_gen = sdk_xcalloc((size_t)(81 * l->n + 1), sizeof *w.leaf_gen);
+    w.pre_at = sdk_xmalloc(sizeof *w.pre_at * (size_t)(81 * l->n + 1));
+    w.pre_gen = sdk_xcalloc((size_t)(81 * l->n + 1), sizeof *w.pre_gen);
     w.sum = sdk_xcalloc((size_t)l->n + 1, sizeof *w.sum);
     w.sum1 = sdk_xcalloc((size_t)(9 * l->n + 1), sizeof *w.sum1);
     w.words = (l->n + 63) / 64;
