@@ -418,7 +418,8 @@ static int pre_edges(chain_walk *w, int k, unsigned first, unsigned excl)
         unsigned act = e->digits & ~excl;
         if (e->b == start - 1 || !act) continue;
         bool end_here = (uz_of(w, e->b) & ~first & ~act) != 0;
-        bool end_next = w->pool[leaf_edges(w, e->b, first, act & (0u - act))] > 0;
+        int next = leaf_edges(w, e->b, first, act & (0u - act)); /* built above */
+        bool end_next = w->pool[next] > 0;
         if (end_here || end_next) w->pool[at + 1 + n++] = i;
     }
     w->pool[at] = n;
@@ -447,20 +448,21 @@ static void chain_leaf(chain_walk *w, int k, unsigned excl)
     }
 }
 
-/* The link before the last from set k, when the search nodes of every next
- * set fit in the budget (none of them stops on it): the next sets that can
- * give nothing only add their node counts, at once. */
-static void chain_preleaf(chain_walk *w, int k, unsigned excl)
+/* The search nodes of the next sets of k (its last link may not use excl)
+ * that chain_preleaf counts at once: those of every next set but the sets
+ * already in the chain. */
+static long preleaf_nodes(const chain_walk *w, int k, unsigned excl, int nprev, int last,
+                          unsigned last_digits)
 {
     const sdk_rcc *edge = w->gr->edge;
     const int *first_of = w->gr->first;
     long nodes = w->sum[k] - (excl ? w->sum1[k * 9 + __builtin_ctz(excl)] : 0);
-    /* sets in the chain are not entered (the last one is linked to k with
-     * the same digits as k to it: RCs are symmetric) */
-    int m = w->als[w->n - 1];
-    if (!(w->forward && m < k) && (w->edig[w->n - 1] & ~excl))
-        nodes -= first_of[m + 1] - first_of[m];
-    for (int i = 0; i < w->n - 1; i++) {
+    /* sets in the chain (als[0..nprev - 1], then last before k) are not
+     * entered (the last one is linked to k with the same digits as k to it:
+     * RCs are symmetric) */
+    int m = last;
+    if (!(w->forward && m < k) && (last_digits & ~excl)) nodes -= first_of[m + 1] - first_of[m];
+    for (int i = 0; i < nprev; i++) {
         m = w->als[i];
         if (w->adj && !(w->adj[(size_t)k * (size_t)w->words + (size_t)(m >> 6)] >> (m & 63) & 1))
             continue;
@@ -476,7 +478,16 @@ static void chain_preleaf(chain_walk *w, int k, unsigned excl)
         if ((w->forward && m < k) || !(edge[lo].digits & ~excl)) continue;
         nodes -= first_of[m + 1] - first_of[m];
     }
-    w->R->nodes += nodes;
+    return nodes;
+}
+
+/* The link before the last from set k, when the search nodes of every next
+ * set fit in the budget (none of them stops on it): the next sets that can
+ * give nothing only add their node counts, at once. */
+static void chain_preleaf(chain_walk *w, int k, unsigned excl)
+{
+    const sdk_rcc *edge = w->gr->edge;
+    w->R->nodes += preleaf_nodes(w, k, excl, w->n - 1, w->als[w->n - 1], w->edig[w->n - 1]);
     unsigned first = w->act[0];
     int at = pre_edges(w, k, first, excl);
     for (int i = 0; i < w->pool[at]; i++) {
@@ -484,7 +495,8 @@ static void chain_preleaf(chain_walk *w, int k, unsigned excl)
         unsigned act = e->digits & ~excl;
         if (!act || w->in_chain[e->b] || (w->forward && e->b < k)) continue;
         /* what chain_leaf would find nothing on, and the check here */
-        bool leaf = w->pool[leaf_edges(w, e->b, first, act & (0u - act))] > 0;
+        int next = leaf_edges(w, e->b, first, act & (0u - act)); /* may move pool */
+        bool leaf = w->pool[next] > 0;
         unsigned zs = w->n + 1 >= 3 ? uz_of(w, e->b) & ~first & ~act : 0;
         if (!leaf && !zs) continue;
         w->act[w->n] = (uint16_t)act;
@@ -495,6 +507,28 @@ static void chain_preleaf(chain_walk *w, int k, unsigned excl)
         w->in_chain[e->b] = false;
         w->n--;
     }
+}
+
+/* The next set e->b (actual RC act) when chain_dfs there would only count
+ * its search nodes and those of chain_preleaf (no check, no list to walk):
+ * count them here, without entering it. Returns whether it did. */
+static bool counted_only(chain_walk *w, const sdk_rcc *e, unsigned act)
+{
+    int b = e->b;
+    unsigned first = w->act[0];
+    if (w->n + 1 >= 3 && (uz_of(w, b) & ~first & ~act)) return false;
+    recs *R = w->R;
+    long deg = w->gr->first[b + 1] - w->gr->first[b];
+    if (R->nodes + deg > R->max_nodes || R->oom) { /* chain_dfs returns at once */
+        R->nodes += deg;
+        return true;
+    }
+    if (R->nodes + deg + w->sum[b] > R->max_nodes) return false;
+    unsigned excl = act & (0u - act);
+    int at = pre_edges(w, b, first, excl); /* may move pool */
+    if (w->pool[at]) return false;
+    R->nodes += deg + preleaf_nodes(w, b, excl, w->n, w->als[w->n], e->digits);
+    return true;
 }
 
 /* Extend the chain from its last set; prev is the actual RC of the last link. */
@@ -526,7 +560,9 @@ static void chain_dfs(chain_walk *w, unsigned prev)
             }
         } else {
             unsigned act = e->digits & ~excl;
-            if (act) tries[ntry++] = act;
+            if (!act) continue;
+            if (w->n + 3 == w->max_rc && counted_only(w, e, act)) continue;
+            tries[ntry++] = act;
         }
         for (int t = 0; t < ntry; t++) {
             w->act[w->n] = (uint16_t)tries[t];
