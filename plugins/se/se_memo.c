@@ -164,7 +164,7 @@ void se_memo_put(int kind, const sdk_grid *g, const void *data, size_t len)
     e->len = (uint32_t)len;
     memcpy(e->value, g->value, sizeof e->value);
     memcpy(e->cand, g->cand, sizeof e->cand);
-    memcpy(e + 1, data, len);
+    if (len) memcpy(e + 1, data, len); /* data may be NULL when len is 0 */
     M.slot[i] = M.len + 1;
     M.len += need;
     M.n++;
