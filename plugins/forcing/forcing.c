@@ -47,6 +47,29 @@ bool forcing_static_init(sctx *s, const sdk_grid *g, unsigned flags, const uint8
     return true;
 }
 
+/* The position a per-thread cache below holds: values, candidates and the
+ * flags its search ran with. A hit compares them whole, so it is exact. */
+typedef struct position_key {
+    uint8_t value[SDK_CELLS];
+    uint16_t cand[SDK_CELLS];
+    unsigned flags;
+    bool used;
+} position_key;
+
+static bool key_holds(const position_key *k, const sdk_grid *g, unsigned flags)
+{
+    return k->used && k->flags == flags && !memcmp(k->value, g->value, sizeof k->value) &&
+           !memcmp(k->cand, g->cand, sizeof k->cand);
+}
+
+static void key_set(position_key *k, const sdk_grid *g, unsigned flags)
+{
+    memcpy(k->value, g->value, sizeof k->value);
+    memcpy(k->cand, g->cand, sizeof k->cand);
+    k->flags = flags;
+    k->used = true;
+}
+
 /* The premise tables of the last position searched, per thread. Forcing
  * chain contradiction, kraken fish (both types) and forcing chain verity run
  * one after the other on the same position whenever none of them finds
@@ -54,10 +77,7 @@ bool forcing_static_init(sctx *s, const sdk_grid *g, unsigned flags, const uint8
  * and the link kinds: each reads what the earlier ones searched. One
  * context holds the tables at a time (finds of a thread do not overlap). */
 typedef struct table_cache {
-    uint8_t value[SDK_CELLS];
-    uint16_t cand[SDK_CELLS];
-    unsigned flags;
-    bool used;
+    position_key key;
     table t[2 * SDK_NCAND];
 } table_cache;
 static _Thread_local table_cache tables;
@@ -66,10 +86,7 @@ static _Thread_local table_cache tables;
  * buffer: the same techniques share them. Freed when the position changes,
  * and by the thread that unloads the plugin. */
 typedef struct links_cache {
-    uint8_t value[SDK_CELLS];
-    uint16_t cand[SDK_CELLS];
-    unsigned flags;
-    bool used;
+    position_key key;
     sdk_links L;
     sdk_lsearch S;
 } links_cache;
@@ -77,10 +94,10 @@ static _Thread_local links_cache *links_last;
 
 static void links_cache_clear(links_cache *c)
 {
-    if (!c->used) return;
+    if (!c->key.used) return;
     sdk_lsearch_free(&c->S);
     sdk_links_free(&c->L);
-    c->used = false;
+    c->key.used = false;
 }
 
 __attribute__((destructor)) static void links_cache_release(void)
@@ -97,28 +114,20 @@ bool forcing_links_init(sctx *s, const sdk_grid *g, unsigned flags)
     s->g = g;
     if (!links_last) links_last = sdk_xcalloc(1, sizeof *links_last);
     links_cache *lc = links_last;
-    if (!lc->used || lc->flags != flags || memcmp(lc->value, g->value, sizeof lc->value) ||
-        memcmp(lc->cand, g->cand, sizeof lc->cand)) {
+    if (!key_holds(&lc->key, g, flags)) {
         links_cache_clear(lc);
         if (!sdk_links_build(g, flags, &lc->L)) return false;
         if (!sdk_lsearch_init(&lc->S, &lc->L)) {
             sdk_links_free(&lc->L);
             return false;
         }
-        memcpy(lc->value, g->value, sizeof lc->value);
-        memcpy(lc->cand, g->cand, sizeof lc->cand);
-        lc->flags = flags;
-        lc->used = true;
+        key_set(&lc->key, g, flags);
     }
     s->L = &lc->L;
     s->S = &lc->S;
     table_cache *tc = &tables;
-    if (!tc->used || tc->flags != flags || memcmp(tc->value, g->value, sizeof tc->value) ||
-        memcmp(tc->cand, g->cand, sizeof tc->cand)) {
-        memcpy(tc->value, g->value, sizeof tc->value);
-        memcpy(tc->cand, g->cand, sizeof tc->cand);
-        tc->flags = flags;
-        tc->used = true;
+    if (!key_holds(&tc->key, g, flags)) {
+        key_set(&tc->key, g, flags);
         for (int i = 0; i < 2 * SDK_NCAND; i++) tc->t[i].valid = false;
     }
     s->t = tc->t;
@@ -656,10 +665,7 @@ typedef struct dtab {
  * its chains. */
 enum { DYN_UNKNOWN = 0, DYN_OPEN, DYN_BROKEN };
 typedef struct dyn_cache {
-    uint8_t value[SDK_CELLS];
-    uint16_t cand[SDK_CELLS];
-    unsigned flags;
-    bool used;
+    position_key key;
     uint8_t state[2 * SDK_NCAND]; /* DYN_* per premise */
     cset on[2 * SDK_NCAND], off[2 * SDK_NCAND];
 } dyn_cache;
@@ -668,12 +674,8 @@ static _Thread_local dyn_cache dyns;
 static dyn_cache *dyn_cache_for(const sdk_grid *g, unsigned flags)
 {
     dyn_cache *c = &dyns;
-    if (!c->used || c->flags != flags || memcmp(c->value, g->value, sizeof c->value) ||
-        memcmp(c->cand, g->cand, sizeof c->cand)) {
-        memcpy(c->value, g->value, sizeof c->value);
-        memcpy(c->cand, g->cand, sizeof c->cand);
-        c->flags = flags;
-        c->used = true;
+    if (!key_holds(&c->key, g, flags)) {
+        key_set(&c->key, g, flags);
         memset(c->state, DYN_UNKNOWN, sizeof c->state);
     }
     return c;
