@@ -1029,7 +1029,8 @@ void sdk_service_item(sdk_service *sv, sdk_request *rq, int i, msgpack_packer *o
         return;
     }
     const msgpack_object *text = &rq->puzzles->via.array.ptr[i];
-    sdk_error err = {"", ""};
+    sdk_error err; /* not zeroed whole: 288 bytes a puzzle; read only as strings */
+    err.code[0] = err.msg[0] = 0;
     if (!run_puzzle(rq, text, out, &err)) pack_item_error(out, text, &err);
 }
 
