@@ -159,7 +159,16 @@ int sdk_wire_meter_scan(sdk_wire_meter *m, const void *data, size_t n, size_t ma
             int i = b - 0xc0;
             m->kind = b;
             m->nhead = 0;
-            if (head_len[i]) {
+            if (head_len[i] && (size_t)(end - p) >= head_len[i]) {
+                /* the whole header is here (the usual case): taken at
+                 * once, charged as its bytes one by one would be */
+                uint8_t h = head_len[i];
+                if (!charge(m, h, max, err)) return -1;
+                memcpy(m->head, p, h);
+                m->nhead = h;
+                p += h;
+                if (!header_done(m, max, err, complete)) return -1;
+            } else if (head_len[i]) {
                 m->need = head_len[i];
             } else {
                 m->skip = body_len[i];
