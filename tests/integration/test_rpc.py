@@ -309,6 +309,29 @@ def test_half_messages():
         s.sendall(data[:10])
         s.close()
         eq(d.rpc().call("solve", {"puzzle": EASY})["status"], "unique", "still serving")
+        # a batch's strings with wider heads than msgpack needs (str16 for
+        # 81 bytes, str8 for a short one: the daemon takes such puzzles one
+        # by one, the usual ones in one run) gets the same answers
+        def head16(t):
+            b = t.encode()
+            return b"\xda" + len(b).to_bytes(2, "big") + b
+
+        def head8(t):
+            b = t.encode()
+            return b"\xd9" + bytes([len(b)]) + b
+        texts = [EASY, HARD, "x" * 20]
+        usual = msgpack.packb([0, 7, "solve", [{"puzzles": texts}]])
+        arr = msgpack.packb(texts)
+        wide = usual.replace(arr, b"\x93" + head16(EASY) + head16(HARD) + head8("x" * 20))
+        check(wide != usual, "the wide request differs on the wire")
+        r = d.rpc()
+        r.send_raw(usual)
+        a = r.recv()
+        r.send_raw(wide)
+        b = r.recv()
+        r.close()
+        eq(b, a, "the same answers whatever the strings' heads")
+        eq(len(a[3]["results"]), 3, "three answers")
 
 
 def test_turns():
