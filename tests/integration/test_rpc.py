@@ -345,6 +345,11 @@ def test_turns():
         hard = read_puzzles("top1465.txt", 8)
         with Daemon(conf=conf, tmp=tmp) as d:
             a, b = d.rpc(), d.rpc()
+            # the worker up and idle first: were it still starting when the
+            # second request comes, both would be queued when the first
+            # piece is cut, and with other work queued a piece is not
+            # shrunk (the whole batch of 8 would go at once)
+            eq(a.call("solve", {"puzzle": EASY})["status"], "unique", "worker ready")
             big = a.send("rate", {"puzzles": hard, "profile": "default"})
             time.sleep(0.05)  # the batch is on the worker
             small = b.send("solve", {"puzzle": EASY})
