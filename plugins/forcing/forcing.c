@@ -134,12 +134,27 @@ bool forcing_links_init(sctx *s, const sdk_grid *g, unsigned flags)
     return true;
 }
 
-const table *forcing_table(sctx *s, int lit)
+/* The candidate strongly linked to candidate k in the link model (links.c):
+ * the other digit of a bivalue cell, else the other place of k's digit in
+ * the first house holding it twice; -1 when there is none. */
+static int strong_partner(const sdk_grid *g, int k)
 {
-    table *t = &s->t[lit];
-    if (t->valid) return t;
+    int c = k / 9, d = k % 9 + 1;
+    if (sdk_mask_count(g->cand[c]) == 2)
+        return c * 9 + sdk_mask_first(g->cand[c] & ~(1u << (d - 1))) - 1;
+    for (int i = 0; i < 3; i++) {
+        sdk_bb h = sdk_house_digit(g, sdk_cell_house[c][i], d);
+        if (sdk_bb_count(h) != 2) continue;
+        sdk_bb_del(&h, c);
+        return sdk_bb_first(h) * 9 + d - 1;
+    }
+    return -1;
+}
+
+/* Search what lit implies and write it into t. */
+static void table_search(sctx *s, int lit, table *t)
+{
     sdk_links_search(s->L, lit, s->S);
-    t->valid = true;
     const int *reached;
     int nreached = sdk_lsearch_reached(s->S, &reached);
     if (nreached >= 0) { /* the literals reached, from the search's queue */
@@ -149,7 +164,7 @@ const table *forcing_table(sctx *s, int lit)
             int l = reached[i], k = l >> 1;
             if (k < SDK_NCAND) cs_add((l & 1) ? &t->on : &t->off, k);
         }
-        return t;
+        return;
     }
     /* word by word, without branches (this runs for every premise) */
     const int *dist = s->S->dist;
@@ -163,6 +178,24 @@ const table *forcing_table(sctx *s, int lit)
         t->on.w[w] = on_w;
         t->off.w[w] = off_w;
     }
+}
+
+const table *forcing_table(sctx *s, int lit)
+{
+    table *t = &s->t[lit];
+    if (t->valid) return t;
+    /* "k false" with a strong link to "p true": each implies the other
+     * (links.c adds both links), so what they reach is the same set (a static
+     * search is plain reachability): one search for both. */
+    int p = (lit & 1) ? -1 : strong_partner(s->g, lit >> 1);
+    if (p >= 0) {
+        const table *pt = forcing_table(s, 2 * p + 1);
+        t->on = pt->on;
+        t->off = pt->off;
+    } else {
+        table_search(s, lit, t);
+    }
+    t->valid = true;
     return t;
 }
 
@@ -236,10 +269,15 @@ static int static_contradiction(sctx *s, int p, sdk_step *st, int *len)
         sdk_step_printf(st, "%s / %s", a, b);
         return 2;
     }
+    /* per cell: the candidates the premise makes true, and those it leaves
+     * alive (not made false) */
+    uint16_t on_c[SDK_CELLS], alive_c[SDK_CELLS];
     for (int c = 0; c < 81; c++) {
-        if (g->value[c]) continue;
-        unsigned cand = g->cand[c];
+        unsigned cand = g->cand[c]; /* 0 for a solved cell */
         unsigned on = cs_cell(&t->on, c) & cand, off = cs_cell(&t->off, c) & cand;
+        on_c[c] = (uint16_t)on;
+        alive_c[c] = (uint16_t)(cand & ~off);
+        if (g->value[c]) continue;
         if (sdk_mask_count(on) >= 2) {
             int first = c * 9 + pop_low(&on), second = c * 9 + pop_low(&on);
             char a[512], b[512];
@@ -256,41 +294,41 @@ static int static_contradiction(sctx *s, int p, sdk_step *st, int *len)
             return 4;
         }
     }
-    /* per digit: the cells where the premise makes it true, and false */
-    sdk_bb on_d[9], off_d[9];
-    for (int d = 0; d < 9; d++) on_d[d] = off_d[d] = sdk_bb_none();
-    for (int w = 0; w < 12; w++) {
-        for (uint64_t m = t->on.w[w]; m; m &= m - 1) {
-            int k = w * 64 + __builtin_ctzll(m);
-            if (k < SDK_NCAND) sdk_bb_add(&on_d[k % 9], k / 9);
+    /* houses, digit by digit: a digit made true twice, or with every place
+     * made false. The masks of a house's nine cells tell which digits fail
+     * (as bits); the first in order (house, digit) gets its chains. */
+    for (int h = 0; h < 27; h++) {
+        unsigned present = 0, alive = 0, once = 0, twice = 0;
+        for (int i = 0; i < 9; i++) {
+            int c = sdk_house_cell[h][i];
+            present |= g->cand[c];
+            alive |= alive_c[c];
+            twice |= once & on_c[c];
+            once |= on_c[c];
         }
-        for (uint64_t m = t->off.w[w]; m; m &= m - 1) {
-            int k = w * 64 + __builtin_ctzll(m);
-            if (k < SDK_NCAND) sdk_bb_add(&off_d[k % 9], k / 9);
+        unsigned bad = twice | (present & ~alive);
+        if (!bad) continue;
+        int d = __builtin_ctz(bad) + 1;
+        sdk_bb b = sdk_house_digit(g, h, d);
+        char hn[16];
+        if (twice >> (d - 1) & 1) {
+            int first = -1, second = -1;
+            SDK_BB_FOREACH(c, b) {
+                if (!(on_c[c] >> (d - 1) & 1)) continue;
+                if (first < 0)
+                    first = c * 9 + d - 1;
+                else if (second < 0)
+                    second = c * 9 + d - 1;
+            }
+            *len = forcing_add_chain(s, p, 2 * first + 1, st, NULL, 0) +
+                   forcing_add_chain(s, p, 2 * second + 1, st, NULL, 0);
+            sdk_step_printf(st, "digit %d twice in %s", d, sdk_house_name(h, hn));
+            return 5;
         }
+        SDK_BB_FOREACH(c, b) *len += forcing_add_chain(s, p, 2 * (c * 9 + d - 1), st, NULL, 0);
+        sdk_step_printf(st, "digit %d has no place in %s", d, sdk_house_name(h, hn));
+        return 6;
     }
-    for (int h = 0; h < 27; h++)
-        for (int d = 1; d <= 9; d++) {
-            sdk_bb b = sdk_house_digit(g, h, d);
-            if (sdk_bb_empty(b)) continue;
-            sdk_bb on = sdk_bb_and(b, on_d[d - 1]);
-            char hn[16];
-            if (sdk_bb_count(on) >= 2) {
-                int first = sdk_bb_first(on) * 9 + d - 1;
-                sdk_bb_del(&on, sdk_bb_first(on));
-                int second = sdk_bb_first(on) * 9 + d - 1;
-                *len = forcing_add_chain(s, p, 2 * first + 1, st, NULL, 0) +
-                       forcing_add_chain(s, p, 2 * second + 1, st, NULL, 0);
-                sdk_step_printf(st, "digit %d twice in %s", d, sdk_house_name(h, hn));
-                return 5;
-            }
-            if (sdk_bb_eq(sdk_bb_and(b, off_d[d - 1]), b)) {
-                SDK_BB_FOREACH(c, b)
-                    *len += forcing_add_chain(s, p, 2 * (c * 9 + d - 1), st, NULL, 0);
-                sdk_step_printf(st, "digit %d has no place in %s", d, sdk_house_name(h, hn));
-                return 6;
-            }
-        }
     return 0;
 }
 
@@ -692,6 +730,23 @@ static void seen_del(seen *sn, int lit)
     s->w[(lit >> 1) >> 6] &= ~(1ULL << ((lit >> 1) & 63));
 }
 
+/* Search premise p unless the cache has it: broken, or the literals it
+ * derives (d: a work area). */
+static void dyn_fill(dyn_cache *dc, const sdk_grid *g, int p, unsigned run_flags, sdk_dyn *d)
+{
+    if (dc->state[p] != DYN_UNKNOWN) return;
+    int k = p >> 1;
+    bool broken = sdk_dyn_run(g, k / 9, k % 9 + 1, p & 1, run_flags, NULL, d);
+    dc->state[p] = broken ? DYN_BROKEN : DYN_OPEN;
+    if (broken) return;
+    memset(&dc->on[p], 0, sizeof dc->on[p]);
+    memset(&dc->off[p], 0, sizeof dc->off[p]);
+    for (int i = 0; i < d->n; i++) {
+        int l = d->order[i];
+        cs_add((l & 1) ? &dc->on[p] : &dc->off[p], l >> 1);
+    }
+}
+
 static int dyn_all(const sdk_ctx *ctx, const sdk_grid *g, unsigned flags, const sdk_technique *ct,
                    const sdk_technique *vt, int cbase, int vbase, const char *label, sdk_sink *sink)
 {
@@ -716,17 +771,21 @@ static int dyn_all(const sdk_ctx *ctx, const sdk_grid *g, unsigned flags, const 
                 if (skip_true && (solution[c] == dg) == on) continue;
                 int p = SDK_LIT(SDK_CAND_NODE(c, dg), on);
                 bool searched = dc->state[p] == DYN_UNKNOWN;
-                if (searched) {
-                    bool broken = sdk_dyn_run(g, c, dg, on, run_flags, NULL, d);
-                    dc->state[p] = broken ? DYN_BROKEN : DYN_OPEN;
-                    if (!broken) {
-                        memset(&dc->on[p], 0, sizeof dc->on[p]);
-                        memset(&dc->off[p], 0, sizeof dc->off[p]);
-                        for (int i = 0; i < d->n; i++) {
-                            int l = d->order[i];
-                            cs_add((l & 1) ? &dc->on[p] : &dc->off[p], l >> 1);
-                        }
-                    }
+                int q = searched && !on && run_flags == 0 ? strong_partner(g, p >> 1) : -1;
+                if (q >= 0) {
+                    /* "k false" and its strong partner "q true" imply each
+                     * other (a single in the cell or house): the search
+                     * ends in the same place, broken or with the same
+                     * literals (what it derives is forced whatever the
+                     * order). One search for both; the chains of a step
+                     * are searched from p itself below. */
+                    dyn_fill(dc, g, 2 * q + 1, run_flags, d);
+                    dc->state[p] = dc->state[2 * q + 1];
+                    dc->on[p] = dc->on[2 * q + 1];
+                    dc->off[p] = dc->off[2 * q + 1];
+                    searched = false;
+                } else if (searched) {
+                    dyn_fill(dc, g, p, run_flags, d);
                 }
                 if (dc->state[p] == DYN_BROKEN) {
                     if (t) t[p].contra = true;

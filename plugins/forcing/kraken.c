@@ -196,6 +196,7 @@ static int find_kraken(const sdk_ctx *ctx, const sdk_grid *g, sdk_sink *sink)
         for (int d = 1; d <= 9; d++) {
             sdk_bb cand = g->digit[d - 1];
             if (sdk_bb_empty(cand)) continue;
+            bool far = false; /* type 1: a cell reaching beyond its peers */
             SDK_BB_FOREACH(c, cand) {
                 const cset *off = &forcing_table(&s, SDK_LIT(SDK_CAND_NODE(c, d), 1))->off;
                 if (type == 1) {
@@ -203,11 +204,16 @@ static int find_kraken(const sdk_ctx *ctx, const sdk_grid *g, sdk_sink *sink)
                     SDK_BB_FOREACH(x, cand)
                         if (cs_has(off, x * 9 + d - 1)) sdk_bb_add(&b, x);
                     reach[c] = b;
+                    far |= !sdk_bb_empty(sdk_bb_andnot(b, sdk_peer_bb[c]));
                 } else {
                     memcpy(sets + (size_t)c * SDK_FISH_SET_WORDS, off->w, sizeof off->w);
                 }
             }
-            if (sdk_fish_find_fins(g, d, &fs, &fins, kraken_on_fish, &k)) break;
+            /* A type 1 target is one the fins do not all see (kraken_on_fish:
+             * f->elims holds what they all see), so some fin reaches it
+             * beyond its peers: without such a cell the digit has none. */
+            bool skip = type == 1 && !far;
+            if (!skip && sdk_fish_find_fins(g, d, &fs, &fins, kraken_on_fish, &k)) break;
             if (type == 1)
                 SDK_BB_FOREACH(c, cand) reach[c] = sdk_bb_none();
         }
