@@ -100,8 +100,11 @@ static void links_cache_clear(links_cache *c)
     c->key.used = false;
 }
 
+static void tables_work_release(void);
+
 __attribute__((destructor)) static void links_cache_release(void)
 {
+    tables_work_release();
     if (!links_last) return;
     links_cache_clear(links_last);
     free(links_last);
@@ -180,21 +183,135 @@ static void table_search(sctx *s, int lit, table *t)
     }
 }
 
+/* Every premise's table at once. A static search is plain reachability in
+ * the link graph (no edge depends on the way in), so what a literal reaches
+ * is itself plus what its successors reach; literals that reach each other
+ * (a strongly connected component: "k false" and its strong partner "p
+ * true", and longer cycles) reach the same set. Tarjan's algorithm finds
+ * the components in an order where each comes after every component it
+ * reaches, so each component's set is the union of its successors' sets,
+ * computed once: one pass over the graph instead of a search per premise.
+ * Sets as the tables keep them: candidates only (group and ALS nodes pass
+ * implications on but are no premise). Only the grid's candidates get a
+ * table (valid), as forcing_static_init() leaves them. False when out of
+ * memory (then tables are searched one by one). */
+/* tables_all()'s work arrays, per thread, kept between positions (grown
+ * when a graph needs more): seven ints and one table per literal. */
+typedef struct tables_work {
+    int cap;
+    int *ints;
+    table *reach;
+} tables_work;
+static _Thread_local tables_work twork;
+
+static void tables_work_release(void)
+{
+    free(twork.ints);
+    free(twork.reach);
+    memset(&twork, 0, sizeof twork);
+}
+
+static bool tables_all(sctx *s)
+{
+    const sdk_links *L = s->L;
+    const sdk_grid *g = s->g;
+    int nlit = 2 * L->nnode;
+    tables_work *tw = &twork;
+    if (tw->cap < nlit) {
+        free(tw->ints);
+        free(tw->reach);
+        tw->ints = malloc(sizeof(int) * (size_t)nlit * 7);
+        tw->reach = malloc(sizeof(table) * (size_t)nlit);
+        tw->cap = tw->ints && tw->reach ? nlit : 0;
+        if (!tw->cap) return false;
+    }
+    int *index = tw->ints, *low = index + nlit, *comp = low + nlit, *stack = comp + nlit,
+        *frame = stack + nlit, *edge_at = frame + nlit, *merged = edge_at + nlit;
+    table *reach = tw->reach;
+    for (int v = 0; v < nlit; v++) index[v] = comp[v] = merged[v] = -1;
+    int next = 0, sp = 0, ncomp = 0;
+    /* from the premises: what none of them reaches needs no set */
+    for (int root = 0; root < 2 * SDK_NCAND; root++) {
+        int rk = root >> 1;
+        if (index[root] >= 0 || !sdk_grid_has(g, rk / 9, rk % 9 + 1)) continue;
+        int fp = 0;
+        frame[fp++] = root;
+        edge_at[root] = L->first[root];
+        index[root] = low[root] = next++;
+        stack[sp++] = root;
+        while (fp) {
+            int u = frame[fp - 1];
+            if (edge_at[u] < L->first[u + 1]) {
+                int to = L->edge[edge_at[u]++].to;
+                if (index[to] < 0) {
+                    index[to] = low[to] = next++;
+                    stack[sp++] = to;
+                    edge_at[to] = L->first[to];
+                    frame[fp++] = to;
+                } else if (comp[to] < 0 && index[to] < low[u]) {
+                    low[u] = index[to]; /* on the stack: same component */
+                }
+                continue;
+            }
+            fp--;
+            if (fp && low[u] < low[frame[fp - 1]]) low[frame[fp - 1]] = low[u];
+            if (low[u] != index[u]) continue;
+            /* u roots a component: the stack from u up */
+            int from = sp;
+            do from--;
+            while (stack[from] != u);
+            for (int i = from; i < sp; i++) comp[stack[i]] = ncomp;
+            table *r = &reach[ncomp];
+            memset(r, 0, sizeof *r);
+            /* merged[c] == ncomp: component c is in r already */
+            for (int i = from; i < sp; i++) {
+                int w = stack[i], k = w >> 1;
+                if (k < SDK_NCAND) cs_add((w & 1) ? &r->on : &r->off, k);
+                for (int e = L->first[w]; e < L->first[w + 1]; e++) {
+                    int c = comp[L->edge[e].to];
+                    if (c == ncomp || merged[c] == ncomp) continue;
+                    merged[c] = ncomp;
+                    for (int x = 0; x < 12; x++) {
+                        r->on.w[x] |= reach[c].on.w[x];
+                        r->off.w[x] |= reach[c].off.w[x];
+                    }
+                }
+            }
+            sp = from;
+            ncomp++;
+        }
+    }
+    for (int c = 0; c < ncomp; c++) merged[c] = -1; /* now: a component's first premise */
+    for (int c = 0; c < 81; c++) {
+        if (g->value[c]) continue;
+        SDK_MASK_FOREACH(d, g->cand[c]) {
+            for (int on = 0; on < 2; on++) {
+                int l = SDK_LIT(SDK_CAND_NODE(c, d), on);
+                table *t = &s->t[l];
+                t->on = reach[comp[l]].on;
+                t->off = reach[comp[l]].off;
+                if (merged[comp[l]] < 0) merged[comp[l]] = l;
+                t->rep = (int16_t)merged[comp[l]];
+                t->clean = false;
+                t->valid = true;
+            }
+        }
+    }
+    return true;
+}
+
 const table *forcing_table(sctx *s, int lit)
 {
     table *t = &s->t[lit];
     if (t->valid) return t;
-    /* "k false" with a strong link to "p true": each implies the other
-     * (links.c adds both links), so what they reach is the same set (a static
-     * search is plain reachability): one search for both. */
-    int p = (lit & 1) ? -1 : strong_partner(s->g, lit >> 1);
-    if (p >= 0) {
-        const table *pt = forcing_table(s, 2 * p + 1);
-        t->on = pt->on;
-        t->off = pt->off;
-    } else {
-        table_search(s, lit, t);
+    /* the first table asked for on a position: all of them */
+    if (!s->all_tried) {
+        s->all_tried = true;
+        if (tables_all(s) && t->valid) return t;
     }
+    table_search(s, lit, t);
+    t->rep = (int16_t)lit;
+    t->clean = false;
     t->valid = true;
     return t;
 }
@@ -257,6 +374,10 @@ static int static_contradiction(sctx *s, int p, sdk_step *st, int *len)
         sdk_step_printf(st, "%s", txt);
         return 1;
     }
+    /* the rest reads the table only: a table equal to one found clean
+     * (its component's first premise) is clean */
+    table *rep = &s->t[t->rep];
+    if (rep->clean) return 0;
     for (int w = 0; w < 12; w++) {
         uint64_t both = t->on.w[w] & t->off.w[w];
         if (!both) continue;
@@ -329,6 +450,7 @@ static int static_contradiction(sctx *s, int p, sdk_step *st, int *len)
         sdk_step_printf(st, "digit %d has no place in %s", d, sdk_house_name(h, hn));
         return 6;
     }
+    rep->clean = true;
     return 0;
 }
 

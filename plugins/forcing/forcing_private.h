@@ -56,6 +56,8 @@ static inline bool cs_empty(const cset *a)
 typedef struct table {
     cset on, off;
     bool valid;
+    bool clean;  /* forcing chain contradiction: no contradiction in on/off */
+    int16_t rep; /* a premise whose table is this one (its first, or itself) */
 } table;
 
 /* Conclusions already emitted (one step per conclusion). */
@@ -73,6 +75,7 @@ typedef struct sctx {
     sdk_links *L;   /* the links of g (kept per thread, like the tables) */
     sdk_lsearch *S; /* a search buffer on them */
     table *t;       /* 2 * 729 */
+    bool all_tried; /* forcing_table() computed every table (or tried to) */
 } sctx;
 
 /* Build the links of g (flags of links.h: groups, ALS) and every premise's
@@ -81,9 +84,9 @@ typedef struct sctx {
  * premises it makes false are wanted (contradictions): the others stay
  * invalid. */
 bool forcing_static_init(sctx *s, const sdk_grid *g, unsigned flags, const uint8_t *false_of);
-/* Only the links and an empty table set: forcing_table() then searches a
- * premise's table the first time it is asked for (kraken fish read the
- * tables of a few premises only). */
+/* Only the links and the tables the cache holds: the first forcing_table()
+ * call that misses computes every premise's table at once (forcing.c:
+ * tables_all, one pass over the graph). */
 bool forcing_links_init(sctx *s, const sdk_grid *g, unsigned flags);
 const table *forcing_table(sctx *s, int lit);
 void forcing_static_free(sctx *s);

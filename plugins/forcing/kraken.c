@@ -154,6 +154,50 @@ static int kraken_on_fish(void *vk, const sdk_fish *f)
     return 0;
 }
 
+/* Type 2: the fish search reads the sets only to ask whether some bit is
+ * common to a fin set and a cover house's base cells (each bit one candidate
+ * the fish might conclude false), so the bits can be renumbered: only the
+ * bits that can be a conclusion, packed into as few words as they fill (a
+ * hard grid has a few hundred candidates left of 729, a search step then
+ * costs a third). A conclusion is implied false by every fin and by the base
+ * candidates of a cover house (at least one, in a basic fish none of them a
+ * fin): by two cells at least in a basic fish, one in others. The sets of
+ * the cells `cand` (stride SDK_FISH_SET_WORDS) go packed into `packed`
+ * (stride fins->set_words). False when no bit is left: no conclusion. */
+static bool pack_sets(const uint64_t *sets, uint64_t *packed, sdk_bb cand, bool two,
+                      sdk_fish_fins *fins)
+{
+    uint64_t once[SDK_FISH_SET_WORDS] = {0}, twice[SDK_FISH_SET_WORDS] = {0};
+    SDK_BB_FOREACH(c, cand) {
+        const uint64_t *set = sets + (size_t)c * SDK_FISH_SET_WORDS;
+        for (int w = 0; w < SDK_FISH_SET_WORDS; w++) {
+            twice[w] |= once[w] & set[w];
+            once[w] |= set[w];
+        }
+    }
+    const uint64_t *keep = two ? twice : once;
+    int rank[SDK_FISH_SET_WORDS], n = 0; /* bits kept before word w */
+    for (int w = 0; w < SDK_FISH_SET_WORDS; w++) {
+        rank[w] = n;
+        n += __builtin_popcountll(keep[w]);
+    }
+    if (n == 0) return false;
+    int words = (n + 63) / 64;
+    SDK_BB_FOREACH(c, cand) {
+        const uint64_t *set = sets + (size_t)c * SDK_FISH_SET_WORDS;
+        uint64_t *out = packed + (size_t)c * (size_t)words;
+        memset(out, 0, sizeof *out * (size_t)words);
+        for (int w = 0; w < SDK_FISH_SET_WORDS; w++)
+            for (uint64_t m = set[w] & keep[w]; m; m &= m - 1) {
+                uint64_t below = keep[w] & ((m & -m) - 1);
+                int r = rank[w] + __builtin_popcountll(below);
+                out[r >> 6] |= 1ULL << (r & 63);
+            }
+    }
+    fins->set_words = words;
+    return true;
+}
+
 /* Kraken fish: the type (1 or 2) is the descriptor's data. */
 static int find_kraken(const sdk_ctx *ctx, const sdk_grid *g, sdk_sink *sink)
 {
@@ -184,13 +228,14 @@ static int find_kraken(const sdk_ctx *ctx, const sdk_grid *g, sdk_sink *sink)
     fs.need_elims = type == 1;
     sdk_bb reach[SDK_CELLS];
     uint64_t *sets = type == 2 ? sdk_xcalloc(SDK_CELLS * SDK_FISH_SET_WORDS, sizeof *sets) : NULL;
+    uint64_t *packed =
+        type == 2 ? sdk_xcalloc(SDK_CELLS * SDK_FISH_SET_WORDS, sizeof *packed) : NULL;
     sdk_fish_fins fins = {0};
     if (type == 1) {
         memset(reach, 0, sizeof reach);
         fins.reach = reach;
     } else {
-        fins.sets = sets;
-        fins.set_words = SDK_FISH_SET_WORDS;
+        fins.sets = packed; /* pack_sets() fills it and the word count */
     }
     if (forcing_links_init(&s, g, flags)) {
         for (int d = 1; d <= 9; d++) {
@@ -213,6 +258,7 @@ static int find_kraken(const sdk_ctx *ctx, const sdk_grid *g, sdk_sink *sink)
              * f->elims holds what they all see), so some fin reaches it
              * beyond its peers: without such a cell the digit has none. */
             bool skip = type == 1 && !far;
+            if (type == 2) skip = !pack_sets(sets, packed, cand, fs.kind == SDK_FISH_BASIC, &fins);
             if (!skip && sdk_fish_find_fins(g, d, &fs, &fins, kraken_on_fish, &k)) break;
             if (type == 1)
                 SDK_BB_FOREACH(c, cand) reach[c] = sdk_bb_none();
@@ -220,6 +266,7 @@ static int find_kraken(const sdk_ctx *ctx, const sdk_grid *g, sdk_sink *sink)
         forcing_static_free(&s);
     }
     free(sets);
+    free(packed);
     free(k.sn);
     return k.ret;
 }
