@@ -66,7 +66,7 @@ typedef struct seen {
 } seen;
 
 /* The static chain search over a grid: its link model, a search buffer and
- * the premise tables (t[lit], 2 * 729 of them; t[lit].valid once searched).
+ * the premise tables (t[lit], 2 * 729 of them; t[lit].valid once known).
  * The tables live in a per-thread cache of the last position (forcing.c):
  * the finds that run one after the other on a position share them, so a
  * thread has one sctx at a time. */
@@ -81,8 +81,8 @@ typedef struct sctx {
 /* Build the links of g (flags of links.h: groups, ALS) and every premise's
  * table; false when the links cannot be built (forcing_static_free() is then
  * not needed). false_of: NULL, or a solution of g (81 digits) when only the
- * premises it makes false are wanted (contradictions): the others stay
- * invalid. */
+ * premises it makes false are wanted (contradictions); the others may get
+ * their tables too (they come together, forcing_table()). */
 bool forcing_static_init(sctx *s, const sdk_grid *g, unsigned flags, const uint8_t *false_of);
 /* Only the links and the tables the cache holds: the first forcing_table()
  * call that misses computes every premise's table at once (forcing.c:

@@ -13,10 +13,10 @@
  * implies that a candidate - any digit - is false, it is false.
  *
  * The fish come from the shared enumerator of fish.h; the chains are read
- * from the premise tables (one table per candidate assumed true, searched
- * the first time a fish reads it), so a kraken check costs a few set
- * intersections; the chains themselves are searched again only for the
- * steps that get emitted. */
+ * from the premise tables (what each candidate assumed true implies; all of
+ * a position's tables come from one pass over the link graph, forcing.c),
+ * so a kraken check costs a few set intersections; the chains themselves
+ * are searched again only for the steps that get emitted. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
