@@ -22,6 +22,7 @@
 #include <string.h>
 #include "sudoku/alloc.h"
 #include "sudoku/fish.h"
+#include "sudoku/solver.h"
 #include "forcing_private.h"
 
 /* Fish from the shared enumerator (fish.h), finned, up to max-size (default
@@ -161,11 +162,13 @@ static int kraken_on_fish(void *vk, const sdk_fish *f)
  * hard grid has a few hundred candidates left of 729, a search step then
  * costs a third). A conclusion is implied false by every fin and by the base
  * candidates of a cover house (at least one, in a basic fish none of them a
- * fin): by two cells at least in a basic fish, one in others. The sets of
- * the cells `cand` (stride SDK_FISH_SET_WORDS) go packed into `packed`
- * (stride fins->set_words). False when no bit is left: no conclusion. */
+ * fin): by two cells at least in a basic fish, one in others. Nor is a
+ * candidate of `truth` (true in a solution of the grid, when one is known):
+ * the conclusions are sound. The sets of the cells `cand` (stride
+ * SDK_FISH_SET_WORDS) go packed into `packed` (stride fins->set_words).
+ * False when no bit is left: no conclusion. */
 static bool pack_sets(const uint64_t *sets, uint64_t *packed, sdk_bb cand, bool two,
-                      sdk_fish_fins *fins)
+                      const cset *truth, sdk_fish_fins *fins)
 {
     uint64_t once[SDK_FISH_SET_WORDS] = {0}, twice[SDK_FISH_SET_WORDS] = {0};
     SDK_BB_FOREACH(c, cand) {
@@ -175,7 +178,8 @@ static bool pack_sets(const uint64_t *sets, uint64_t *packed, sdk_bb cand, bool 
             once[w] |= set[w];
         }
     }
-    const uint64_t *keep = two ? twice : once;
+    uint64_t *keep = two ? twice : once;
+    for (int w = 0; w < SDK_FISH_SET_WORDS; w++) keep[w] &= ~truth->w[w];
     int rank[SDK_FISH_SET_WORDS], n = 0; /* bits kept before word w */
     for (int w = 0; w < SDK_FISH_SET_WORDS; w++) {
         rank[w] = n;
@@ -237,6 +241,15 @@ static int find_kraken(const sdk_ctx *ctx, const sdk_grid *g, sdk_sink *sink)
     } else {
         fins.sets = packed; /* pack_sets() fills it and the word count */
     }
+    /* A sound step never eliminates a candidate of a solution: with one at
+     * hand, those are no target (type 1) and no conclusion (type 2). The
+     * same steps, from a smaller search. */
+    uint8_t solution[SDK_CELLS];
+    cset truth;
+    memset(&truth, 0, sizeof truth);
+    if (sdk_solve_grid(g, 1, &solution, NULL) > 0)
+        for (int c = 0; c < SDK_CELLS; c++)
+            if (!g->value[c]) cs_add(&truth, c * 9 + solution[c] - 1);
     if (forcing_links_init(&s, g, flags)) {
         for (int d = 1; d <= 9; d++) {
             sdk_bb cand = g->digit[d - 1];
@@ -247,7 +260,8 @@ static int find_kraken(const sdk_ctx *ctx, const sdk_grid *g, sdk_sink *sink)
                 if (type == 1) {
                     sdk_bb b = sdk_bb_none();
                     SDK_BB_FOREACH(x, cand)
-                        if (cs_has(off, x * 9 + d - 1)) sdk_bb_add(&b, x);
+                        if (cs_has(off, x * 9 + d - 1) && !cs_has(&truth, x * 9 + d - 1))
+                            sdk_bb_add(&b, x);
                     reach[c] = b;
                     far |= !sdk_bb_empty(sdk_bb_andnot(b, sdk_peer_bb[c]));
                 } else {
@@ -258,7 +272,8 @@ static int find_kraken(const sdk_ctx *ctx, const sdk_grid *g, sdk_sink *sink)
              * f->elims holds what they all see), so some fin reaches it
              * beyond its peers: without such a cell the digit has none. */
             bool skip = type == 1 && !far;
-            if (type == 2) skip = !pack_sets(sets, packed, cand, fs.kind == SDK_FISH_BASIC, &fins);
+            if (type == 2)
+                skip = !pack_sets(sets, packed, cand, fs.kind == SDK_FISH_BASIC, &truth, &fins);
             if (!skip && sdk_fish_find_fins(g, d, &fs, &fins, kraken_on_fish, &k)) break;
             if (type == 1)
                 SDK_BB_FOREACH(c, cand) reach[c] = sdk_bb_none();
