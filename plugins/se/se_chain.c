@@ -659,15 +659,11 @@ static void region_chains(chainer *c, int cell, int d)
         sdk_bb pos = sdk_house_digit(g, h, d);
         int n = sdk_bb_count(pos);
         if (!(n == 2 || (c->multiple && n > 2))) continue;
-        /* first position in the house's own cell order */
-        int first = -1;
-        for (int i = 0; i < 9 && first < 0; i++)
-            if (sdk_bb_has(pos, sdk_house_cell[h][i])) first = sdk_house_cell[h][i];
-        if (first != cell) continue;
+        /* from its first position (a house lists its cells in increasing
+         * order, so the house's order is the bitboard's) */
+        if (sdk_bb_first(pos) != cell) continue;
         int cands[9], ns = 0;
-        for (int i = 0; i < 9; i++) {
-            int oc = sdk_house_cell[h][i];
-            if (!sdk_bb_has(pos, oc)) continue;
+        SDK_BB_FOREACH(oc, pos) {
             cands[ns++] = oc * 9 + d - 1;
             if (oc != cell) on_run(c, oc * 9 + d - 1);
         }
@@ -690,7 +686,10 @@ static void multiple_cell(chainer *c, int cell)
         const uint64_t *on_bits = c->onbits[cand];
         if (o->bad && contra)
             binary_hint(c, kind, cand * 2 + 1, o->absurd_on, o->absurd_off, cand * 2);
-        if (run_lit(c, off_set, cand, false) && contra)
+        /* the run from cand off gives contradiction and double chains only:
+         * static multiple chains (neither) do not make it */
+        bool off_bad = (contra || dbl) && run_lit(c, off_set, cand, false);
+        if (off_bad && contra)
             binary_hint(c, kind, cand * 2, c->run->absurd_on, c->run->absurd_off, cand * 2 + 1);
         uint64_t both = 0; /* most often the two sets share nothing */
         for (int w = 0; dbl && w < SDK_SE_SET_WORDS && !both; w++)
