@@ -488,6 +488,25 @@ static void reg_copy(nest_reg *to, const nest_reg *from)
     memcpy(to->id, from->id, sizeof *to->id * (size_t)from->cap);
 }
 
+/* Copy set `from` into `to`: its members only (a set is 9 KB, a run's
+ * members a few hundred; idx is read only where a bit is set). */
+static void set_copy(sdk_se_set *to, const sdk_se_set *from)
+{
+    memcpy(to->bits, from->bits, sizeof to->bits);
+    to->non = from->non;
+    to->noff = from->noff;
+    for (int i = 0; i < from->non; i++) {
+        int lit = from->on_ord[i] * 2 + 1;
+        to->on_ord[i] = from->on_ord[i];
+        to->idx[lit] = from->idx[lit];
+    }
+    for (int i = 0; i < from->noff; i++) {
+        int lit = from->off_ord[i] * 2;
+        to->off_ord[i] = from->off_ord[i];
+        to->idx[lit] = from->idx[lit];
+    }
+}
+
 /* A run from cand on/off into s: taken over from the lower level where it
  * ran, else made; kept when this level's runs are handed on. */
 static bool run_lit(chainer *c, sdk_se_set *s, int cand, bool on)
@@ -497,7 +516,7 @@ static bool run_lit(chainer *c, sdk_se_set *s, int cand, bool on)
     bool bad;
     c->last_open = false;
     if (f && f->end != END_NONE) {
-        memcpy(s, f->s, sizeof *s);
+        set_copy(s, f->s);
         r->a = &c->A;
         r->s = s;
         r->flags = SDK_SE_DYNAMIC;
@@ -518,7 +537,7 @@ static bool run_lit(chainer *c, sdk_se_set *s, int cand, bool on)
     if (c->rec) {
         runstate *t = &c->rec->run[cand * 2 + on];
         if (!t->s) t->s = sdk_xmalloc(sizeof *t->s);
-        memcpy(t->s, s, sizeof *s);
+        set_copy(t->s, s);
         t->work = r->work;
         t->end = bad ? END_BAD : c->last_open ? END_OPEN : END_CLOSED;
         t->absurd_on = r->absurd_on;
