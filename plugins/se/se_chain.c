@@ -1042,10 +1042,14 @@ static int rules_hidden_pair(const sdk_grid *g, const sdk_grid *src, const int8_
         for (int k = 0; k < 9; k++) {
             int h = set_order[o] + k;
             if (sdk_bb_count(sdk_bb_andnot(sdk_house_bb[h], g->solved)) <= 4) continue;
-            for (int b = 2; b <= 9; b++) /* {a,b} in increasing bit order */
-                for (int a = 1; a < b && n < max; a++) {
-                    /* both >= 2 places and two places together: the same two */
-                    if (hc[h][a - 1] != 2 || hc[h][b - 1] != 2) continue;
+            /* both >= 2 places and two places together: the same two; so
+             * only digits with two places pair */
+            unsigned two = 0;
+            for (int d = 1; d <= 9; d++)
+                if (hc[h][d - 1] == 2) two |= sdk_digit_bit(d);
+            SDK_MASK_FOREACH(b, two) /* {a,b} in increasing bit order */
+                SDK_MASK_FOREACH(a, two & (sdk_digit_bit(b) - 1)) {
+                    if (n >= max) return n;
                     sdk_bb pa = sdk_house_digit(g, h, a), pb = sdk_house_digit(g, h, b);
                     if (pa.lo != pb.lo || pa.hi != pb.hi) continue;
                     sdk_bb cells = pa;
@@ -1073,12 +1077,18 @@ static int rules_naked_pair(const sdk_grid *g, const sdk_grid *src, rule_hint *o
         for (int k = 0; k < 9; k++) {
             int h = set_order[o] + k;
             if (sdk_bb_count(sdk_bb_andnot(sdk_house_bb[h], g->solved)) < 4) continue;
-            for (int j = 1; j < 9; j++) /* {i,j} in increasing bit order */
-                for (int i = 0; i < j && n < max; i++) {
+            /* two empty cells with >= 2 candidates and two together: two
+             * bivalue cells with the same two, so only bivalue cells pair */
+            unsigned bi = 0; /* bit q: the house's q-th cell is bivalue */
+            for (int q = 0; q < 9; q++) {
+                int x = sdk_house_cell[h][q];
+                if (!g->value[x] && sdk_mask_count(g->cand[x]) == 2) bi |= 1u << q;
+            }
+            for (unsigned mj = bi & (bi - 1); mj; mj &= mj - 1) /* {i,j} in increasing bit order */
+                for (unsigned mi = bi & ((1u << __builtin_ctz(mj)) - 1); mi; mi &= mi - 1) {
+                    if (n >= max) return n;
+                    int i = __builtin_ctz(mi), j = __builtin_ctz(mj);
                     int ci = sdk_house_cell[h][i], cj = sdk_house_cell[h][j];
-                    if (g->value[ci] || g->value[cj]) continue;
-                    if (sdk_mask_count(g->cand[ci]) < 2 || sdk_mask_count(g->cand[cj]) < 2)
-                        continue;
                     unsigned m = g->cand[ci] | g->cand[cj];
                     if (sdk_mask_count(m) != 2) continue;
                     rule_hint *r = &out[n];
