@@ -295,8 +295,9 @@ typedef struct chain_walk {
     bool *in_chain;
     uint16_t *uz; /* uz[e]: digits z with cells seeing every z of the start and of set e
                    * (use uz_of: computed when first asked, valid while uz_gen[e] ==
-                   * start + 1) */
-    int *uz_gen;
+                   * gen) */
+    unsigned *uz_gen;
+    unsigned gen; /* one per start searched (per thread: see chain_space) */
     bool forward; /* order=hodoku: each next ALS comes later in the list (HoDoKu's
                    * solver keeps only those restricted commons; it finds fewer chains) */
     /* The last link of a chain only looks for eliminations, and almost every
@@ -306,12 +307,14 @@ typedef struct chain_walk {
      * leaf_at[(k * 9 + f) * 9 + x] lists (in pool, count first) the edges of
      * set k that can give one when the chain's first RC is digit f + 1 and
      * the last link may not use digit x + 1; built the first time a chain
-     * ends next to k so, valid while leaf_gen[...] == start + 1. */
-    int *leaf_at, *leaf_gen;
+     * ends next to k so, valid while leaf_gen[...] == gen. */
+    int *leaf_at;
+    unsigned *leaf_gen;
     /* The same one link earlier: pre_at[same key] lists the edges of k to a
      * set that may end a chain (the test of leaf_at) or whose own list is not
      * empty; the others only count their search nodes. */
-    int *pre_at, *pre_gen;
+    int *pre_at;
+    unsigned *pre_gen;
     int *pool, npool, cappool;
     /* Per set k, over its edges that the walk may take (forward): the sum of
      * the next sets' edge counts (deg), and the same for the edges of one RC
@@ -320,19 +323,50 @@ typedef struct chain_walk {
     uint16_t edig[MAX_RECORD_ALS]; /* edig[i]: every RC digit between als[i] and als[i+1] */
     uint64_t *adj;                 /* adjacency bits (a * words + b), NULL: too many sets */
     int words;
+    /* count: search nodes are counted against R's budget; when false, the
+     * budget is known to hold for the whole search (chain_node_bound), so
+     * nothing is counted and no set is entered only to count. */
+    bool count;
+    /* dist (NULL: every chain is searched): links from each set to the
+     * nearest changed one (chain_reuse); a chain of unchanged sets only
+     * (ndirty == 0) gives nothing, so a clean prefix is not extended beyond
+     * what can still reach a changed set. */
+    const uint8_t *dist;
+    int ndirty; /* changed sets in als[0..n] */
 } chain_walk;
+
+/* May the chain (als[0..n]) go on to set b, as far as the changed sets
+ * go: it holds one already, or b is one, or one lies close enough. */
+static bool reaches_dirty(const chain_walk *w, int b)
+{
+    return !w->dist || w->ndirty || w->dist[b] <= w->max_rc - (w->n + 1);
+}
+
+static void chain_push(chain_walk *w, int b)
+{
+    w->als[++w->n] = b;
+    w->in_chain[b] = true;
+    if (w->dist && !w->dist[b]) w->ndirty++;
+}
+
+static void chain_pop(chain_walk *w)
+{
+    int b = w->als[w->n--];
+    w->in_chain[b] = false;
+    if (w->dist && !w->dist[b]) w->ndirty--;
+}
 
 static unsigned uz_of(chain_walk *w, int e)
 {
     int start = w->als[0];
-    if (w->uz_gen[e] != start + 1) {
+    if (w->uz_gen[e] != w->gen) {
         const sdk_als *S = &w->l->als[start], *E = &w->l->als[e];
         unsigned m = 0;
         SDK_MASK_FOREACH(z, S->digits & E->digits) {
             if (!sdk_bb_empty(sdk_bb_and(S->peers[z - 1], E->peers[z - 1]))) m |= sdk_digit_bit(z);
         }
         w->uz[e] = (uint16_t)m;
-        w->uz_gen[e] = start + 1;
+        w->uz_gen[e] = w->gen;
     }
     return w->uz[e];
 }
@@ -379,21 +413,21 @@ static int leaf_key(int k, unsigned first, unsigned excl)
 static int leaf_edges(chain_walk *w, int k, unsigned first, unsigned excl)
 {
     int key = leaf_key(k, first, excl);
-    int start = w->als[0] + 1;
-    if (w->leaf_gen[key] == start) return w->leaf_at[key];
+    int start = w->als[0];
+    if (w->leaf_gen[key] == w->gen) return w->leaf_at[key];
     int lo = w->gr->first[k], hi = w->gr->first[k + 1];
     pool_reserve(w, hi - lo + 1);
     int at = w->npool, n = 0;
     for (int i = lo; i < hi; i++) {
         const sdk_rcc *e = &w->gr->edge[i];
         unsigned act = e->digits & ~excl;
-        if (e->b == start - 1 || !act || !(uz_of(w, e->b) & ~first & ~act)) continue;
+        if (e->b == start || !act || !(uz_of(w, e->b) & ~first & ~act)) continue;
         w->pool[at + 1 + n++] = i;
     }
     w->pool[at] = n;
     w->npool += n + 1;
     w->leaf_at[key] = at;
-    w->leaf_gen[key] = start;
+    w->leaf_gen[key] = w->gen;
     return at;
 }
 
@@ -403,20 +437,20 @@ static int leaf_edges(chain_walk *w, int k, unsigned first, unsigned excl)
 static int pre_edges(chain_walk *w, int k, unsigned first, unsigned excl)
 {
     int key = leaf_key(k, first, excl);
-    int start = w->als[0] + 1;
-    if (w->pre_gen[key] == start) return w->pre_at[key];
+    int start = w->als[0];
+    if (w->pre_gen[key] == w->gen) return w->pre_at[key];
     int lo = w->gr->first[k], hi = w->gr->first[k + 1];
     for (int i = lo; i < hi; i++) { /* built first: pool may move */
         const sdk_rcc *e = &w->gr->edge[i];
         unsigned act = e->digits & ~excl;
-        if (e->b != start - 1 && act) leaf_edges(w, e->b, first, act & (0u - act));
+        if (e->b != start && act) leaf_edges(w, e->b, first, act & (0u - act));
     }
     pool_reserve(w, hi - lo + 1);
     int at = w->npool, n = 0;
     for (int i = lo; i < hi; i++) {
         const sdk_rcc *e = &w->gr->edge[i];
         unsigned act = e->digits & ~excl;
-        if (e->b == start - 1 || !act) continue;
+        if (e->b == start || !act) continue;
         bool end_here = (uz_of(w, e->b) & ~first & ~act) != 0;
         int next = leaf_edges(w, e->b, first, act & (0u - act)); /* built above */
         bool end_next = w->pool[next] > 0;
@@ -425,7 +459,7 @@ static int pre_edges(chain_walk *w, int k, unsigned first, unsigned excl)
     w->pool[at] = n;
     w->npool += n + 1;
     w->pre_at[key] = at;
-    w->pre_gen[key] = start;
+    w->pre_gen[key] = w->gen;
     return at;
 }
 
@@ -439,12 +473,13 @@ static void chain_leaf(chain_walk *w, int k, unsigned excl)
         const sdk_rcc *e = &w->gr->edge[w->pool[at + 1 + i]];
         unsigned act = e->digits & ~excl;
         if (!act || w->in_chain[e->b] || (w->forward && e->b < k)) continue;
+        if (!reaches_dirty(w, e->b)) continue;
         unsigned zs = uz_of(w, e->b) & ~first & ~act;
         if (!zs) continue;
         w->act[w->n] = (uint16_t)act;
-        w->als[++w->n] = e->b;
+        chain_push(w, e->b);
         chain_check(w, zs);
-        w->n--;
+        chain_pop(w);
     }
 }
 
@@ -487,25 +522,25 @@ static long preleaf_nodes(const chain_walk *w, int k, unsigned excl, int nprev, 
 static void chain_preleaf(chain_walk *w, int k, unsigned excl)
 {
     const sdk_rcc *edge = w->gr->edge;
-    w->R->nodes += preleaf_nodes(w, k, excl, w->n - 1, w->als[w->n - 1], w->edig[w->n - 1]);
+    if (w->count)
+        w->R->nodes += preleaf_nodes(w, k, excl, w->n - 1, w->als[w->n - 1], w->edig[w->n - 1]);
     unsigned first = w->act[0];
     int at = pre_edges(w, k, first, excl);
     for (int i = 0; i < w->pool[at]; i++) {
         const sdk_rcc *e = &edge[w->pool[at + 1 + i]];
         unsigned act = e->digits & ~excl;
         if (!act || w->in_chain[e->b] || (w->forward && e->b < k)) continue;
+        if (!reaches_dirty(w, e->b)) continue;
         /* what chain_leaf would find nothing on, and the check here */
         int next = leaf_edges(w, e->b, first, act & (0u - act)); /* may move pool */
         bool leaf = w->pool[next] > 0;
         unsigned zs = w->n + 1 >= 3 ? uz_of(w, e->b) & ~first & ~act : 0;
         if (!leaf && !zs) continue;
         w->act[w->n] = (uint16_t)act;
-        w->als[++w->n] = e->b;
-        w->in_chain[e->b] = true;
+        chain_push(w, e->b);
         if (zs) chain_check(w, zs);
         if (leaf) chain_leaf(w, e->b, act & (0u - act));
-        w->in_chain[e->b] = false;
-        w->n--;
+        chain_pop(w);
     }
 }
 
@@ -516,7 +551,12 @@ static bool counted_only(chain_walk *w, const sdk_rcc *e, unsigned act)
 {
     int b = e->b;
     unsigned first = w->act[0];
+    if (!reaches_dirty(w, b)) return true; /* nothing to find there (nor to count) */
     if (w->n + 1 >= 3 && (uz_of(w, b) & ~first & ~act)) return false;
+    if (!w->count) { /* nothing to count: skipped when nothing to find */
+        int at = pre_edges(w, b, first, act & (0u - act));
+        return w->pool[at] == 0;
+    }
     recs *R = w->R;
     long deg = w->gr->first[b + 1] - w->gr->first[b];
     if (R->nodes + deg > R->max_nodes || R->oom) { /* chain_dfs returns at once */
@@ -536,7 +576,7 @@ static void chain_dfs(chain_walk *w, unsigned prev)
 {
     int k = w->als[w->n];
     const sdk_rcc *e = &w->gr->edge[w->gr->first[k]], *end = &w->gr->edge[w->gr->first[k + 1]];
-    w->R->nodes += end - e;
+    if (w->count) w->R->nodes += end - e;
     if (w->R->nodes > w->R->max_nodes || w->R->oom) return;
     /* the previous actual RC may not be used again (HoDoKu excludes only the
      * lower digit when the previous link used two) */
@@ -545,12 +585,14 @@ static void chain_dfs(chain_walk *w, unsigned prev)
         chain_leaf(w, k, excl);
         return;
     }
-    if (w->n + 2 == w->max_rc && w->n > 0 && w->R->nodes + w->sum[k] <= w->R->max_nodes) {
+    if (w->n + 2 == w->max_rc && w->n > 0 &&
+        (!w->count || w->R->nodes + w->sum[k] <= w->R->max_nodes)) {
         chain_preleaf(w, k, excl);
         return;
     }
     for (; e < end; e++) {
         if (w->in_chain[e->b] || (w->forward && e->b < k)) continue;
+        if (!w->count && !reaches_dirty(w, e->b)) continue;
         unsigned tries[2];
         int ntry = 0;
         if (w->n == 0) {
@@ -567,71 +609,205 @@ static void chain_dfs(chain_walk *w, unsigned prev)
         for (int t = 0; t < ntry; t++) {
             w->act[w->n] = (uint16_t)tries[t];
             w->edig[w->n] = e->digits;
-            w->als[++w->n] = e->b;
-            w->in_chain[e->b] = true;
+            chain_push(w, e->b);
             if (w->n >= 3) {
                 unsigned zs = uz_of(w, e->b) & ~w->act[0] & ~tries[t];
                 if (zs) chain_check(w, zs);
             }
             chain_dfs(w, tries[t]);
-            w->in_chain[e->b] = false;
-            w->n--;
+            chain_pop(w);
         }
     }
 }
 
-static void search_chain(const sdk_als_list *l, const sdk_rcc_graph *gr, int max_rc, bool forward,
-                         recs *R)
+/* The chain search's tables, kept per thread from one search to the next
+ * (allocating and clearing them cost more than most searches): sized for
+ * cap sets; an entry of uz, leaf_at or pre_at is valid while its *_gen is
+ * the current start's generation, so nothing is cleared between starts or
+ * searches. in_chain is all false between searches. */
+typedef struct chain_space {
+    int cap;
+    bool *in_chain;
+    uint16_t *uz;
+    unsigned *uz_gen, *leaf_gen, *pre_gen;
+    int *leaf_at, *pre_at;
+    int *pool, cappool;
+    unsigned gen;
+} chain_space;
+static _Thread_local chain_space *chain_space_last;
+
+static void chain_space_free(chain_space *sp)
 {
-    bool *in_chain = sdk_xcalloc((size_t)l->n + 1, sizeof *in_chain);
-    uint16_t *uz = sdk_xcalloc((size_t)l->n + 1, sizeof *uz);
-    int *uz_gen = sdk_xcalloc((size_t)l->n + 1, sizeof *uz_gen);
+    free(sp->in_chain);
+    free(sp->uz);
+    free(sp->uz_gen);
+    free(sp->leaf_gen);
+    free(sp->pre_gen);
+    free(sp->leaf_at);
+    free(sp->pre_at);
+    free(sp->pool);
+    free(sp);
+}
+
+/* The thread's tables, for n sets at least. */
+static chain_space *chain_space_of(int n)
+{
+    chain_space *sp = chain_space_last;
+    if (sp && sp->cap >= n) return sp;
+    if (sp) chain_space_free(sp);
+    int cap = n < 256 ? 256 : n + n / 4;
+    sp = sdk_xcalloc(1, sizeof *sp);
+    sp->cap = cap;
+    sp->in_chain = sdk_xcalloc((size_t)cap, sizeof *sp->in_chain);
+    sp->uz = sdk_xcalloc((size_t)cap, sizeof *sp->uz);
+    sp->uz_gen = sdk_xcalloc((size_t)cap, sizeof *sp->uz_gen);
+    sp->leaf_gen = sdk_xcalloc((size_t)cap * 81, sizeof *sp->leaf_gen);
+    sp->pre_gen = sdk_xcalloc((size_t)cap * 81, sizeof *sp->pre_gen);
+    sp->leaf_at = sdk_xmalloc(sizeof *sp->leaf_at * (size_t)cap * 81);
+    sp->pre_at = sdk_xmalloc(sizeof *sp->pre_at * (size_t)cap * 81);
+    chain_space_last = sp;
+    return sp;
+}
+
+/* A fresh generation (never 0, the value of a cleared entry). */
+static unsigned chain_space_next_gen(chain_space *sp)
+{
+    if (++sp->gen == 0) { /* wrapped: clear, start again */
+        memset(sp->uz_gen, 0, sizeof *sp->uz_gen * (size_t)sp->cap);
+        memset(sp->leaf_gen, 0, sizeof *sp->leaf_gen * (size_t)sp->cap * 81);
+        memset(sp->pre_gen, 0, sizeof *sp->pre_gen * (size_t)sp->cap * 81);
+        sp->gen = 1;
+    }
+    return sp->gen;
+}
+
+/* An upper bound of the search nodes chain_dfs counts on gr (each set
+ * entered with n links counts its edges, n < max_rc): walks instead of
+ * chains, only never straight back to the set they come from and never on
+ * a link of the same single RC digit as the one before (as the chains); a
+ * doubly linked first link counts twice. N_j(e), for the edge e = k->b:
+ * the nodes counted from entering b through e with j links left,
+ *   N_0(e) = deg(b),
+ *   N_j(e) = deg(b) + S_{j-1}(b) - (e single digit x ? S1_{j-1}(b, x) : N_{j-1}(b->k)),
+ * S(b) summing N over b's edges, S1(b, x) over those of the single digit x
+ * (b->k, whose digits are e's, is among them). When the bound fits in the
+ * budget, the search cannot stop on it. */
+static long chain_node_bound(const sdk_rcc_graph *gr, int max_rc)
+{
+    const long cap = 1L << 50; /* saturate far above any budget */
+    int n = gr->nals, ne = gr->n;
+    long *cur = sdk_xmalloc(sizeof *cur * (size_t)(ne + 1));
+    long *next = sdk_xmalloc(sizeof *next * (size_t)(ne + 1));
+    long *sum = sdk_xmalloc(sizeof *sum * (size_t)(n + 1));
+    long *sum1 = sdk_xmalloc(sizeof *sum1 * (size_t)(9 * n + 1));
+    int *rev = sdk_xmalloc(sizeof *rev * (size_t)(ne + 1));
+    for (int k = 0; k < n; k++)
+        for (int i = gr->first[k]; i < gr->first[k + 1]; i++) {
+            int b = gr->edge[i].b, lo = gr->first[b], hi = gr->first[b + 1];
+            while (lo < hi) { /* b's edges are sorted by their other end */
+                int mid = (lo + hi) / 2;
+                if (gr->edge[mid].b < k)
+                    lo = mid + 1;
+                else
+                    hi = mid;
+            }
+            rev[i] = lo; /* the graph is symmetric: b->k exists */
+            cur[i] = gr->first[b + 1] - gr->first[b];
+        }
+    for (int j = 1; j <= max_rc - 2; j++) {
+        for (int k = 0; k < n; k++) {
+            long t = 0;
+            for (int x = 0; x < 9; x++) sum1[k * 9 + x] = 0;
+            for (int i = gr->first[k]; i < gr->first[k + 1]; i++) {
+                t += cur[i];
+                if (sdk_mask_count(gr->edge[i].digits) == 1)
+                    sum1[k * 9 + __builtin_ctz(gr->edge[i].digits)] += cur[i];
+            }
+            sum[k] = t;
+        }
+        for (int i = 0; i < ne; i++) {
+            const sdk_rcc *e = &gr->edge[i];
+            long t = gr->first[e->b + 1] - gr->first[e->b] + sum[e->b];
+            if (sdk_mask_count(e->digits) == 1)
+                t -= sum1[e->b * 9 + __builtin_ctz(e->digits)];
+            else
+                t -= cur[rev[i]];
+            next[i] = t < cap ? t : cap;
+        }
+        long *x = cur;
+        cur = next;
+        next = x;
+    }
+    long total = ne;
+    for (int i = 0; i < ne && total < cap; i++)
+        total += (sdk_mask_count(gr->edge[i].digits) >= 2 ? 2 : 1) * cur[i];
+    free(cur);
+    free(next);
+    free(sum);
+    free(sum1);
+    free(rev);
+    return total < cap ? total : cap;
+}
+
+/* Every ALS chain of l (up to max_rc links) with eliminations, recorded in
+ * the order of the search. count: see chain_walk. dist: NULL, or the links
+ * from each set to the nearest changed set (then only chains holding one are
+ * wanted, and count must be false). */
+static void search_chain(const sdk_als_list *l, const sdk_rcc_graph *gr, int max_rc, bool forward,
+                         bool count, const uint8_t *dist, recs *R)
+{
+    chain_space *sp = chain_space_of(l->n);
     chain_walk w = {.l = l,
                     .gr = gr,
                     .R = R,
                     .max_rc = max_rc,
-                    .in_chain = in_chain,
-                    .uz = uz,
-                    .uz_gen = uz_gen,
-                    .forward = forward};
-    w.leaf_at = sdk_xmalloc(sizeof *w.leaf_at * (size_t)(81 * l->n + 1));
-    w.leaf_gen = sdk_xcalloc((size_t)(81 * l->n + 1), sizeof *w.leaf_gen);
-    w.pre_at = sdk_xmalloc(sizeof *w.pre_at * (size_t)(81 * l->n + 1));
-    w.pre_gen = sdk_xcalloc((size_t)(81 * l->n + 1), sizeof *w.pre_gen);
-    w.sum = sdk_xcalloc((size_t)l->n + 1, sizeof *w.sum);
-    w.sum1 = sdk_xcalloc((size_t)(9 * l->n + 1), sizeof *w.sum1);
-    w.words = (l->n + 63) / 64;
-    if (l->n <= 8192) w.adj = sdk_xcalloc((size_t)l->n * (size_t)w.words + 1, sizeof *w.adj);
-    for (int k = 0; k < l->n; k++)
-        for (int i = gr->first[k]; i < gr->first[k + 1]; i++) {
-            const sdk_rcc *e = &gr->edge[i];
-            if (w.adj)
-                w.adj[(size_t)k * (size_t)w.words + (size_t)(e->b >> 6)] |= 1ULL << (e->b & 63);
-            if (forward && e->b < k) continue;
-            long deg = gr->first[e->b + 1] - gr->first[e->b];
-            w.sum[k] += deg;
-            if (sdk_mask_count(e->digits) == 1) w.sum1[k * 9 + __builtin_ctz(e->digits)] += deg;
-        }
+                    .in_chain = sp->in_chain,
+                    .uz = sp->uz,
+                    .uz_gen = sp->uz_gen,
+                    .leaf_at = sp->leaf_at,
+                    .leaf_gen = sp->leaf_gen,
+                    .pre_at = sp->pre_at,
+                    .pre_gen = sp->pre_gen,
+                    .pool = sp->pool,
+                    .cappool = sp->cappool,
+                    .forward = forward,
+                    .count = count,
+                    .dist = dist};
+    if (count) { /* what preleaf_nodes and counted_only count with */
+        w.sum = sdk_xcalloc((size_t)l->n + 1, sizeof *w.sum);
+        w.sum1 = sdk_xcalloc((size_t)(9 * l->n + 1), sizeof *w.sum1);
+        w.words = (l->n + 63) / 64;
+        if (l->n <= 8192) w.adj = sdk_xcalloc((size_t)l->n * (size_t)w.words + 1, sizeof *w.adj);
+        for (int k = 0; k < l->n; k++)
+            for (int i = gr->first[k]; i < gr->first[k + 1]; i++) {
+                const sdk_rcc *e = &gr->edge[i];
+                if (w.adj)
+                    w.adj[(size_t)k * (size_t)w.words + (size_t)(e->b >> 6)] |= 1ULL << (e->b & 63);
+                if (forward && e->b < k) continue;
+                long deg = gr->first[e->b + 1] - gr->first[e->b];
+                w.sum[k] += deg;
+                if (sdk_mask_count(e->digits) == 1)
+                    w.sum1[k * 9 + __builtin_ctz(e->digits)] += deg;
+            }
+    }
     for (int s = 0; s < l->n && !R->oom && R->nodes <= R->max_nodes; s++) {
         if (gr->first[s] == gr->first[s + 1]) continue;
+        if (dist && dist[s] > max_rc) continue;
+        w.gen = chain_space_next_gen(sp);
+        w.uz_gen = sp->uz_gen; /* may be cleared above, not moved */
         w.npool = 0;
         w.n = 0;
         w.als[0] = s;
-        in_chain[s] = true;
+        w.ndirty = dist && !dist[s];
+        w.in_chain[s] = true;
         chain_dfs(&w, 0);
-        in_chain[s] = false;
+        w.in_chain[s] = false;
     }
-    free(in_chain);
-    free(uz);
-    free(uz_gen);
-    free(w.leaf_at);
-    free(w.leaf_gen);
-    free(w.pre_at);
-    free(w.pre_gen);
+    sp->pool = w.pool; /* grown by pool_reserve */
+    sp->cappool = w.cappool;
     free(w.sum);
     free(w.sum1);
     free(w.adj);
-    free(w.pool);
 }
 
 typedef struct blossom {
@@ -898,6 +1074,8 @@ static void als_cache_clear(als_cache *c)
  * worker) frees its cache. */
 __attribute__((destructor)) static void als_cache_release(void)
 {
+    if (chain_space_last) chain_space_free(chain_space_last);
+    chain_space_last = NULL;
     if (!als_last) return;
     als_cache_clear(als_last);
     free(als_last);
@@ -929,6 +1107,78 @@ static const sdk_rcc_graph *rcc_of(als_cache *c, bool overlap)
         c->have_graph[i] = true;
     }
     return &c->gr[i];
+}
+
+/* ---- ALS chains after a search that found nothing ---------------------- */
+
+/* Within one puzzle's path the grid only loses candidates. If a complete
+ * chain search (not cut by the node budget) found nothing on grid B, and g
+ * has a subset of B's candidates in every cell, a chain of g whose sets have
+ * the same candidates in g as in B was a chain of B too (an ALS, its digit
+ * cells and the restricted commons depend only on its own cells), and its
+ * eliminations on g are a subset of those on B: none. So on g only chains
+ * holding a changed set (one with a cell whose candidates changed) are
+ * searched, in the same order: the result is the full search's. Per thread,
+ * the last such B (its candidates, with the options it was searched with). */
+typedef struct chain_base {
+    bool valid, overlap;
+    int max_rc;
+    uint16_t cand[SDK_CELLS];
+} chain_base;
+static _Thread_local chain_base chain_last;
+
+/* When g descends from the thread's chain_base (same options): per set of
+ * l, the links to the nearest changed set (0: changed, capped at max_rc + 1),
+ * malloc'd; else NULL. */
+static uint8_t *chain_dirty_dist(const sdk_grid *g, const sdk_als_list *l, const sdk_rcc_graph *gr,
+                                 int max_rc, bool overlap)
+{
+    const chain_base *b = &chain_last;
+    if (!b->valid || b->max_rc != max_rc || b->overlap != overlap) return NULL;
+    sdk_bb changed = sdk_bb_none();
+    for (int c = 0; c < SDK_CELLS; c++) {
+        if (g->cand[c] & ~b->cand[c]) return NULL;
+        if (g->cand[c] != b->cand[c]) sdk_bb_add(&changed, c);
+    }
+    uint8_t *dist = sdk_xmalloc((size_t)l->n + 1);
+    int *queue = sdk_xmalloc(sizeof *queue * (size_t)(l->n + 1)), head = 0, tail = 0;
+    for (int i = 0; i < l->n; i++) {
+        bool dirty = !sdk_bb_empty(sdk_bb_and(l->als[i].cells, changed));
+        dist[i] = dirty ? 0 : (uint8_t)(max_rc + 1);
+        if (dirty) queue[tail++] = i;
+    }
+    while (head < tail) {
+        int v = queue[head++];
+        if (dist[v] >= max_rc) continue;
+        for (int i = gr->first[v]; i < gr->first[v + 1]; i++) {
+            int u = gr->edge[i].b;
+            if (dist[u] > dist[v] + 1) {
+                dist[u] = (uint8_t)(dist[v] + 1);
+                queue[tail++] = u;
+            }
+        }
+    }
+    free(queue);
+    return dist;
+}
+
+/* The chain search of find_als: whole, or only where g changed since the
+ * thread's chain_base; g becomes the new base when it finds nothing. */
+static void find_chains(const sdk_grid *g, const sdk_als_list *l, const sdk_rcc_graph *gr,
+                        int max_rc, bool forward, bool overlap, recs *R)
+{
+    bool count = chain_node_bound(gr, max_rc) > R->max_nodes;
+    uint8_t *dist = !count && !forward ? chain_dirty_dist(g, l, gr, max_rc, overlap) : NULL;
+    search_chain(l, gr, max_rc, forward, count, dist, R);
+    free(dist);
+    bool complete = !R->oom && R->nodes <= R->max_nodes;
+    if (!forward && complete && R->n == 0) {
+        chain_base *b = &chain_last;
+        b->valid = true;
+        b->overlap = overlap;
+        b->max_rc = max_rc;
+        memcpy(b->cand, g->cand, sizeof b->cand);
+    }
 }
 
 /* One find for the family: the kind (K_*) is the descriptor's data. */
@@ -966,7 +1216,7 @@ static int find_als(const sdk_ctx *ctx, const sdk_grid *g, sdk_sink *sink)
             int max_len = sdk_opt_int(ctx, "max-length", 7);
             if (max_len > MAX_RECORD_ALS) max_len = MAX_RECORD_ALS;
             if (max_len < 4) max_len = 4;
-            search_chain(lp, gr, max_len - 1, order && !strcmp(order, "hodoku"), &R);
+            find_chains(g, lp, gr, max_len - 1, order && !strcmp(order, "hodoku"), overlap, &R);
         }
     }
     int ret = SDK_CONTINUE;
