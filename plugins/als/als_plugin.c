@@ -26,6 +26,7 @@
 enum { K_XZ, K_XY, K_CHAIN, K_DB };
 
 #define MAX_RECORD_ALS 10
+#define DEEP_MAX 5 /* reach_edges lists kept for up to this many links */
 
 /* One instance found, compact: rebuilt into a step when emitted. */
 typedef struct rec {
@@ -315,6 +316,10 @@ typedef struct chain_walk {
      * empty; the others only count their search nodes. */
     int *pre_at;
     unsigned *pre_gen;
+    /* The same j = 3..DEEP_MAX links before the end (deep_*[j - 3]), for the
+     * search without counting: reach_edges. */
+    int *deep_at[3];
+    unsigned *deep_gen[3];
     int *pool, npool, cappool;
     /* Per set k, over its edges that the walk may take (forward): the sum of
      * the next sets' edge counts (deg), and the same for the edges of one RC
@@ -463,6 +468,41 @@ static int pre_edges(chain_walk *w, int k, unsigned first, unsigned excl)
     return at;
 }
 
+/* The edges of k (its chain's last link may not use excl) whose next set may
+ * end a chain or lead to an end within j links in all (ignoring which sets
+ * the chain holds already): leaf_edges for j = 1, pre_edges for j = 2, and
+ * for j = 3..DEEP_MAX the next set may end a chain or has a list for j - 1
+ * that is not empty. Offset in pool as for leaf_edges. */
+static int reach_edges(chain_walk *w, int j, int k, unsigned first, unsigned excl)
+{
+    if (j == 1) return leaf_edges(w, k, first, excl);
+    if (j == 2) return pre_edges(w, k, first, excl);
+    int key = leaf_key(k, first, excl);
+    int start = w->als[0];
+    if (w->deep_gen[j - 3][key] == w->gen) return w->deep_at[j - 3][key];
+    int lo = w->gr->first[k], hi = w->gr->first[k + 1];
+    for (int i = lo; i < hi; i++) { /* built first: pool may move */
+        const sdk_rcc *e = &w->gr->edge[i];
+        unsigned act = e->digits & ~excl;
+        if (e->b != start && act) reach_edges(w, j - 1, e->b, first, act & (0u - act));
+    }
+    pool_reserve(w, hi - lo + 1);
+    int at = w->npool, n = 0;
+    for (int i = lo; i < hi; i++) {
+        const sdk_rcc *e = &w->gr->edge[i];
+        unsigned act = e->digits & ~excl;
+        if (e->b == start || !act) continue;
+        bool end_here = (uz_of(w, e->b) & ~first & ~act) != 0;
+        int next = reach_edges(w, j - 1, e->b, first, act & (0u - act)); /* built above */
+        if (end_here || w->pool[next] > 0) w->pool[at + 1 + n++] = i;
+    }
+    w->pool[at] = n;
+    w->npool += n + 1;
+    w->deep_at[j - 3][key] = at;
+    w->deep_gen[j - 3][key] = w->gen;
+    return at;
+}
+
 /* The last link from set k (the chain's last set): only eliminations. The
  * edges left out of leaf_edges' list would all give zs == 0 below. */
 static void chain_leaf(chain_walk *w, int k, unsigned excl)
@@ -590,6 +630,30 @@ static void chain_dfs(chain_walk *w, unsigned prev)
         chain_preleaf(w, k, excl);
         return;
     }
+    int j = w->max_rc - w->n;
+    if (!w->count && w->n > 0 && j >= 3 && j <= DEEP_MAX) {
+        /* nothing counted: only the edges that can lead to an end (every
+         * other next set would find nothing, its checks included) */
+        unsigned first = w->act[0];
+        int at = reach_edges(w, j, k, first, excl);
+        for (int i = 0; i < w->pool[at] && !w->R->oom; i++) {
+            const sdk_rcc *f = &w->gr->edge[w->pool[at + 1 + i]];
+            if (w->in_chain[f->b] || (w->forward && f->b < k) || !reaches_dirty(w, f->b))
+                continue;
+            unsigned act = f->digits & ~excl;
+            w->act[w->n] = (uint16_t)act;
+            w->edig[w->n] = f->digits;
+            chain_push(w, f->b);
+            if (w->n >= 3) {
+                unsigned zs = uz_of(w, f->b) & ~first & ~act;
+                if (zs) chain_check(w, zs);
+            }
+            chain_dfs(w, act);
+            chain_pop(w);
+            at = reach_edges(w, j, k, first, excl); /* the pool may have moved: same list */
+        }
+        return;
+    }
     for (; e < end; e++) {
         if (w->in_chain[e->b] || (w->forward && e->b < k)) continue;
         if (!w->count && !reaches_dirty(w, e->b)) continue;
@@ -631,6 +695,8 @@ typedef struct chain_space {
     uint16_t *uz;
     unsigned *uz_gen, *leaf_gen, *pre_gen;
     int *leaf_at, *pre_at;
+    int *deep_at[3];
+    unsigned *deep_gen[3];
     int *pool, cappool;
     unsigned gen;
 } chain_space;
@@ -645,6 +711,10 @@ static void chain_space_free(chain_space *sp)
     free(sp->pre_gen);
     free(sp->leaf_at);
     free(sp->pre_at);
+    for (int j = 0; j < 3; j++) {
+        free(sp->deep_at[j]);
+        free(sp->deep_gen[j]);
+    }
     free(sp->pool);
     free(sp);
 }
@@ -665,6 +735,10 @@ static chain_space *chain_space_of(int n)
     sp->pre_gen = sdk_xcalloc((size_t)cap * 81, sizeof *sp->pre_gen);
     sp->leaf_at = sdk_xmalloc(sizeof *sp->leaf_at * (size_t)cap * 81);
     sp->pre_at = sdk_xmalloc(sizeof *sp->pre_at * (size_t)cap * 81);
+    for (int j = 0; j < 3; j++) {
+        sp->deep_gen[j] = sdk_xcalloc((size_t)cap * 81, sizeof *sp->deep_gen[j]);
+        sp->deep_at[j] = sdk_xmalloc(sizeof *sp->deep_at[j] * (size_t)cap * 81);
+    }
     chain_space_last = sp;
     return sp;
 }
@@ -676,6 +750,8 @@ static unsigned chain_space_next_gen(chain_space *sp)
         memset(sp->uz_gen, 0, sizeof *sp->uz_gen * (size_t)sp->cap);
         memset(sp->leaf_gen, 0, sizeof *sp->leaf_gen * (size_t)sp->cap * 81);
         memset(sp->pre_gen, 0, sizeof *sp->pre_gen * (size_t)sp->cap * 81);
+        for (int j = 0; j < 3; j++)
+            memset(sp->deep_gen[j], 0, sizeof *sp->deep_gen[j] * (size_t)sp->cap * 81);
         sp->gen = 1;
     }
     return sp->gen;
@@ -768,6 +844,8 @@ static void search_chain(const sdk_als_list *l, const sdk_rcc_graph *gr, int max
                     .leaf_gen = sp->leaf_gen,
                     .pre_at = sp->pre_at,
                     .pre_gen = sp->pre_gen,
+                    .deep_at = {sp->deep_at[0], sp->deep_at[1], sp->deep_at[2]},
+                    .deep_gen = {sp->deep_gen[0], sp->deep_gen[1], sp->deep_gen[2]},
                     .pool = sp->pool,
                     .cappool = sp->cappool,
                     .forward = forward,
