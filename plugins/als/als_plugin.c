@@ -26,7 +26,7 @@
 enum { K_XZ, K_XY, K_CHAIN, K_DB };
 
 #define MAX_RECORD_ALS 10
-#define DEEP_MAX 5 /* reach_edges lists kept for up to this many links */
+#define DEEP_MAX 3 /* reach_edges lists kept for up to this many links */
 
 /* One instance found, compact: rebuilt into a step when emitted. */
 typedef struct rec {
@@ -317,9 +317,10 @@ typedef struct chain_walk {
     int *pre_at;
     unsigned *pre_gen;
     /* The same j = 3..DEEP_MAX links before the end (deep_*[j - 3]), for the
-     * search without counting: reach_edges. */
-    int *deep_at[3];
-    unsigned *deep_gen[3];
+     * search without counting: reach_edges (lists for more links cost more
+     * to build than they save). */
+    int *deep_at[DEEP_MAX - 2];
+    unsigned *deep_gen[DEEP_MAX - 2];
     int *pool, npool, cappool;
     /* Per set k, over its edges that the walk may take (forward): the sum of
      * the next sets' edge counts (deg), and the same for the edges of one RC
@@ -638,8 +639,7 @@ static void chain_dfs(chain_walk *w, unsigned prev)
         int at = reach_edges(w, j, k, first, excl);
         for (int i = 0; i < w->pool[at] && !w->R->oom; i++) {
             const sdk_rcc *f = &w->gr->edge[w->pool[at + 1 + i]];
-            if (w->in_chain[f->b] || (w->forward && f->b < k) || !reaches_dirty(w, f->b))
-                continue;
+            if (w->in_chain[f->b] || (w->forward && f->b < k) || !reaches_dirty(w, f->b)) continue;
             unsigned act = f->digits & ~excl;
             w->act[w->n] = (uint16_t)act;
             w->edig[w->n] = f->digits;
@@ -695,8 +695,8 @@ typedef struct chain_space {
     uint16_t *uz;
     unsigned *uz_gen, *leaf_gen, *pre_gen;
     int *leaf_at, *pre_at;
-    int *deep_at[3];
-    unsigned *deep_gen[3];
+    int *deep_at[DEEP_MAX - 2];
+    unsigned *deep_gen[DEEP_MAX - 2];
     int *pool, cappool;
     unsigned gen;
 } chain_space;
@@ -711,7 +711,7 @@ static void chain_space_free(chain_space *sp)
     free(sp->pre_gen);
     free(sp->leaf_at);
     free(sp->pre_at);
-    for (int j = 0; j < 3; j++) {
+    for (int j = 0; j < DEEP_MAX - 2; j++) {
         free(sp->deep_at[j]);
         free(sp->deep_gen[j]);
     }
@@ -735,7 +735,7 @@ static chain_space *chain_space_of(int n)
     sp->pre_gen = sdk_xcalloc((size_t)cap * 81, sizeof *sp->pre_gen);
     sp->leaf_at = sdk_xmalloc(sizeof *sp->leaf_at * (size_t)cap * 81);
     sp->pre_at = sdk_xmalloc(sizeof *sp->pre_at * (size_t)cap * 81);
-    for (int j = 0; j < 3; j++) {
+    for (int j = 0; j < DEEP_MAX - 2; j++) {
         sp->deep_gen[j] = sdk_xcalloc((size_t)cap * 81, sizeof *sp->deep_gen[j]);
         sp->deep_at[j] = sdk_xmalloc(sizeof *sp->deep_at[j] * (size_t)cap * 81);
     }
@@ -750,7 +750,7 @@ static unsigned chain_space_next_gen(chain_space *sp)
         memset(sp->uz_gen, 0, sizeof *sp->uz_gen * (size_t)sp->cap);
         memset(sp->leaf_gen, 0, sizeof *sp->leaf_gen * (size_t)sp->cap * 81);
         memset(sp->pre_gen, 0, sizeof *sp->pre_gen * (size_t)sp->cap * 81);
-        for (int j = 0; j < 3; j++)
+        for (int j = 0; j < DEEP_MAX - 2; j++)
             memset(sp->deep_gen[j], 0, sizeof *sp->deep_gen[j] * (size_t)sp->cap * 81);
         sp->gen = 1;
     }
@@ -844,13 +844,13 @@ static void search_chain(const sdk_als_list *l, const sdk_rcc_graph *gr, int max
                     .leaf_gen = sp->leaf_gen,
                     .pre_at = sp->pre_at,
                     .pre_gen = sp->pre_gen,
-                    .deep_at = {sp->deep_at[0], sp->deep_at[1], sp->deep_at[2]},
-                    .deep_gen = {sp->deep_gen[0], sp->deep_gen[1], sp->deep_gen[2]},
                     .pool = sp->pool,
                     .cappool = sp->cappool,
                     .forward = forward,
                     .count = count,
                     .dist = dist};
+    memcpy(w.deep_at, sp->deep_at, sizeof w.deep_at);
+    memcpy(w.deep_gen, sp->deep_gen, sizeof w.deep_gen);
     if (count) { /* what preleaf_nodes and counted_only count with */
         w.sum = sdk_xcalloc((size_t)l->n + 1, sizeof *w.sum);
         w.sum1 = sdk_xcalloc((size_t)(9 * l->n + 1), sizeof *w.sum1);
@@ -864,8 +864,7 @@ static void search_chain(const sdk_als_list *l, const sdk_rcc_graph *gr, int max
                 if (forward && e->b < k) continue;
                 long deg = gr->first[e->b + 1] - gr->first[e->b];
                 w.sum[k] += deg;
-                if (sdk_mask_count(e->digits) == 1)
-                    w.sum1[k * 9 + __builtin_ctz(e->digits)] += deg;
+                if (sdk_mask_count(e->digits) == 1) w.sum1[k * 9 + __builtin_ctz(e->digits)] += deg;
             }
     }
     for (int s = 0; s < l->n && !R->oom && R->nodes <= R->max_nodes; s++) {
@@ -960,22 +959,34 @@ static void blossom_rec(blossom *b, int d, sdk_bb used, unsigned common, const s
 
 static void search_db(const sdk_grid *g, const sdk_als_list *l, bool overlap, recs *R)
 {
-    int *store = sdk_xmalloc(sizeof *store * (size_t)(9 * l->n + 1));
+    /* per cell and digit d, the ALSs holding d whose d cells all see the
+     * cell (in list order): at[c * 9 + d - 1] .. at[c * 9 + d] in store */
+    int *at = sdk_xcalloc(SDK_CELLS * 9 + 1, sizeof *at);
+    for (int i = 0; i < l->n; i++)
+        SDK_MASK_FOREACH(d, l->als[i].digits) {
+            SDK_BB_FOREACH(c, l->als[i].peers[d - 1]) at[c * 9 + d - 1 + 1]++;
+        }
+    for (int k = 0; k < SDK_CELLS * 9; k++) at[k + 1] += at[k];
+    int *store = sdk_xmalloc(sizeof *store * (size_t)(at[SDK_CELLS * 9] + 1));
+    int *fill = sdk_xmalloc(sizeof *fill * SDK_CELLS * 9);
+    memcpy(fill, at, sizeof *fill * SDK_CELLS * 9);
+    for (int i = 0; i < l->n; i++)
+        SDK_MASK_FOREACH(d, l->als[i].digits) {
+            SDK_BB_FOREACH(c, l->als[i].peers[d - 1]) store[fill[c * 9 + d - 1]++] = i;
+        }
+    free(fill);
     blossom b = {.g = g, .l = l, .R = R, .overlap = overlap};
     for (int stem = 0; stem < SDK_CELLS && !R->oom && R->nodes <= R->max_nodes; stem++) {
         if (g->value[stem] || !g->cand[stem]) continue;
         b.stem = stem;
         b.stem_digits = g->cand[stem];
-        int used = 0;
         bool ok = true;
         for (int d = 1; d <= 9; d++) {
             b.nlist[d - 1] = 0;
             b.chosen[d - 1] = -1;
             if (!(b.stem_digits & sdk_digit_bit(d))) continue;
-            b.list[d - 1] = store + used;
-            for (int i = 0; i < l->n; i++)
-                if (sdk_bb_has(l->als[i].peers[d - 1], stem)) store[used++] = i;
-            b.nlist[d - 1] = (int)(store + used - b.list[d - 1]);
+            b.list[d - 1] = store + at[stem * 9 + d - 1];
+            b.nlist[d - 1] = at[stem * 9 + d] - at[stem * 9 + d - 1];
             if (!b.nlist[d - 1]) {
                 ok = false;
                 break;
@@ -990,6 +1001,7 @@ static void search_db(const sdk_grid *g, const sdk_als_list *l, bool overlap, re
         blossom_rec(&b, 1, sdk_bb_none(), SDK_ALL_DIGITS, live);
     }
     free(store);
+    free(at);
 }
 
 /* ---- steps ------------------------------------------------------------- */
@@ -1128,7 +1140,15 @@ static void build_step(sdk_step *s, const sdk_technique *t, const sdk_als_list *
  * on a position whenever the earlier ones find nothing, and all of them
  * start from the same list of ALSs (and the first three from the same
  * restricted commons): per thread, the list and graphs of the last position
- * (values, candidates) are kept and freed when the position changes. */
+ * (values, candidates) are kept and freed when the position changes.
+ *
+ * The next position usually descends from it (fewer candidates, no other
+ * change): then an ALS whose cells kept their candidates is an ALS of both,
+ * and the restricted commons of two such sets (which depend only on their
+ * own cells) are the old ones. The list keeps its order (house by house,
+ * each house's cell subsets in the same order whatever cells left), so the
+ * old graph's rows are mapped over, and only pairs with a changed set are
+ * tested again (rcc_update). */
 typedef struct als_cache {
     uint8_t value[SDK_CELLS];
     uint16_t cand[SDK_CELLS];
@@ -1136,11 +1156,33 @@ typedef struct als_cache {
     sdk_als_list l;
     bool have_graph[2]; /* per overlap option */
     sdk_rcc_graph gr[2];
+    /* The previous position, when this one descends from it: its list and
+     * graphs, old_of[i] (set i of l in prev_l, -1 when a cell changed) and
+     * new_of[] (the other way, -1 when not kept). */
+    bool have_prev;
+    sdk_als_list prev_l;
+    bool prev_have_graph[2];
+    sdk_rcc_graph prev_gr[2];
+    int *old_of, *new_of;
 } als_cache;
 static _Thread_local als_cache *als_last;
 
+static void als_cache_drop_prev(als_cache *c)
+{
+    if (!c->have_prev) return;
+    sdk_als_list_free(&c->prev_l);
+    for (int i = 0; i < 2; i++)
+        if (c->prev_have_graph[i]) sdk_rcc_graph_free(&c->prev_gr[i]);
+    free(c->old_of);
+    free(c->new_of);
+    c->have_prev = false;
+    c->prev_have_graph[0] = c->prev_have_graph[1] = false;
+    c->old_of = c->new_of = NULL;
+}
+
 static void als_cache_clear(als_cache *c)
 {
+    als_cache_drop_prev(c);
     if (!c->used) return;
     sdk_als_list_free(&c->l);
     for (int i = 0; i < 2; i++)
@@ -1160,6 +1202,28 @@ __attribute__((destructor)) static void als_cache_release(void)
     als_last = NULL;
 }
 
+/* Pair the sets of c->l whose cells are outside changed with those of
+ * prev_l (same cells): false when one is missing (then nothing is reused). */
+static bool als_cache_map(als_cache *c, sdk_bb changed)
+{
+    const sdk_als_list *o = &c->prev_l, *l = &c->l;
+    c->old_of = sdk_xmalloc(sizeof *c->old_of * (size_t)(l->n + 1));
+    c->new_of = sdk_xmalloc(sizeof *c->new_of * (size_t)(o->n + 1));
+    for (int p = 0; p < o->n; p++) c->new_of[p] = -1;
+    int p = 0;
+    for (int i = 0; i < l->n; i++) {
+        const sdk_als *a = &l->als[i];
+        c->old_of[i] = -1;
+        if (!sdk_bb_empty(sdk_bb_and(a->cells, changed))) continue;
+        while (p < o->n && !sdk_bb_eq(o->als[p].cells, a->cells)) p++;
+        if (p == o->n) return false;
+        c->old_of[i] = p;
+        c->new_of[p] = i;
+        p++;
+    }
+    return true;
+}
+
 /* The ALSs of g (NULL when out of memory). */
 static als_cache *als_of(const sdk_grid *g)
 {
@@ -1168,12 +1232,99 @@ static als_cache *als_of(const sdk_grid *g)
     if (c->used && !memcmp(c->value, g->value, sizeof c->value) &&
         !memcmp(c->cand, g->cand, sizeof c->cand))
         return c;
-    als_cache_clear(c);
-    if (sdk_als_collect(g, NULL, &c->l) < 0) return NULL;
+    als_cache_drop_prev(c);
+    bool descends = c->used;
+    sdk_bb changed = sdk_bb_none();
+    for (int k = 0; descends && k < SDK_CELLS; k++) {
+        if (g->cand[k] & ~c->cand[k]) descends = false;
+        if (g->cand[k] != c->cand[k]) sdk_bb_add(&changed, k);
+    }
+    if (descends) { /* the current list and graphs become the previous ones */
+        c->prev_l = c->l;
+        for (int i = 0; i < 2; i++) {
+            c->prev_have_graph[i] = c->have_graph[i];
+            c->prev_gr[i] = c->gr[i];
+            c->have_graph[i] = false;
+        }
+        memset(&c->l, 0, sizeof c->l);
+        c->have_prev = true;
+        c->used = false;
+    } else {
+        als_cache_clear(c);
+    }
+    if (sdk_als_collect(g, NULL, &c->l) < 0) {
+        als_cache_drop_prev(c);
+        return NULL;
+    }
     memcpy(c->value, g->value, sizeof c->value);
     memcpy(c->cand, g->cand, sizeof c->cand);
     c->used = true;
+    if (c->have_prev && !als_cache_map(c, changed)) als_cache_drop_prev(c);
     return c;
+}
+
+static void rcc_push(sdk_rcc_graph *gr, int a, int b, unsigned digits)
+{
+    if (gr->n == gr->cap) {
+        int cap = gr->cap ? gr->cap * 2 : 1024;
+        gr->edge = sdk_xrealloc(gr->edge, sizeof *gr->edge * (size_t)cap);
+        gr->cap = cap;
+    }
+    gr->edge[gr->n++] = (sdk_rcc){a, b, (uint16_t)digits};
+}
+
+/* The restricted commons of sets i and j of l, as sdk_rcc_graph_build tests
+ * them (0: no edge). */
+static unsigned rcc_pair(const sdk_als_list *l, int i, int j, bool overlap)
+{
+    const sdk_als *a = &l->als[i], *b = &l->als[j];
+    if (!(a->digits & b->digits)) return 0;
+    if (sdk_bb_empty(sdk_bb_and(b->cells, a->all_peers))) return 0;
+    return sdk_als_rcc(a, b, overlap);
+}
+
+/* sdk_rcc_graph_build's graph of c->l from the previous position's (see
+ * als_cache): a kept set's row is its old row (mapped, in the same order)
+ * merged with its edges to the changed sets; a changed set's row is built
+ * whole. */
+static void rcc_update(const als_cache *c, bool overlap, sdk_rcc_graph *out)
+{
+    const sdk_als_list *l = &c->l;
+    const sdk_rcc_graph *old = &c->prev_gr[overlap ? 1 : 0];
+    memset(out, 0, sizeof *out);
+    out->nals = l->n;
+    out->first = sdk_xmalloc(sizeof *out->first * (size_t)(l->n + 1));
+    int *changed = sdk_xmalloc(sizeof *changed * (size_t)(l->n + 1)), nchanged = 0;
+    for (int i = 0; i < l->n; i++)
+        if (c->old_of[i] < 0) changed[nchanged++] = i;
+    changed[nchanged] = l->n; /* sentinel */
+    for (int i = 0; i < l->n; i++) {
+        out->first[i] = out->n;
+        int o = c->old_of[i];
+        if (o < 0) {
+            for (int j = 0; j < l->n; j++) {
+                if (j == i) continue;
+                unsigned r = rcc_pair(l, i, j, overlap);
+                if (r) rcc_push(out, i, j, r);
+            }
+            continue;
+        }
+        int e = old->first[o], eend = old->first[o + 1], d = 0;
+        int next_old = -1; /* new index of old edge e's other set */
+        while (e < eend && (next_old = c->new_of[old->edge[e].b]) < 0) e++;
+        while (e < eend || changed[d] < l->n) {
+            if (e < eend && next_old < changed[d]) {
+                rcc_push(out, i, next_old, old->edge[e].digits);
+                for (e++; e < eend && (next_old = c->new_of[old->edge[e].b]) < 0;) e++;
+            } else {
+                unsigned r = rcc_pair(l, i, changed[d], overlap);
+                if (r) rcc_push(out, i, changed[d], r);
+                d++;
+            }
+        }
+    }
+    out->first[l->n] = out->n;
+    free(changed);
 }
 
 /* Their restricted commons (NULL when out of memory). */
@@ -1181,7 +1332,13 @@ static const sdk_rcc_graph *rcc_of(als_cache *c, bool overlap)
 {
     int i = overlap ? 1 : 0;
     if (!c->have_graph[i]) {
-        if (sdk_rcc_graph_build(&c->l, overlap, &c->gr[i]) < 0) return NULL;
+        if (c->have_prev && c->prev_have_graph[i]) {
+            rcc_update(c, overlap, &c->gr[i]);
+            sdk_rcc_graph_free(&c->prev_gr[i]); /* used once */
+            c->prev_have_graph[i] = false;
+        } else if (sdk_rcc_graph_build(&c->l, overlap, &c->gr[i]) < 0) {
+            return NULL;
+        }
         c->have_graph[i] = true;
     }
     return &c->gr[i];
