@@ -1164,6 +1164,7 @@ typedef struct als_cache {
     bool prev_have_graph[2];
     sdk_rcc_graph prev_gr[2];
     int *old_of, *new_of;
+    int nchanged; /* sets of l with old_of -1 */
 } als_cache;
 static _Thread_local als_cache *als_last;
 
@@ -1176,6 +1177,7 @@ static void als_cache_drop_prev(als_cache *c)
     free(c->old_of);
     free(c->new_of);
     c->have_prev = false;
+    c->nchanged = 0;
     c->prev_have_graph[0] = c->prev_have_graph[1] = false;
     c->old_of = c->new_of = NULL;
 }
@@ -1210,11 +1212,15 @@ static bool als_cache_map(als_cache *c, sdk_bb changed)
     c->old_of = sdk_xmalloc(sizeof *c->old_of * (size_t)(l->n + 1));
     c->new_of = sdk_xmalloc(sizeof *c->new_of * (size_t)(o->n + 1));
     for (int p = 0; p < o->n; p++) c->new_of[p] = -1;
+    c->nchanged = 0;
     int p = 0;
     for (int i = 0; i < l->n; i++) {
         const sdk_als *a = &l->als[i];
         c->old_of[i] = -1;
-        if (!sdk_bb_empty(sdk_bb_and(a->cells, changed))) continue;
+        if (!sdk_bb_empty(sdk_bb_and(a->cells, changed))) {
+            c->nchanged++;
+            continue;
+        }
         while (p < o->n && !sdk_bb_eq(o->als[p].cells, a->cells)) p++;
         if (p == o->n) return false;
         c->old_of[i] = p;
@@ -1295,18 +1301,37 @@ static void rcc_update(const als_cache *c, bool overlap, sdk_rcc_graph *out)
     out->nals = l->n;
     out->first = sdk_xmalloc(sizeof *out->first * (size_t)(l->n + 1));
     int *changed = sdk_xmalloc(sizeof *changed * (size_t)(l->n + 1)), nchanged = 0;
-    for (int i = 0; i < l->n; i++)
-        if (c->old_of[i] < 0) changed[nchanged++] = i;
+    int *slot = sdk_xmalloc(sizeof *slot * (size_t)(l->n + 1)); /* changed set -> its row */
+    for (int i = 0; i < l->n; i++) {
+        slot[i] = -1;
+        if (c->old_of[i] < 0) {
+            slot[i] = nchanged;
+            changed[nchanged++] = i;
+        }
+    }
     changed[nchanged] = l->n; /* sentinel */
+    /* The rows of the changed sets first, whole: RCCs are symmetric (the
+     * test is a quick reject, then sdk_als_rcc, both symmetric), so a kept
+     * set's RCCs with them are read there. */
+    uint16_t *row = sdk_xcalloc((size_t)nchanged * (size_t)l->n + 1, sizeof *row);
+    for (int r = 0; r < nchanged; r++)
+        for (int j = 0; j < l->n; j++) {
+            if (j == changed[r]) continue;
+            if (slot[j] >= 0 && slot[j] < r) { /* both changed: tested once */
+                row[(size_t)r * (size_t)l->n + (size_t)j] =
+                    row[(size_t)slot[j] * (size_t)l->n + (size_t)changed[r]];
+                continue;
+            }
+            row[(size_t)r * (size_t)l->n + (size_t)j] =
+                (uint16_t)rcc_pair(l, changed[r], j, overlap);
+        }
     for (int i = 0; i < l->n; i++) {
         out->first[i] = out->n;
         int o = c->old_of[i];
         if (o < 0) {
-            for (int j = 0; j < l->n; j++) {
-                if (j == i) continue;
-                unsigned r = rcc_pair(l, i, j, overlap);
-                if (r) rcc_push(out, i, j, r);
-            }
+            const uint16_t *ri = row + (size_t)slot[i] * (size_t)l->n;
+            for (int j = 0; j < l->n; j++)
+                if (ri[j]) rcc_push(out, i, j, ri[j]);
             continue;
         }
         int e = old->first[o], eend = old->first[o + 1], d = 0;
@@ -1317,13 +1342,15 @@ static void rcc_update(const als_cache *c, bool overlap, sdk_rcc_graph *out)
                 rcc_push(out, i, next_old, old->edge[e].digits);
                 for (e++; e < eend && (next_old = c->new_of[old->edge[e].b]) < 0;) e++;
             } else {
-                unsigned r = rcc_pair(l, i, changed[d], overlap);
+                unsigned r = row[(size_t)d * (size_t)l->n + (size_t)i];
                 if (r) rcc_push(out, i, changed[d], r);
                 d++;
             }
         }
     }
     out->first[l->n] = out->n;
+    free(row);
+    free(slot);
     free(changed);
 }
 
@@ -1332,12 +1359,15 @@ static const sdk_rcc_graph *rcc_of(als_cache *c, bool overlap)
 {
     int i = overlap ? 1 : 0;
     if (!c->have_graph[i]) {
-        if (c->have_prev && c->prev_have_graph[i]) {
+        /* rcc_update keeps a row per changed set: not when most changed */
+        if (c->have_prev && c->prev_have_graph[i] && c->nchanged <= c->l.n / 2) {
             rcc_update(c, overlap, &c->gr[i]);
-            sdk_rcc_graph_free(&c->prev_gr[i]); /* used once */
-            c->prev_have_graph[i] = false;
         } else if (sdk_rcc_graph_build(&c->l, overlap, &c->gr[i]) < 0) {
             return NULL;
+        }
+        if (c->prev_have_graph[i]) { /* used once */
+            sdk_rcc_graph_free(&c->prev_gr[i]);
+            c->prev_have_graph[i] = false;
         }
         c->have_graph[i] = true;
     }
