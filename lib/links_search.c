@@ -2,7 +2,15 @@
  * from one starting literal, every literal it implies with its distance and
  * predecessor, breadth first when every edge weighs one, else by a heap on
  * (weight, insertion order) so that equal lengths keep breadth-first order.
- * The chains of AICs, nice loops, static forcing chains and kraken fish. */
+ * The chains of AICs, nice loops, static forcing chains and kraken fish.
+ *
+ * Most of a breadth-first search's time went into the weak links of true
+ * candidates: a true (c, d) has an edge to every other candidate of c and to
+ * every d of its peers, and most of them lead to literals already reached.
+ * The graph lists those edges first (cell, then peers, each in increasing
+ * order), so the search takes them from bitboards instead: the false
+ * candidates not yet reached, per digit (cells) and per cell (digits); one
+ * mask operation gives the new ones, in the order the edges would. */
 #include "sudoku/alloc.h"
 #include "sudoku/links.h"
 #include <limits.h>
@@ -29,7 +37,37 @@ typedef struct lwork {
                     queue), -1: the arrays need a full reset */
     int *queue;  /* nlit entries */
     hent *heap;  /* nlit + nedge + 1 entries */
+    /* unit graphs: per literal, how many of its first edges are the weak
+     * links of a true candidate in the order described above (0: none) */
+    uint8_t *weak;
+    sdk_bb off_cells[9];            /* per digit: cells whose false literal is reached */
+    uint16_t off_digits[SDK_CELLS]; /* per cell: digits whose false literal is reached */
 } lwork;
+
+/* How many of the first edges of the true literal of (c, d) are its cell
+ * and peer weak links in the builder's order; 0 when they are not. */
+static int weak_prefix(const sdk_links *L, int c, int d)
+{
+    const sdk_grid *g = &L->grid;
+    int lit = SDK_LIT(SDK_CAND_NODE(c, d), 1);
+    int e = L->first[lit], end = L->first[lit + 1];
+    SDK_MASK_FOREACH(x, g->cand[c]) {
+        if (x == d) continue;
+        if (e == end || L->edge[e].to != SDK_LIT(SDK_CAND_NODE(c, x), 0) ||
+            L->edge[e].kind != SDK_LINK_CELL)
+            return 0;
+        e++;
+    }
+    sdk_bb peers = sdk_bb_and(sdk_peer_bb[c], g->digit[d - 1]);
+    SDK_BB_FOREACH(p, peers) {
+        if (e == end || L->edge[e].to != SDK_LIT(SDK_CAND_NODE(p, d), 0) ||
+            L->edge[e].kind != SDK_LINK_HOUSE)
+            return 0;
+        e++;
+    }
+    int n = e - L->first[lit];
+    return n > 255 ? 0 : n;
+}
 
 bool sdk_lsearch_init(sdk_lsearch *s, const sdk_links *L)
 {
@@ -49,6 +87,13 @@ bool sdk_lsearch_init(sdk_lsearch *s, const sdk_links *L)
     for (int e = 0; e < L->nedge && w->unit; e++) w->unit = L->edge[e].weight == 1;
     w->queue = sdk_xmalloc(sizeof(int) * ((size_t)s->nlit + 1));
     w->heap = sdk_xmalloc(sizeof(hent) * ((size_t)s->nlit + (size_t)L->nedge + 1));
+    w->weak = sdk_xcalloc((size_t)s->nlit, 1);
+    if (w->unit && s->nlit >= 2 * SDK_NCAND)
+        for (int c = 0; c < SDK_CELLS; c++) {
+            if (L->grid.value[c]) continue;
+            SDK_MASK_FOREACH(d, L->grid.cand[c])
+                w->weak[SDK_LIT(SDK_CAND_NODE(c, d), 1)] = (uint8_t)weak_prefix(L, c, d);
+        }
     return true;
 }
 
@@ -61,6 +106,7 @@ void sdk_lsearch_free(sdk_lsearch *s)
     if (w) {
         free(w->queue);
         free(w->heap);
+        free(w->weak);
         free(w);
     }
     memset(s, 0, sizeof *s);
@@ -88,13 +134,27 @@ void sdk_links_search_lifo(const sdk_links *L, int start, sdk_lsearch *s)
  * by (distance, insertion order) (lifo: distance, reverse insertion order)
  * and never improves a literal once reached, so the same order falls out of
  * a queue processed level by level, forwards (or backwards for lifo). */
-static int search_unit(const sdk_links *L, int start, const sdk_bb *avoid, int target, bool lifo,
-                       sdk_lsearch *s, int *q)
+/* Mark the false literal of a candidate reached (the bitboards of lwork). */
+static inline void reach_off(lwork *w, int lit)
 {
-    int *dist = s->dist, *pred = s->pred;
+    if (lit >= 2 * SDK_NCAND || SDK_LIT_ON(lit)) return;
+    int node = SDK_LIT_NODE(lit), c = node / 9, d = node % 9;
+    sdk_bb_add(&w->off_cells[d], c);
+    w->off_digits[c] |= (uint16_t)(1u << d);
+}
+
+static int search_unit(const sdk_links *L, int start, const sdk_bb *avoid, int target, bool lifo,
+                       sdk_lsearch *s, lwork *w)
+{
+    int *dist = s->dist, *pred = s->pred, *q = w->queue;
     uint8_t *kind = s->kind;
     const int *first = L->first;
     const sdk_ledge *edge = L->edge;
+    const sdk_grid *g = &L->grid;
+    /* the weak links of true candidates from bitboards (not with avoid:
+     * those literals may not be entered) */
+    const uint8_t *weak = avoid ? NULL : w->weak;
+    if (weak) reach_off(w, start); /* the bitboards are clear (search()) */
     int qn = 0;
     dist[start] = 0;
     q[qn++] = start;
@@ -104,7 +164,33 @@ static int search_unit(const sdk_links *L, int start, const sdk_bb *avoid, int t
         for (int j = 0; j < hi - lo; j++) {
             int u = q[lifo ? hi - 1 - j : lo + j];
             int nd = dist[u] + 1;
-            for (int e = first[u]; e < first[u + 1]; e++) {
+            int e = first[u];
+            if (weak && weak[u]) {
+                int c = SDK_LIT_NODE(u) / 9, d = SDK_LIT_NODE(u) % 9 + 1;
+                unsigned xs = g->cand[c] & ~sdk_digit_bit(d) & ~(unsigned)w->off_digits[c];
+                SDK_MASK_FOREACH(x, xs) {
+                    int to = SDK_LIT(SDK_CAND_NODE(c, x), 0);
+                    dist[to] = nd;
+                    pred[to] = u;
+                    kind[to] = SDK_LINK_CELL;
+                    q[qn++] = to;
+                    sdk_bb_add(&w->off_cells[x - 1], c);
+                }
+                w->off_digits[c] |= (uint16_t)xs;
+                sdk_bb ps =
+                    sdk_bb_andnot(sdk_bb_and(sdk_peer_bb[c], g->digit[d - 1]), w->off_cells[d - 1]);
+                SDK_BB_FOREACH(p, ps) {
+                    int to = SDK_LIT(SDK_CAND_NODE(p, d), 0);
+                    dist[to] = nd;
+                    pred[to] = u;
+                    kind[to] = SDK_LINK_HOUSE;
+                    q[qn++] = to;
+                    w->off_digits[p] |= (uint16_t)sdk_digit_bit(d);
+                }
+                w->off_cells[d - 1] = sdk_bb_or(w->off_cells[d - 1], ps);
+                e += weak[u];
+            }
+            for (; e < first[u + 1]; e++) {
                 int to = edge[e].to;
                 if (dist[to] != INT_MAX) continue;
                 if (avoid && to != target &&
@@ -114,6 +200,7 @@ static int search_unit(const sdk_links *L, int start, const sdk_bb *avoid, int t
                 pred[to] = u;
                 kind[to] = edge[e].kind;
                 q[qn++] = to;
+                if (weak) reach_off(w, to);
             }
         }
         lo = hi;
@@ -131,18 +218,26 @@ static void search(const sdk_links *L, int start, const sdk_bb *avoid, int targe
         for (int i = 0; i < nlit; i++) dist[i] = INT_MAX;
         for (int i = 0; i < nlit; i++) pred[i] = -1;
         memset(s->kind, 0, (size_t)nlit);
+        memset(w->off_cells, 0, sizeof w->off_cells);
+        memset(w->off_digits, 0, sizeof w->off_digits);
     } else {
         /* only what the last (breadth-first) search reached was written */
         const int *q = w->queue;
         for (int i = 0; i < w->reached; i++) {
-            dist[q[i]] = INT_MAX;
-            pred[q[i]] = -1;
-            s->kind[q[i]] = 0;
+            int lit = q[i];
+            dist[lit] = INT_MAX;
+            pred[lit] = -1;
+            s->kind[lit] = 0;
+            if (lit < 2 * SDK_NCAND && !SDK_LIT_ON(lit)) {
+                int c = SDK_LIT_NODE(lit) / 9, d = SDK_LIT_NODE(lit) % 9;
+                w->off_digits[c] = 0;
+                sdk_bb_del(&w->off_cells[d], c);
+            }
         }
     }
     s->start = start;
     if (w->unit && w->L == L && w->edge == L->edge && w->nedge == L->nedge && w->nlit == nlit) {
-        w->reached = search_unit(L, start, avoid, target, lifo, s, w->queue);
+        w->reached = search_unit(L, start, avoid, target, lifo, s, w);
         return;
     }
     w->reached = -1;

@@ -37,7 +37,8 @@ typedef struct found {
 typedef struct search {
     const sdk_grid *g;
     sdk_links L;
-    sdk_lsearch S, S2; /* S2: searches that avoid the end cells (lassos) */
+    sdk_lsearch S, S2;       /* S2: searches that avoid the end cells (lassos) */
+    bool need[2][SDK_NCAND]; /* per pass and premise: the lifo search repeats it */
     bool only_grouped;
     int n, cap;
     found *f;
@@ -352,10 +353,69 @@ static void record_aics(search *s)
     s->npd = s->nplit = 0;
 }
 
+/* The AIC ends (true candidates) from the false premise (c, d) that could
+ * eliminate something: sharing d with two cells seeing both ends, or seeing
+ * the start with the digits crossed (in a cell holding d, as the first kind).
+ * Read from the literals the search reached (a few dozen) rather than from
+ * every cell holding d, and only those check_aic() looks at (distance above
+ * 2); into ends[] in the order of the cells and digits, the order in which the
+ * full enumeration checks them. Returns their count. */
+static int aic_ends_reached(const search *s, int c, int d, const int *reached, int nreached,
+                            int *ends)
+{
+    const sdk_grid *g = s->g;
+    sdk_bb bud = sdk_peer_bb[c];
+    sdk_bb dcells = g->digit[d - 1];
+    int n = 0;
+    for (int i = 0; i < nreached; i++) {
+        int lit = reached[i];
+        if (!SDK_LIT_ON(lit) || SDK_LIT_NODE(lit) >= SDK_NCAND || s->S.dist[lit] <= 2) continue;
+        int ec = SDK_LIT_NODE(lit) / 9, ed = SDK_LIT_NODE(lit) % 9 + 1;
+        if (ec == c || !sdk_bb_has(dcells, ec)) continue;
+        if (ed == d) {
+            sdk_bb t = sdk_bb_and(sdk_bb_and(bud, sdk_peer_bb[ec]), dcells);
+            if (sdk_bb_count(t) < 2) continue;
+        } else if (!(g->cand[c] & sdk_digit_bit(ed)) || !sdk_bb_has(bud, ec)) {
+            continue;
+        }
+        int j = n++;
+        for (; j > 0 && ends[j - 1] > lit; j--) ends[j] = ends[j - 1];
+        ends[j] = lit;
+    }
+    return n;
+}
+
+/* The same from every cell holding d (a search that did not list what it
+ * reached: weighted links). */
+static int aic_ends_all(const search *s, int c, int d, int *ends)
+{
+    const sdk_grid *g = s->g;
+    sdk_bb bud = sdk_peer_bb[c];
+    sdk_bb dcells = g->digit[d - 1];
+    int n = 0;
+    SDK_BB_FOREACH(ec, dcells) {
+        if (ec == c) continue;
+        unsigned m = 0;
+        sdk_bb t = sdk_bb_and(sdk_bb_and(bud, sdk_peer_bb[ec]), dcells);
+        if (sdk_bb_count(t) >= 2) m |= sdk_digit_bit(d);
+        if (sdk_bb_has(bud, ec)) m |= g->cand[c] & ~sdk_digit_bit(d);
+        SDK_MASK_FOREACH(ed, m) {
+            int lit = SDK_LIT(SDK_CAND_NODE(ec, ed), 1);
+            if (s->S.dist[lit] != INT_MAX && s->S.dist[lit] > 2) ends[n++] = lit;
+        }
+    }
+    return n;
+}
+
+/* All chains from every premise. The second search of the grouped kind
+ * (lifo: other shortest chains, the same distances) only repeats the
+ * premises whose first search had a literal to check past distance 2: for
+ * the others every check stops at the distance, whatever the chain. */
 static void run_search(search *s, bool lifo)
 {
     const sdk_links *L = &s->L;
     const sdk_grid *g = s->g;
+    int ends[2 * SDK_NCAND];
     /* pass 0: true premises, nice loops; pass 1: false premises, nice loops
      * and AICs (recorded after the loops, as a third pass would) */
     for (int pass = 0; pass < 2; pass++) {
@@ -363,39 +423,32 @@ static void run_search(search *s, bool lifo)
         for (int c = 0; c < 81; c++) {
             if (g->value[c]) continue;
             SDK_MASK_FOREACH(d, g->cand[c]) {
+                bool *need = &s->need[pass][SDK_CAND_NODE(c, d)];
+                if (lifo && !*need) continue;
                 int start = SDK_LIT(SDK_CAND_NODE(c, d), on);
                 if (lifo)
                     sdk_links_search_lifo(L, start, &s->S);
                 else
                     sdk_links_search(L, start, &s->S);
+                bool deep = false;
                 /* nice loops: back in the start cell */
                 SDK_MASK_FOREACH(x, g->cand[c]) {
                     for (int v = 0; v < 2; v++) {
                         int lit = SDK_LIT(SDK_CAND_NODE(c, x), v);
                         if (lit == start || s->S.dist[lit] == INT_MAX) continue;
+                        if (s->S.dist[lit] > 2) deep = true;
                         check_nice_loop(s, start, lit);
                     }
                 }
                 if (pass == 1) {
-                    /* AICs: to a true candidate that shares the start's digit
-                     * with two cells seeing both ends, or that sees the start
-                     * with the digits crossed (in a cell holding the start's
-                     * digit, as the first kind: the graph's literals of
-                     * candidates are only reached in cells holding them) */
-                    sdk_bb bud = sdk_peer_bb[c];
-                    sdk_bb dcells = g->digit[d - 1];
-                    SDK_BB_FOREACH(ec, dcells) {
-                        if (ec == c) continue;
-                        unsigned m = 0;
-                        sdk_bb t = sdk_bb_and(sdk_bb_and(bud, sdk_peer_bb[ec]), dcells);
-                        if (sdk_bb_count(t) >= 2) m |= sdk_digit_bit(d);
-                        if (sdk_bb_has(bud, ec)) m |= g->cand[c] & ~sdk_digit_bit(d);
-                        SDK_MASK_FOREACH(ed, m) {
-                            int lit = SDK_LIT(SDK_CAND_NODE(ec, ed), 1);
-                            if (s->S.dist[lit] != INT_MAX) check_aic(s, start, lit);
-                        }
-                    }
+                    const int *reached;
+                    int nreached = sdk_lsearch_reached(&s->S, &reached);
+                    int nends = nreached >= 0 ? aic_ends_reached(s, c, d, reached, nreached, ends)
+                                              : aic_ends_all(s, c, d, ends);
+                    if (nends) deep = true;
+                    for (int i = 0; i < nends; i++) check_aic(s, start, ends[i]);
                 }
+                if (!lifo) *need = deep;
             }
         }
     }
