@@ -159,9 +159,13 @@ bool sdk_links_build(const sdk_grid *g, unsigned flags, sdk_links *L)
                 }
             }
             int cnt[2] = {0, 0}, one[2] = {-1, -1};
-            for (int j = 0; j < ngn; j++) {
+            /* gn[] is in digit order: the other groups of d are around i */
+            int lo = i, hi = i + 1;
+            while (lo > 0 && gn[lo - 1].digit == d) lo--;
+            while (hi < ngn && gn[hi].digit == d) hi++;
+            for (int j = lo; j < hi; j++) {
                 gnode *b = &gn[j];
-                if (j == i || b->digit != d) continue;
+                if (j == i) continue;
                 if (!sdk_bb_empty(sdk_bb_and(a->cells, b->cells))) continue;
                 bool same_line = b->line == a->line, same_box = b->box == a->box;
                 if (same_line) {

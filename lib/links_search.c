@@ -87,13 +87,7 @@ bool sdk_lsearch_init(sdk_lsearch *s, const sdk_links *L)
     for (int e = 0; e < L->nedge && w->unit; e++) w->unit = L->edge[e].weight == 1;
     w->queue = sdk_xmalloc(sizeof(int) * ((size_t)s->nlit + 1));
     w->heap = sdk_xmalloc(sizeof(hent) * ((size_t)s->nlit + (size_t)L->nedge + 1));
-    w->weak = sdk_xcalloc((size_t)s->nlit, 1);
-    if (w->unit && s->nlit >= 2 * SDK_NCAND)
-        for (int c = 0; c < SDK_CELLS; c++) {
-            if (L->grid.value[c]) continue;
-            SDK_MASK_FOREACH(d, L->grid.cand[c])
-                w->weak[SDK_LIT(SDK_CAND_NODE(c, d), 1)] = (uint8_t)weak_prefix(L, c, d);
-        }
+    w->weak = NULL; /* on the first search that uses it */
     return true;
 }
 
@@ -134,6 +128,19 @@ void sdk_links_search_lifo(const sdk_links *L, int start, sdk_lsearch *s)
  * by (distance, insertion order) (lifo: distance, reverse insertion order)
  * and never improves a literal once reached, so the same order falls out of
  * a queue processed level by level, forwards (or backwards for lifo). */
+/* The weak-link prefixes of lwork (a unit graph). */
+static uint8_t *weak_build(const sdk_links *L, int nlit)
+{
+    uint8_t *weak = sdk_xcalloc((size_t)nlit, 1);
+    if (nlit >= 2 * SDK_NCAND)
+        for (int c = 0; c < SDK_CELLS; c++) {
+            if (L->grid.value[c]) continue;
+            SDK_MASK_FOREACH(d, L->grid.cand[c])
+                weak[SDK_LIT(SDK_CAND_NODE(c, d), 1)] = (uint8_t)weak_prefix(L, c, d);
+        }
+    return weak;
+}
+
 /* Mark the false literal of a candidate reached (the bitboards of lwork). */
 static inline void reach_off(lwork *w, int lit)
 {
@@ -153,6 +160,7 @@ static int search_unit(const sdk_links *L, int start, const sdk_bb *avoid, int t
     const sdk_grid *g = &L->grid;
     /* the weak links of true candidates from bitboards (not with avoid:
      * those literals may not be entered) */
+    if (!avoid && !w->weak) w->weak = weak_build(L, s->nlit);
     const uint8_t *weak = avoid ? NULL : w->weak;
     if (weak) reach_off(w, start); /* the bitboards are clear (search()) */
     int qn = 0;

@@ -19,6 +19,7 @@
 #include "sudoku/alloc.h"
 #include "sudoku/links.h"
 #include "sudoku/technique.h"
+#include "reach.h"
 
 enum { T_CNL = 0, T_DNL, T_AIC };
 
@@ -39,6 +40,7 @@ typedef struct search {
     sdk_links L;
     sdk_lsearch S, S2;       /* S2: searches that avoid the end cells (lassos) */
     bool need[2][SDK_NCAND]; /* per pass and premise: the lifo search repeats it */
+    chain_reach R;           /* which premises can reach a literal to check */
     bool only_grouped;
     int n, cap;
     found *f;
@@ -201,6 +203,7 @@ static int retry_path(search *s, int start, int end, int *ch, int *len, bool nic
 {
     const sdk_links *L = &s->L;
     sdk_bb avoid = sdk_bb_or(L->node[SDK_LIT_NODE(start)].cells, L->node[SDK_LIT_NODE(end)].cells);
+    if (!s->S2.dist) sdk_lsearch_init(&s->S2, L); /* first use */
     sdk_links_search_avoid(L, start, avoid, end, &s->S2);
     if (s->S2.dist[end] == INT_MAX || s->S2.dist[end] <= 2) return 0;
     int n = sdk_links_path(&s->S2, end, ch, MAXCH);
@@ -364,20 +367,11 @@ static int aic_ends_reached(const search *s, int c, int d, const int *reached, i
                             int *ends)
 {
     const sdk_grid *g = s->g;
-    sdk_bb bud = sdk_peer_bb[c];
-    sdk_bb dcells = g->digit[d - 1];
     int n = 0;
     for (int i = 0; i < nreached; i++) {
         int lit = reached[i];
         if (!SDK_LIT_ON(lit) || SDK_LIT_NODE(lit) >= SDK_NCAND || s->S.dist[lit] <= 2) continue;
-        int ec = SDK_LIT_NODE(lit) / 9, ed = SDK_LIT_NODE(lit) % 9 + 1;
-        if (ec == c || !sdk_bb_has(dcells, ec)) continue;
-        if (ed == d) {
-            sdk_bb t = sdk_bb_and(sdk_bb_and(bud, sdk_peer_bb[ec]), dcells);
-            if (sdk_bb_count(t) < 2) continue;
-        } else if (!(g->cand[c] & sdk_digit_bit(ed)) || !sdk_bb_has(bud, ec)) {
-            continue;
-        }
+        if (!chain_aic_end(g, c, d, SDK_LIT_NODE(lit) / 9, SDK_LIT_NODE(lit) % 9 + 1)) continue;
         int j = n++;
         for (; j > 0 && ends[j - 1] > lit; j--) ends[j] = ends[j - 1];
         ends[j] = lit;
@@ -425,7 +419,13 @@ static void run_search(search *s, bool lifo)
             SDK_MASK_FOREACH(d, g->cand[c]) {
                 bool *need = &s->need[pass][SDK_CAND_NODE(c, d)];
                 if (lifo && !*need) continue;
+                if (s->R.ok && !(pass == 0 ? chain_reach_true_may_loop(&s->R, g, c, d)
+                                           : chain_reach_false_may_chain(&s->R, L, g, c, d))) {
+                    *need = false;
+                    continue;
+                }
                 int start = SDK_LIT(SDK_CAND_NODE(c, d), on);
+                if (!s->S.dist) sdk_lsearch_init(&s->S, L); /* first use */
                 if (lifo)
                     sdk_links_search_lifo(L, start, &s->S);
                 else
@@ -605,11 +605,9 @@ static int find_chains(const sdk_ctx *ctx, const sdk_grid *g, sdk_sink *sink)
     s->only_grouped = grouped;
     int ret = SDK_CONTINUE;
     if (!sdk_links_build(g, flags, &s->L)) goto out;
-    if (!sdk_lsearch_init(&s->S, &s->L)) goto out_links;
-    if (!sdk_lsearch_init(&s->S2, &s->L)) {
-        sdk_lsearch_free(&s->S);
-        goto out_links;
-    }
+    /* the searches' work areas (S, S2) are made on first use: the
+     * reachability sets leave most positions without a search */
+    chain_reach_build(&s->L, &s->R);
     run_search(s, false);
     /* grouped: also the other shortest chains (ties broken the other way),
      * which may give other eliminations */
@@ -623,7 +621,7 @@ static int find_chains(const sdk_ctx *ctx, const sdk_grid *g, sdk_sink *sink)
     }
     sdk_lsearch_free(&s->S);
     sdk_lsearch_free(&s->S2);
-out_links:
+    chain_reach_free(&s->R);
     sdk_links_free(&s->L);
 out:
     free(s->f);

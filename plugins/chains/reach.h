@@ -1,0 +1,41 @@
+/* reach.h - which premises of a chain search can reach a literal worth a
+ * check (see reach.c). */
+#ifndef CHAINS_REACH_H
+#define CHAINS_REACH_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include "sudoku/links.h"
+
+typedef struct chain_reach {
+    bool ok;         /* false: no answers (every premise must be searched) */
+    int n, words;    /* present nodes, 64-bit words of a set of them */
+    int *idx;        /* per node: its index among the present nodes, or -1 */
+    int *node;       /* per index: the node */
+    int *scc;        /* per index: its strongly connected component */
+    uint64_t *after; /* per component: the true literals reachable from it */
+    uint64_t *into;  /* per index: the true literals with a link into its false one */
+    uint64_t *tmp;   /* two sets of work space */
+} chain_reach;
+
+/* Build the reachability of L (not kept: L's edges are read now only).
+ * Leaves r->ok false for graphs whose links do not alternate between true
+ * and false literals (ALS nodes) or when out of memory. */
+void chain_reach_build(const sdk_links *L, chain_reach *r);
+void chain_reach_free(chain_reach *r);
+
+/* false when the search from the true premise (c, d) certainly reaches no
+ * literal of c other than c's false candidates (all at distance 1). */
+bool chain_reach_true_may_loop(const chain_reach *r, const sdk_grid *g, int c, int d);
+
+/* An AIC from the false (c, d) to the true (ec, ed) that could eliminate
+ * (the ends chains.c checks). */
+bool chain_aic_end(const sdk_grid *g, int c, int d, int ec, int ed);
+
+/* false when the search from the false premise (c, d) certainly reaches no
+ * literal of c past its direct successors, and no true candidate that could
+ * end an AIC (chain_aic_end) past them. */
+bool chain_reach_false_may_chain(const chain_reach *r, const sdk_links *L, const sdk_grid *g, int c,
+                                 int d);
+
+#endif
