@@ -57,10 +57,12 @@ typedef struct tgraph {
     int *first, *adj;
 } tgraph;
 
-/* false when a link does not alternate (from a true literal to a true one,
- * or from a false one to a false one) */
-static bool build_tgraph(const sdk_links *L, const chain_reach *r, const int *node_of, tgraph *t)
+/* The true-literal graph and r->into, from one pass over the links of the
+ * true literals; false when a link does not alternate (from a true literal
+ * to a true one, or from a false one to a false one). */
+static bool build_tgraph(const sdk_links *L, chain_reach *r, const int *node_of, tgraph *t)
 {
+    size_t W = (size_t)r->words;
     bool alternating = true;
     int n = r->n;
     int *stamp = sdk_xmalloc(sizeof(int) * (size_t)(n ? n : 1));
@@ -74,6 +76,8 @@ static bool build_tgraph(const sdk_links *L, const chain_reach *r, const int *no
         for (int e = L->first[a]; e < L->first[a + 1]; e++) {
             int f = L->edge[e].to;
             if (SDK_LIT_ON(f)) alternating = false;
+            int fi = r->idx[SDK_LIT_NODE(f)];
+            if (fi >= 0) put(r->into + (size_t)fi * W, i);
             for (int e2 = L->first[f]; e2 < L->first[f + 1]; e2++) {
                 if (!SDK_LIT_ON(L->edge[e2].to)) alternating = false;
                 int b = r->idx[SDK_LIT_NODE(L->edge[e2].to)];
@@ -175,14 +179,6 @@ void chain_reach_build(const sdk_links *L, chain_reach *r)
     r->after = sdk_xmalloc(sizeof(uint64_t) * W * (size_t)(n ? n : 1));
     r->into = sdk_xcalloc(W * (size_t)(n ? n : 1), sizeof(uint64_t));
     r->tmp = sdk_xmalloc(sizeof(uint64_t) * W * 2);
-    /* into: the true literals with a (weak) link into each false one */
-    for (int i = 0; i < n; i++) {
-        int a = SDK_LIT(node_of[i], 1);
-        for (int e = L->first[a]; e < L->first[a + 1]; e++) {
-            int b = r->idx[SDK_LIT_NODE(L->edge[e].to)];
-            if (b >= 0) put(r->into + (size_t)b * W, i);
-        }
-    }
     tgraph t;
     /* every link a search from a true literal can take is checked here,
      * those of the false premises in chain_reach_false_may_chain() */
@@ -202,9 +198,16 @@ bool chain_reach_true_may_loop(const chain_reach *r, const sdk_grid *g, int c, i
     /* the premise's own false literal: reached from the premise or after it */
     const uint64_t *into = r->into + (size_t)i * (size_t)W;
     if (has(into, i) || meet(after, into, W)) return true;
-    /* another true candidate of the cell */
-    SDK_MASK_FOREACH(x, g->cand[c])
-        if (x != d && has(after, r->idx[SDK_CAND_NODE(c, x)])) return true;
+    SDK_MASK_FOREACH(x, g->cand[c]) {
+        if (x == d) continue;
+        int xi = r->idx[SDK_CAND_NODE(c, x)];
+        /* another true candidate of the cell */
+        if (has(after, xi)) return true;
+        /* another false one, unless the premise links to it (distance 1, as
+         * the builder links every two candidates of a cell) */
+        const uint64_t *into_x = r->into + (size_t)xi * (size_t)W;
+        if (!has(into_x, i) && meet(after, into_x, W)) return true;
+    }
     return false;
 }
 
@@ -224,9 +227,10 @@ bool chain_reach_false_may_chain(const chain_reach *r, const sdk_links *L, const
                                  int d)
 {
     int W = r->words;
-    uint64_t *first = r->tmp, *later = r->tmp + W; /* successors; what they reach */
-    memset(r->tmp, 0, sizeof(uint64_t) * (size_t)W * 2);
     int s = SDK_LIT(SDK_CAND_NODE(c, d), 0);
+    if (L->first[s] == L->first[s + 1]) return false; /* no strong link */
+    uint64_t *first = r->tmp, *later = r->tmp + W;    /* successors; what they reach */
+    memset(r->tmp, 0, sizeof(uint64_t) * (size_t)W * 2);
     for (int e = L->first[s]; e < L->first[s + 1]; e++) {
         if (!SDK_LIT_ON(L->edge[e].to)) return true; /* not alternating: search */
         int b = r->idx[SDK_LIT_NODE(L->edge[e].to)];
