@@ -146,13 +146,16 @@ static int cmp_found(const void *x, const void *y)
 }
 
 /* Breadth-first search from start (assumed false) over states cell*2+on.
- * pred[] receives the predecessor state, dist[] the number of links. */
+ * pred[] receives the predecessor state, dist[] the number of links, of the
+ * states reached only; *reached_on: the cells reached true. What is reached
+ * is kept per truth value as a bitboard, so the links out of a state come
+ * from one mask operation (in increasing cell order, as the queue wants). */
 static void bfs(const sdk_grid *g, int d, const sdk_bb *strong, int start, int maxlinks,
-                short *dist, short *pred)
+                short *dist, short *pred, sdk_bb *reached_on)
 {
     short queue[2 * SDK_CELLS];
     int head = 0, tail = 0;
-    for (int i = 0; i < 2 * SDK_CELLS; i++) dist[i] = -1;
+    sdk_bb reached[2] = {sdk_bb_cell(start), sdk_bb_none()}; /* false, true */
     dist[start * 2] = 0;
     pred[start * 2] = -1;
     queue[tail++] = (short)(start * 2);
@@ -160,16 +163,20 @@ static void bfs(const sdk_grid *g, int d, const sdk_bb *strong, int start, int m
     while (head < tail) {
         int st = queue[head++], cell = st / 2, on = st % 2;
         if (dist[st] >= maxlinks) continue;
-        /* false -> strong link -> true; true -> weak link -> false */
+        /* false -> strong link -> true; true -> weak link -> false (never
+         * back into the start, in either state) */
         sdk_bb next = on ? sdk_bb_and(sdk_peer_bb[cell], cand) : strong[cell];
+        next = sdk_bb_andnot(next, reached[!on]);
+        sdk_bb_del(&next, start);
+        reached[!on] = sdk_bb_or(reached[!on], next);
         SDK_BB_FOREACH(n, next) {
             int ns = n * 2 + !on;
-            if (n == start || dist[ns] >= 0) continue;
             dist[ns] = (short)(dist[st] + 1);
             pred[ns] = (short)st;
             queue[tail++] = (short)ns;
         }
     }
+    *reached_on = reached[1];
 }
 
 /* A three-link chain start = x - y = end for ends that are also strongly
@@ -204,9 +211,10 @@ static int find_xchain(const sdk_ctx *ctx, const sdk_grid *g, sdk_sink *sink)
         int nf = 0;
         SDK_BB_FOREACH(s, cand) {
             if (sdk_bb_empty(strong[s])) continue;
-            bfs(g, d, strong, s, maxlinks, dist[s], pred[s]);
-            SDK_BB_FOREACH(e, cand) {
-                if (e <= s || dist[s][e * 2 + 1] < 0) continue;
+            sdk_bb ends;
+            bfs(g, d, strong, s, maxlinks, dist[s], pred[s], &ends);
+            SDK_BB_FOREACH(e, ends) {
+                if (e <= s) continue;
                 sdk_bb t = sdk_bb_and(sdk_bb_and(sdk_peer_bb[s], sdk_peer_bb[e]), cand);
                 if (sdk_bb_empty(t)) continue;
                 int links = dist[s][e * 2 + 1], x, y;
