@@ -11,7 +11,11 @@
  * AIC) and each technique reports its own kind, so the search's result is
  * kept per thread for the last position (plain and grouped apart): the
  * techniques of a family run one after the other on a position whenever the
- * earlier ones find nothing, and the later ones read what the first found. */
+ * earlier ones find nothing, and the later ones read what the first found.
+ *
+ * Most premises reach nothing a check looks at: reach.c rules them out for
+ * the whole position at once (reachability sets of the true literals), and
+ * only the others are searched. */
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
