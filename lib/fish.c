@@ -7,6 +7,7 @@
 #include "sudoku/fish.h"
 
 enum { MASK_ROW = 1, MASK_COL = 2, MASK_BOX = 4 };
+#define ALL_HOUSES ((1u << 27) - 1)
 
 /* Open base cells no two of which share a house that may still be a cover
  * house (a greedy choice, kept as the base set grows), and what they say of
@@ -31,6 +32,10 @@ typedef struct search {
     unsigned base_types;   /* MASK_* allowed for base houses in this pass */
     unsigned cover_types;  /* MASK_* allowed for cover houses in this pass */
     uint32_t cover_bits;   /* houses of the cover types (bit per house) */
+    /* searching since a pattern without fish (sdk_fish_find_since) */
+    sdk_bb gone;           /* the candidates lost since (none: a full search) */
+    uint32_t want;         /* base-type houses holding one: the base holds one of them */
+    bool uncover;          /* and a lost one it holds stays uncovered or is an endo fin */
     bool second_pass;      /* column-based pass of a basic/Franken search */
     bool finned;           /* s->finned */
     int max_fins;          /* s->max_fins */
@@ -53,6 +58,8 @@ typedef struct search {
     uint8_t cover[SDK_FISH_MAX_SIZE];
     uint32_t cover_used; /* bit per house of the current cover */
     uint32_t touch;      /* cover-type houses holding a base candidate */
+    uint64_t ulo, uhi;   /* lost base candidates in no cover house yet (since: one
+                            must stay so; else a bit past the grid, never covered) */
     indep ind;           /* the base set's independent cells (see below) */
     /* with fin sets, per number of base houses: the set bits that k + 1
      * independent cells or more lack, and the bits still possible */
@@ -248,11 +255,17 @@ static void extras(search *st, const fins_t *fs, uint32_t excluded, int from)
         const sdk_bb *hc = &st->house_cand[h];
         if (((hc->lo & st->B.lo) | (hc->hi & st->B.hi)) == 0) continue;
         if (((hc->lo & fs->flo) | (hc->hi & fs->fhi)) != 0) continue;
+        uint64_t ulo = st->ulo, uhi = st->uhi;
+        if (((ulo & ~sdk_house_bb[h].lo) | (uhi & ~sdk_house_bb[h].hi)) == 0) continue;
+        st->ulo = ulo & ~sdk_house_bb[h].lo;
+        st->uhi = uhi & ~sdk_house_bb[h].hi;
         st->cover[st->ncover++] = (uint8_t)h;
         st->cover_used |= 1u << h;
         extras(st, fs, excluded, h + 1);
         st->cover_used &= ~(1u << h);
         st->ncover--;
+        st->ulo = ulo;
+        st->uhi = uhi;
     }
 }
 
@@ -410,16 +423,22 @@ static void cover_rec(search *st, uint64_t olo, uint64_t ohi, const fins_t *fs, 
         int h = sdk_cell_house[c][k];
         uint32_t hb = 1u << h;
         if (!(cover_free(st, ex) & hb)) continue;
+        ex |= hb;
+        uint64_t ulo = st->ulo, uhi = st->uhi;
+        if (((ulo & ~sdk_house_bb[h].lo) | (uhi & ~sdk_house_bb[h].hi)) == 0) continue;
+        st->ulo = ulo & ~sdk_house_bb[h].lo;
+        st->uhi = uhi & ~sdk_house_bb[h].hi;
         uint64_t nlo = olo & ~st->house_cand[h].lo, nhi = ohi & ~st->house_cand[h].hi;
         st->cover[st->ncover++] = (uint8_t)h;
         st->cover_used |= hb;
         if (last && (nlo | nhi))
             all_fins(st, nlo, nhi, fs); /* what cover_rec would do, without the call */
         else
-            cover_rec(st, nlo, nhi, fs, ex);
+            cover_rec(st, nlo, nhi, fs, ex & ~hb);
         st->cover_used &= ~hb;
         st->ncover--;
-        ex |= hb;
+        st->ulo = ulo;
+        st->uhi = uhi;
     }
     /* c a fin */
     uint64_t acc[SDK_FISH_SET_WORDS];
@@ -489,6 +508,46 @@ static bool base_viable(search *st, int h, sdk_bb hc, sdk_bb endo, sdk_bb E2)
     return !sdk_bb_empty(ok);
 }
 
+/* ---- searching since a pattern without fish ----------------------------
+ *
+ * P: a pattern of the digit's candidates, a superset of the grid's, on which
+ * the search found no fish of some kind and class; R: the candidates of P
+ * the grid lacks. Take a fish on the grid and the same base and cover
+ * houses on P: the base gains the cells of R in its houses (R_B), the cover
+ * houses only hold more candidates. When no cell of R_B is a fin on P (each
+ * in one base house only, and in a cover house), the fins and endo fins are
+ * the grid's, and so is the kind, and the eliminations are a superset: a
+ * fish of that kind on P. When R_B is empty, it is also of the same class,
+ * which P has none of. So every such fish of the grid has a base house
+ * holding a cell of R (st->want). And when the class cannot change, either a
+ * cell of R_B lies in two base houses or one lies in no cover house (st->ulo,
+ * st->uhi: the cells of R_B no cover house holds yet; a cover house that
+ * would leave none is not tried). The class can change for a finned basic
+ * fish only: a base house that loses a covered candidate can make it
+ * sashimi, so searches that report finned basic fish do without this second
+ * rule (st->uncover). What is skipped holds no such fish, and the rest comes
+ * in the usual order. */
+
+/* At a full base set: set up the lost cells to keep uncovered; false when
+ * the base holds none. */
+static bool since_base(search *st)
+{
+    sdk_bb rb = sdk_bb_none();
+    for (int i = 0; i < st->nbase; i++) rb = sdk_bb_or(rb, sdk_house_bb[st->base[i]]);
+    rb = sdk_bb_and(rb, st->gone);
+    if (sdk_bb_empty(rb)) return false;
+    if (!st->uncover) return true;
+    SDK_BB_FOREACH(r, rb) {
+        int in = (st->base_used >> sdk_cell_house[r][0] & 1) +
+                 (st->base_used >> sdk_cell_house[r][1] & 1) +
+                 (st->base_used >> sdk_cell_house[r][2] & 1);
+        if (in >= 2) return true; /* an endo fin on P: any cover */
+    }
+    st->ulo = rb.lo;
+    st->uhi = rb.hi;
+    return true;
+}
+
 /* Choose base houses (ascending, from index `from`), then search covers. */
 static void base_rec(search *st, int from)
 {
@@ -497,6 +556,9 @@ static void base_rec(search *st, int from)
         st->ncover = 0;
         st->cover_used = 0;
         st->touch = 0;
+        st->ulo = 0;
+        st->uhi = 1ULL << 40; /* past the grid: no cover house holds it */
+        if (!sdk_bb_empty(st->gone) && !since_base(st)) return;
         uint32_t cb = st->cover_bits & ~st->base_used;
         while (cb) {
             int h = __builtin_ctz(cb);
@@ -528,7 +590,11 @@ static void base_rec(search *st, int from)
         st->ind.xok = xok0;
         return;
     }
+    /* no wanted house yet: one must come, the last one at the last level */
+    bool want_one = !(st->base_used & st->want), last = st->nbase + 1 == st->n;
     for (int h = from; h < 27 && !st->stop; h++) {
+        if (want_one && !(st->want >> h)) break;
+        if (want_one && last && !(st->want >> h & 1)) continue;
         if (!(type_mask(h) & st->base_types)) continue;
         /* a Franken fish has a row (column) in its base: houses come in
          * order rows, columns, boxes, so the first one is not a box */
@@ -580,7 +646,7 @@ void sdk_fish_search_init(sdk_fish_search *s)
 }
 
 static int find_digit(const sdk_grid *g, int d, const sdk_fish_search *s, const sdk_fish_fins *fins,
-                      sdk_fish_fn fn, void *ctx)
+                      sdk_bb gone, sdk_fish_fn fn, void *ctx)
 {
     search st;
     memset(&st, 0, offsetof(search, set_away)); /* the set arrays: set up when used */
@@ -607,6 +673,15 @@ static int find_digit(const sdk_grid *g, int d, const sdk_fish_search *s, const 
     }
     st.fn = fn;
     st.ctx = ctx;
+    st.gone = gone;
+    st.uncover = !(s->finned && (s->kind == SDK_FISH_BASIC || !s->only_kind));
+    uint32_t want = ALL_HOUSES;
+    if (!sdk_bb_empty(gone)) {
+        want = 0;
+        SDK_BB_FOREACH(c, gone)
+            want |= 1u << sdk_cell_house[c][0] | 1u << sdk_cell_house[c][1] |
+                    1u << sdk_cell_house[c][2];
+    }
     for (int h = 0; h < 27; h++) st.house_cand[h] = sdk_bb_and(sdk_house_bb[h], st.cand);
     int lo = s->min_size < 1 ? 1 : s->min_size;
     int hi = s->max_size > SDK_FISH_MAX_SIZE ? SDK_FISH_MAX_SIZE : s->max_size;
@@ -622,9 +697,11 @@ static int find_digit(const sdk_grid *g, int d, const sdk_fish_search *s, const 
                 st.base_types = (p == 0 ? MASK_ROW : MASK_COL) | box;
                 st.cover_types = (p == 0 ? MASK_COL : MASK_ROW) | box;
             }
-            st.cover_bits = 0;
-            for (int h = 0; h < 27; h++)
+            st.cover_bits = st.want = 0;
+            for (int h = 0; h < 27; h++) {
                 if (type_mask(h) & st.cover_types) st.cover_bits |= 1u << h;
+                if (type_mask(h) & st.base_types && want >> h & 1) st.want |= 1u << h;
+            }
             st.nbase = 0;
             st.base_used = 0;
             st.B = st.E = sdk_bb_none();
@@ -645,9 +722,20 @@ int sdk_fish_find_fins(const sdk_grid *g, int digit, const sdk_fish_search *s,
 {
     for (int d = 1; d <= 9; d++) {
         if (digit && d != digit) continue;
-        if (find_digit(g, d, s, fins, fn, ctx)) return 1;
+        if (find_digit(g, d, s, fins, sdk_bb_none(), fn, ctx)) return 1;
     }
     return 0;
+}
+
+int sdk_fish_find_since(const sdk_grid *g, int digit, const sdk_fish_search *s, sdk_bb before,
+                        sdk_fish_fn fn, void *ctx)
+{
+    if (digit < 1 || digit > 9) return sdk_fish_find(g, digit, s, fn, ctx);
+    sdk_bb cand = g->digit[digit - 1];
+    if (!sdk_bb_empty(sdk_bb_andnot(cand, before))) return sdk_fish_find(g, digit, s, fn, ctx);
+    sdk_bb gone = sdk_bb_andnot(before, cand);
+    if (sdk_bb_empty(gone)) return 0; /* P itself: nothing of that kind and class */
+    return find_digit(g, digit, s, NULL, gone, fn, ctx);
 }
 
 int sdk_fish_find(const sdk_grid *g, int digit, const sdk_fish_search *s, sdk_fish_fn fn, void *ctx)

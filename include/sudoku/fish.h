@@ -109,6 +109,17 @@ SDK_API int sdk_fish_find(const sdk_grid *g, int digit, const sdk_fish_search *s
 SDK_API int sdk_fish_find_fins(const sdk_grid *g, int digit, const sdk_fish_search *s,
                                const sdk_fish_fins *fins, sdk_fish_fn fn, void *ctx);
 
+/* What sdk_fish_find(g, digit, s, ...) reports of one kind and class, for
+ * a digit (1..9) whose candidates are a subset of `before`, a pattern on
+ * which that search reported no fish of that kind (fish.kind) and class
+ * (finless, finned, sashimi) -- e.g. the same digit earlier in the puzzle:
+ * the same fish of that kind and class, in the same order; fish of other
+ * kinds and classes may be left out. Much less work when few candidates
+ * went since `before` (lib/fish.c says why); when the digit's candidates
+ * are not a subset of `before`, the same as sdk_fish_find. */
+SDK_API int sdk_fish_find_since(const sdk_grid *g, int digit, const sdk_fish_search *s,
+                                sdk_bb before, sdk_fish_fn fn, void *ctx);
+
 /* HoDoKu-style house list of a fish part, e.g. "r158", "r348b1", "r36c15".
  * houses ascending (rows, then columns, then boxes); buf >= 32. */
 SDK_API char *sdk_fish_houses(const uint8_t *houses, int n, char *buf, size_t len);

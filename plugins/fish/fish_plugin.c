@@ -250,9 +250,14 @@ typedef struct miss {
 static _Thread_local miss misses[MISS_SETS][MISS_WAYS];
 
 /* One bit per fish technique of this plugin (3 kinds x 6 sizes x 3 classes). */
+static int def_index(const fdef *def)
+{
+    return def->kind * 18 + (def->size - 2) * 3 + def->cls;
+}
+
 static uint64_t def_bit(const fdef *def)
 {
-    return 1ULL << (def->kind * 18 + (def->size - 2) * 3 + def->cls);
+    return 1ULL << def_index(def);
 }
 
 static miss *miss_set(const sdk_fish_search *s, sdk_bb cand)
@@ -299,6 +304,38 @@ static void miss_note(const fdef *def, const sdk_fish_search *s, sdk_bb cand)
     m->none |= def_bit(def);
 }
 
+/* ---- searching what changed --------------------------------------------
+ *
+ * Along a puzzle's path a digit's candidates only shrink. Per thread, per
+ * technique and digit, the last candidate pattern where the technique found
+ * nothing is kept; when the digit's pattern now is a subset of it, only the
+ * fish that gained what it lost since can be new (sdk_fish_find_since in
+ * fish.h), and only they are searched, in the usual order. Any other pattern
+ * (another puzzle, other fin limits) gets the full search. */
+typedef struct last_miss {
+    sdk_bb cand; /* empty: nothing kept */
+    int32_t max_fins, max_endo_fins;
+} last_miss;
+
+static _Thread_local last_miss last_misses[54][9]; /* [def_index][digit - 1] */
+
+static last_miss *last_miss_of(const fdef *def, int d)
+{
+    return &last_misses[def_index(def)][d - 1];
+}
+
+/* Search digit d: since its last miss when there is one for these limits. */
+static void search_digit(const fdef *def, const sdk_grid *g, int d, const sdk_fish_search *s,
+                         run *r)
+{
+    const last_miss *m = last_miss_of(def, d);
+    if (!sdk_bb_empty(m->cand) && m->max_fins == s->max_fins &&
+        m->max_endo_fins == s->max_endo_fins)
+        sdk_fish_find_since(g, d, s, m->cand, on_fish, r);
+    else
+        sdk_fish_find(g, d, s, on_fish, r);
+}
+
 static int find_fish(const sdk_ctx *ctx, const sdk_grid *g, sdk_sink *sink)
 {
     const fdef *def = ctx->self->data;
@@ -319,10 +356,16 @@ static int find_fish(const sdk_ctx *ctx, const sdk_grid *g, sdk_sink *sink)
     for (int d = 1; d <= 9 && !r.stopped; d++) {
         r.n = 0;
         sdk_bb cand = g->digit[d - 1];
-        if (miss_known(def, &s, cand)) continue;
+        if (miss_known(def, &s, cand)) {
+            *last_miss_of(def, d) = (last_miss){cand, s.max_fins, s.max_endo_fins};
+            continue;
+        }
         r.emitted = 0;
-        sdk_fish_find(g, d, &s, on_fish, &r);
-        if (!r.emitted && !r.stopped && (!siamese || r.n == 0)) miss_note(def, &s, cand);
+        search_digit(def, g, d, &s, &r);
+        if (!r.emitted && !r.stopped && (!siamese || r.n == 0)) {
+            miss_note(def, &s, cand);
+            *last_miss_of(def, d) = (last_miss){cand, s.max_fins, s.max_endo_fins};
+        }
         if (!siamese || r.stopped || r.n == 0) continue;
         /* memcmp over the whole arrays: unused slots are zero */
         qsort(r.list, (size_t)r.n, sizeof *r.list, cmp_fish);

@@ -60,6 +60,7 @@ typedef struct sdc {
     unsigned v;             /* their digits */
     sdk_bb lcells;          /* current line cells */
     unsigned lcands;
+    bool emitted; /* a step of this line and box went out */
 } sdc;
 
 static int cells_of(sdk_bb b, int *out)
@@ -108,6 +109,7 @@ static int sdc_found(sdc *w, sdk_bb bcells, unsigned bcands)
                     sdk_cells_compact(w->inter, a, sizeof a), va,
                     sdk_cells_compact(w->lcells, b, sizeof b), vb,
                     sdk_cells_compact(bcells, c, sizeof c), vc);
+    w->emitted = true;
     return sdk_emit(w->sink, s);
 }
 
@@ -164,37 +166,86 @@ static int sdc_check(sdc *w, int nplus)
     return sdc_line(w, l, nl, 0, sdk_bb_none(), 0, 0, nplus);
 }
 
+/* Every Sue de Coq of a line and a box, in the search's order. */
+static int sdc_pair(sdc *w)
+{
+    const sdk_grid *g = w->g;
+    int ic[3];
+    int n = cells_of(sdk_bb_and(w->lineset, w->boxset), ic);
+    for (int i1 = 0; i1 < n - 1; i1++)
+        for (int i2 = i1 + 1; i2 < n; i2++) {
+            unsigned v2 = g->cand[ic[i1]] | g->cand[ic[i2]];
+            w->inter = sdk_bb_or(sdk_bb_cell(ic[i1]), sdk_bb_cell(ic[i2]));
+            w->v = v2;
+            if (sdk_mask_count(v2) - 2 >= 2 && sdc_check(w, sdk_mask_count(v2) - 2) == SDK_STOP)
+                return SDK_STOP;
+            for (int i3 = i2 + 1; i3 < n; i3++) {
+                unsigned v3 = v2 | g->cand[ic[i3]];
+                if (sdk_mask_count(v3) - 3 < 2) continue;
+                w->inter = sdk_bb_or(sdk_bb_or(sdk_bb_cell(ic[i1]), sdk_bb_cell(ic[i2])),
+                                     sdk_bb_cell(ic[i3]));
+                w->v = v3;
+                if (sdc_check(w, sdk_mask_count(v3) - 3) == SDK_STOP) return SDK_STOP;
+            }
+        }
+    return SDK_CONTINUE;
+}
+
+/* ---- Sue de Coq: lines and boxes already known empty -----------------------
+ *
+ * What a line and a box give depends on nothing but the candidates (and
+ * values) of their cells. The engine asks again after every step, and a
+ * step changes a few cells, so per thread the grid of the last search is
+ * kept with the (line, box) pairs that gave no step there: such a pair whose
+ * cells did not change gives none now either and is skipped; the others are
+ * searched in the usual order, so the steps are those of the full search. */
+enum { SDC_PAIRS = 18 * 9 };
+
+typedef struct sdc_memo {
+    bool valid;
+    uint8_t value[SDK_CELLS];
+    uint16_t cand[SDK_CELLS];
+    uint64_t clean[3]; /* bit line * 9 + box - 18: no step on that grid */
+} sdc_memo;
+
+static _Thread_local sdc_memo sdc_last;
+
+static bool pair_bit(const uint64_t *set, int p)
+{
+    return set[p >> 6] >> (p & 63) & 1;
+}
+
 static int find_sdc(const sdk_ctx *ctx, const sdk_grid *g, sdk_sink *sink)
 {
+    sdc_memo *m = &sdc_last;
+    sdk_bb changed = sdk_bb_none();
+    for (int c = 0; c < SDK_CELLS; c++)
+        if (!m->valid || m->cand[c] != g->cand[c] || m->value[c] != g->value[c])
+            sdk_bb_add(&changed, c);
+    uint64_t was_clean[3], clean[3] = {0, 0, 0};
+    memcpy(was_clean, m->clean, sizeof was_clean);
     sdk_bb empty = sdk_bb_andnot((sdk_bb){~0ULL, (1ULL << 17) - 1}, g->solved);
-    for (int line = 0; line < 18; line++) {
-        for (int box = 18; box < 27; box++) {
-            sdc w = {.ctx = ctx, .g = g, .sink = sink, .line = line, .box = box};
-            w.lineset = sdk_bb_and(sdk_house_bb[line], empty);
-            w.boxset = sdk_bb_and(sdk_house_bb[box], empty);
-            int ic[3];
-            int n = cells_of(sdk_bb_and(w.lineset, w.boxset), ic);
-            if (n < 2) continue;
-            for (int i1 = 0; i1 < n - 1; i1++)
-                for (int i2 = i1 + 1; i2 < n; i2++) {
-                    unsigned v2 = g->cand[ic[i1]] | g->cand[ic[i2]];
-                    w.inter = sdk_bb_or(sdk_bb_cell(ic[i1]), sdk_bb_cell(ic[i2]));
-                    w.v = v2;
-                    if (sdk_mask_count(v2) - 2 >= 2 &&
-                        sdc_check(&w, sdk_mask_count(v2) - 2) == SDK_STOP)
-                        return SDK_STOP;
-                    for (int i3 = i2 + 1; i3 < n; i3++) {
-                        unsigned v3 = v2 | g->cand[ic[i3]];
-                        if (sdk_mask_count(v3) - 3 < 2) continue;
-                        w.inter = sdk_bb_or(sdk_bb_or(sdk_bb_cell(ic[i1]), sdk_bb_cell(ic[i2])),
-                                            sdk_bb_cell(ic[i3]));
-                        w.v = v3;
-                        if (sdc_check(&w, sdk_mask_count(v3) - 3) == SDK_STOP) return SDK_STOP;
-                    }
-                }
+    int rc = SDK_CONTINUE;
+    for (int p = 0; p < SDC_PAIRS; p++) {
+        int line = p / 9, box = 18 + p % 9;
+        sdk_bb region = sdk_bb_or(sdk_house_bb[line], sdk_house_bb[box]);
+        bool same = sdk_bb_empty(sdk_bb_and(region, changed));
+        if (rc == SDK_STOP || (same && pair_bit(was_clean, p))) {
+            /* not searched: clean when it was and nothing changed */
+            if (same && pair_bit(was_clean, p)) clean[p >> 6] |= 1ULL << (p & 63);
+            continue;
         }
+        sdc w = {.ctx = ctx, .g = g, .sink = sink, .line = line, .box = box};
+        w.lineset = sdk_bb_and(sdk_house_bb[line], empty);
+        w.boxset = sdk_bb_and(sdk_house_bb[box], empty);
+        rc = sdc_pair(&w);
+        if (!w.emitted) clean[p >> 6] |= 1ULL << (p & 63);
     }
-    return SDK_CONTINUE;
+    m->valid = true;
+    memcpy(m->value, g->value, sizeof m->value);
+    memcpy(m->cand, g->cand, sizeof m->cand);
+    memcpy(m->clean, clean, sizeof clean);
+    return rc;
 }
 
 /* ---- Aligned Pair Exclusion ---------------------------------------------------- */

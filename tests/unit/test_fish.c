@@ -404,13 +404,115 @@ static void test_pruning_exact(void **state)
     free(p);
 }
 
+/* ---- searching since a pattern without fish ------------------------------ */
+
+enum { CLS_FINLESS, CLS_FINNED, CLS_SASHIMI };
+
+static int fish_cls(const sdk_fish *f)
+{
+    if (sdk_bb_empty(f->fins) && sdk_bb_empty(f->endo_fins)) return CLS_FINLESS;
+    return f->sashimi ? CLS_SASHIMI : CLS_FINNED;
+}
+
+static bool has_cls(const fish_list *l, int kind, int cls)
+{
+    for (int i = 0; i < l->n; i++)
+        if (l->f[i].kind == kind && fish_cls(&l->f[i]) == cls) return true;
+    return false;
+}
+
+/* The fish of kind and class in `a` are those of `b`, in the same order. */
+static void same_cls(const fish_list *a, const fish_list *b, int kind, int cls)
+{
+    int j = 0;
+    for (int i = 0; i < a->n; i++) {
+        if (a->f[i].kind != kind || fish_cls(&a->f[i]) != cls) continue;
+        while (j < b->n && (b->f[j].kind != kind || fish_cls(&b->f[j]) != cls)) j++;
+        assert_true(j < b->n);
+        assert_memory_equal(&a->f[i], &b->f[j], sizeof a->f[i]);
+        j++;
+    }
+    while (j < b->n && (b->f[j].kind != kind || fish_cls(&b->f[j]) != cls)) j++;
+    assert_int_equal(j, b->n);
+}
+
+/* sdk_fish_find_since against the full search: from a walked state's digit
+ * pattern P, remove a few random candidates at a time (a pattern need not be
+ * a valid grid); for each kind and class the search had no fish of on P, the
+ * search since P reports the full search's fish of that kind and class. */
+static void test_since_exact(void **state)
+{
+    (void)state;
+    uint8_t(*p)[81] = NULL;
+    int np = tu_read_puzzles("forum_hardest_1106.txt", 24, 45, &p);
+    assert_true(np > 0);
+    struct {
+        int kind, size;
+        bool finless, finned;
+    } cfg[] = {
+        {SDK_FISH_BASIC, 2, true, true},    {SDK_FISH_BASIC, 3, true, true},
+        {SDK_FISH_BASIC, 4, true, true},    {SDK_FISH_FRANKEN, 2, true, true},
+        {SDK_FISH_FRANKEN, 3, true, true},  {SDK_FISH_FRANKEN, 4, false, true},
+        {SDK_FISH_FRANKEN, 4, true, false}, {SDK_FISH_MUTANT, 2, true, true},
+        {SDK_FISH_MUTANT, 3, false, true},
+    };
+    long checked = 0, found = 0;
+    for (int i = 0; i < np; i++) {
+        sdk_grid g;
+        sdk_grid_from_values(&g, p[i]);
+        walk_basic(&g);
+        for (int d = 1; d <= 9; d++) {
+            for (size_t k = 0; k < sizeof cfg / sizeof cfg[0]; k++) {
+                if (cfg[k].size == 4 && (i + d) % 3) continue; /* the costly ones: a third */
+                sdk_fish_search s;
+                sdk_fish_search_init(&s);
+                s.kind = cfg[k].kind;
+                s.min_size = s.max_size = cfg[k].size;
+                s.finless = cfg[k].finless;
+                s.finned = cfg[k].finned;
+                s.only_kind = true;
+                sdk_grid h = g;
+                fish_list before = {0};
+                sdk_fish_find(&h, d, &s, collect, &before);
+                for (int step = 0; step < 4 && !sdk_bb_empty(h.digit[d - 1]); step++) {
+                    sdk_bb P = h.digit[d - 1];
+                    int ngo = 1 + (int)(rnd() % 3), cnt = sdk_bb_count(P);
+                    for (int r = 0; r < ngo; r++) {
+                        int nth = (int)(rnd() % (uint64_t)cnt), c = -1;
+                        SDK_BB_FOREACH(x, P)
+                            if (nth-- == 0) c = x;
+                        sdk_grid_eliminate(&h, c, d);
+                    }
+                    fish_list full = {0}, since = {0};
+                    sdk_fish_find(&h, d, &s, collect, &full);
+                    for (int cls = CLS_FINLESS; cls <= CLS_SASHIMI; cls++) {
+                        if (has_cls(&before, s.kind, cls)) continue;
+                        since.n = 0;
+                        sdk_fish_find_since(&h, d, &s, P, collect, &since);
+                        same_cls(&full, &since, s.kind, cls);
+                        checked++;
+                        if (has_cls(&full, s.kind, cls)) found++;
+                    }
+                    free(since.f);
+                    free(before.f);
+                    before = full;
+                }
+                free(before.f);
+            }
+        }
+    }
+    printf("search since a pattern = full search: %ld searches, %ld with fish\n", checked, found);
+    assert_true(checked > 1000 && found > 50);
+    free(p);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_ids),           cmocka_unit_test(test_text_and_stop),
         cmocka_unit_test(test_max_fins),      cmocka_unit_test(test_enumerator),
-        cmocka_unit_test(test_pruning_exact), cmocka_unit_test(test_reglib),
-        cmocka_unit_test(test_soundness),
+        cmocka_unit_test(test_pruning_exact), cmocka_unit_test(test_since_exact),
+        cmocka_unit_test(test_reglib),        cmocka_unit_test(test_soundness),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
