@@ -44,7 +44,7 @@ typedef struct ate_cell {
 /* Examine the triple a, b, c with common excluders ex; emit when something
  * goes. */
 static int ate_check(const sdk_ctx *ctx, const sdk_grid *g, const ate_cell *t[3], sdk_bb ex,
-                     sdk_sink *sink)
+                     sdk_sink *sink, bool *emitted)
 {
     int ne = 0, ecell[20];
     unsigned emask[20];
@@ -118,6 +118,7 @@ static int ate_check(const sdk_ctx *ctx, const sdk_grid *g, const ate_cell *t[3]
     char a[8], b[8], c[8];
     sdk_step_printf(s, "Aligned Triplet Exclusion: %s,%s,%s", sdk_cell_name(t[0]->cell, a),
                     sdk_cell_name(t[1]->cell, b), sdk_cell_name(t[2]->cell, c));
+    *emitted = true;
     return sdk_emit(sink, s);
 }
 
@@ -133,8 +134,68 @@ static bool ate_reachable(const ate_cell *t[3])
     return false;
 }
 
+/* ---- triples already known to give nothing ------------------------------
+ *
+ * What a triple (a, b, c) gives depends on the candidates of a, b and c, on
+ * whether each of their peers is solved, a single (1 candidate), a possible
+ * excluder (2 or 3) or neither (4 or more), and on the candidates of their
+ * common excluders. The engine asks again after every step, and a step
+ * changes a few cells, so per thread the last grid searched is kept with the
+ * first triple that gave a step there (none: none did). On the next grid,
+ * with D the cells whose candidates changed and K those whose kind (as
+ * above) changed, a triple before that one, with no cell in D or seeing a
+ * cell of K, and no common excluder in D, is the same as on the last grid:
+ * it gave nothing and is skipped. The others are examined in the usual
+ * order, so the steps are those of the full search. */
+typedef struct ate_memo {
+    bool valid;
+    uint8_t value[SDK_CELLS];
+    uint16_t cand[SDK_CELLS];
+    int first[3]; /* cells of the first triple that gave a step; first[0] = 81: none */
+} ate_memo;
+
+static _Thread_local ate_memo ate_last;
+
+/* 0: solved, empty or 4+ candidates; 1: a single; 2: a possible excluder. */
+static int cell_kind(uint8_t value, uint16_t cand)
+{
+    if (value) return 0;
+    int n = sdk_mask_count(cand);
+    return n == 1 ? 1 : n == 2 || n == 3 ? 2 : 0;
+}
+
+/* Is (a, b, c) before (f[0], f[1], f[2]) in the search's (cell) order? */
+static bool triple_before(int a, int b, int c, const int *f)
+{
+    if (a != f[0]) return a < f[0];
+    if (b != f[1]) return b < f[1];
+    return c < f[2];
+}
+
 static int find_ate(const sdk_ctx *ctx, const sdk_grid *g, sdk_sink *sink)
 {
+    /* what changed since the last grid: dirty = D and the peers of K (a
+     * triple with a cell there is examined), xdirty = D's excluders on both
+     * grids (a triple with a common excluder there is), kdirty = the cells
+     * that can make a triple examined */
+    const ate_memo *m = &ate_last;
+    sdk_bb dirty = sdk_bb_none(), xdirty = sdk_bb_none();
+    int first[3] = {0, 0, 0}; /* every triple comes after it: no memo */
+    if (m->valid) {
+        memcpy(first, m->first, sizeof first);
+        for (int c = 0; c < SDK_CELLS; c++) {
+            if (m->cand[c] == g->cand[c] && m->value[c] == g->value[c]) continue;
+            sdk_bb_add(&dirty, c);
+            int was = cell_kind(m->value[c], m->cand[c]), now = cell_kind(g->value[c], g->cand[c]);
+            if (was != now)
+                dirty = sdk_bb_or(dirty, sdk_peer_bb[c]);
+            else if (now == 2)
+                sdk_bb_add(&xdirty, c);
+        }
+    }
+    sdk_bb kdirty = dirty;
+    SDK_BB_FOREACH(x, xdirty) kdirty = sdk_bb_or(kdirty, sdk_peer_bb[x]);
+
     sdk_bb small = sdk_bb_none(); /* unsolved cells with 2..3 candidates */
     sdk_bb single = sdk_bb_none();
     for (int c = 0; c < 81; c++) {
@@ -154,17 +215,52 @@ static int find_ate(const sdk_ctx *ctx, const sdk_grid *g, sdk_sink *sink)
         if (sdk_bb_empty(ex)) continue;
         base[nb++] = (ate_cell){c, g->cand[c], ex};
     }
-    for (int i = 0; i < nb; i++)
-        for (int j = i + 1; j < nb; j++) {
+    /* the base cells that can make a triple examined, by index */
+    int kd[81], nkd = 0;
+    for (int k = 0; k < nb; k++)
+        if (sdk_bb_has(kdirty, base[k].cell)) kd[nkd++] = k;
+    int rc = SDK_CONTINUE;
+    int gave[3] = {SDK_CELLS, 0, 0};
+    for (int i = 0; i < nb && rc != SDK_STOP; i++) {
+        int a = base[i].cell;
+        for (int j = i + 1; j < nb && rc != SDK_STOP; j++) {
             sdk_bb eij = sdk_bb_and(base[i].excl, base[j].excl);
             if (sdk_bb_count(eij) < 2) continue;
-            for (int k = j + 1; k < nb; k++) {
+            int b = base[j].cell;
+            bool ab_dirty = sdk_bb_has(dirty, a) || sdk_bb_has(dirty, b);
+            /* a clean pair before the first triple that gave a step: only
+             * a third cell of kdirty can make the triple examined */
+            bool ab_clean = !ab_dirty && (a != first[0] ? a < first[0] : b < first[1]);
+            int kk = 0;
+            if (ab_clean)
+                while (kk < nkd && kd[kk] <= j) kk++;
+            for (int k = j + 1; k < nb && rc != SDK_STOP; k++) {
+                if (ab_clean) {
+                    if (kk == nkd) break;
+                    k = kd[kk++];
+                }
                 sdk_bb ex = sdk_bb_and(eij, base[k].excl);
                 if (sdk_bb_count(ex) < 2) continue;
                 const ate_cell *t[3] = {&base[i], &base[j], &base[k]};
                 if (!ate_reachable(t)) continue;
-                if (ate_check(ctx, g, t, ex, sink) == SDK_STOP) return SDK_STOP;
+                int c = base[k].cell;
+                if (!ab_dirty && !sdk_bb_has(dirty, c) && sdk_bb_empty(sdk_bb_and(ex, xdirty)) &&
+                    triple_before(a, b, c, first))
+                    continue; /* as on the last grid: nothing */
+                bool emitted = false;
+                rc = ate_check(ctx, g, t, ex, sink, &emitted);
+                if (emitted && gave[0] == SDK_CELLS) {
+                    gave[0] = a;
+                    gave[1] = b;
+                    gave[2] = c;
+                }
             }
         }
-    return SDK_CONTINUE;
+    }
+    ate_memo *w = &ate_last;
+    w->valid = true;
+    memcpy(w->value, g->value, sizeof w->value);
+    memcpy(w->cand, g->cand, sizeof w->cand);
+    memcpy(w->first, gave, sizeof gave);
+    return rc;
 }

@@ -23,6 +23,8 @@ extern const sdk_technique sdk_misc_ate; /* ate.c */
 
 static int find_sdc(const sdk_ctx *, const sdk_grid *, sdk_sink *);
 static int find_ape(const sdk_ctx *, const sdk_grid *, sdk_sink *);
+static int ape_search(const sdk_ctx *, const sdk_grid *, sdk_sink *, sdk_bb dirty, sdk_bb xdirty,
+                      const int *first, int *gave);
 
 static const sdk_technique sue_de_coq = {
     .abi = SDK_ABI_VERSION,
@@ -250,7 +252,53 @@ static int find_sdc(const sdk_ctx *ctx, const sdk_grid *g, sdk_sink *sink)
 
 /* ---- Aligned Pair Exclusion ---------------------------------------------------- */
 
+/* Pairs already known to give nothing: a pair (p, q) depends on the
+ * candidates of p and q and on those of their unsolved common peers with at
+ * most 2 candidates. Per thread the last grid searched is kept with the
+ * first pair that gave a step there; a pair before it whose cells did not
+ * change, nor a common peer unsolved with at most 2 candidates on either
+ * grid, gave nothing there and gives nothing now: it is skipped, the others
+ * are examined in the usual order. */
+typedef struct ape_memo {
+    bool valid;
+    uint8_t value[SDK_CELLS];
+    uint16_t cand[SDK_CELLS];
+    int first[2]; /* the first pair that gave a step; first[0] = 81: none */
+} ape_memo;
+
+static _Thread_local ape_memo ape_last;
+
+static bool ape_small(uint8_t value, uint16_t cand)
+{
+    return !value && sdk_mask_count(cand) <= 2;
+}
+
 static int find_ape(const sdk_ctx *ctx, const sdk_grid *g, sdk_sink *sink)
+{
+    const ape_memo *m = &ape_last;
+    sdk_bb dirty = sdk_bb_none(), xdirty = sdk_bb_none(); /* changed; and small on one grid */
+    int first[2] = {0, 0};                                /* every pair comes after it: no memo */
+    if (m->valid) {
+        memcpy(first, m->first, sizeof first);
+        for (int c = 0; c < SDK_CELLS; c++) {
+            if (m->cand[c] == g->cand[c] && m->value[c] == g->value[c]) continue;
+            sdk_bb_add(&dirty, c);
+            if (ape_small(m->value[c], m->cand[c]) || ape_small(g->value[c], g->cand[c]))
+                sdk_bb_add(&xdirty, c);
+        }
+    }
+    int gave[2] = {SDK_CELLS, 0};
+    int rc = ape_search(ctx, g, sink, dirty, xdirty, first, gave);
+    ape_memo *w = &ape_last;
+    w->valid = true;
+    memcpy(w->value, g->value, sizeof w->value);
+    memcpy(w->cand, g->cand, sizeof w->cand);
+    memcpy(w->first, gave, sizeof gave);
+    return rc;
+}
+
+static int ape_search(const sdk_ctx *ctx, const sdk_grid *g, sdk_sink *sink, sdk_bb dirty,
+                      sdk_bb xdirty, const int *first, int *gave)
 {
     for (int p = 0; p < 81; p++) {
         if (g->value[p]) continue;
@@ -258,6 +306,10 @@ static int find_ape(const sdk_ctx *ctx, const sdk_grid *g, sdk_sink *sink)
             if (g->value[q] || !sdk_sees(p, q)) continue;
             /* cells seeing both whose candidates could be emptied: at most 2 digits */
             sdk_bb common = sdk_bb_andnot(sdk_bb_and(sdk_peer_bb[p], sdk_peer_bb[q]), g->solved);
+            if (!sdk_bb_has(dirty, p) && !sdk_bb_has(dirty, q) &&
+                sdk_bb_empty(sdk_bb_and(sdk_bb_and(sdk_peer_bb[p], sdk_peer_bb[q]), xdirty)) &&
+                (p != first[0] ? p < first[0] : q < first[1]))
+                continue; /* as on the last grid: nothing */
             unsigned small[20];
             int ns = 0;
             SDK_BB_FOREACH(c, common)
@@ -289,6 +341,10 @@ static int find_ape(const sdk_ctx *ctx, const sdk_grid *g, sdk_sink *sink)
             char a[8], b[8];
             sdk_step_printf(s, "Aligned Pair Exclusion: %s,%s", sdk_cell_name(p, a),
                             sdk_cell_name(q, b));
+            if (gave[0] == SDK_CELLS) {
+                gave[0] = p;
+                gave[1] = q;
+            }
             if (sdk_emit(sink, s) == SDK_STOP) return SDK_STOP;
         }
     }
