@@ -241,7 +241,16 @@ static inline uint32_t cover_free(const search *st, uint32_t excluded)
 
 /* All base cells are handled: fill the cover set up to n with houses that
  * touch the base but cover nothing new (they only add cannibalism). */
-static void extras(search *st, const fins_t *fs, uint32_t excluded, int from)
+#define ALWAYS_INLINE inline __attribute__((always_inline))
+
+/* The recursions below come twice, compiled for a full search and for a
+ * search since a pattern (`since`, a constant in each copy), so that the
+ * full search (kraken fish's) does none of the second one's work. */
+static void extras_full(search *st, const fins_t *fs, uint32_t excluded, int from);
+static void extras_since(search *st, const fins_t *fs, uint32_t excluded, int from);
+
+static ALWAYS_INLINE void extras_t(search *st, const fins_t *fs, uint32_t excluded, int from,
+                                   const bool since)
 {
     if (st->stop) return;
     if (st->ncover == st->n) {
@@ -256,17 +265,34 @@ static void extras(search *st, const fins_t *fs, uint32_t excluded, int from)
         if (((hc->lo & st->B.lo) | (hc->hi & st->B.hi)) == 0) continue;
         if (((hc->lo & fs->flo) | (hc->hi & fs->fhi)) != 0) continue;
         uint64_t ulo = st->ulo, uhi = st->uhi;
-        if (((ulo & ~sdk_house_bb[h].lo) | (uhi & ~sdk_house_bb[h].hi)) == 0) continue;
-        st->ulo = ulo & ~sdk_house_bb[h].lo;
-        st->uhi = uhi & ~sdk_house_bb[h].hi;
+        if (since) {
+            if (((ulo & ~sdk_house_bb[h].lo) | (uhi & ~sdk_house_bb[h].hi)) == 0) continue;
+            st->ulo = ulo & ~sdk_house_bb[h].lo;
+            st->uhi = uhi & ~sdk_house_bb[h].hi;
+        }
         st->cover[st->ncover++] = (uint8_t)h;
         st->cover_used |= 1u << h;
-        extras(st, fs, excluded, h + 1);
+        if (since)
+            extras_since(st, fs, excluded, h + 1);
+        else
+            extras_full(st, fs, excluded, h + 1);
         st->cover_used &= ~(1u << h);
         st->ncover--;
-        st->ulo = ulo;
-        st->uhi = uhi;
+        if (since) {
+            st->ulo = ulo;
+            st->uhi = uhi;
+        }
     }
+}
+
+static void extras_full(search *st, const fins_t *fs, uint32_t excluded, int from)
+{
+    extras_t(st, fs, excluded, from, false);
+}
+
+static void extras_since(search *st, const fins_t *fs, uint32_t excluded, int from)
+{
+    extras_t(st, fs, excluded, from, true);
 }
 
 static uint32_t cell_houses_bits(int c)
@@ -403,11 +429,20 @@ static sdk_bb elim_cells(const search *st)
  * a fin (its houses may then never be cover houses) or is covered by one of
  * its houses; choosing the i-th house excludes the earlier alternatives, so
  * every cover set comes out once. */
-static void cover_rec(search *st, uint64_t olo, uint64_t ohi, const fins_t *fs, uint32_t excluded)
+static void cover_rec_full(search *st, uint64_t olo, uint64_t ohi, const fins_t *fs,
+                           uint32_t excluded);
+static void cover_rec_since(search *st, uint64_t olo, uint64_t ohi, const fins_t *fs,
+                            uint32_t excluded);
+
+static ALWAYS_INLINE void cover_rec(search *st, uint64_t olo, uint64_t ohi, const fins_t *fs,
+                                    uint32_t excluded, const bool since)
 {
     if (st->stop) return;
     if ((olo | ohi) == 0) {
-        extras(st, fs, excluded, 0);
+        if (since)
+            extras_since(st, fs, excluded, 0);
+        else
+            extras_full(st, fs, excluded, 0);
         return;
     }
     if (st->ncover == st->n) {
@@ -423,22 +458,31 @@ static void cover_rec(search *st, uint64_t olo, uint64_t ohi, const fins_t *fs, 
         int h = sdk_cell_house[c][k];
         uint32_t hb = 1u << h;
         if (!(cover_free(st, ex) & hb)) continue;
-        ex |= hb;
         uint64_t ulo = st->ulo, uhi = st->uhi;
-        if (((ulo & ~sdk_house_bb[h].lo) | (uhi & ~sdk_house_bb[h].hi)) == 0) continue;
-        st->ulo = ulo & ~sdk_house_bb[h].lo;
-        st->uhi = uhi & ~sdk_house_bb[h].hi;
+        if (since) {
+            if (((ulo & ~sdk_house_bb[h].lo) | (uhi & ~sdk_house_bb[h].hi)) == 0) {
+                ex |= hb;
+                continue;
+            }
+            st->ulo = ulo & ~sdk_house_bb[h].lo;
+            st->uhi = uhi & ~sdk_house_bb[h].hi;
+        }
         uint64_t nlo = olo & ~st->house_cand[h].lo, nhi = ohi & ~st->house_cand[h].hi;
         st->cover[st->ncover++] = (uint8_t)h;
         st->cover_used |= hb;
         if (last && (nlo | nhi))
             all_fins(st, nlo, nhi, fs); /* what cover_rec would do, without the call */
+        else if (since)
+            cover_rec_since(st, nlo, nhi, fs, ex);
         else
-            cover_rec(st, nlo, nhi, fs, ex & ~hb);
+            cover_rec_full(st, nlo, nhi, fs, ex);
         st->cover_used &= ~hb;
         st->ncover--;
-        st->ulo = ulo;
-        st->uhi = uhi;
+        if (since) {
+            st->ulo = ulo;
+            st->uhi = uhi;
+        }
+        ex |= hb;
     }
     /* c a fin */
     uint64_t acc[SDK_FISH_SET_WORDS];
@@ -451,9 +495,24 @@ static void cover_rec(search *st, uint64_t olo, uint64_t ohi, const fins_t *fs, 
                 olo &= ~(1ULL << c);
             else
                 ohi &= ~(1ULL << (c - 64));
-            cover_rec(st, olo, ohi, &f2, excluded | cell_houses_bits(c));
+            if (since)
+                cover_rec_since(st, olo, ohi, &f2, excluded | cell_houses_bits(c));
+            else
+                cover_rec_full(st, olo, ohi, &f2, excluded | cell_houses_bits(c));
         }
     }
+}
+
+static void cover_rec_full(search *st, uint64_t olo, uint64_t ohi, const fins_t *fs,
+                           uint32_t excluded)
+{
+    cover_rec(st, olo, ohi, fs, excluded, false);
+}
+
+static void cover_rec_since(search *st, uint64_t olo, uint64_t ohi, const fins_t *fs,
+                            uint32_t excluded)
+{
+    cover_rec(st, olo, ohi, fs, excluded, true);
 }
 
 /* Fin sets: the same count for a bit z of the sets. The fins and the base
@@ -549,7 +608,10 @@ static bool since_base(search *st)
 }
 
 /* Choose base houses (ascending, from index `from`), then search covers. */
-static void base_rec(search *st, int from)
+static void base_rec_full(search *st, int from);
+static void base_rec_since(search *st, int from);
+
+static ALWAYS_INLINE void base_rec(search *st, int from, const bool since)
 {
     if (st->stop) return;
     if (st->nbase == st->n) {
@@ -558,7 +620,7 @@ static void base_rec(search *st, int from)
         st->touch = 0;
         st->ulo = 0;
         st->uhi = 1ULL << 40; /* past the grid: no cover house holds it */
-        if (!sdk_bb_empty(st->gone) && !since_base(st)) return;
+        if (since && !since_base(st)) return;
         uint32_t cb = st->cover_bits & ~st->base_used;
         while (cb) {
             int h = __builtin_ctz(cb);
@@ -586,15 +648,18 @@ static void base_rec(search *st, int from)
             }
         }
         sdk_bb open = sdk_bb_andnot(st->B, st->E);
-        cover_rec(st, open.lo, open.hi, &f0, 0);
+        if (since && st->uncover)
+            cover_rec_since(st, open.lo, open.hi, &f0, 0);
+        else
+            cover_rec_full(st, open.lo, open.hi, &f0, 0);
         st->ind.xok = xok0;
         return;
     }
     /* no wanted house yet: one must come, the last one at the last level */
-    bool want_one = !(st->base_used & st->want), last = st->nbase + 1 == st->n;
+    bool want_one = since && !(st->base_used & st->want), last = st->nbase + 1 == st->n;
     for (int h = from; h < 27 && !st->stop; h++) {
-        if (want_one && !(st->want >> h)) break;
-        if (want_one && last && !(st->want >> h & 1)) continue;
+        if (since && want_one && !(st->want >> h)) break;
+        if (since && want_one && last && !(st->want >> h & 1)) continue;
         if (!(type_mask(h) & st->base_types)) continue;
         /* a Franken fish has a row (column) in its base: houses come in
          * order rows, columns, boxes, so the first one is not a box */
@@ -623,13 +688,26 @@ static void base_rec(search *st, int from)
         st->E = E2;
         st->base[st->nbase++] = (uint8_t)h;
         st->base_used |= 1u << h;
-        base_rec(st, h + 1);
+        if (since)
+            base_rec_since(st, h + 1);
+        else
+            base_rec_full(st, h + 1);
         st->base_used &= ~(1u << h);
         st->nbase--;
         st->B = B0;
         st->E = E0;
         st->ind = ind0;
     }
+}
+
+static void base_rec_full(search *st, int from)
+{
+    base_rec(st, from, false);
+}
+
+static void base_rec_since(search *st, int from)
+{
+    base_rec(st, from, true);
 }
 
 void sdk_fish_search_init(sdk_fish_search *s)
@@ -697,11 +775,13 @@ static int find_digit(const sdk_grid *g, int d, const sdk_fish_search *s, const 
                 st.base_types = (p == 0 ? MASK_ROW : MASK_COL) | box;
                 st.cover_types = (p == 0 ? MASK_COL : MASK_ROW) | box;
             }
-            st.cover_bits = st.want = 0;
-            for (int h = 0; h < 27; h++) {
+            st.cover_bits = 0;
+            for (int h = 0; h < 27; h++)
                 if (type_mask(h) & st.cover_types) st.cover_bits |= 1u << h;
-                if (type_mask(h) & st.base_types && want >> h & 1) st.want |= 1u << h;
-            }
+            st.want = 0;
+            if (!sdk_bb_empty(st.gone))
+                for (int h = 0; h < 27; h++)
+                    if (type_mask(h) & st.base_types && want >> h & 1) st.want |= 1u << h;
             st.nbase = 0;
             st.base_used = 0;
             st.B = st.E = sdk_bb_none();
@@ -711,7 +791,10 @@ static int find_digit(const sdk_grid *g, int d, const sdk_fish_search *s, const 
                 memset(st.set_away[0], 0, sizeof st.set_away[0]);
                 memset(st.set_ok[0], 0xff, sizeof st.set_ok[0]);
             }
-            base_rec(&st, 0);
+            if (sdk_bb_empty(st.gone))
+                base_rec_full(&st, 0);
+            else
+                base_rec_since(&st, 0);
         }
     }
     return st.stop;
