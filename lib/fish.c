@@ -1,6 +1,9 @@
 /* fish.c - the fish enumerator shared by the fish plugin and kraken fish:
  * every basic / Franken / Mutant fish of a digit, finless or finned, with its
- * fins, endo fins, cannibalistic candidates and eliminations (see fish.h). */
+ * fins, endo fins, cannibalistic candidates and eliminations (see fish.h);
+ * and the same search limited to the fish that can be new since a pattern
+ * without fish (sdk_fish_find_since: the fish plugin's path through a
+ * puzzle). */
 #include <stddef.h>
 #include <stdio.h>
 #include <string.h>
@@ -239,16 +242,17 @@ static inline uint32_t cover_free(const search *st, uint32_t excluded)
     return st->cover_bits & ~(st->base_used | excluded | st->cover_used);
 }
 
-/* All base cells are handled: fill the cover set up to n with houses that
- * touch the base but cover nothing new (they only add cannibalism). */
+/* The recursions below come twice, compiled for a full search and for a
+ * search since a pattern (`since`, a constant in each copy: see "searching
+ * since a pattern" below), so that the full search (kraken fish's) does
+ * none of the second one's work. */
 #define ALWAYS_INLINE inline __attribute__((always_inline))
 
-/* The recursions below come twice, compiled for a full search and for a
- * search since a pattern (`since`, a constant in each copy), so that the
- * full search (kraken fish's) does none of the second one's work. */
 static void extras_full(search *st, const fins_t *fs, uint32_t excluded, int from);
 static void extras_since(search *st, const fins_t *fs, uint32_t excluded, int from);
 
+/* All base cells are handled: fill the cover set up to n with houses that
+ * touch the base but cover nothing new (they only add cannibalism). */
 static ALWAYS_INLINE void extras_t(search *st, const fins_t *fs, uint32_t excluded, int from,
                                    const bool since)
 {
