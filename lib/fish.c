@@ -35,10 +35,6 @@ typedef struct search {
     unsigned base_types;   /* MASK_* allowed for base houses in this pass */
     unsigned cover_types;  /* MASK_* allowed for cover houses in this pass */
     uint32_t cover_bits;   /* houses of the cover types (bit per house) */
-    /* searching since a pattern without fish (sdk_fish_find_since) */
-    sdk_bb gone;           /* the candidates lost since (none: a full search) */
-    uint32_t want;         /* base-type houses holding one: the base holds one of them */
-    bool uncover;          /* and a lost one it holds stays uncovered or is an endo fin */
     bool second_pass;      /* column-based pass of a basic/Franken search */
     bool finned;           /* s->finned */
     int max_fins;          /* s->max_fins */
@@ -61,13 +57,18 @@ typedef struct search {
     uint8_t cover[SDK_FISH_MAX_SIZE];
     uint32_t cover_used; /* bit per house of the current cover */
     uint32_t touch;      /* cover-type houses holding a base candidate */
-    uint64_t ulo, uhi;   /* lost base candidates in no cover house yet (since: one
-                            must stay so; else a bit past the grid, never covered) */
     indep ind;           /* the base set's independent cells (see below) */
     /* with fin sets, per number of base houses: the set bits that k + 1
      * independent cells or more lack, and the bits still possible */
     uint64_t set_away[SDK_FISH_MAX_SIZE + 1][SDK_FISH_MAX_SIZE][SDK_FISH_SET_WORDS];
     uint64_t set_ok[SDK_FISH_MAX_SIZE + 1][SDK_FISH_SET_WORDS];
+    /* searching since a pattern without fish (sdk_fish_find_since; last, so
+     * that the full search's fields keep their places) */
+    sdk_bb gone;       /* the candidates lost since (none: a full search) */
+    uint32_t want;     /* base-type houses holding one: the base holds one of them */
+    bool uncover;      /* and a lost one it holds stays uncovered or is an endo fin */
+    uint64_t ulo, uhi; /* lost base candidates in no cover house yet (one must
+                          stay so; else a bit past the grid, never covered) */
 } search;
 
 static unsigned type_mask(int h)
@@ -622,9 +623,11 @@ static ALWAYS_INLINE void base_rec(search *st, int from, const bool since)
         st->ncover = 0;
         st->cover_used = 0;
         st->touch = 0;
-        st->ulo = 0;
-        st->uhi = 1ULL << 40; /* past the grid: no cover house holds it */
-        if (since && !since_base(st)) return;
+        if (since) {
+            st->ulo = 0;
+            st->uhi = 1ULL << 40; /* past the grid: no cover house holds it */
+            if (!since_base(st)) return;
+        }
         uint32_t cb = st->cover_bits & ~st->base_used;
         while (cb) {
             int h = __builtin_ctz(cb);
