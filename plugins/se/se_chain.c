@@ -58,7 +58,7 @@ typedef struct nest_reg {
  * find: a nested search runs once per propagation step, and fresh blocks of
  * this size cost page faults every time (malloc gives them back to the
  * system). Arenas keep their capacity; blocks are by kind, one size each. */
-enum { B_RUN, B_STATIC, B_SET, B_SCC, B_ONBITS, B_KINDS };
+enum { B_RUN, B_STATIC, B_SET, B_SCC, B_ONBITS, B_CLOSURE, B_KINDS };
 #define POOL_ARENAS 16
 #define POOL_BLOCKS 1024
 typedef struct pool {
@@ -105,6 +105,13 @@ static void pool_free(pool *pl)
     }
 }
 
+/* By component of a static graph: the literals it reaches, and bit w set
+ * where word w of them is not 0 (see closures). */
+typedef struct closure_tab {
+    uint64_t reach[1458][SDK_SE_SET_WORDS];
+    uint32_t words[1458];
+} closure_tab;
+
 typedef struct chainer {
     const sdk_grid *g;
     sdk_se_arena A;
@@ -129,7 +136,11 @@ typedef struct chainer {
     size_t blobcap;
     int *flat; /* finish(): ancestors + 1 by node, 0 unknown (level 0) */
     int flatcap;
-    const sdk_se_static *stat;  /* the links of g (static multiple chains), or NULL */
+    const sdk_se_static *stat; /* the links of g (static multiple chains), or NULL */
+    /* static multiple chains: every literal the run from a candidate on can
+     * reach, by the component of that true literal in scc (see closures) */
+    const sdk_se_scc *scc;
+    const struct closure_tab *closure;
     const struct handoff *from; /* the runs of a lower level on this grid, or NULL */
     struct handoff *rec;        /* where this search's runs are kept, or NULL */
     int start_rule;             /* advanced(): the first rule of its next call */
@@ -670,6 +681,76 @@ static void intersect_hints(chainer *c, int kind, int src, int value, const int 
     }
 }
 
+/* Static multiple chains: a run on a grid that does not change only follows
+ * the links of sdk_se_static, so what it holds (stopped early or not) is
+ * among the literals its source reaches in that graph. Where the literals
+ * reached from every source of a cell or region have nothing in common, no
+ * hint can come from their runs, and they are not made: most cells and
+ * regions, most searches (nested rule 5 of level 3). The reach of every
+ * literal is computed at once, component by component of the graph (sinks
+ * first: a component reaches its own literals, the false literals its true
+ * ones see, which lead nowhere when unlinked and so are not in the graph,
+ * and what its successors reach). */
+static closure_tab *closures(pool *pl, const sdk_se_scc *r, const sdk_se_static *t)
+{
+    closure_tab *ct = pool_get(pl, B_CLOSURE, sizeof *ct);
+    uint64_t(*reach)[SDK_SE_SET_WORDS] = ct->reach;
+    int cur = -1;
+    for (int i = 0; i < r->norder; i++) {
+        int v = r->order[i], k = r->comp[v];
+        uint64_t *m = reach[k];
+        if (k != cur) { /* components are contiguous in order */
+            memset(m, 0, sizeof *reach);
+            cur = k;
+        }
+        m[v >> 6] |= 1ull << (v & 63);
+        if (v & 1) { /* true: its cell's other candidates and its peers false */
+            int cand = v >> 1, cell = cand / 9;
+            SDK_MASK_FOREACH(d, t->cand[cell]) {
+                int off = (cell * 9 + d - 1) * 2;
+                if (off != v - 1) m[off >> 6] |= 1ull << (off & 63);
+            }
+            for (int j = 0; j < t->npeer[cand]; j++) {
+                int off = t->peer[cand][j] * 2;
+                m[off >> 6] |= 1ull << (off & 63);
+            }
+        }
+        for (int e = r->first[v]; e < r->first[v + 1]; e++) {
+            int w = r->comp[r->adj[e]];
+            if (w == k) continue;
+            for (int x = 0; x < SDK_SE_SET_WORDS; x++) m[x] |= reach[w][x];
+        }
+    }
+    for (int k = 0; k < r->ncomp; k++) {
+        uint32_t words = 0;
+        for (int w = 0; w < SDK_SE_SET_WORDS; w++) words |= (uint32_t)(reach[k][w] != 0) << w;
+        ct->words[k] = words;
+    }
+    return ct;
+}
+
+/* Whether the runs from cands[0..n) on may have a literal in common (always
+ * without closures: dynamic runs). */
+static bool closures_meet(const chainer *c, const int *cands, int n)
+{
+    if (!c->closure) return true;
+    const closure_tab *ct = c->closure;
+    const int16_t *comp = c->scc->comp;
+    int k[9];
+    uint32_t words = ~0u;
+    for (int j = 0; j < n && words; j++) {
+        k[j] = comp[cands[j] * 2 + 1];
+        words &= ct->words[k[j]];
+    }
+    for (; words; words &= words - 1) {
+        int w = __builtin_ctz(words);
+        uint64_t b = ct->reach[k[0]][w];
+        for (int j = 1; j < n && b; j++) b &= ct->reach[k[j]][w];
+        if (b) return true;
+    }
+    return false;
+}
+
 static void region_chains(chainer *c, int cell, int d)
 {
     const sdk_grid *g = c->g;
@@ -682,10 +763,9 @@ static void region_chains(chainer *c, int cell, int d)
          * order, so the house's order is the bitboard's) */
         if (sdk_bb_first(pos) != cell) continue;
         int cands[9], ns = 0;
-        SDK_BB_FOREACH(oc, pos) {
-            cands[ns++] = oc * 9 + d - 1;
-            if (oc != cell) on_run(c, oc * 9 + d - 1);
-        }
+        SDK_BB_FOREACH(oc, pos) cands[ns++] = oc * 9 + d - 1;
+        if (!closures_meet(c, cands, ns)) continue;
+        for (int i = 0; i < ns; i++) on_run(c, cands[i]);
         intersect_hints(c, K_REGION, h, d, cands, ns);
     }
 }
@@ -701,9 +781,10 @@ static void multiple_cell(chainer *c, int cell)
         bool dbl = card >= 3 && !c->nishio && c->dynamic;
         bool contra = c->dynamic || c->nishio;
         int kind = c->nishio ? K_NISHIO : K_CONTRA;
-        const onrun *o = on_run(c, cand);
-        const uint64_t *on_bits = c->onbits[cand];
-        if (o->bad && contra)
+        /* static multiple chains read the on runs only where they meet */
+        const onrun *o = contra || dbl ? on_run(c, cand) : NULL;
+        const uint64_t *on_bits = o ? c->onbits[cand] : NULL;
+        if (o && o->bad && contra)
             binary_hint(c, kind, cand * 2 + 1, o->absurd_on, o->absurd_off, cand * 2);
         /* the run from cand off gives contradiction and double chains only:
          * static multiple chains (neither) do not make it */
@@ -726,8 +807,10 @@ static void multiple_cell(chainer *c, int cell)
         if (!c->nishio) region_chains(c, cell, d);
         on_cands[nv++] = cand;
     }
-    if (!c->nishio && (card == 2 || (c->multiple && card > 2)))
+    if (!c->nishio && (card == 2 || (c->multiple && card > 2)) && closures_meet(c, on_cands, nv)) {
+        for (int i = 0; i < nv; i++) on_run(c, on_cands[i]);
         intersect_hints(c, K_CELL, cell, 0, on_cands, nv);
+    }
     pool_put(c->pool, B_SET, off_set);
 }
 
@@ -943,13 +1026,24 @@ static void collect(chainer *c, unsigned unary_modes)
 {
     if (c->multiple || c->dynamic) {
         sdk_se_static *t = NULL;
+        sdk_se_scc *scc = NULL;
+        closure_tab *reach = NULL;
         if (!c->dynamic) { /* static runs: the links once for all of them */
             t = pool_get(c->pool, B_STATIC, sizeof *t);
             sdk_se_static_init(t, c->g);
             c->stat = t;
+            scc = pool_get(c->pool, B_SCC, sizeof *scc);
+            sdk_se_scc_init(scc, t, true, true);
+            reach = closures(c->pool, scc, t);
+            c->scc = scc;
+            c->closure = reach;
         }
         multiple(c);
         c->stat = NULL;
+        c->scc = NULL;
+        c->closure = NULL;
+        pool_put(c->pool, B_CLOSURE, reach);
+        pool_put(c->pool, B_SCC, scc);
         pool_put(c->pool, B_STATIC, t);
     } else {
         sdk_se_static *t = pool_get(c->pool, B_STATIC, sizeof *t);
