@@ -246,7 +246,20 @@ static int flat_of(chainer *c, int node)
         memset(c->flat + c->flatcap, 0, sizeof *c->flat * (size_t)(ncap - c->flatcap));
         c->flatcap = ncap;
     }
-    if (!c->flat[node]) c->flat[node] = sdk_se_complexity(&c->A, &node, 1) + 1;
+    if (c->flat[node]) return c->flat[node] - 1;
+    /* Runs of multiple and dynamic chains keep one potential per literal in
+     * their set and take parents from it, and a new potential's literal is
+     * not there: a potential's literal is never among its ancestors. So one
+     * with a single parent has one ancestor more than that parent (not so
+     * for cycles, whose end is their start again). */
+    int up[256], n = 0, x = node;
+    if (c->multiple || c->dynamic)
+        while (!c->flat[x] && c->A.p[x].np == 1 && n < 256) {
+            up[n++] = x;
+            x = c->A.par[c->A.p[x].par];
+        }
+    if (!c->flat[x]) c->flat[x] = sdk_se_complexity(&c->A, &x, 1) + 1;
+    for (int i = n - 1; i >= 0; i--) c->flat[up[i]] = c->flat[x] + (n - i);
     return c->flat[node] - 1;
 }
 
