@@ -859,13 +859,25 @@ static void sort_dedup(hlist *l)
     for (int i = 0; i < l->n; i++)
         if (l->h[i].nrem > 1) qsort(l->h[i].rem, (size_t)l->h[i].nrem, sizeof(int16_t), cmp_i16);
     qsort(l->h, (size_t)l->n, sizeof *l->h, cmp_hint);
+    /* the hints kept so far by the hash of their eliminations (an
+     * open-addressing table of their indices, -1 empty) */
+    int cap = 64;
+    while (cap < 2 * l->n) cap *= 2;
+    int tbuf[1024], *tab = cap <= 1024 ? tbuf : sdk_xmalloc(sizeof *tab * (size_t)cap);
+    memset(tab, 0xff, sizeof *tab * (size_t)cap);
     int k = 0;
     for (int i = 0; i < l->n; i++) {
+        const hint *h = &l->h[i];
+        uint32_t hash = 2166136261u ^ (uint32_t)h->nrem;
+        for (int r = 0; r < h->nrem; r++) hash = (hash ^ (uint16_t)h->rem[r]) * 16777619u;
+        int j = (int)(hash & (uint32_t)(cap - 1));
         bool dup = false;
-        for (int j = 0; j < k && !dup; j++)
-            if (same_effect(&l->h[j], &l->h[i])) dup = true;
-        if (!dup) l->h[k++] = l->h[i];
+        for (; tab[j] >= 0 && !dup; j = (j + 1) & (cap - 1)) dup = same_effect(&l->h[tab[j]], h);
+        if (dup) continue;
+        tab[j] = k;
+        l->h[k++] = *h;
     }
+    if (tab != tbuf) free(tab);
     l->n = k;
 }
 
