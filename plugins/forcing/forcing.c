@@ -201,6 +201,11 @@ typedef struct tables_work {
     int cap;
     int *ints;
     table *reach;
+    /* the component graph of the last tables_all(): successors of
+     * component c are cedge[cfirst[c] .. cfirst[c + 1]); cstate: COMP_* */
+    int ecap;
+    int *cfirst, *cedge, *cstack;
+    uint8_t *cstate;
 } tables_work;
 static _Thread_local tables_work twork;
 
@@ -208,7 +213,28 @@ static void tables_work_release(void)
 {
     free(twork.ints);
     free(twork.reach);
+    free(twork.cfirst);
+    free(twork.cedge);
+    free(twork.cstack);
+    free(twork.cstate);
     memset(&twork, 0, sizeof twork);
+}
+
+static void comp_mark_clean(int c)
+{
+    tables_work *tw = &twork;
+    int sp = 0;
+    tw->cstate[c] = 1; /* COMP_CLEAN */
+    tw->cstack[sp++] = c;
+    while (sp) {
+        int u = tw->cstack[--sp];
+        for (int e = tw->cfirst[u]; e < tw->cfirst[u + 1]; e++) {
+            int v = tw->cedge[e];
+            if (tw->cstate[v] == 1) continue;
+            tw->cstate[v] = 1;
+            tw->cstack[sp++] = v;
+        }
+    }
 }
 
 static bool tables_all(sctx *s)
@@ -220,14 +246,28 @@ static bool tables_all(sctx *s)
     if (tw->cap < nlit) {
         free(tw->ints);
         free(tw->reach);
+        free(tw->cfirst);
+        free(tw->cstack);
+        free(tw->cstate);
         tw->ints = malloc(sizeof(int) * (size_t)nlit * 7);
         tw->reach = malloc(sizeof(table) * (size_t)nlit);
+        tw->cfirst = malloc(sizeof(int) * (size_t)(nlit + 2));
+        tw->cstack = malloc(sizeof(int) * (size_t)nlit);
+        tw->cstate = malloc((size_t)nlit);
         tw->cap = tw->ints && tw->reach ? nlit : 0;
         if (!tw->cap) return false;
     }
     int *index = tw->ints, *low = index + nlit, *comp = low + nlit, *stack = comp + nlit,
         *frame = stack + nlit, *edge_at = frame + nlit, *merged = edge_at + nlit;
     table *reach = tw->reach;
+    /* the component graph, as the merges below meet it */
+    int ne = L->first[nlit], nce = 0;
+    if (tw->ecap < ne || !tw->cedge) {
+        free(tw->cedge);
+        tw->cedge = malloc(sizeof(int) * (size_t)(ne ? ne : 1));
+        tw->ecap = tw->cedge ? ne : 0;
+    }
+    bool graph = tw->cedge && tw->cfirst && tw->cstack && tw->cstate;
     for (int v = 0; v < nlit; v++) index[v] = comp[v] = merged[v] = -1;
     int next = 0, sp = 0, ncomp = 0;
     /* from the premises: what none of them reaches needs no set */
@@ -263,6 +303,7 @@ static bool tables_all(sctx *s)
             for (int i = from; i < sp; i++) comp[stack[i]] = ncomp;
             table *r = &reach[ncomp];
             memset(r, 0, sizeof *r);
+            if (graph) tw->cfirst[ncomp] = nce;
             /* merged[c] == ncomp: component c is in r already */
             for (int i = from; i < sp; i++) {
                 int w = stack[i], k = w >> 1;
@@ -271,6 +312,7 @@ static bool tables_all(sctx *s)
                     int c = comp[L->edge[e].to];
                     if (c == ncomp || merged[c] == ncomp) continue;
                     merged[c] = ncomp;
+                    if (graph) tw->cedge[nce++] = c;
                     for (int x = 0; x < 12; x++) {
                         r->on.w[x] |= reach[c].on.w[x];
                         r->off.w[x] |= reach[c].off.w[x];
@@ -280,6 +322,10 @@ static bool tables_all(sctx *s)
             sp = from;
             ncomp++;
         }
+    }
+    if (graph) {
+        tw->cfirst[ncomp] = nce;
+        memset(tw->cstate, 0, (size_t)ncomp);
     }
     for (int c = 0; c < ncomp; c++) merged[c] = -1; /* now: a component's first premise */
     for (int c = 0; c < 81; c++) {
@@ -292,7 +338,7 @@ static bool tables_all(sctx *s)
                 t->off = reach[comp[l]].off;
                 if (merged[comp[l]] < 0) merged[comp[l]] = l;
                 t->rep = (int16_t)merged[comp[l]];
-                t->clean = false;
+                t->comp = graph ? comp[l] : -1;
                 t->valid = true;
             }
         }
@@ -311,7 +357,7 @@ const table *forcing_table(sctx *s, int lit)
     }
     table_search(s, lit, t);
     t->rep = (int16_t)lit;
-    t->clean = false;
+    t->comp = -1;
     t->valid = true;
     return t;
 }
@@ -359,30 +405,20 @@ static int pop_low(unsigned *m)
     return d;
 }
 
-/* Static contradiction of premise p: returns the kind found, fills the chains.
- * The tests run in a fixed order (the premise's negation, a candidate true
- * and false, cells, then houses digit by digit), each on whole words. */
-static int static_contradiction(sctx *s, int p, sdk_step *st, int *len)
+/* The contradictions a table shows by itself (kinds 2 to 6 of
+ * static_contradiction below), in its fixed order: a candidate true and
+ * false, cells, then houses digit by digit, each on whole words. Returns the
+ * kind found, 0 for none; with st, the chains from premise p go into it
+ * (len: their node count), without, only the kind. */
+static int table_contradiction(sctx *s, int p, const table *t, sdk_step *st, int *len)
 {
-    const table *t = &s->t[p];
     const sdk_grid *g = s->g;
-    char txt[512];
-    *len = 0;
-    /* the premise implies its own negation */
-    if (cs_has((p & 1) ? &t->off : &t->on, p >> 1)) {
-        *len = forcing_add_chain(s, p, p ^ 1, st, txt, sizeof txt);
-        sdk_step_printf(st, "%s", txt);
-        return 1;
-    }
-    /* the rest reads the table only: a table equal to one found clean
-     * (its component's first premise) is clean */
-    table *rep = &s->t[t->rep];
-    if (rep->clean) return 0;
     for (int w = 0; w < 12; w++) {
         uint64_t both = t->on.w[w] & t->off.w[w];
         if (!both) continue;
         int k = w * 64 + __builtin_ctzll(both);
         if (k >= SDK_NCAND) break;
+        if (!st) return 2;
         char a[512], b[512];
         int l1 = forcing_add_chain(s, p, 2 * k + 1, st, a, sizeof a);
         int l2 = forcing_add_chain(s, p, 2 * k, st, b, sizeof b);
@@ -400,6 +436,7 @@ static int static_contradiction(sctx *s, int p, sdk_step *st, int *len)
         alive_c[c] = (uint16_t)(cand & ~off);
         if (g->value[c]) continue;
         if (sdk_mask_count(on) >= 2) {
+            if (!st) return 3;
             int first = c * 9 + pop_low(&on), second = c * 9 + pop_low(&on);
             char a[512], b[512];
             *len = forcing_add_chain(s, p, 2 * first + 1, st, a, sizeof a) +
@@ -408,6 +445,7 @@ static int static_contradiction(sctx *s, int p, sdk_step *st, int *len)
             return 3;
         }
         if (off == cand) {
+            if (!st) return 4;
             SDK_MASK_FOREACH(d, cand)
                 *len += forcing_add_chain(s, p, 2 * (c * 9 + d - 1), st, NULL, 0);
             char a[8];
@@ -430,6 +468,7 @@ static int static_contradiction(sctx *s, int p, sdk_step *st, int *len)
         unsigned bad = twice | (present & ~alive);
         if (!bad) continue;
         int d = __builtin_ctz(bad) + 1;
+        if (!st) return twice >> (d - 1) & 1 ? 5 : 6;
         sdk_bb b = sdk_house_digit(g, h, d);
         char hn[16];
         if (twice >> (d - 1) & 1) {
@@ -450,8 +489,78 @@ static int static_contradiction(sctx *s, int p, sdk_step *st, int *len)
         sdk_step_printf(st, "digit %d has no place in %s", d, sdk_house_name(h, hn));
         return 6;
     }
-    rep->clean = true;
     return 0;
+}
+
+/* A table's verdict (table_contradiction() found nothing: clean) holds for
+ * its component, and clean passes down the component graph: a component
+ * reaches what its successors reach and more, every contradiction of a set
+ * is one of any larger set, so a component reached from a clean one is
+ * clean. Component states in twork.cstate. */
+enum { COMP_UNKNOWN = 0, COMP_CLEAN, COMP_BROKEN };
+static void comp_mark_clean(int c);
+
+/* Static contradiction of premise p: returns the kind found, fills the chains.
+ * The tests run in a fixed order (the premise's negation, then what the
+ * table shows, table_contradiction()). */
+static int static_contradiction(sctx *s, int p, sdk_step *st, int *len)
+{
+    const table *t = &s->t[p];
+    char txt[512];
+    *len = 0;
+    /* the premise implies its own negation */
+    if (cs_has((p & 1) ? &t->off : &t->on, p >> 1)) {
+        *len = forcing_add_chain(s, p, p ^ 1, st, txt, sizeof txt);
+        sdk_step_printf(st, "%s", txt);
+        return 1;
+    }
+    /* the rest reads the table only: its component's verdict, when known */
+    if (t->comp >= 0 && twork.cstate[t->comp] == COMP_CLEAN) return 0;
+    int kind = table_contradiction(s, p, t, st, len);
+    if (t->comp >= 0) {
+        if (kind)
+            twork.cstate[t->comp] = COMP_BROKEN;
+        else
+            comp_mark_clean(t->comp);
+    }
+    return kind;
+}
+
+static int cmp_key_desc(const void *a, const void *b)
+{
+    int64_t x = *(const int64_t *)a, y = *(const int64_t *)b;
+    return (x < y) - (x > y);
+}
+
+/* The verdicts of the premises' components, sources first: a clean one
+ * spares the scan of every component below it. want[p]: premise p is
+ * scanned by find_fcc; true_known: the others are true in a solution. */
+static void comp_verdicts(sctx *s, const bool *want, bool true_known)
+{
+    /* (component, premise) as one key, largest component first */
+    int64_t *order = sdk_xmalloc(sizeof(int64_t) * 2 * SDK_NCAND);
+    int n = 0;
+    for (int p = 0; p < 2 * SDK_NCAND; p++)
+        if (want[p] && s->t[p].valid && s->t[p].comp >= 0)
+            order[n++] = (int64_t)s->t[p].comp << 16 | p;
+    /* a premise a solution makes true (not wanted) breaks nothing: its
+     * component is clean, and so is all it reaches */
+    if (true_known)
+        for (int p = 0; p < 2 * SDK_NCAND; p++)
+            if (!want[p] && s->t[p].valid && s->t[p].comp >= 0 &&
+                twork.cstate[s->t[p].comp] != COMP_CLEAN)
+                comp_mark_clean(s->t[p].comp);
+    if (n) qsort(order, (size_t)n, sizeof *order, cmp_key_desc);
+    for (int i = 0; i < n; i++) {
+        int p = (int)(order[i] & 0xffff);
+        const table *t = &s->t[p];
+        if (twork.cstate[t->comp] != COMP_UNKNOWN) continue;
+        if (table_contradiction(s, p, t, NULL, NULL))
+            twork.cstate[t->comp] = COMP_BROKEN;
+        else
+            comp_mark_clean(t->comp);
+    }
+    free(order);
 }
 
 static int find_fcc(const sdk_ctx *ctx, const sdk_grid *g, sdk_sink *sink)
@@ -467,6 +576,13 @@ static int find_fcc(const sdk_ctx *ctx, const sdk_grid *g, sdk_sink *sink)
     uint8_t solution[SDK_CELLS];
     bool have_solution = sdk_solve_grid(g, 1, &solution, NULL) > 0;
     if (!forcing_static_init(&s, g, flags, have_solution ? solution : NULL)) goto out;
+    bool *want = sdk_xcalloc(2 * SDK_NCAND, sizeof *want);
+    for (int p = 0; p < 2 * SDK_NCAND; p++) {
+        int pk = p >> 1;
+        want[p] = !have_solution || (solution[pk / 9] == pk % 9 + 1) != (p & 1);
+    }
+    comp_verdicts(&s, want, have_solution);
+    free(want);
     for (int p = 0; p < 2 * SDK_NCAND && ret != SDK_STOP; p++) {
         if (!s.t[p].valid) continue;
         int pk = p >> 1; /* a true premise's table may be cached: it breaks nothing */

@@ -56,8 +56,8 @@ static inline bool cs_empty(const cset *a)
 typedef struct table {
     cset on, off;
     bool valid;
-    bool clean;  /* forcing chain contradiction: no contradiction in on/off */
     int16_t rep; /* a premise whose table is this one (its first, or itself) */
+    int comp;    /* its component in forcing.c's graph (tables_all), or -1 */
 } table;
 
 /* Conclusions already emitted (one step per conclusion). */
