@@ -197,6 +197,7 @@ static void table_search(sctx *s, int lit, table *t)
  * memory (then tables are searched one by one). */
 /* tables_all()'s work arrays, per thread, kept between positions (grown
  * when a graph needs more): seven ints and one table per literal. */
+enum { COMP_UNKNOWN = 0, COMP_CLEAN, COMP_BROKEN }; /* tables_work.cstate */
 typedef struct tables_work {
     int cap;
     int *ints;
@@ -224,14 +225,14 @@ static void comp_mark_clean(int c)
 {
     tables_work *tw = &twork;
     int sp = 0;
-    tw->cstate[c] = 1; /* COMP_CLEAN */
+    tw->cstate[c] = COMP_CLEAN;
     tw->cstack[sp++] = c;
     while (sp) {
         int u = tw->cstack[--sp];
         for (int e = tw->cfirst[u]; e < tw->cfirst[u + 1]; e++) {
             int v = tw->cedge[e];
-            if (tw->cstate[v] == 1) continue;
-            tw->cstate[v] = 1;
+            if (tw->cstate[v] == COMP_CLEAN) continue;
+            tw->cstate[v] = COMP_CLEAN;
             tw->cstack[sp++] = v;
         }
     }
@@ -327,7 +328,6 @@ static bool tables_all(sctx *s)
         tw->cfirst[ncomp] = nce;
         memset(tw->cstate, 0, (size_t)ncomp);
     }
-    for (int c = 0; c < ncomp; c++) merged[c] = -1; /* now: a component's first premise */
     for (int c = 0; c < 81; c++) {
         if (g->value[c]) continue;
         SDK_MASK_FOREACH(d, g->cand[c]) {
@@ -336,8 +336,6 @@ static bool tables_all(sctx *s)
                 table *t = &s->t[l];
                 t->on = reach[comp[l]].on;
                 t->off = reach[comp[l]].off;
-                if (merged[comp[l]] < 0) merged[comp[l]] = l;
-                t->rep = (int16_t)merged[comp[l]];
                 t->comp = graph ? comp[l] : -1;
                 t->valid = true;
             }
@@ -356,7 +354,6 @@ const table *forcing_table(sctx *s, int lit)
         if (tables_all(s) && t->valid) return t;
     }
     table_search(s, lit, t);
-    t->rep = (int16_t)lit;
     t->comp = -1;
     t->valid = true;
     return t;
@@ -496,9 +493,7 @@ static int table_contradiction(sctx *s, int p, const table *t, sdk_step *st, int
  * its component, and clean passes down the component graph: a component
  * reaches what its successors reach and more, every contradiction of a set
  * is one of any larger set, so a component reached from a clean one is
- * clean. Component states in twork.cstate. */
-enum { COMP_UNKNOWN = 0, COMP_CLEAN, COMP_BROKEN };
-static void comp_mark_clean(int c);
+ * clean (comp_mark_clean). Component states in twork.cstate. */
 
 /* Static contradiction of premise p: returns the kind found, fills the chains.
  * The tests run in a fixed order (the premise's negation, then what the

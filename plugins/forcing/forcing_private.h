@@ -56,8 +56,7 @@ static inline bool cs_empty(const cset *a)
 typedef struct table {
     cset on, off;
     bool valid;
-    int16_t rep; /* a premise whose table is this one (its first, or itself) */
-    int comp;    /* its component in forcing.c's graph (tables_all), or -1 */
+    int comp; /* its component in forcing.c's graph (tables_all), or -1 */
 } table;
 
 /* Conclusions already emitted (one step per conclusion). */
