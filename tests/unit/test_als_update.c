@@ -1,0 +1,221 @@
+/* test_als_update.c - the ALS plugin (plugins/als) reuses its work from one
+ * position to the next, per thread, and this test checks that the reuse is
+ * exact on real paths:
+ *   - the RCC graph of a position that descends from the last one is not
+ *     built but updated from the last graph (rcc_update: kept sets' rows
+ *     mapped over, only pairs with a changed set tested). At every position,
+ *     for both overlap options, it must equal sdk_rcc_graph_build on the same
+ *     list, edge by edge and row by row.
+ *   - after a chain search that found nothing, the next search on a
+ *     descendant grid only walks chains holding a changed set
+ *     (chain_dirty_dist). At every position its instances must be those of a
+ *     search from scratch: same chains, same RCs and eliminations, in the
+ *     same order (so the same steps, the first one included).
+ * The paths: the standard profile's steps on a few of the hardest puzzles
+ * (the grid before each step, as the engine asks), and random removals of
+ * false candidates with singles placed now and then (small and large
+ * changes, cell values too). ALS_UPDATE_PUZZLES=N walks N puzzles of the
+ * profile (default 1), ALS_UPDATE_MAX_RC=N sets the chain links (5). The
+ * plugin source is compiled in, so its internal functions are called
+ * directly, as find() calls them. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "testutil.h"
+#include "walk.h"
+#include "sudoku/als.h"
+#include "sudoku/format.h"
+#include "sudoku/solver.h"
+
+#include "../../plugins/als/als_plugin.c"
+
+/* max-length 6 (the default is 7): the searches from scratch on the first
+ * positions of the hardest puzzles cost seconds at 7; the reuse code is the
+ * same for every length */
+static int chain_max_rc = 5;
+/* puzzles of the standard profile path (ALS_UPDATE_PUZZLES: more) */
+static int profile_puzzles = 1;
+#define CHAIN_MAX_NODES 100000000L
+
+typedef struct stats {
+    long positions;
+    long updated;   /* graphs made by rcc_update */
+    long reused;    /* chain searches that walked only the changed sets' chains */
+    long chains;    /* chain instances found (and compared) */
+    long with_find; /* positions where the chain search found some */
+} stats;
+
+static void assert_same_graph(const sdk_rcc_graph *got, const sdk_rcc_graph *want, long pos, int ov)
+{
+    if (got->nals != want->nals || got->n != want->n)
+        fail_msg("position %ld overlap=%d: updated graph has %d sets %d edges, built %d sets %d "
+                 "edges",
+                 pos, ov, got->nals, got->n, want->nals, want->n);
+    for (int k = 0; k <= want->nals; k++)
+        if (got->first[k] != want->first[k])
+            fail_msg("position %ld overlap=%d: row %d starts at %d, built at %d", pos, ov, k,
+                     got->first[k], want->first[k]);
+    for (int e = 0; e < want->n; e++) {
+        const sdk_rcc *a = &got->edge[e], *b = &want->edge[e];
+        if (a->a != b->a || a->b != b->b || a->digits != b->digits)
+            fail_msg("position %ld overlap=%d: edge %d is %d-%d/%x, built %d-%d/%x", pos, ov, e,
+                     a->a, a->b, a->digits, b->a, b->b, b->digits);
+    }
+}
+
+static void assert_same_recs(const recs *got, const recs *want, long pos)
+{
+    if (got->n != want->n)
+        fail_msg("position %ld: reuse search found %d chains, from scratch %d", pos, got->n,
+                 want->n);
+    for (int i = 0; i < want->n; i++) {
+        const rec *a = &got->r[i], *b = &want->r[i];
+        bool same = a->kind == b->kind && a->nals == b->nals && a->zmask == b->zmask &&
+                    a->nelim == b->nelim && a->ncells == b->ncells && a->order == b->order &&
+                    same_elims(a, b);
+        for (int k = 0; same && k < b->nals; k++) same = a->als[k] == b->als[k];
+        for (int k = 0; same && k + 1 < b->nals; k++) same = a->rc[k] == b->rc[k];
+        if (!same) fail_msg("position %ld: chain %d differs from the search from scratch", pos, i);
+    }
+}
+
+/* The checks at one position g (the thread's caches hold the last one). */
+static void check_position(stats *st, const sdk_grid *g)
+{
+    long pos = ++st->positions;
+    als_cache *ac = als_of(g);
+    assert_non_null(ac);
+    for (int ov = 0; ov < 2; ov++) {
+        bool update = !ac->have_graph[ov] && ac->have_prev && ac->prev_have_graph[ov] &&
+                      ac->nchanged <= ac->l.n / 2;
+        const sdk_rcc_graph *gr = rcc_of(ac, ov);
+        assert_non_null(gr);
+        sdk_rcc_graph full;
+        assert_true(sdk_rcc_graph_build(&ac->l, ov, &full) >= 0);
+        assert_same_graph(gr, &full, pos, ov);
+        sdk_rcc_graph_free(&full);
+        st->updated += update;
+    }
+    /* the chain search, as find_als runs it for the standard profile */
+    const sdk_rcc_graph *gr = rcc_of(ac, false);
+    uint8_t *dist = NULL;
+    if (chain_node_bound(gr, chain_max_rc) <= CHAIN_MAX_NODES)
+        dist = chain_dirty_dist(g, &ac->l, gr, chain_max_rc, false);
+    recs scratch, reuse;
+    memset(&scratch, 0, sizeof scratch);
+    memset(&reuse, 0, sizeof reuse);
+    scratch.max_nodes = reuse.max_nodes = CHAIN_MAX_NODES;
+    if (dist) { /* a search from scratch to compare with (else both are one) */
+        chain_base base = chain_last;
+        chain_last.valid = false; /* nothing to reuse */
+        find_chains(g, &ac->l, gr, chain_max_rc, false, false, &scratch);
+        chain_last = base;
+    }
+    find_chains(g, &ac->l, gr, chain_max_rc, false, false, &reuse);
+    if (dist) {
+        assert_same_recs(&reuse, &scratch, pos);
+        st->reused++;
+        st->chains += scratch.n;
+        st->with_find += scratch.n > 0;
+    }
+    free(dist);
+    recs_free(&scratch);
+    recs_free(&reuse);
+}
+
+static void on_step(void *ctx, const sdk_step *s, const sdk_grid *before, const uint8_t *sol,
+                    int nstep)
+{
+    (void)s;
+    (void)sol;
+    (void)nstep;
+    check_position(ctx, before);
+}
+
+/* Forget what the thread kept (an earlier test or walk). */
+static void reset_caches(void)
+{
+    als_cache_release();
+    memset(&chain_last, 0, sizeof chain_last);
+}
+
+static void test_profile_path(void **state)
+{
+    (void)state;
+    sdk_config cfg;
+    tu_load_config(&cfg);
+    const sdk_profile *p = sdk_config_profile(&cfg, "standard");
+    assert_non_null(p);
+    reset_caches();
+    stats st = {0};
+    walk_result r = {0};
+    walk_profile(p, "forum_hardest_1106.txt", profile_puzzles, 97, on_step, &st, &r, NULL);
+    assert_int_equal(r.wrong, 0);
+    print_message("standard path: %ld positions, %ld graphs updated, %ld chain searches reused, "
+                  "%ld of them with chains (%ld chains)\n",
+                  st.positions, st.updated, st.reused, st.with_find, st.chains);
+    /* the paths must exercise both reuses, not only full builds */
+    assert_true(st.positions > 60);
+    assert_true(st.updated > st.positions / 2);
+    assert_true(st.reused > 20);
+    assert_true(st.with_find > 2);
+    sdk_config_free(&cfg);
+    reset_caches();
+}
+
+static void test_random_path(void **state)
+{
+    (void)state;
+    uint8_t(*puz)[81];
+    int n = tu_read_puzzles("forum_hardest_1106.txt", 4, 211, &puz);
+    assert_true(n > 0);
+    reset_caches();
+    stats st = {0};
+    unsigned seed = 12345;
+    for (int i = 0; i < n; i++) {
+        uint8_t sol[81];
+        assert_int_equal(sdk_solve(puz[i], 2, &sol, NULL), 1);
+        sdk_grid g;
+        sdk_grid_from_values(&g, puz[i]);
+        for (int step = 0; step < 60 && !sdk_grid_solved(&g); step++) {
+            check_position(&st, &g);
+            /* 1..3 false candidates removed; every 10th step the singles too */
+            seed = seed * 1103515245u + 12345u;
+            int k = 1 + (int)((seed >> 16) % 3);
+            for (int j = 0; j < k; j++) {
+                int cands[729], nc = 0;
+                for (int c = 0; c < 81; c++)
+                    SDK_MASK_FOREACH(d, g.cand[c]) {
+                        if (d != sol[c]) cands[nc++] = c * 9 + d - 1;
+                    }
+                if (!nc) break;
+                seed = seed * 1103515245u + 12345u;
+                int x = cands[(seed >> 8) % (unsigned)nc];
+                sdk_grid_eliminate(&g, x / 9, x % 9 + 1);
+            }
+            if (step % 10 == 9) walk_basic(&g);
+        }
+    }
+    free(puz);
+    print_message(
+        "random path: %d puzzles, %ld positions, %ld graphs updated, %ld chain searches reused, "
+        "%ld of them with chains (%ld chains)\n",
+        n, st.positions, st.updated, st.reused, st.with_find, st.chains);
+    assert_true(st.positions > 20);
+    assert_true(st.updated > st.positions / 2);
+    assert_true(st.reused > 5);
+    reset_caches();
+}
+
+int main(void)
+{
+    const char *rc = getenv("ALS_UPDATE_MAX_RC");
+    if (rc && *rc) chain_max_rc = atoi(rc);
+    const char *np = getenv("ALS_UPDATE_PUZZLES");
+    if (np && *np) profile_puzzles = atoi(np);
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_profile_path),
+        cmocka_unit_test(test_random_path),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
