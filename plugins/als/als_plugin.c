@@ -311,16 +311,13 @@ typedef struct chain_walk {
      * ends next to k so, valid while leaf_gen[...] == gen. */
     int *leaf_at;
     unsigned *leaf_gen;
-    /* The same one link earlier: pre_at[same key] lists the edges of k to a
-     * set that may end a chain (the test of leaf_at) or whose own list is not
-     * empty; the others only count their search nodes. */
-    int *pre_at;
-    unsigned *pre_gen;
-    /* The same j = 3..DEEP_MAX links before the end (deep_*[j - 3]), for the
-     * search without counting: reach_edges (lists for more links cost more
-     * to build than they save). */
-    int *deep_at[DEEP_MAX - 2];
-    unsigned *deep_gen[DEEP_MAX - 2];
+    /* The same j = 2..DEEP_MAX links before the end: reach_at[j - 2][same
+     * key] lists the edges of k to a set that may end a chain (the test of
+     * leaf_at) or whose own list for j - 1 is not empty; the others only
+     * count their search nodes (j = 2) or find nothing. reach_edges builds
+     * them (lists for more links cost more to build than they save). */
+    int *reach_at[DEEP_MAX - 1];
+    unsigned *reach_gen[DEEP_MAX - 1];
     int *pool, npool, cappool;
     /* Per set k, over its edges that the walk may take (forward): the sum of
      * the next sets' edge counts (deg), and the same for the edges of one RC
@@ -438,49 +435,16 @@ static int leaf_edges(chain_walk *w, int k, unsigned first, unsigned excl)
 }
 
 /* The edges of k (its chain's last link may not use excl) whose next set may
- * end a chain (zs below) or lead to an end (its leaf_edges list is not
- * empty); offset in pool as for leaf_edges. */
-static int pre_edges(chain_walk *w, int k, unsigned first, unsigned excl)
-{
-    int key = leaf_key(k, first, excl);
-    int start = w->als[0];
-    if (w->pre_gen[key] == w->gen) return w->pre_at[key];
-    int lo = w->gr->first[k], hi = w->gr->first[k + 1];
-    for (int i = lo; i < hi; i++) { /* built first: pool may move */
-        const sdk_rcc *e = &w->gr->edge[i];
-        unsigned act = e->digits & ~excl;
-        if (e->b != start && act) leaf_edges(w, e->b, first, act & (0u - act));
-    }
-    pool_reserve(w, hi - lo + 1);
-    int at = w->npool, n = 0;
-    for (int i = lo; i < hi; i++) {
-        const sdk_rcc *e = &w->gr->edge[i];
-        unsigned act = e->digits & ~excl;
-        if (e->b == start || !act) continue;
-        bool end_here = (uz_of(w, e->b) & ~first & ~act) != 0;
-        int next = leaf_edges(w, e->b, first, act & (0u - act)); /* built above */
-        bool end_next = w->pool[next] > 0;
-        if (end_here || end_next) w->pool[at + 1 + n++] = i;
-    }
-    w->pool[at] = n;
-    w->npool += n + 1;
-    w->pre_at[key] = at;
-    w->pre_gen[key] = w->gen;
-    return at;
-}
-
-/* The edges of k (its chain's last link may not use excl) whose next set may
  * end a chain or lead to an end within j links in all (ignoring which sets
- * the chain holds already): leaf_edges for j = 1, pre_edges for j = 2, and
- * for j = 3..DEEP_MAX the next set may end a chain or has a list for j - 1
- * that is not empty. Offset in pool as for leaf_edges. */
+ * the chain holds already): leaf_edges for j = 1; for j = 2..DEEP_MAX the
+ * next set may end a chain or has a list for j - 1 that is not empty. Offset
+ * in pool as for leaf_edges. */
 static int reach_edges(chain_walk *w, int j, int k, unsigned first, unsigned excl)
 {
     if (j == 1) return leaf_edges(w, k, first, excl);
-    if (j == 2) return pre_edges(w, k, first, excl);
     int key = leaf_key(k, first, excl);
     int start = w->als[0];
-    if (w->deep_gen[j - 3][key] == w->gen) return w->deep_at[j - 3][key];
+    if (w->reach_gen[j - 2][key] == w->gen) return w->reach_at[j - 2][key];
     int lo = w->gr->first[k], hi = w->gr->first[k + 1];
     for (int i = lo; i < hi; i++) { /* built first: pool may move */
         const sdk_rcc *e = &w->gr->edge[i];
@@ -499,8 +463,8 @@ static int reach_edges(chain_walk *w, int j, int k, unsigned first, unsigned exc
     }
     w->pool[at] = n;
     w->npool += n + 1;
-    w->deep_at[j - 3][key] = at;
-    w->deep_gen[j - 3][key] = w->gen;
+    w->reach_at[j - 2][key] = at;
+    w->reach_gen[j - 2][key] = w->gen;
     return at;
 }
 
@@ -566,7 +530,7 @@ static void chain_preleaf(chain_walk *w, int k, unsigned excl)
     if (w->count)
         w->R->nodes += preleaf_nodes(w, k, excl, w->n - 1, w->als[w->n - 1], w->edig[w->n - 1]);
     unsigned first = w->act[0];
-    int at = pre_edges(w, k, first, excl);
+    int at = reach_edges(w, 2, k, first, excl);
     for (int i = 0; i < w->pool[at]; i++) {
         const sdk_rcc *e = &edge[w->pool[at + 1 + i]];
         unsigned act = e->digits & ~excl;
@@ -595,7 +559,7 @@ static bool counted_only(chain_walk *w, const sdk_rcc *e, unsigned act)
     if (!reaches_dirty(w, b)) return true; /* nothing to find there (nor to count) */
     if (w->n + 1 >= 3 && (uz_of(w, b) & ~first & ~act)) return false;
     if (!w->count) { /* nothing to count: skipped when nothing to find */
-        int at = pre_edges(w, b, first, act & (0u - act));
+        int at = reach_edges(w, 2, b, first, act & (0u - act));
         return w->pool[at] == 0;
     }
     recs *R = w->R;
@@ -606,7 +570,7 @@ static bool counted_only(chain_walk *w, const sdk_rcc *e, unsigned act)
     }
     if (R->nodes + deg + w->sum[b] > R->max_nodes) return false;
     unsigned excl = act & (0u - act);
-    int at = pre_edges(w, b, first, excl); /* may move pool */
+    int at = reach_edges(w, 2, b, first, excl); /* may move pool */
     if (w->pool[at]) return false;
     R->nodes += deg + preleaf_nodes(w, b, excl, w->n, w->als[w->n], e->digits);
     return true;
@@ -686,17 +650,17 @@ static void chain_dfs(chain_walk *w, unsigned prev)
 
 /* The chain search's tables, kept per thread from one search to the next
  * (allocating and clearing them cost more than most searches): sized for
- * cap sets; an entry of uz, leaf_at or pre_at is valid while its *_gen is
+ * cap sets; an entry of uz, leaf_at or reach_at is valid while its *_gen is
  * the current start's generation, so nothing is cleared between starts or
  * searches. in_chain is all false between searches. */
 typedef struct chain_space {
     int cap;
     bool *in_chain;
     uint16_t *uz;
-    unsigned *uz_gen, *leaf_gen, *pre_gen;
-    int *leaf_at, *pre_at;
-    int *deep_at[DEEP_MAX - 2];
-    unsigned *deep_gen[DEEP_MAX - 2];
+    unsigned *uz_gen, *leaf_gen;
+    int *leaf_at;
+    int *reach_at[DEEP_MAX - 1];
+    unsigned *reach_gen[DEEP_MAX - 1];
     int *pool, cappool;
     unsigned gen;
 } chain_space;
@@ -708,12 +672,10 @@ static void chain_space_free(chain_space *sp)
     free(sp->uz);
     free(sp->uz_gen);
     free(sp->leaf_gen);
-    free(sp->pre_gen);
     free(sp->leaf_at);
-    free(sp->pre_at);
-    for (int j = 0; j < DEEP_MAX - 2; j++) {
-        free(sp->deep_at[j]);
-        free(sp->deep_gen[j]);
+    for (int j = 0; j < DEEP_MAX - 1; j++) {
+        free(sp->reach_at[j]);
+        free(sp->reach_gen[j]);
     }
     free(sp->pool);
     free(sp);
@@ -732,12 +694,10 @@ static chain_space *chain_space_of(int n)
     sp->uz = sdk_xcalloc((size_t)cap, sizeof *sp->uz);
     sp->uz_gen = sdk_xcalloc((size_t)cap, sizeof *sp->uz_gen);
     sp->leaf_gen = sdk_xcalloc((size_t)cap * 81, sizeof *sp->leaf_gen);
-    sp->pre_gen = sdk_xcalloc((size_t)cap * 81, sizeof *sp->pre_gen);
     sp->leaf_at = sdk_xmalloc(sizeof *sp->leaf_at * (size_t)cap * 81);
-    sp->pre_at = sdk_xmalloc(sizeof *sp->pre_at * (size_t)cap * 81);
-    for (int j = 0; j < DEEP_MAX - 2; j++) {
-        sp->deep_gen[j] = sdk_xcalloc((size_t)cap * 81, sizeof *sp->deep_gen[j]);
-        sp->deep_at[j] = sdk_xmalloc(sizeof *sp->deep_at[j] * (size_t)cap * 81);
+    for (int j = 0; j < DEEP_MAX - 1; j++) {
+        sp->reach_gen[j] = sdk_xcalloc((size_t)cap * 81, sizeof *sp->reach_gen[j]);
+        sp->reach_at[j] = sdk_xmalloc(sizeof *sp->reach_at[j] * (size_t)cap * 81);
     }
     chain_space_last = sp;
     return sp;
@@ -749,9 +709,8 @@ static unsigned chain_space_next_gen(chain_space *sp)
     if (++sp->gen == 0) { /* wrapped: clear, start again */
         memset(sp->uz_gen, 0, sizeof *sp->uz_gen * (size_t)sp->cap);
         memset(sp->leaf_gen, 0, sizeof *sp->leaf_gen * (size_t)sp->cap * 81);
-        memset(sp->pre_gen, 0, sizeof *sp->pre_gen * (size_t)sp->cap * 81);
-        for (int j = 0; j < DEEP_MAX - 2; j++)
-            memset(sp->deep_gen[j], 0, sizeof *sp->deep_gen[j] * (size_t)sp->cap * 81);
+        for (int j = 0; j < DEEP_MAX - 1; j++)
+            memset(sp->reach_gen[j], 0, sizeof *sp->reach_gen[j] * (size_t)sp->cap * 81);
         sp->gen = 1;
     }
     return sp->gen;
@@ -842,15 +801,13 @@ static void search_chain(const sdk_als_list *l, const sdk_rcc_graph *gr, int max
                     .uz_gen = sp->uz_gen,
                     .leaf_at = sp->leaf_at,
                     .leaf_gen = sp->leaf_gen,
-                    .pre_at = sp->pre_at,
-                    .pre_gen = sp->pre_gen,
                     .pool = sp->pool,
                     .cappool = sp->cappool,
                     .forward = forward,
                     .count = count,
                     .dist = dist};
-    memcpy(w.deep_at, sp->deep_at, sizeof w.deep_at);
-    memcpy(w.deep_gen, sp->deep_gen, sizeof w.deep_gen);
+    memcpy(w.reach_at, sp->reach_at, sizeof w.reach_at);
+    memcpy(w.reach_gen, sp->reach_gen, sizeof w.reach_gen);
     if (count) { /* what preleaf_nodes and counted_only count with */
         w.sum = sdk_xcalloc((size_t)l->n + 1, sizeof *w.sum);
         w.sum1 = sdk_xcalloc((size_t)(9 * l->n + 1), sizeof *w.sum1);
