@@ -2,6 +2,7 @@
  * several parents, SE's propagation order, cycles and unary forcing chains,
  * ancestor counts (see sudoku/links_se.h). */
 #include "sudoku/alloc.h"
+#include "sudoku/links.h"
 #include "sudoku/links_se.h"
 #include <stdio.h>
 #include <stdlib.h>
@@ -388,13 +389,22 @@ off_to_on_static(const sdk_se_static *t, int cand, bool y, bool x, int *ks, uint
     return n;
 }
 
+/* A component completed: its size, and its literals in order (the last
+ * pushed first, as Tarjan's stack pops them). */
+static void scc_done(void *ctx, int c, const int *members, int k)
+{
+    sdk_se_scc *r = ctx;
+    for (int i = k - 1; i >= 0; i--) r->order[r->norder++] = (int16_t)members[i];
+    r->size[c] = (int16_t)k;
+}
+
 void sdk_se_scc_init(sdk_se_scc *r, const sdk_se_static *t, bool y, bool x)
 {
-    /* The graph as adjacency lists, then Tarjan's algorithm without
-     * recursion. A false literal whose candidate has no strong link here
-     * (no bivalue partner, no conjugate) leads nowhere: it is left out of
-     * the graph with the edges into it (most of the edges), which changes
-     * no component; sdk_se_reach looks at its predecessors instead. */
+    /* The graph as adjacency lists, then its components (sdk_graph_scc).
+     * A false literal whose candidate has no strong link here (no bivalue
+     * partner, no conjugate) leads nowhere: it is left out of the graph
+     * with the edges into it (most of the edges), which changes no
+     * component; sdk_se_reach looks at its predecessors instead. */
     r->t = t;
     r->y = y;
     for (int c = 0; c < 729; c++) {
@@ -444,53 +454,13 @@ void sdk_se_scc_init(sdk_se_scc *r, const sdk_se_static *t, bool y, bool x)
         }
     }
     r->first[1458] = m;
-    int16_t index[1458], low[1458], stack[1458], call[1458];
-    int edge[1458];
-    char on_stack[1458];
-    int sp = 0, depth = 0, next_index = 0, ncomp = 0;
+    bool root[1458]; /* the literals in the graph */
+    for (int lit = 0; lit < 1458; lit++)
+        root[lit] = present[lit >> 1] && ((lit & 1) || r->linked[lit >> 1]);
+    int comp[1458], work[5 * 1458];
     r->norder = 0;
-    memset(index, 0xff, sizeof index);
-    memset(on_stack, 0, sizeof on_stack);
-    for (int root = 0; root < 1458; root++) {
-        if (index[root] >= 0) continue;
-        if (!present[root >> 1] || (!(root & 1) && !r->linked[root >> 1])) {
-            r->comp[root] = -1;
-            continue;
-        }
-        call[depth] = (int16_t)root;
-        edge[depth++] = r->first[root];
-        index[root] = low[root] = (int16_t)next_index++;
-        stack[sp++] = (int16_t)root;
-        on_stack[root] = 1;
-        while (depth) {
-            int v = call[depth - 1];
-            if (edge[depth - 1] < r->first[v + 1]) {
-                int w = r->adj[edge[depth - 1]++];
-                if (index[w] < 0) {
-                    call[depth] = (int16_t)w;
-                    edge[depth++] = r->first[w];
-                    index[w] = low[w] = (int16_t)next_index++;
-                    stack[sp++] = (int16_t)w;
-                    on_stack[w] = 1;
-                } else if (on_stack[w] && index[w] < low[v])
-                    low[v] = index[w];
-                continue;
-            }
-            depth--;
-            if (depth && low[v] < low[call[depth - 1]]) low[call[depth - 1]] = low[v];
-            if (low[v] == index[v]) {
-                int size = 0, w;
-                do {
-                    w = stack[--sp];
-                    on_stack[w] = 0;
-                    r->comp[w] = (int16_t)ncomp;
-                    r->order[r->norder++] = (int16_t)w;
-                    size++;
-                } while (w != v);
-                r->size[ncomp++] = (int16_t)size;
-            }
-        }
-    }
+    int ncomp = sdk_graph_scc(1458, r->first, r->adj, root, comp, work, scc_done, r);
+    for (int lit = 0; lit < 1458; lit++) r->comp[lit] = (int16_t)comp[lit];
     r->ncomp = ncomp;
 }
 

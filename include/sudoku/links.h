@@ -81,6 +81,20 @@ SDK_API void sdk_links_free(sdk_links *L);
 /* ALS chain penalty HoDoKu adds to the length of a chain through an ALS. */
 SDK_API int sdk_links_als_penalty(const sdk_als *a);
 
+/* Strongly connected components of a directed graph of n nodes, node v's
+ * successors adj[first[v] .. first[v + 1]) (Tarjan, without recursion;
+ * lib/scc.c). Searched from every node, or with root only from the nodes
+ * whose root[v] is true (and what they reach). Components are numbered in
+ * the order they complete, where each comes after every component it
+ * reaches (sinks first); comp[v] is v's number, -1 when not reached. done,
+ * when not NULL, is called as each completes, with its members (k nodes,
+ * in depth-first order from the component's root); it may read comp[] of
+ * them and of every component numbered before. work: 5 * n ints. Returns
+ * the number of components. */
+typedef void (*sdk_scc_fn)(void *ctx, int c, const int *members, int k);
+SDK_API int sdk_graph_scc(int n, const int *first, const int *adj, const bool *root, int *comp,
+                          int *work, sdk_scc_fn done, void *ctx);
+
 /* Shortest implication tree from one literal. Arrays of 2*nnode entries. */
 typedef struct sdk_lsearch {
     int nlit;

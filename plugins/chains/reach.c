@@ -12,7 +12,7 @@
  * or from a false one to a true one (strong), so what a true literal reaches
  * is decided by the graph on the true literals where a -> b when a's weak
  * link and a strong link lead from a to b. Its strongly connected components
- * (Tarjan) and, in the order they complete, per component the set of true
+ * (sdk_graph_scc) and, in the order they complete, per component the set of true
  * literals it reaches (its successors and what they reach) give for every
  * premise what it reaches as a set: a false literal is reached when one of
  * the true literals reached has a link into it (`into`). A premise whose sets
@@ -96,67 +96,41 @@ static bool build_tgraph(const sdk_links *L, chain_reach *r, const int *node_of,
     return alternating;
 }
 
-/* Tarjan's components, iteratively; per component (they complete in an
- * order where every component it reaches came first) the set `after`. */
-static void components(chain_reach *r, const tgraph *t)
+/* components()'s state for the callback. */
+typedef struct reach_pass {
+    chain_reach *r;
+    const tgraph *t;
+} reach_pass;
+
+/* A component completed (every component it reaches came first): its set
+ * `after`, the literals its members lead to and what those reach. */
+static void component_done(void *ctx, int comp, const int *members, int k)
 {
-    int n = r->n, W = r->words;
-    int *low = sdk_xmalloc(sizeof(int) * (size_t)n * 4);
-    int *num = low + n, *stack = low + 2 * n, *edge_at = low + 3 * n;
-    int *call = sdk_xmalloc(sizeof(int) * (size_t)n);
-    bool *on_stack = sdk_xcalloc((size_t)n, 1);
-    for (int i = 0; i < n; i++) num[i] = -1;
-    int counter = 0, sp = 0, ncomp = 0;
-    for (int root = 0; root < n; root++) {
-        if (num[root] >= 0) continue;
-        int depth = 0;
-        call[depth++] = root;
-        num[root] = low[root] = counter++;
-        edge_at[root] = t->first[root];
-        stack[sp++] = root;
-        on_stack[root] = true;
-        while (depth) {
-            int v = call[depth - 1];
-            if (edge_at[v] < t->first[v + 1]) {
-                int w = t->adj[edge_at[v]++];
-                if (num[w] < 0) {
-                    num[w] = low[w] = counter++;
-                    edge_at[w] = t->first[w];
-                    stack[sp++] = w;
-                    on_stack[w] = true;
-                    call[depth++] = w;
-                } else if (on_stack[w] && num[w] < low[v]) {
-                    low[v] = num[w];
-                }
-                continue;
-            }
-            depth--;
-            if (depth && low[v] < low[call[depth - 1]]) low[call[depth - 1]] = low[v];
-            if (low[v] != num[v]) continue;
-            /* v roots a component: its members are on the stack down to v */
-            int comp = ncomp++, top = sp;
-            do {
-                int m = stack[--sp];
-                on_stack[m] = false;
-                r->scc[m] = comp;
-            } while (stack[sp] != v);
-            uint64_t *set = r->after + (size_t)comp * (size_t)W;
-            memset(set, 0, sizeof(uint64_t) * (size_t)W);
-            for (int k = sp; k < top; k++) {
-                int m = stack[k];
-                for (int e = t->first[m]; e < t->first[m + 1]; e++) {
-                    int b = t->adj[e];
-                    put(set, b);
-                    if (r->scc[b] == comp) continue;
-                    const uint64_t *sb = r->after + (size_t)r->scc[b] * (size_t)W;
-                    for (int x = 0; x < W; x++) set[x] |= sb[x];
-                }
-            }
+    const reach_pass *p = ctx;
+    chain_reach *r = p->r;
+    const tgraph *t = p->t;
+    int W = r->words;
+    uint64_t *set = r->after + (size_t)comp * (size_t)W;
+    memset(set, 0, sizeof(uint64_t) * (size_t)W);
+    for (int i = 0; i < k; i++) {
+        int m = members[i];
+        for (int e = t->first[m]; e < t->first[m + 1]; e++) {
+            int b = t->adj[e];
+            put(set, b);
+            if (r->scc[b] == comp) continue;
+            const uint64_t *sb = r->after + (size_t)r->scc[b] * (size_t)W;
+            for (int x = 0; x < W; x++) set[x] |= sb[x];
         }
     }
-    free(low);
-    free(call);
-    free(on_stack);
+}
+
+/* The components of the true-literal graph and per component its set. */
+static void components(chain_reach *r, const tgraph *t)
+{
+    int *work = sdk_xmalloc(sizeof(int) * (size_t)(r->n ? r->n : 1) * 5);
+    reach_pass p = {r, t};
+    sdk_graph_scc(r->n, t->first, t->adj, NULL, r->scc, work, component_done, &p);
+    free(work);
 }
 
 void chain_reach_build(const sdk_links *L, chain_reach *r)

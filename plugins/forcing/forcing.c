@@ -207,6 +207,8 @@ typedef struct tables_work {
     int ecap;
     int *cfirst, *cedge, *cstack;
     uint8_t *cstate;
+    int *to;    /* the graph's edges' targets, for sdk_graph_scc (ecap) */
+    bool *root; /* the premises: the grid's candidates, both literals (cap) */
 } tables_work;
 static _Thread_local tables_work twork;
 
@@ -218,6 +220,8 @@ static void tables_work_release(void)
     free(twork.cedge);
     free(twork.cstack);
     free(twork.cstate);
+    free(twork.to);
+    free(twork.root);
     memset(&twork, 0, sizeof twork);
 }
 
@@ -238,6 +242,40 @@ static void comp_mark_clean(int c)
     }
 }
 
+/* tables_all()'s state for the callback. */
+typedef struct tables_pass {
+    const sdk_links *L;
+    const int *comp;
+    int *merged; /* merged[c] == the completing component: c is in its set */
+    int nce;     /* edges of the component graph so far */
+    bool graph;  /* the component graph is kept */
+} tables_pass;
+
+/* A component completed (every one it reaches came first): its set is its
+ * members' candidates and its successor components' sets. */
+static void tables_component(void *ctx, int c, const int *members, int k)
+{
+    tables_pass *p = ctx;
+    tables_work *tw = &twork;
+    table *r = &tw->reach[c];
+    memset(r, 0, sizeof *r);
+    if (p->graph) tw->cfirst[c] = p->nce;
+    for (int i = 0; i < k; i++) {
+        int w = members[i], kc = w >> 1;
+        if (kc < SDK_NCAND) cs_add((w & 1) ? &r->on : &r->off, kc);
+        for (int e = p->L->first[w]; e < p->L->first[w + 1]; e++) {
+            int to = p->comp[p->L->edge[e].to];
+            if (to == c || p->merged[to] == c) continue;
+            p->merged[to] = c;
+            if (p->graph) tw->cedge[p->nce++] = to;
+            for (int x = 0; x < 12; x++) {
+                r->on.w[x] |= tw->reach[to].on.w[x];
+                r->off.w[x] |= tw->reach[to].off.w[x];
+            }
+        }
+    }
+}
+
 static bool tables_all(sctx *s)
 {
     const sdk_links *L = s->L;
@@ -250,82 +288,42 @@ static bool tables_all(sctx *s)
         free(tw->cfirst);
         free(tw->cstack);
         free(tw->cstate);
+        free(tw->root);
         tw->ints = malloc(sizeof(int) * (size_t)nlit * 7);
         tw->reach = malloc(sizeof(table) * (size_t)nlit);
         tw->cfirst = malloc(sizeof(int) * (size_t)(nlit + 2));
         tw->cstack = malloc(sizeof(int) * (size_t)nlit);
         tw->cstate = malloc((size_t)nlit);
-        tw->cap = tw->ints && tw->reach ? nlit : 0;
+        tw->root = malloc(sizeof(bool) * (size_t)nlit);
+        tw->cap = tw->ints && tw->reach && tw->root ? nlit : 0;
         if (!tw->cap) return false;
     }
-    int *index = tw->ints, *low = index + nlit, *comp = low + nlit, *stack = comp + nlit,
-        *frame = stack + nlit, *edge_at = frame + nlit, *merged = edge_at + nlit;
-    table *reach = tw->reach;
-    /* the component graph, as the merges below meet it */
-    int ne = L->first[nlit], nce = 0;
-    if (tw->ecap < ne || !tw->cedge) {
+    int ne = L->first[nlit];
+    if (tw->ecap < ne || !tw->cedge || !tw->to) {
         free(tw->cedge);
+        free(tw->to);
         tw->cedge = malloc(sizeof(int) * (size_t)(ne ? ne : 1));
-        tw->ecap = tw->cedge ? ne : 0;
+        tw->to = malloc(sizeof(int) * (size_t)(ne ? ne : 1));
+        tw->ecap = tw->cedge && tw->to ? ne : 0;
+        if (!tw->to) return false;
     }
-    bool graph = tw->cedge && tw->cfirst && tw->cstack && tw->cstate;
-    for (int v = 0; v < nlit; v++) index[v] = comp[v] = merged[v] = -1;
-    int next = 0, sp = 0, ncomp = 0;
+    int *comp = tw->ints, *merged = comp + nlit, *work = merged + nlit; /* work: 5 * nlit */
     /* from the premises: what none of them reaches needs no set */
-    for (int root = 0; root < 2 * SDK_NCAND; root++) {
-        int rk = root >> 1;
-        if (index[root] >= 0 || !sdk_grid_has(g, rk / 9, rk % 9 + 1)) continue;
-        int fp = 0;
-        frame[fp++] = root;
-        edge_at[root] = L->first[root];
-        index[root] = low[root] = next++;
-        stack[sp++] = root;
-        while (fp) {
-            int u = frame[fp - 1];
-            if (edge_at[u] < L->first[u + 1]) {
-                int to = L->edge[edge_at[u]++].to;
-                if (index[to] < 0) {
-                    index[to] = low[to] = next++;
-                    stack[sp++] = to;
-                    edge_at[to] = L->first[to];
-                    frame[fp++] = to;
-                } else if (comp[to] < 0 && index[to] < low[u]) {
-                    low[u] = index[to]; /* on the stack: same component */
-                }
-                continue;
-            }
-            fp--;
-            if (fp && low[u] < low[frame[fp - 1]]) low[frame[fp - 1]] = low[u];
-            if (low[u] != index[u]) continue;
-            /* u roots a component: the stack from u up */
-            int from = sp;
-            do from--;
-            while (stack[from] != u);
-            for (int i = from; i < sp; i++) comp[stack[i]] = ncomp;
-            table *r = &reach[ncomp];
-            memset(r, 0, sizeof *r);
-            if (graph) tw->cfirst[ncomp] = nce;
-            /* merged[c] == ncomp: component c is in r already */
-            for (int i = from; i < sp; i++) {
-                int w = stack[i], k = w >> 1;
-                if (k < SDK_NCAND) cs_add((w & 1) ? &r->on : &r->off, k);
-                for (int e = L->first[w]; e < L->first[w + 1]; e++) {
-                    int c = comp[L->edge[e].to];
-                    if (c == ncomp || merged[c] == ncomp) continue;
-                    merged[c] = ncomp;
-                    if (graph) tw->cedge[nce++] = c;
-                    for (int x = 0; x < 12; x++) {
-                        r->on.w[x] |= reach[c].on.w[x];
-                        r->off.w[x] |= reach[c].off.w[x];
-                    }
-                }
-            }
-            sp = from;
-            ncomp++;
-        }
+    for (int v = 0; v < nlit; v++) {
+        int k = v >> 1;
+        tw->root[v] = v < 2 * SDK_NCAND && sdk_grid_has(g, k / 9, k % 9 + 1);
+        merged[v] = -1;
     }
+    for (int e = 0; e < ne; e++) tw->to[e] = L->edge[e].to;
+    tables_pass p = {.L = L,
+                     .comp = comp,
+                     .merged = merged,
+                     .graph = tw->cedge && tw->cfirst && tw->cstack && tw->cstate};
+    int ncomp = sdk_graph_scc(nlit, L->first, tw->to, tw->root, comp, work, tables_component, &p);
+    bool graph = p.graph;
+    table *reach = tw->reach;
     if (graph) {
-        tw->cfirst[ncomp] = nce;
+        tw->cfirst[ncomp] = p.nce;
         memset(tw->cstate, 0, (size_t)ncomp);
     }
     for (int c = 0; c < 81; c++) {
