@@ -19,6 +19,7 @@
  * puzzle (no uniqueness needed). Each triple is examined once.
  */
 #include <string.h>
+#include "grid_memo.h"
 #include "sudoku/technique.h"
 
 static int find_ate(const sdk_ctx *, const sdk_grid *, sdk_sink *);
@@ -148,9 +149,7 @@ static bool ate_reachable(const ate_cell *t[3])
  * it gave nothing and is skipped. The others are examined in the usual
  * order, so the steps are those of the full search. */
 typedef struct ate_memo {
-    bool valid;
-    uint8_t value[SDK_CELLS];
-    uint16_t cand[SDK_CELLS];
+    grid_memo grid;
     int first[3]; /* cells of the first triple that gave a step; first[0] = 81: none */
 } ate_memo;
 
@@ -181,12 +180,13 @@ static int find_ate(const sdk_ctx *ctx, const sdk_grid *g, sdk_sink *sink)
     const ate_memo *m = &ate_last;
     sdk_bb dirty = sdk_bb_none(), xdirty = sdk_bb_none();
     int first[3] = {0, 0, 0}; /* every triple comes after it: no memo */
-    if (m->valid) {
+    if (m->grid.valid) {
         memcpy(first, m->first, sizeof first);
-        for (int c = 0; c < SDK_CELLS; c++) {
-            if (m->cand[c] == g->cand[c] && m->value[c] == g->value[c]) continue;
+        sdk_bb changed = grid_memo_changed(&m->grid, g);
+        SDK_BB_FOREACH(c, changed) {
             sdk_bb_add(&dirty, c);
-            int was = cell_kind(m->value[c], m->cand[c]), now = cell_kind(g->value[c], g->cand[c]);
+            int was = cell_kind(m->grid.value[c], m->grid.cand[c]);
+            int now = cell_kind(g->value[c], g->cand[c]);
             if (was != now)
                 dirty = sdk_bb_or(dirty, sdk_peer_bb[c]);
             else if (now == 2)
@@ -258,9 +258,7 @@ static int find_ate(const sdk_ctx *ctx, const sdk_grid *g, sdk_sink *sink)
         }
     }
     ate_memo *w = &ate_last;
-    w->valid = true;
-    memcpy(w->value, g->value, sizeof w->value);
-    memcpy(w->cand, g->cand, sizeof w->cand);
+    grid_memo_store(&w->grid, g);
     memcpy(w->first, gave, sizeof gave);
     return rc;
 }

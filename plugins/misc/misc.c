@@ -17,6 +17,7 @@
  * that belongs to no possible pair is eliminated.
  */
 #include <string.h>
+#include "grid_memo.h"
 #include "sudoku/technique.h"
 
 extern const sdk_technique sdk_misc_ate; /* ate.c */
@@ -204,9 +205,7 @@ static int sdc_pair(sdc *w)
 enum { SDC_PAIRS = 18 * 9 };
 
 typedef struct sdc_memo {
-    bool valid;
-    uint8_t value[SDK_CELLS];
-    uint16_t cand[SDK_CELLS];
+    grid_memo grid;
     uint64_t clean[3]; /* bit line * 9 + box - 18: no step on that grid */
 } sdc_memo;
 
@@ -220,10 +219,7 @@ static bool pair_bit(const uint64_t *set, int p)
 static int find_sdc(const sdk_ctx *ctx, const sdk_grid *g, sdk_sink *sink)
 {
     sdc_memo *m = &sdc_last;
-    sdk_bb changed = sdk_bb_none();
-    for (int c = 0; c < SDK_CELLS; c++)
-        if (!m->valid || m->cand[c] != g->cand[c] || m->value[c] != g->value[c])
-            sdk_bb_add(&changed, c);
+    sdk_bb changed = grid_memo_changed(&m->grid, g);
     uint64_t was_clean[3], clean[3] = {0, 0, 0};
     memcpy(was_clean, m->clean, sizeof was_clean);
     sdk_bb empty = sdk_bb_andnot((sdk_bb){~0ULL, (1ULL << 17) - 1}, g->solved);
@@ -243,9 +239,7 @@ static int find_sdc(const sdk_ctx *ctx, const sdk_grid *g, sdk_sink *sink)
         rc = sdc_pair(&w);
         if (!w.emitted) clean[p >> 6] |= 1ULL << (p & 63);
     }
-    m->valid = true;
-    memcpy(m->value, g->value, sizeof m->value);
-    memcpy(m->cand, g->cand, sizeof m->cand);
+    grid_memo_store(&m->grid, g);
     memcpy(m->clean, clean, sizeof clean);
     return rc;
 }
@@ -260,9 +254,7 @@ static int find_sdc(const sdk_ctx *ctx, const sdk_grid *g, sdk_sink *sink)
  * grid, gave nothing there and gives nothing now: it is skipped, the others
  * are examined in the usual order. */
 typedef struct ape_memo {
-    bool valid;
-    uint8_t value[SDK_CELLS];
-    uint16_t cand[SDK_CELLS];
+    grid_memo grid;
     int first[2]; /* the first pair that gave a step; first[0] = 81: none */
 } ape_memo;
 
@@ -278,21 +270,19 @@ static int find_ape(const sdk_ctx *ctx, const sdk_grid *g, sdk_sink *sink)
     const ape_memo *m = &ape_last;
     sdk_bb dirty = sdk_bb_none(), xdirty = sdk_bb_none(); /* changed; and small on one grid */
     int first[2] = {0, 0};                                /* every pair comes after it: no memo */
-    if (m->valid) {
+    if (m->grid.valid) {
         memcpy(first, m->first, sizeof first);
-        for (int c = 0; c < SDK_CELLS; c++) {
-            if (m->cand[c] == g->cand[c] && m->value[c] == g->value[c]) continue;
+        sdk_bb changed = grid_memo_changed(&m->grid, g);
+        SDK_BB_FOREACH(c, changed) {
             sdk_bb_add(&dirty, c);
-            if (ape_small(m->value[c], m->cand[c]) || ape_small(g->value[c], g->cand[c]))
+            if (ape_small(m->grid.value[c], m->grid.cand[c]) || ape_small(g->value[c], g->cand[c]))
                 sdk_bb_add(&xdirty, c);
         }
     }
     int gave[2] = {SDK_CELLS, 0};
     int rc = ape_search(ctx, g, sink, dirty, xdirty, first, gave);
     ape_memo *w = &ape_last;
-    w->valid = true;
-    memcpy(w->value, g->value, sizeof w->value);
-    memcpy(w->cand, g->cand, sizeof w->cand);
+    grid_memo_store(&w->grid, g);
     memcpy(w->first, gave, sizeof gave);
     return rc;
 }
