@@ -359,6 +359,19 @@ static void finish(const sdk_error *err)
 {
     if (T.timer_init) uv_timer_stop(&T.timer);
     T.active = false;
+    /* The log line goes first: whoever got the answer finds it in the log. */
+    const char *why = reload_why[0] ? reload_why : "asked";
+    if (err) {
+        log_err("reload of %s (%s) failed, keeping the old config: %s", D.config_path, why,
+                err->msg);
+        sd_notifyf("READY=1\nSTATUS=reload failed, the old config serves: %s", err->msg);
+    } else {
+        char what[1024];
+        log_info("reload of %s (%s): ok, generation %u, %d workers: %s", D.config_path, why,
+                 D.generation, D.lim.workers, life_changes_text(what, sizeof what));
+        sd_notifyf("READY=1\nSTATUS=reloaded %s (generation %u, %d workers)", D.config_path,
+                   D.generation, D.lim.workers);
+    }
     for (int i = 0; i < T.nwait; i++) {
         D.requests++;
         if (!T.wait[i].c) continue;
@@ -373,18 +386,6 @@ static void finish(const sdk_error *err)
     free(T.wait);
     T.wait = NULL;
     T.nwait = 0;
-    const char *why = reload_why[0] ? reload_why : "asked";
-    if (err) {
-        log_err("reload of %s (%s) failed, keeping the old config: %s", D.config_path, why,
-                err->msg);
-        sd_notifyf("READY=1\nSTATUS=reload failed, the old config serves: %s", err->msg);
-    } else {
-        char what[1024];
-        log_info("reload of %s (%s): ok, generation %u, %d workers: %s", D.config_path, why,
-                 D.generation, D.lim.workers, life_changes_text(what, sizeof what));
-        sd_notifyf("READY=1\nSTATUS=reloaded %s (generation %u, %d workers)", D.config_path,
-                   D.generation, D.lim.workers);
-    }
     reload_why[0] = 0;
     if (!T.again || D.draining) life_reload_ended();
     if (T.again && !D.draining) {
