@@ -41,7 +41,12 @@ enum {
                         does not load, and the worker exits) */
     FRAME_ITEM,      /* body: one packed per-puzzle result */
     FRAME_END,       /* the chunk is done */
+    FRAME_RING,      /* body: u64 at, u32 n (native order): frames (ITEMs, END) of n
+                        bytes in the shared ring at `at` (see worker_shm) */
 };
+/* daemon -> worker: a length with SHM_FRAME set has its body (that many
+ * bytes less the flag) in the shared piece area, not on the socket. */
+#define SHM_FRAME 0x80000000u
 /* The kernel's send buffer asked for on the daemon's end of a client's
  * connection and on both ends of a worker's: a batch's answer or a piece of
  * a few hundred KiB then crosses in one write and one wakeup of its reader
@@ -66,7 +71,26 @@ typedef struct worker_shm {
     volatile int32_t signo, sender_pid, sender_uid;
     volatile int32_t out_of_memory;
     char loading[512]; /* the plugin being loaded ("" none): blamed if it dies or hangs */
+    /* the answers' ring: bytes below this (of all ever put there) were read */
+    volatile uint64_t ring_read;
 } worker_shm;
+
+/* A batch's bytes between the daemon and a worker go through memory they
+ * share, behind worker_shm in the same mapping, rather than through the
+ * socket (which copies them into the kernel and out again, a page
+ * allocated and freed per 4 KiB: a third of the daemon's CPU on a solve
+ * batch). The socket still carries the order: a piece's request is packed
+ * into the piece area by the daemon while the worker is idle, and a 4-byte
+ * head (SHM_FRAME) tells the worker; the worker copies a burst of answer
+ * frames into the ring and sends a FRAME_RING naming where they are; the
+ * daemon reads them there, then moves ring_read. What does not fit (a big
+ * piece, a full ring) takes the socket as before. The daemon gives the
+ * pages back when it trims (trim.c; the worker is idle then). */
+#define SHM_PIECE_OFF ((sizeof(worker_shm) + 4095) & ~(size_t)4095)
+#define SHM_PIECE_SIZE ((size_t)128 << 10)
+#define SHM_RING_OFF (SHM_PIECE_OFF + SHM_PIECE_SIZE)
+#define SHM_RING_SIZE ((size_t)512 << 10)
+#define SHM_SIZE (SHM_RING_OFF + SHM_RING_SIZE)
 
 /* The worker's copy of the config is named by this variable (the accepted
  * file's path: messages and relative paths), its bytes come from CONFIG_FD. */

@@ -8,16 +8,15 @@
  *
  * So a timer looks every TRIM_MS; when no request is left, none came for
  * TRIM_QUIET_MS and some came since the last trim, malloc_trim(0) hands the
- * free pages back to the kernel. The quiet second keeps a batch's buffers
- * for a client that sends the next batch at once (a script running sudoctl
- * in a loop): without it each run faulted in megabytes anew (~900 page
- * faults in the daemon per run of 17clue.txt). The workers still trim
- * after 200 ms idle: a worker left waiting in its idle poll() for a second
- * made the next batch's wall time twice as long on a loaded machine
- * (bench_e2e.py --only lean, the run after the in-process one; the cause
- * not found).
- * The timer is unreferenced: it never keeps the loop (or a draining daemon)
- * alive. The workers do the same between requests (worker_main.c).
+ * free pages back to the kernel, and the pieces and answers an idle worker
+ * shares with the daemon are dropped (workers_trim_shared). The quiet second keeps a batch's
+ * buffers for a client that sends the next batch at once (a script running sudoctl in a loop):
+ * without it each run faulted in megabytes anew (~900 page faults in the daemon per run of
+ * 17clue.txt). The workers still trim after 200 ms idle: a worker left waiting in its idle poll()
+ * for a second made the next batch's wall time twice as long on a loaded machine (bench_e2e.py
+ * --only lean, the run after the in-process one; the cause not found). The timer is unreferenced:
+ * it never keeps the loop (or a draining daemon) alive. The workers do the same between requests
+ * (worker_main.c).
  *
  * With that, the busy daemon need not give memory back at every free:
  * trim_setup() keeps big blocks in the heap (no mmap, munmap and a page
@@ -51,6 +50,7 @@ static void on_trim(uv_timer_t *t)
     if (D.requests == trimmed_at || now - quiet_since < TRIM_QUIET_MS) return;
     trimmed_at = D.requests;
     malloc_trim(0);
+    workers_trim_shared(); /* the pieces and rings a batch filled */
 }
 
 void trim_setup(void)

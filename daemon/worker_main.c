@@ -4,12 +4,13 @@
  * (fd 3, worker_shm) so that a plugin that kills or hangs it is named; says
  * READY {techniques, profiles} or why the config does not load; then serves
  * one request at a time on fd 0, a socketpair with the daemon (framed
- * msgpack both ways, see daemon.h), writing which technique runs into the
- * probe. Batch answers go out in bursts; an answer over max_answer becomes a
- * too-large error. Its data is limited to worker_memory (RLIMIT_DATA; not
- * under AddressSanitizer, whose shadow memory a limit breaks); a fault while
- * out of memory, and the sender of a signal from outside, are noted in the
- * shared memory for the daemon's answer. Plain blocking I/O, no event loop. */
+ * msgpack both ways, see daemon.h; a batch piece and its answers' bursts
+ * in the shared memory behind the probe, the socket naming them), writing
+ * which technique runs into the probe. Batch answers go out in bursts; an
+ * answer over max_answer becomes a too-large error. Its data is limited to worker_memory
+ * (RLIMIT_DATA; not under AddressSanitizer, whose shadow memory a limit breaks); a fault while out
+ * of memory, and the sender of a signal from outside, are noted in the shared memory for the
+ * daemon's answer. Plain blocking I/O, no event loop. */
 #include <arpa/inet.h>
 #include <errno.h>
 #include <signal.h>
@@ -23,6 +24,7 @@
 #include <sys/prctl.h>
 #include <sys/resource.h>
 #include <sys/socket.h>
+#include <sys/stat.h>
 #include <sys/uio.h>
 #include <time.h>
 #include <unistd.h>
@@ -74,11 +76,44 @@ static void queue_frame(int kind, const char *body, size_t n)
     if (n) msgpack_sbuffer_write(&outq, body, n);
 }
 
+/* The memory shared with the daemon (daemon.h): the probe, then the piece
+ * area and the answers' ring when the daemon made it that big. */
+static worker_shm *g_shm;
+static const char *g_piece; /* NULL: every frame on the socket */
+static char *g_ring;
+static uint64_t g_ring_at; /* bytes ever put in the ring */
+
+/* The burst into the ring when it has room for it in one run (a burst that
+ * would wrap starts at the ring's beginning), and a FRAME_RING saying where:
+ * 1; 0 when it has no room (the daemon has not read enough yet), -1 when
+ * the socket broke. */
+static int ring_put(const char *data, size_t n)
+{
+    uint64_t at = g_ring_at;
+    if (at % SHM_RING_SIZE + n > SHM_RING_SIZE) at += SHM_RING_SIZE - at % SHM_RING_SIZE;
+    uint64_t read = __atomic_load_n(&g_shm->ring_read, __ATOMIC_ACQUIRE);
+    if (at + n - read > SHM_RING_SIZE) return 0;
+    memcpy(g_ring + at % SHM_RING_SIZE, data, n);
+    g_ring_at = at + n;
+    unsigned char f[FRAME_HEAD + 12];
+    uint32_t len = htonl(12), n32 = (uint32_t)n;
+    memcpy(f, &len, 4);
+    f[4] = FRAME_RING;
+    memcpy(f + FRAME_HEAD, &at, 8);
+    memcpy(f + FRAME_HEAD + 8, &n32, 4);
+    struct iovec iov = {f, sizeof f};
+    return write_all(0, &iov, 1) ? 1 : -1;
+}
+
 static bool flush_frames(void)
 {
     if (!outq.size) return true;
-    struct iovec iov = {outq.data, outq.size};
-    bool ok = write_all(0, &iov, 1);
+    int r = g_ring && outq.size <= SHM_RING_SIZE / 2 ? ring_put(outq.data, outq.size) : 0;
+    bool ok = r > 0;
+    if (r == 0) {
+        struct iovec iov = {outq.data, outq.size};
+        ok = write_all(0, &iov, 1);
+    }
     msgpack_sbuffer_clear(&outq);
     last_flush = mono_ns();
     return ok;
@@ -107,7 +142,6 @@ static bool read_all(int fd, void *buf, size_t n)
     return true;
 }
 
-static worker_shm *g_shm;
 static size_t g_limit; /* worker_memory, 0: none */
 
 /* A fault (SIGSEGV, SIGBUS, SIGABRT): was the worker out of memory? The last
@@ -313,8 +347,15 @@ int worker_main(const char *config_path)
 
     worker_shm *shm = NULL;
     sdk_service_probe *probe = NULL;
-    void *map = mmap(NULL, sizeof *shm, PROT_READ | PROT_WRITE, MAP_SHARED, PROBE_FD, 0);
+    /* the piece area and the ring when the daemon made them (not when it
+     * only checks that a config loads) */
+    struct stat st;
+    size_t mapped =
+        fstat(PROBE_FD, &st) == 0 && st.st_size >= (off_t)SHM_SIZE ? SHM_SIZE : sizeof *shm;
+    void *map = mmap(NULL, mapped, PROT_READ | PROT_WRITE, MAP_SHARED, PROBE_FD, 0);
     if (map != MAP_FAILED) shm = map, probe = &shm->probe;
+    if (shm && mapped == SHM_SIZE)
+        g_piece = (char *)map + SHM_PIECE_OFF, g_ring = (char *)map + SHM_RING_OFF;
     close(PROBE_FD);
     msgpack_sbuffer_init(&outq);
     int sndbuf = SOCKET_BUFFER; /* a burst of answers in one write */
@@ -376,6 +417,24 @@ int worker_main(const char *config_path)
         trim_when_idle(&rd);
         if (!read_all(0, &len, 4)) break; /* EOF: the daemon retires us */
         len = ntohl(len);
+        if (len & SHM_FRAME) { /* a piece in the shared area: read in place */
+            len &= ~SHM_FRAME;
+            msgpack_unpacked u;
+            msgpack_unpacked_init(&u);
+            size_t off = 0;
+            if (!g_piece || len > SHM_PIECE_SIZE ||
+                msgpack_unpack_next(&u, g_piece, len, &off) != MSGPACK_UNPACK_SUCCESS ||
+                off != len) {
+                log_err("worker: bad piece in shared memory from the daemon");
+                msgpack_unpacked_destroy(&u);
+                status = 1;
+                break;
+            }
+            if (!serve(&sv, shm, &u.data)) status = 1;
+            msgpack_unpacked_destroy(&u);
+            if (probe) probe->requests++;
+            continue;
+        }
         if (len > TRIM_ABOVE) g_big = true;
         size_t room;
         char *p = sdk_wire_reader_space(&rd, len ? len : 1, &room);
@@ -397,6 +456,6 @@ int worker_main(const char *config_path)
     sdk_service_free(&sv);
     sdk_config_free(&cfg);
     msgpack_sbuffer_destroy(&outq);
-    if (shm) munmap(shm, sizeof *shm);
+    if (shm) munmap(shm, mapped);
     return status;
 }

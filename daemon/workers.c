@@ -86,6 +86,9 @@ struct worker {
     bool cancelled;         /* killed because nobody waits for its task any more */
     int config_fd;          /* the config it loads */
     worker_shm *shm;        /* the probe and the chunk position (shared memory) */
+    char *piece, *ring;     /* in the same mapping: a piece's request, the answers (daemon.h) */
+    bool in_ring;           /* reading frames from the ring (none there names it again) */
+    uint64_t ring_read;     /* the ring's bytes read (ours: the worker's copy is shm's) */
     /* the task on this worker */
     job *job;
     int first, count, got; /* batch: puzzles first..first+count-1, got answered */
@@ -763,8 +766,12 @@ static bool assign(worker *w)
         /* the frame's length, the array, the method (< 16), the map head, the
          * common params, "puzzles" or first/count, the array head, the mode */
         size_t cap = 4 + 1 + 17 + 5 + j->common.size + 40 + 5 + pzb + 2;
-        wwrite *r = malloc(sizeof *r + cap);
+        /* in the shared piece area when it fits (the worker is idle: it
+         * no longer reads the last one), a 4-byte head on the socket */
+        bool shared = cap - 4 <= SHM_PIECE_SIZE;
+        wwrite *r = malloc(sizeof *r + (shared ? 4 : cap));
         frame_buf f = {r ? r->data : NULL, 4, r ? cap : 0, false};
+        if (shared) f.p = w->piece - 4; /* the length is not written there */
         msgpack_packer pk;
         msgpack_packer_init(&pk, &f, frame_write);
         msgpack_pack_array(&pk, 3);
@@ -781,13 +788,13 @@ static bool assign(worker *w)
         }
         msgpack_pack_uint8(&pk, 1);
         if (r && !f.bad) {
-            uint32_t len = htonl((uint32_t)(f.n - 4));
+            uint32_t len = htonl((uint32_t)(f.n - 4) | (shared ? SHM_FRAME : 0));
             memcpy(r->data, &len, 4);
         } else if (r) { /* cannot happen: cap counts every byte */
             free(r);
             r = NULL;
         }
-        worker_write(w, r, f.n);
+        worker_write(w, r, shared ? 4 : f.n);
     }
     w->t0 = uv_hrtime();
     w->state = W_BUSY;
@@ -807,6 +814,15 @@ void workers_dispatch(void)
     dispatch();
 }
 
+void workers_trim_shared(void)
+{
+    /* an idle worker reads no piece and writes no answer until it gets the
+     * next piece, which comes after this */
+    for (worker *w = pool; w; w = w->next)
+        if (w->shm && w->state == W_IDLE)
+            madvise(w->piece, SHM_PIECE_SIZE + SHM_RING_SIZE, MADV_REMOVE);
+}
+
 /* The worker finished its task (normally). */
 static void task_done(worker *w)
 {
@@ -820,6 +836,8 @@ static void task_done(worker *w)
     }
     dispatch();
 }
+
+static void ring_frames(worker *w, const char *body, size_t n);
 
 static void on_frame(worker *w, int kind, const char *body, size_t n)
 {
@@ -898,6 +916,9 @@ static void on_frame(worker *w, int kind, const char *body, size_t n)
             job_reply_error(j, SDK_E_TOO_LARGE, msg);
         }
         return; /* worker_read arms the deadline again: it is per puzzle */
+    case FRAME_RING:
+        ring_frames(w, body, n);
+        return;
     case FRAME_END:
         if (!j || j->n < 0) break;
         w->job = NULL;
@@ -941,6 +962,58 @@ static void worker_alloc(uv_handle_t *h, size_t suggested, uv_buf_t *buf)
     *buf = uv_buf_init(w->buf + w->len, (unsigned)(w->cap - w->len));
 }
 
+/* The whole frames at buf (len bytes) to on_frame, while the worker lives;
+ * how many bytes they took. *items: the last one was an answer of a piece
+ * still on w. */
+static size_t worker_frames(worker *w, const char *buf, size_t len, bool *items)
+{
+    size_t off = 0;
+    while (len - off >= FRAME_HEAD && w->state != W_EXITED) {
+        uint32_t blen;
+        memcpy(&blen, buf + off, 4);
+        blen = ntohl(blen);
+        if (len - off < FRAME_HEAD + (size_t)blen) break;
+        if (blen > D.lim.max_answer + ((size_t)1 << 20)) {
+            log_err("worker %u sent a frame of %u bytes (max_answer is %zu); killing it", w->id,
+                    blen, D.lim.max_answer);
+            worker_kill(w, "it sent an answer larger than max_answer");
+            return len;
+        }
+        int kind = (unsigned char)buf[off + 4];
+        on_frame(w, kind, buf + off + FRAME_HEAD, blen);
+        *items = kind == FRAME_ITEM || (kind == FRAME_RING && *items);
+        off += FRAME_HEAD + blen;
+    }
+    return off;
+}
+
+/* FRAME_RING: frames the worker put in the shared ring (worker_shm). Read
+ * there in place, then the ring's room is the worker's again. A bad place
+ * (out of the ring, going back) kills the worker, as a bad frame does. */
+static void ring_frames(worker *w, const char *body, size_t n)
+{
+    uint64_t at;
+    uint32_t len;
+    uint64_t read = w->ring_read;
+    if (n == 12) memcpy(&at, body, 8), memcpy(&len, body + 8, 4);
+    if (n != 12 || w->in_ring || at < read || at % SHM_RING_SIZE + len > SHM_RING_SIZE) {
+        log_err("worker %u named a bad place in its ring; killing it", w->id);
+        worker_kill(w, "it sent an unexpected frame");
+        return;
+    }
+    bool items = false;
+    w->in_ring = true;
+    size_t used = worker_frames(w, w->ring + at % SHM_RING_SIZE, len, &items);
+    w->in_ring = false;
+    if (used != len && w->state != W_EXITED) {
+        log_err("worker %u left a part frame in its ring; killing it", w->id);
+        worker_kill(w, "it sent an unexpected frame");
+        return;
+    }
+    w->ring_read = at + len;
+    __atomic_store_n(&w->shm->ring_read, w->ring_read, __ATOMIC_RELEASE);
+}
+
 static void worker_read(uv_stream_t *s, ssize_t n, const uv_buf_t *buf)
 {
     (void)buf;
@@ -951,25 +1024,9 @@ static void worker_read(uv_stream_t *s, ssize_t n, const uv_buf_t *buf)
         return;
     }
     w->len += (size_t)n;
-    size_t off = 0;
     bool items = false; /* the last frames were answers of a piece still on w */
-    while (w->len - off >= FRAME_HEAD && w->state != W_EXITED) {
-        uint32_t blen;
-        memcpy(&blen, w->buf + off, 4);
-        blen = ntohl(blen);
-        if (w->len - off < FRAME_HEAD + (size_t)blen) break;
-        if (blen > D.lim.max_answer + ((size_t)1 << 20)) {
-            log_err("worker %u sent a frame of %u bytes (max_answer is %zu); killing it", w->id,
-                    blen, D.lim.max_answer);
-            worker_kill(w, "it sent an answer larger than max_answer");
-            w->len = off = 0;
-            break;
-        }
-        int kind = (unsigned char)w->buf[off + 4];
-        on_frame(w, kind, w->buf + off + FRAME_HEAD, blen);
-        items = kind == FRAME_ITEM;
-        off += FRAME_HEAD + blen;
-    }
+    size_t off = worker_frames(w, w->buf, w->len, &items);
+    if (off > w->len) off = w->len;
     /* the deadline is per puzzle: it starts again with the last answer read
      * (once per read, not once per answer) */
     if (items && w->state == W_BUSY && w->job) arm_deadline(w);
@@ -989,7 +1046,7 @@ static void worker_handle_closed(uv_handle_t *h)
 {
     worker *w = h->data;
     if (--w->open_handles > 0) return;
-    if (w->shm) munmap(w->shm, sizeof *w->shm);
+    if (w->shm) munmap(w->shm, SHM_SIZE);
     free(w->buf);
     free(w);
 }
@@ -1270,13 +1327,13 @@ static worker *spawn_worker(unsigned gen, int config_fd)
     w->config_fd = config_fd;
     w->state = W_STARTING;
     int fd = memfd_create("sudokud-probe", MFD_CLOEXEC);
-    if (fd < 0 || ftruncate(fd, sizeof *w->shm) != 0) {
+    if (fd < 0 || ftruncate(fd, (off_t)SHM_SIZE) != 0) {
         log_err("probe memory: %s", strerror(errno));
         if (fd >= 0) close(fd);
         free(w);
         return NULL;
     }
-    void *m = mmap(NULL, sizeof *w->shm, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
+    void *m = mmap(NULL, SHM_SIZE, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
     if (m == MAP_FAILED) {
         log_err("probe memory: %s", strerror(errno));
         close(fd);
@@ -1284,6 +1341,8 @@ static worker *spawn_worker(unsigned gen, int config_fd)
         return NULL;
     }
     w->shm = m;
+    w->piece = (char *)m + SHM_PIECE_OFF;
+    w->ring = (char *)m + SHM_RING_OFF;
     w->shm->probe.current = -1;
     uv_pipe_init(D.loop, &w->pipe, 0);
     uv_pipe_init(D.loop, &w->err, 0);

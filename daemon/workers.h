@@ -60,6 +60,9 @@ bool workers_start(void);
 /* Hand queued work to idle workers (a held connection read its answers; a
  * refused reload leaves the old generation serving). */
 void workers_dispatch(void);
+/* The memory each idle worker shares with the daemon for pieces and answers
+ * (daemon.h) back to the kernel: an idle daemon's trim (trim.c). */
+void workers_trim_shared(void);
 /* Drained (no job left): stop every worker and the pool's timers. */
 void workers_stop_all(void);
 
