@@ -62,6 +62,7 @@ struct job {
     res_block *blocks; /* where the results are kept (the newest first) */
     bool res_lost;     /* a result found no memory: the job fails as a whole */
     int scan;          /* no puzzle before this is still to do */
+    int todo;          /* puzzles still to do (state 0) */
     int done;
     bool queued;
     job *qnext;
@@ -244,6 +245,34 @@ static job *job_new(conn *c, uint32_t msgid, const char *method, const msgpack_o
     }
     j->pz.data = malloc(bytes ? bytes : 1);
     j->pz.alloc = j->pz.data ? bytes : 0;
+    j->todo = n;
+    if (!j->gen && j->pz.data) { /* each string as msgpack packs it: its head, its bytes */
+        unsigned char *o = (unsigned char *)j->pz.data;
+        size_t at = 0;
+        for (int i = 0; i < n; i++) {
+            const msgpack_object_str *t = &pz->via.array.ptr[i].via.str;
+            uint32_t l = t->size;
+            j->pz_off[i] = at;
+            if (l < 32) {
+                o[at++] = (unsigned char)(0xa0 | l);
+            } else if (l < 256) {
+                o[at++] = 0xd9;
+                o[at++] = (unsigned char)l;
+            } else if (l < 65536) {
+                o[at++] = 0xda;
+                o[at++] = (unsigned char)(l >> 8);
+                o[at++] = (unsigned char)l;
+            } else {
+                o[at++] = 0xdb;
+                for (int k = 24; k >= 0; k -= 8) o[at++] = (unsigned char)(l >> k);
+            }
+            if (l) memcpy(o + at, t->ptr, l);
+            at += l;
+        }
+        j->pz.size = at;
+        j->pz_off[n] = at;
+        return j;
+    }
     msgpack_packer_init(&pk, &j->pz, msgpack_sbuffer_write);
     for (int i = 0; i < n; i++) {
         j->pz_off[i] = j->pz.size;
@@ -496,11 +525,16 @@ static void job_reply_batch(job *j)
         size_t n = head.size;
         if (out) {
             memcpy(out, head.data, head.size);
-            for (int i = 0; i < j->n; i++)
-                if (j->res_len[i]) {
-                    memcpy(out + n, j->res[i], j->res_len[i]);
-                    n += j->res_len[i];
-                }
+            /* results that follow one another in memory (a burst of a
+             * worker, stored in arrival order) in one copy */
+            for (int i = 0; i < j->n;) {
+                const char *from = j->res[i];
+                size_t len = j->res_len[i++];
+                while (len && i < j->n && j->res_len[i] && j->res[i] == from + len)
+                    len += j->res_len[i++];
+                if (len) memcpy(out + n, from, len);
+                n += len;
+            }
         }
         conn_send_built(j->c, out, n);
         msgpack_sbuffer_destroy(&head);
@@ -529,6 +563,7 @@ static void job_progress(job *j)
 static void job_item(job *j, int i, const char *body, size_t n)
 {
     if (j->state[i] == 2) return;
+    if (j->state[i] == 0) j->todo--;
     j->res_bytes += n;
     j->held += n; /* results gathered count in the daemon-wide budget until sent */
     D.input_memory += n;
@@ -685,8 +720,7 @@ static void cost_update(const job *j, double us)
 
 static int chunk_size(const job *j)
 {
-    int left = 0;
-    for (int i = j->scan; i < j->n; i++) left += j->state[i] == 0;
+    int left = j->todo; /* every one from scan on */
     int workers = D.lim.workers > 0 ? D.lim.workers : 1;
     /* with other work queued, a worker that finishes early goes on with
      * it: the pieces need not shrink for the workers to finish together
@@ -756,9 +790,8 @@ static bool assign(worker *w)
         while (first + count < j->n && count < max && j->state[first + count] == 0) count++;
         for (int i = first; i < first + count; i++) j->state[i] = 1;
         j->scan = first + count;
-        int left = 0;
-        for (int i = j->scan; i < j->n && !left; i++) left = j->state[i] == 0;
-        if (!left) queue_remove(j);
+        j->todo -= count;
+        if (!j->todo) queue_remove(j);
         if (count == 0) return assign(w); /* nothing left here after all */
         w->job = j;
         w->first = first, w->count = count, w->got = 0;
@@ -1149,6 +1182,7 @@ static void task_failed(worker *w, int64_t status, int sig)
     for (int i = w->first + w->got; i < w->first + w->count; i++)
         if (i != bad && j->state[i] == 1) {
             j->state[i] = 0; /* again, elsewhere */
+            j->todo++;
             if (i < requeue) requeue = i;
         }
     if (requeue < w->first + w->count) {
