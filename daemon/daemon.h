@@ -89,8 +89,11 @@ typedef struct worker_shm {
 #define SHM_PIECE_OFF ((sizeof(worker_shm) + 4095) & ~(size_t)4095)
 #define SHM_PIECE_SIZE ((size_t)128 << 10)
 #define SHM_RING_OFF (SHM_PIECE_OFF + SHM_PIECE_SIZE)
+/* The ring's size: this, or SUDOKUD_RING_KIB's (tests: 0, no shared memory
+ * at all; a few KiB, most bursts take the socket between the ring's). The
+ * worker takes it from the mapping's size. */
 #define SHM_RING_SIZE ((size_t)512 << 10)
-#define SHM_SIZE (SHM_RING_OFF + SHM_RING_SIZE)
+#define SHM_RING_ENV "SUDOKUD_RING_KIB"
 
 /* The worker's copy of the config is named by this variable (the accepted
  * file's path: messages and relative paths), its bytes come from CONFIG_FD. */

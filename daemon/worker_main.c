@@ -81,6 +81,7 @@ static void queue_frame(int kind, const char *body, size_t n)
 static worker_shm *g_shm;
 static const char *g_piece; /* NULL: every frame on the socket */
 static char *g_ring;
+static size_t g_ring_size;
 static uint64_t g_ring_at; /* bytes ever put in the ring */
 
 /* The burst into the ring when it has room for it in one run (a burst that
@@ -90,10 +91,10 @@ static uint64_t g_ring_at; /* bytes ever put in the ring */
 static int ring_put(const char *data, size_t n)
 {
     uint64_t at = g_ring_at;
-    if (at % SHM_RING_SIZE + n > SHM_RING_SIZE) at += SHM_RING_SIZE - at % SHM_RING_SIZE;
+    if (at % g_ring_size + n > g_ring_size) at += g_ring_size - at % g_ring_size;
     uint64_t read = __atomic_load_n(&g_shm->ring_read, __ATOMIC_ACQUIRE);
-    if (at + n - read > SHM_RING_SIZE) return 0;
-    memcpy(g_ring + at % SHM_RING_SIZE, data, n);
+    if (at + n - read > g_ring_size) return 0;
+    memcpy(g_ring + at % g_ring_size, data, n);
     g_ring_at = at + n;
     unsigned char f[FRAME_HEAD + 12];
     uint32_t len = htonl(12), n32 = (uint32_t)n;
@@ -108,7 +109,7 @@ static int ring_put(const char *data, size_t n)
 static bool flush_frames(void)
 {
     if (!outq.size) return true;
-    int r = g_ring && outq.size <= SHM_RING_SIZE / 2 ? ring_put(outq.data, outq.size) : 0;
+    int r = g_ring && outq.size <= g_ring_size / 2 ? ring_put(outq.data, outq.size) : 0;
     bool ok = r > 0;
     if (r == 0) {
         struct iovec iov = {outq.data, outq.size};
@@ -350,12 +351,16 @@ int worker_main(const char *config_path)
     /* the piece area and the ring when the daemon made them (not when it
      * only checks that a config loads) */
     struct stat st;
-    size_t mapped =
-        fstat(PROBE_FD, &st) == 0 && st.st_size >= (off_t)SHM_SIZE ? SHM_SIZE : sizeof *shm;
+    size_t mapped = sizeof *shm;
+    if (fstat(PROBE_FD, &st) == 0 && st.st_size >= (off_t)(SHM_RING_OFF + 4096))
+        mapped = (size_t)st.st_size;
     void *map = mmap(NULL, mapped, PROT_READ | PROT_WRITE, MAP_SHARED, PROBE_FD, 0);
     if (map != MAP_FAILED) shm = map, probe = &shm->probe;
-    if (shm && mapped == SHM_SIZE)
-        g_piece = (char *)map + SHM_PIECE_OFF, g_ring = (char *)map + SHM_RING_OFF;
+    if (shm && mapped > sizeof *shm) {
+        g_piece = (char *)map + SHM_PIECE_OFF;
+        g_ring = (char *)map + SHM_RING_OFF;
+        g_ring_size = mapped - SHM_RING_OFF;
+    }
     close(PROBE_FD);
     msgpack_sbuffer_init(&outq);
     int sndbuf = SOCKET_BUFFER; /* a burst of answers in one write */

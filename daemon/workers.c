@@ -88,6 +88,8 @@ struct worker {
     int config_fd;          /* the config it loads */
     worker_shm *shm;        /* the probe and the chunk position (shared memory) */
     char *piece, *ring;     /* in the same mapping: a piece's request, the answers (daemon.h) */
+    size_t ring_size;       /* 0: no piece area nor ring (SHM_RING_ENV) */
+    size_t shm_size;        /* the mapping's */
     bool in_ring;           /* reading frames from the ring (none there names it again) */
     uint64_t ring_read;     /* the ring's bytes read (ours: the worker's copy is shm's) */
     /* the task on this worker */
@@ -801,7 +803,7 @@ static bool assign(worker *w)
         size_t cap = 4 + 1 + 17 + 5 + j->common.size + 40 + 5 + pzb + 2;
         /* in the shared piece area when it fits (the worker is idle: it
          * no longer reads the last one), a 4-byte head on the socket */
-        bool shared = cap - 4 <= SHM_PIECE_SIZE;
+        bool shared = w->ring_size && cap - 4 <= SHM_PIECE_SIZE;
         wwrite *r = malloc(sizeof *r + (shared ? 4 : cap));
         frame_buf f = {r ? r->data : NULL, 4, r ? cap : 0, false};
         if (shared) f.p = w->piece - 4; /* the length is not written there */
@@ -852,8 +854,8 @@ void workers_trim_shared(void)
     /* an idle worker reads no piece and writes no answer until it gets the
      * next piece, which comes after this */
     for (worker *w = pool; w; w = w->next)
-        if (w->shm && w->state == W_IDLE)
-            madvise(w->piece, SHM_PIECE_SIZE + SHM_RING_SIZE, MADV_REMOVE);
+        if (w->shm && w->ring_size && w->state == W_IDLE)
+            madvise(w->piece, SHM_PIECE_SIZE + w->ring_size, MADV_REMOVE);
 }
 
 /* The worker finished its task (normally). */
@@ -1029,14 +1031,15 @@ static void ring_frames(worker *w, const char *body, size_t n)
     uint32_t len;
     uint64_t read = w->ring_read;
     if (n == 12) memcpy(&at, body, 8), memcpy(&len, body + 8, 4);
-    if (n != 12 || w->in_ring || at < read || at % SHM_RING_SIZE + len > SHM_RING_SIZE) {
+    if (n != 12 || !w->ring_size || w->in_ring || at < read ||
+        at % w->ring_size + len > w->ring_size) {
         log_err("worker %u named a bad place in its ring; killing it", w->id);
         worker_kill(w, "it sent an unexpected frame");
         return;
     }
     bool items = false;
     w->in_ring = true;
-    size_t used = worker_frames(w, w->ring + at % SHM_RING_SIZE, len, &items);
+    size_t used = worker_frames(w, w->ring + at % w->ring_size, len, &items);
     w->in_ring = false;
     if (used != len && w->state != W_EXITED) {
         log_err("worker %u left a part frame in its ring; killing it", w->id);
@@ -1079,7 +1082,7 @@ static void worker_handle_closed(uv_handle_t *h)
 {
     worker *w = h->data;
     if (--w->open_handles > 0) return;
-    if (w->shm) munmap(w->shm, SHM_SIZE);
+    if (w->shm) munmap(w->shm, w->shm_size);
     free(w->buf);
     free(w);
 }
@@ -1352,6 +1355,19 @@ static void on_load_timeout(uv_timer_t *t)
     worker_kill(w, "it did not load its config in time (load_timeout_ms)");
 }
 
+/* The answers' ring a new worker gets (daemon.h): SHM_RING_SIZE, or what
+ * SHM_RING_ENV says in KiB (0: none, the socket only; at least 4 KiB). */
+static size_t shared_ring_size(void)
+{
+    const char *e = getenv(SHM_RING_ENV);
+    if (!e || !*e) return SHM_RING_SIZE;
+    long k = strtol(e, NULL, 10);
+    return k <= 0           ? 0
+           : k < 4          ? (size_t)4 << 10
+           : k > (64 << 10) ? (size_t)64 << 20
+                            : (size_t)k << 10;
+}
+
 static worker *spawn_worker(unsigned gen, int config_fd)
 {
     worker *w = calloc(1, sizeof *w);
@@ -1360,14 +1376,16 @@ static worker *spawn_worker(unsigned gen, int config_fd)
     w->gen = gen;
     w->config_fd = config_fd;
     w->state = W_STARTING;
+    w->ring_size = shared_ring_size();
+    w->shm_size = w->ring_size ? SHM_RING_OFF + w->ring_size : sizeof *w->shm;
     int fd = memfd_create("sudokud-probe", MFD_CLOEXEC);
-    if (fd < 0 || ftruncate(fd, (off_t)SHM_SIZE) != 0) {
+    if (fd < 0 || ftruncate(fd, (off_t)w->shm_size) != 0) {
         log_err("probe memory: %s", strerror(errno));
         if (fd >= 0) close(fd);
         free(w);
         return NULL;
     }
-    void *m = mmap(NULL, SHM_SIZE, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
+    void *m = mmap(NULL, w->shm_size, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
     if (m == MAP_FAILED) {
         log_err("probe memory: %s", strerror(errno));
         close(fd);
@@ -1375,8 +1393,10 @@ static worker *spawn_worker(unsigned gen, int config_fd)
         return NULL;
     }
     w->shm = m;
-    w->piece = (char *)m + SHM_PIECE_OFF;
-    w->ring = (char *)m + SHM_RING_OFF;
+    if (w->ring_size) {
+        w->piece = (char *)m + SHM_PIECE_OFF;
+        w->ring = (char *)m + SHM_RING_OFF;
+    }
     w->shm->probe.current = -1;
     uv_pipe_init(D.loop, &w->pipe, 0);
     uv_pipe_init(D.loop, &w->err, 0);

@@ -558,8 +558,40 @@ def test_compact():
         shutil.rmtree(tmp, ignore_errors=True)
 
 
+def test_shared_memory():
+    """A batch's pieces and answers cross between the daemon and its workers
+    in shared memory (daemon.h), or on the socket when they do not fit:
+    the same answers, in the same order, whichever way. SUDOKUD_RING_KIB=0:
+    the socket only; 4: a ring so small that most bursts take the socket
+    between the ring's."""
+    puzzles = read_puzzles("17clue.txt", 3000)
+    text = "\n".join(puzzles[:1500] + ["." * 81, "12" + "." * 79] + puzzles[1500:]) + "\n"
+    tmp = tempfile.mkdtemp(prefix="sudoctl-shm-")
+    try:
+        f = os.path.join(tmp, "in.txt")
+        with open(f, "w") as fh:
+            fh.write(text)
+        outs = {}
+        for ring in ("", "0", "4"):
+            env = dict(os.environ, SUDOKUD_RING_KIB=ring)
+            with Daemon(env=env) as d:
+                # --chunk 3002: one request in pieces of up to 1024 puzzles
+                for args in (("--json", "solve", "-f", f), ("--chunk", "3002", "solve", "-f", f),
+                             ("rate", *puzzles[:40])):
+                    p = d.sudoctl(*args, timeout=120)
+                    outs.setdefault(args, []).append((p.returncode, p.stdout, p.stderr))
+        for args, got in outs.items():
+            eq(got[0][0], 0 if args[0] == "rate" else 1, f"{args[:2]}: exit code: {got[0][2][-300:]}")
+            eq(len(got[0][1].splitlines()), 40 if args[0] == "rate" else 3002, "one line a puzzle")
+            for ring, g in zip(("0", "4"), got[1:]):
+                check(g == got[0], f"{args[:2]} with SUDOKUD_RING_KIB={ring}: the same output")
+    finally:
+        shutil.rmtree(tmp, ignore_errors=True)
+
+
 TESTS = {
     "compact": test_compact,
+    "shared_memory": test_shared_memory,
     "trace_links": test_trace_links,
     "progress_notifications": test_progress_notifications,
     "json": test_json,
