@@ -8,6 +8,7 @@
  * generation of workers and retires the old ones after their current work. */
 #include <arpa/inet.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -1378,13 +1379,15 @@ static worker *spawn_worker(unsigned gen, int config_fd)
     w->state = W_STARTING;
     w->ring_size = shared_ring_size();
     w->shm_size = w->ring_size ? SHM_RING_OFF + w->ring_size : sizeof *w->shm;
-    int fd = memfd_create("sudokud-probe", MFD_CLOEXEC);
+    int fd = memfd_create("sudokud-probe", MFD_CLOEXEC | MFD_ALLOW_SEALING);
     if (fd < 0 || ftruncate(fd, (off_t)w->shm_size) != 0) {
         log_err("probe memory: %s", strerror(errno));
         if (fd >= 0) close(fd);
         free(w);
         return NULL;
     }
+    /* its size fixed: nobody holding the file makes our reads fault */
+    fcntl(fd, F_ADD_SEALS, F_SEAL_SHRINK | F_SEAL_GROW | F_SEAL_SEAL);
     void *m = mmap(NULL, w->shm_size, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
     if (m == MAP_FAILED) {
         log_err("probe memory: %s", strerror(errno));
