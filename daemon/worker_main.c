@@ -5,12 +5,13 @@
  * READY {techniques, profiles} or why the config does not load; then serves
  * one request at a time on fd 0, a socketpair with the daemon (framed
  * msgpack both ways, see daemon.h; a batch piece and its answers' bursts
- * in the shared memory behind the probe, the socket naming them), writing
- * which technique runs into the probe. Batch answers go out in bursts; an
- * answer over max_answer becomes a too-large error. Its data is limited to worker_memory
- * (RLIMIT_DATA; not under AddressSanitizer, whose shadow memory a limit breaks); a fault while out
- * of memory, and the sender of a signal from outside, are noted in the shared memory for the
- * daemon's answer. Plain blocking I/O, no event loop. */
+ * cross in the shared memory behind the probe, the socket naming them),
+ * writing which technique runs into the probe. Batch answers go out in
+ * bursts; an answer over max_answer becomes a too-large error. Its data is
+ * limited to worker_memory (RLIMIT_DATA; not under AddressSanitizer, whose
+ * shadow memory a limit breaks); a fault while out of memory, and the sender
+ * of a signal from outside, are noted in the shared memory for the daemon's
+ * answer. Plain blocking I/O, no event loop. */
 #include <arpa/inet.h>
 #include <errno.h>
 #include <signal.h>
