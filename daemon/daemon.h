@@ -277,6 +277,11 @@ void conn_send(conn *c, const char *data, size_t n);
  * connection, as conn_send does when out of memory. */
 char *conn_send_alloc(size_t n);
 void conn_send_built(conn *c, char *data, size_t n);
+/* An answer sent from memory it does not own: head (n bytes, copied), then
+ * the parts as they are, in one write; done(arg) once they are written (or
+ * the connection is gone), when they may be freed. */
+void conn_send_parts(conn *c, const char *head, size_t n, const uv_buf_t *parts, unsigned nparts,
+                     void (*done)(void *), void *arg);
 /* Send an error response. */
 void conn_send_error(conn *c, uint32_t msgid, const char *code, const char *fmt, ...)
     __attribute__((format(printf, 4, 5)));

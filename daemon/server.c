@@ -37,6 +37,8 @@ typedef struct wreq {
     uv_write_t w;
     conn *c;
     size_t n;
+    void (*done)(void *); /* conn_send_parts: the parts may go (NULL: none) */
+    void *arg;
     char data[];
 } wreq;
 
@@ -177,6 +179,7 @@ static void write_cb(uv_write_t *w, int status)
 {
     wreq *r = (wreq *)w;
     conn *c = r->c;
+    if (r->done) r->done(r->arg);
     free(r);
     if (c->dead) return;
     if (status < 0) {
@@ -203,6 +206,7 @@ char *conn_send_alloc(size_t n)
     wreq *r = malloc(sizeof *r + n);
     if (!r) return NULL;
     r->n = n;
+    r->done = NULL;
     return r->data;
 }
 
@@ -213,6 +217,8 @@ void conn_send(conn *c, const char *data, size_t n)
     if (copy) memcpy(copy, data, n);
     conn_send_built(c, copy, n);
 }
+
+static void hold_if_unread(conn *c);
 
 void conn_send_built(conn *c, char *data, size_t n)
 {
@@ -237,6 +243,12 @@ void conn_send_built(conn *c, char *data, size_t n)
         conn_destroy(c);
         return;
     }
+    hold_if_unread(c);
+}
+
+/* Past max_output unsent: the connection's jobs wait, and it is not read. */
+static void hold_if_unread(conn *c)
+{
     if (!c->held && uv_stream_get_write_queue_size((uv_stream_t *)&c->h) > D.lim.max_output) {
         log_debug("connection %u: %zu bytes unsent (max_output): its jobs wait", c->id,
                   uv_stream_get_write_queue_size((uv_stream_t *)&c->h));
@@ -244,6 +256,38 @@ void conn_send_built(conn *c, char *data, size_t n)
         if (!c->paused && !c->closing) uv_read_stop((uv_stream_t *)&c->h);
         c->paused = true;
     }
+}
+
+void conn_send_parts(conn *c, const char *head, size_t n, const uv_buf_t *parts, unsigned nparts,
+                     void (*done)(void *), void *arg)
+{
+    uv_buf_t few[32], *b = nparts < 32 ? few : malloc(sizeof *b * (nparts + 1));
+    wreq *r = c->dead || !b ? NULL : malloc(sizeof *r + n);
+    if (!r) {
+        if (b != few) free(b);
+        done(arg);
+        if (c->dead) return;
+        log_err("out of memory writing an answer to connection %u", c->id);
+        conn_destroy(c);
+        return;
+    }
+    r->c = c;
+    r->n = n;
+    r->done = done;
+    r->arg = arg;
+    memcpy(r->data, head, n);
+    b[0] = uv_buf_init(r->data, (unsigned)n);
+    memcpy(b + 1, parts, sizeof *b * nparts);
+    int rc = uv_write(&r->w, (uv_stream_t *)&c->h, b, nparts + 1, write_cb); /* copies b */
+    if (b != few) free(b);
+    if (rc < 0) {
+        done(arg);
+        free(r);
+        log_debug("connection %u: write: %s", c->id, uv_strerror(rc));
+        conn_destroy(c);
+        return;
+    }
+    hold_if_unread(c);
 }
 
 void conn_send_error(conn *c, uint32_t msgid, const char *code, const char *fmt, ...)

@@ -295,13 +295,19 @@ static size_t job_bytes(const job *j)
     return sizeof *j + j->req.alloc + j->common.alloc + j->pz.alloc + per;
 }
 
-static void job_free(job *j)
+/* A batch's result blocks (a list), when nothing points into them any more. */
+static void free_blocks(void *arg)
 {
-    D.input_memory -= j->held;
-    for (res_block *b = j->blocks, *next; b; b = next) {
+    for (res_block *b = arg, *next; b; b = next) {
         next = b->next;
         free(b);
     }
+}
+
+static void job_free(job *j)
+{
+    D.input_memory -= j->held;
+    free_blocks(j->blocks);
     free(j->res);
     free(j->res_len);
     free(j->state);
@@ -512,10 +518,6 @@ static void job_reply_batch(job *j)
         return;
     }
     if (j->c) {
-        size_t total = 64;
-        for (int i = 0; i < j->n; i++) total += j->res_len[i];
-        /* the head packed apart, then everything straight into the buffer
-         * the connection writes from (no copy of the whole answer) */
         msgpack_sbuffer head;
         msgpack_packer pk;
         msgpack_sbuffer_init(&head);
@@ -524,22 +526,32 @@ static void job_reply_batch(job *j)
         msgpack_pack_map(&pk, 1);
         sdk_wire_str(&pk, "results");
         msgpack_pack_array(&pk, (size_t)j->n);
-        char *out = conn_send_alloc(total);
-        size_t n = head.size;
-        if (out) {
-            memcpy(out, head.data, head.size);
-            /* results that follow one another in memory (a burst of a
-             * worker, stored in arrival order) in one copy */
+        /* the results are written from the blocks they were gathered in,
+         * one part per run that follows one another in memory (a worker's
+         * burst, stored in arrival order): no copy of the whole answer.
+         * The blocks go with the write, and are freed once it is done */
+        int runs = 0;
+        for (int i = 0; i < j->n; i++)
+            runs += j->res_len[i] && (i == 0 || j->res[i] != j->res[i - 1] + j->res_len[i - 1]);
+        uv_buf_t *parts = malloc(sizeof *parts * (size_t)(runs ? runs : 1));
+        if (parts) {
+            int k = 0;
             for (int i = 0; i < j->n;) {
                 const char *from = j->res[i];
                 size_t len = j->res_len[i++];
                 while (len && i < j->n && j->res_len[i] && j->res[i] == from + len)
                     len += j->res_len[i++];
-                if (len) memcpy(out + n, from, len);
-                n += len;
+                if (len) parts[k++] = uv_buf_init((char *)from, (unsigned)len);
             }
+            res_block *blocks = j->blocks;
+            j->blocks = NULL;
+            conn_send_parts(j->c, head.data, head.size, parts, (unsigned)k, free_blocks, blocks);
+            free(parts);
+        } else {
+            job_reply_error(j, SDK_E_INTERNAL, "sudokud ran out of memory writing the results");
+            msgpack_sbuffer_destroy(&head);
+            return;
         }
-        conn_send_built(j->c, out, n);
         msgpack_sbuffer_destroy(&head);
     }
     job_finish(j);
