@@ -92,7 +92,7 @@ typedef struct worker_shm {
 /* The ring's size: this, or SUDOKUD_RING_KIB's (tests: 0, no shared memory
  * at all; a few KiB, most bursts take the socket between the ring's). The
  * worker takes it from the mapping's size. */
-#define SHM_RING_SIZE ((size_t)512 << 10)
+#define SHM_RING_SIZE ((size_t)256 << 10)
 #define SHM_RING_ENV "SUDOKUD_RING_KIB"
 
 /* The worker's copy of the config is named by this variable (the accepted

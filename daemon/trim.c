@@ -8,15 +8,17 @@
  *
  * So a timer looks every TRIM_MS; when no request is left, none came for
  * TRIM_QUIET_MS and some came since the last trim, malloc_trim(0) hands the
- * free pages back to the kernel, and the pieces and answers an idle worker
- * shares with the daemon are dropped (workers_trim_shared). The quiet second keeps a batch's
- * buffers for a client that sends the next batch at once (a script running sudoctl in a loop):
- * without it each run faulted in megabytes anew (~900 page faults in the daemon per run of
- * 17clue.txt). The workers still trim after 200 ms idle: a worker left waiting in its idle poll()
- * for a second made the next batch's wall time twice as long on a loaded machine (bench_e2e.py
- * --only lean, the run after the in-process one; the cause not found). The timer is unreferenced:
- * it never keeps the loop (or a draining daemon) alive. The workers do the same between requests
- * (worker_main.c).
+ * free pages back to the kernel (and after TRIM_SHARED_QUIET_MS the pieces
+ * and answers an idle worker shares with the daemon: workers_trim_shared).
+ * The quiet second keeps a batch's buffers for a client that sends the next
+ * batch at once (a script running sudoctl in a loop): without it each run
+ * faulted in megabytes anew (~900 page faults in the daemon per run of
+ * 17clue.txt). The workers still trim after 200 ms idle: a worker left
+ * waiting in its idle poll() for a second made the next batch's wall time
+ * twice as long on a loaded machine (bench_e2e.py --only lean, the run after
+ * the in-process one; the cause not found).
+ * The timer is unreferenced: it never keeps the loop (or a draining daemon)
+ * alive. The workers do the same between requests (worker_main.c).
  *
  * With that, the busy daemon need not give memory back at every free:
  * trim_setup() keeps big blocks in the heap (no mmap, munmap and a page
@@ -32,11 +34,19 @@
 
 #define TRIM_MS 250
 #define TRIM_QUIET_MS 1000
+/* The memory shared with the workers goes back later: pages punched out
+ * of it cost the next batch more than their faults (sudoctl --json solve
+ * -f 17clue.txt after 1.6 s idle, alternated with main's: 0.5 ms of CPU
+ * less than main when they were dropped at every trim, 8 ms less when
+ * not), and they are few (a piece and a ring, ~0.35 MiB a worker, counted
+ * in both processes' RSS). */
+#define TRIM_SHARED_QUIET_MS 10000
 
 static uv_timer_t trim_timer;
-static uint64_t trimmed_at = (uint64_t)-1; /* D.requests when it last trimmed */
-static uint64_t seen = (uint64_t)-1;       /* D.requests at the last look */
-static uint64_t quiet_since;               /* no request since then (ms) */
+static uint64_t trimmed_at = (uint64_t)-1;        /* D.requests when it last trimmed */
+static uint64_t shared_trimmed_at = (uint64_t)-1; /* ... the shared memory */
+static uint64_t seen = (uint64_t)-1;              /* D.requests at the last look */
+static uint64_t quiet_since;                      /* no request since then (ms) */
 
 static void on_trim(uv_timer_t *t)
 {
@@ -47,10 +57,14 @@ static void on_trim(uv_timer_t *t)
         quiet_since = now;
         return;
     }
-    if (D.requests == trimmed_at || now - quiet_since < TRIM_QUIET_MS) return;
-    trimmed_at = D.requests;
-    malloc_trim(0);
-    workers_trim_shared(); /* the pieces and rings a batch filled */
+    if (D.requests != trimmed_at && now - quiet_since >= TRIM_QUIET_MS) {
+        trimmed_at = D.requests;
+        malloc_trim(0);
+    }
+    if (D.requests != shared_trimmed_at && now - quiet_since >= TRIM_SHARED_QUIET_MS) {
+        shared_trimmed_at = D.requests;
+        workers_trim_shared(); /* the pieces and rings a batch filled */
+    }
 }
 
 void trim_setup(void)
