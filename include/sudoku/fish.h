@@ -120,6 +120,24 @@ SDK_API int sdk_fish_find_fins(const sdk_grid *g, int digit, const sdk_fish_sear
 SDK_API int sdk_fish_find_since(const sdk_grid *g, int digit, const sdk_fish_search *s,
                                 sdk_bb before, sdk_fish_fn fn, void *ctx);
 
+/* Necessary conditions for kraken-like searches of finned basic fish (rows
+ * and columns, sizes 2..max_size) of the digit whose candidates are `cand`
+ * (lib/fish_reach.c says why they hold); cheap, and false nearly always on
+ * a hard grid, where the search itself is long.
+ *
+ * sets (set_words words per cell, as in sdk_fish_fins) and keep (set_words
+ * words): clears in keep each bit that no such fish has in common to its
+ * fins and the base candidates of one cover house (any fin count); returns
+ * whether a bit is left. */
+SDK_API bool sdk_fish_basic_sets_keep(sdk_bb cand, const uint64_t *sets, int set_words,
+                                      int max_size, uint64_t *keep);
+
+/* reach as in sdk_fish_fins: the cells of `targets` (candidates of the
+ * digit) that are a potential elimination of such a fish (a cover cell
+ * outside the base) that every fin sees or reaches and not every fin sees. */
+SDK_API sdk_bb sdk_fish_basic_reach_targets(sdk_bb cand, const sdk_bb *reach, sdk_bb targets,
+                                            int max_size);
+
 /* HoDoKu-style house list of a fish part, e.g. "r158", "r348b1", "r36c15".
  * houses ascending (rows, then columns, then boxes); buf >= 32. */
 SDK_API char *sdk_fish_houses(const uint8_t *houses, int n, char *buf, size_t len);

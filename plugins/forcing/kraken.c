@@ -164,12 +164,15 @@ static int kraken_on_fish(void *vk, const sdk_fish *f)
  * candidates of a cover house (at least one, in a basic fish none of them a
  * fin): by two cells at least in a basic fish, one in others. Nor is a
  * candidate of `truth` (true in a solution of the grid, when one is known):
- * the conclusions are sound. The sets of the cells `cand` (stride
- * SDK_FISH_SET_WORDS) go packed into `packed` (stride fins->set_words).
- * False when no bit is left: no conclusion. */
-static bool pack_sets(const uint64_t *sets, uint64_t *packed, sdk_bb cand, bool two,
-                      const cset *truth, sdk_fish_fins *fins)
+ * the conclusions are sound. Nor, in a basic fish, a bit that no n rows
+ * (columns) of the digit can conclude (sdk_fish_basic_sets_keep: nearly
+ * every bit on a hard grid, and then the search is skipped). The sets of
+ * the cells `cand` (stride SDK_FISH_SET_WORDS) go packed into `packed`
+ * (stride fins->set_words). False when no bit is left: no conclusion. */
+static bool pack_sets(const uint64_t *sets, uint64_t *packed, sdk_bb cand,
+                      const sdk_fish_search *fs, const cset *truth, sdk_fish_fins *fins)
 {
+    bool two = fs->kind == SDK_FISH_BASIC;
     uint64_t once[SDK_FISH_SET_WORDS] = {0}, twice[SDK_FISH_SET_WORDS] = {0};
     SDK_BB_FOREACH(c, cand) {
         const uint64_t *set = sets + (size_t)c * SDK_FISH_SET_WORDS;
@@ -180,6 +183,9 @@ static bool pack_sets(const uint64_t *sets, uint64_t *packed, sdk_bb cand, bool 
     }
     uint64_t *keep = two ? twice : once;
     for (int w = 0; w < SDK_FISH_SET_WORDS; w++) keep[w] &= ~truth->w[w];
+    /* nor a bit no basic fish can conclude at all (fish.h) */
+    if (two && !sdk_fish_basic_sets_keep(cand, sets, SDK_FISH_SET_WORDS, fs->max_size, keep))
+        return false;
     int rank[SDK_FISH_SET_WORDS], n = 0; /* bits kept before word w */
     for (int w = 0; w < SDK_FISH_SET_WORDS; w++) {
         rank[w] = n;
@@ -272,8 +278,16 @@ static int find_kraken(const sdk_ctx *ctx, const sdk_grid *g, sdk_sink *sink)
              * f->elims holds what they all see), so some fin reaches it
              * beyond its peers: without such a cell the digit has none. */
             bool skip = type == 1 && !far;
-            if (type == 2)
-                skip = !pack_sets(sets, packed, cand, fs.kind == SDK_FISH_BASIC, &truth, &fins);
+            if (type == 1 && !skip && fs.kind == SDK_FISH_BASIC) {
+                /* only the targets a basic fish can have (fish.h): on a hard
+                 * grid, nearly always none */
+                sdk_bb targets = sdk_bb_none();
+                SDK_BB_FOREACH(c, cand) targets = sdk_bb_or(targets, reach[c]);
+                targets = sdk_fish_basic_reach_targets(cand, reach, targets, fs.max_size);
+                SDK_BB_FOREACH(c, cand) reach[c] = sdk_bb_and(reach[c], targets);
+                skip = sdk_bb_empty(targets);
+            }
+            if (type == 2) skip = !pack_sets(sets, packed, cand, &fs, &truth, &fins);
             if (!skip && sdk_fish_find_fins(g, d, &fs, &fins, kraken_on_fish, &k)) break;
             if (type == 1)
                 SDK_BB_FOREACH(c, cand) reach[c] = sdk_bb_none();

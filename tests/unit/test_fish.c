@@ -404,6 +404,103 @@ static void test_pruning_exact(void **state)
     free(p);
 }
 
+/* ---- where a basic fish can conclude -------------------------------------
+ *
+ * sdk_fish_basic_sets_keep and sdk_fish_basic_reach_targets (fish.h) must
+ * keep every conclusion a finned basic fish has: every fish of the plain
+ * search (finned, sizes 2..4, more fins than kraken allows), its type 2
+ * conclusions (a set bit common to the fins and the base candidates of one
+ * cover house) and type 1 targets (a potential elimination every fin sees
+ * or reaches, not every fin sees) are checked against what they keep; and
+ * they must drop some, or they test nothing. Made-up sets and reach, dense
+ * and sparse, on hard positions. */
+
+typedef struct concl {
+    uint64_t bits[WORDS]; /* type 2 conclusions */
+    sdk_bb targets;       /* type 1 targets */
+} concl;
+
+static int note_conclusions(void *ctx, const sdk_fish *f)
+{
+    concl *c = ctx;
+    sdk_bb fins = sdk_bb_or(f->fins, f->endo_fins);
+    assert_true(f->kind == SDK_FISH_BASIC && !sdk_bb_empty(fins));
+    uint64_t fin_set[WORDS] = {~0ULL, ~0ULL};
+    sdk_bb seen = {~0ULL, (1ULL << 17) - 1}, peers = seen;
+    SDK_BB_FOREACH(x, fins) {
+        for (int w = 0; w < WORDS; w++) fin_set[w] &= sets[x * WORDS + w];
+        seen = sdk_bb_and(seen, sdk_bb_or(sdk_peer_bb[x], reach[x]));
+        peers = sdk_bb_and(peers, sdk_peer_bb[x]);
+    }
+    for (int i = 0; i < f->size; i++) {
+        uint64_t acc[WORDS] = {fin_set[0], fin_set[1]};
+        SDK_BB_FOREACH(x, sdk_bb_and(f->base_cells, sdk_house_bb[f->cover[i]]))
+            for (int w = 0; w < WORDS; w++) acc[w] &= sets[x * WORDS + w];
+        for (int w = 0; w < WORDS; w++) c->bits[w] |= acc[w];
+    }
+    c->targets = sdk_bb_or(c->targets, sdk_bb_andnot(sdk_bb_and(f->potential, seen), peers));
+    return 0;
+}
+
+static void test_basic_filters_keep_all(void **state)
+{
+    (void)state;
+    uint8_t(*p)[81] = NULL;
+    int np = tu_read_puzzles("forum_hardest_1106.txt", 12, 91, &p);
+    assert_true(np > 0);
+    long bits_in = 0, bits_kept = 0, bits_needed = 0, x_in = 0, x_kept = 0, x_needed = 0;
+    for (int i = 0; i < np; i++) {
+        sdk_grid g;
+        sdk_grid_from_values(&g, p[i]);
+        walk_basic(&g);
+        for (int d = 1; d <= 9; d++) {
+            sdk_bb cand = g.digit[d - 1];
+            if (sdk_bb_empty(cand)) continue;
+            int dense = (i + d) % 3; /* a cell in 2, 4 or 8 implies a bit or reaches a cell */
+            for (int c = 0; c < SDK_CELLS; c++) {
+                uint64_t lo = rnd(), hi = rnd(), s0 = rnd(), s1 = rnd();
+                for (int k = 0; k < dense; k++) {
+                    lo &= rnd();
+                    hi &= rnd();
+                    s0 &= rnd();
+                    s1 &= rnd();
+                }
+                reach[c] = sdk_bb_and((sdk_bb){lo, hi & ((1ULL << 17) - 1)}, cand);
+                sets[c * WORDS] = s0;
+                sets[c * WORDS + 1] = s1;
+            }
+            concl need = {{0, 0}, sdk_bb_none()};
+            sdk_fish_search s;
+            sdk_fish_search_init(&s);
+            s.finless = false;
+            s.need_elims = false;
+            s.max_fins = 7;
+            sdk_fish_find(&g, d, &s, note_conclusions, &need);
+            uint64_t keep[WORDS] = {~0ULL, ~0ULL};
+            bool any = sdk_fish_basic_sets_keep(cand, sets, WORDS, 4, keep);
+            for (int w = 0; w < WORDS; w++) {
+                assert_true((need.bits[w] & ~keep[w]) == 0);
+                bits_in += 64;
+                bits_kept += sdk_popcount64(keep[w]);
+                bits_needed += sdk_popcount64(need.bits[w]);
+            }
+            assert_true(any == (keep[0] || keep[1]));
+            sdk_bb x = sdk_fish_basic_reach_targets(cand, reach, cand, 4);
+            assert_true(sdk_bb_subset(need.targets, x));
+            assert_true(sdk_bb_subset(x, cand));
+            x_in += sdk_bb_count(cand);
+            x_kept += sdk_bb_count(x);
+            x_needed += sdk_bb_count(need.targets);
+        }
+    }
+    printf("basic fish filters: set bits %ld, kept %ld, concluded %ld; targets %ld, kept %ld, "
+           "concluded %ld\n",
+           bits_in, bits_kept, bits_needed, x_in, x_kept, x_needed);
+    assert_true(bits_needed > 0 && bits_kept < bits_in);
+    assert_true(x_needed > 0 && x_kept < x_in);
+    free(p);
+}
+
 /* ---- searching since a pattern without fish ------------------------------ */
 
 enum { CLS_FINLESS, CLS_FINNED, CLS_SASHIMI };
@@ -509,10 +606,15 @@ static void test_since_exact(void **state)
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_ids),           cmocka_unit_test(test_text_and_stop),
-        cmocka_unit_test(test_max_fins),      cmocka_unit_test(test_enumerator),
-        cmocka_unit_test(test_pruning_exact), cmocka_unit_test(test_since_exact),
-        cmocka_unit_test(test_reglib),        cmocka_unit_test(test_soundness),
+        cmocka_unit_test(test_ids),
+        cmocka_unit_test(test_text_and_stop),
+        cmocka_unit_test(test_max_fins),
+        cmocka_unit_test(test_enumerator),
+        cmocka_unit_test(test_pruning_exact),
+        cmocka_unit_test(test_since_exact),
+        cmocka_unit_test(test_basic_filters_keep_all),
+        cmocka_unit_test(test_reglib),
+        cmocka_unit_test(test_soundness),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
