@@ -119,12 +119,43 @@ bool sdk_fish_basic_sets_keep(sdk_bb cand, const uint64_t *sets, int set_words, 
                 good_col[z][k] |= (uint16_t)(1u << r);
             }
     }
+    /* many bits have the same good cells (what one chain reaches): each
+     * pattern is tested once (an open-addressed table of the bits tested,
+     * by their good cells; entries of an earlier call have another stamp) */
+    static _Thread_local struct {
+        uint32_t stamp;
+        uint16_t z;
+        bool fits;
+    } tested[1024];
+    static _Thread_local uint32_t stamp;
+    if (++stamp == 0) {
+        memset(tested, 0, sizeof tested);
+        stamp = 1;
+    }
     uint64_t any = 0;
     for (int w = 0, z = 0; w < set_words; w++) {
-        for (uint64_t m = keep[w]; m; m &= m - 1, z++)
-            if (!some_fish(cand_row, good_row[z], -1, 0, none, max_size) &&
-                !some_fish(cand_col, good_col[z], -1, 0, none, max_size))
-                keep[w] &= ~(m & -m);
+        for (uint64_t m = keep[w]; m; m &= m - 1, z++) {
+            uint64_t a, b;
+            memcpy(&a, good_row[z], 8);
+            memcpy(&b, good_row[z] + 4, 8);
+            uint64_t h = a * 0x9E3779B97F4A7C15ULL ^ b * 0xC2B2AE3D27D4EB4FULL ^
+                         (uint64_t)good_row[z][8] * 0x165667B19E3779F9ULL;
+            unsigned slot = (unsigned)(h ^ h >> 31) & 1023;
+            while (tested[slot].stamp == stamp &&
+                   memcmp(good_row[tested[slot].z], good_row[z], sizeof good_row[z]))
+                slot = (slot + 1) & 1023;
+            bool fits;
+            if (tested[slot].stamp == stamp) {
+                fits = tested[slot].fits;
+            } else {
+                fits = some_fish(cand_row, good_row[z], -1, 0, none, max_size) ||
+                       some_fish(cand_col, good_col[z], -1, 0, none, max_size);
+                tested[slot].stamp = stamp;
+                tested[slot].z = (uint16_t)z;
+                tested[slot].fits = fits;
+            }
+            if (!fits) keep[w] &= ~(m & -m);
+        }
         any |= keep[w];
     }
     return any != 0;
