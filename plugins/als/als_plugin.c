@@ -330,33 +330,54 @@ typedef struct chain_walk {
      * budget is known to hold for the whole search (chain_node_bound), so
      * nothing is counted and no set is entered only to count. */
     bool count;
-    /* dist (NULL: every chain is searched): links from each set to the
-     * nearest changed one (chain_reuse); a chain of unchanged sets only
-     * (ndirty == 0) gives nothing, so a clean prefix is not extended beyond
-     * what can still reach a changed set. */
-    const uint8_t *dist;
-    int ndirty; /* changed sets in als[0..n] */
+    /* since (NULL: every chain is searched): what changed since a search
+     * that found nothing (chain_since). Only a chain that starts or ends
+     * at a changed set or takes a new link can eliminate anything; the
+     * others are not extended beyond what can still become one. */
+    const struct chain_since *since;
+    int nfresh;                   /* the start changed (1) + new links in the chain */
+    uint8_t fresh[MAX_RECORD_ALS]; /* fresh[i]: the link into als[i] is new */
 } chain_walk;
 
-/* May the chain (als[0..n]) go on to set b, as far as the changed sets
- * go: it holds one already, or b is one, or one lies close enough. */
-static bool reaches_dirty(const chain_walk *w, int b)
+/* What changed since the last search that found nothing (see chain_base):
+ * per set, its cells changed (then an end there may eliminate more); per
+ * edge, a link the base did not have, same two sets with the same digits;
+ * per set, the fewest links from it to a changed set or over a new link
+ * (capped at max_rc + 1). */
+typedef struct chain_since {
+    uint8_t *dirty; /* per set */
+    uint8_t *fresh; /* per edge */
+    uint8_t *need;  /* per set */
+} chain_since;
+
+/* May the chain (als[0..n]) take edge i to set b, as far as what changed
+ * goes: it can eliminate already, or the link is new, or b lies close
+ * enough to a changed end or a new link. */
+static bool may_take(const chain_walk *w, int i, int b)
 {
-    return !w->dist || w->ndirty || w->dist[b] <= w->max_rc - (w->n + 1);
+    const chain_since *c = w->since;
+    return !c || w->nfresh || c->fresh[i] || c->need[b] <= w->max_rc - (w->n + 1);
 }
 
-static void chain_push(chain_walk *w, int b)
+/* Can the chain (its last set pushed) eliminate anything? */
+static bool may_check(const chain_walk *w)
+{
+    return !w->since || w->nfresh || w->since->dirty[w->als[w->n]];
+}
+
+/* Push set b, reached over edge i. */
+static void chain_push(chain_walk *w, int b, int i)
 {
     w->als[++w->n] = b;
     w->in_chain[b] = true;
-    if (w->dist && !w->dist[b]) w->ndirty++;
+    w->fresh[w->n] = w->since && w->since->fresh[i];
+    w->nfresh += w->fresh[w->n];
 }
 
 static void chain_pop(chain_walk *w)
 {
-    int b = w->als[w->n--];
-    w->in_chain[b] = false;
-    if (w->dist && !w->dist[b]) w->ndirty--;
+    w->in_chain[w->als[w->n]] = false;
+    w->nfresh -= w->fresh[w->n--];
 }
 
 static unsigned uz_of(chain_walk *w, int e)
@@ -376,6 +397,7 @@ static unsigned uz_of(chain_walk *w, int e)
 
 static void chain_check(chain_walk *w, unsigned zs)
 {
+    if (!may_check(w)) return; /* a chain the base had: nothing */
     const sdk_als *S = &w->l->als[w->als[0]], *E = &w->l->als[w->als[w->n]];
     rec r;
     memset(&r, 0, sizeof r);
@@ -478,11 +500,11 @@ static void chain_leaf(chain_walk *w, int k, unsigned excl)
         const sdk_rcc *e = &w->gr->edge[w->pool[at + 1 + i]];
         unsigned act = e->digits & ~excl;
         if (!act || w->in_chain[e->b] || (w->forward && e->b < k)) continue;
-        if (!reaches_dirty(w, e->b)) continue;
+        if (!may_take(w, w->pool[at + 1 + i], e->b)) continue;
         unsigned zs = uz_of(w, e->b) & ~first & ~act;
         if (!zs) continue;
         w->act[w->n] = (uint16_t)act;
-        chain_push(w, e->b);
+        chain_push(w, e->b, w->pool[at + 1 + i]);
         chain_check(w, zs);
         chain_pop(w);
     }
@@ -535,14 +557,14 @@ static void chain_preleaf(chain_walk *w, int k, unsigned excl)
         const sdk_rcc *e = &edge[w->pool[at + 1 + i]];
         unsigned act = e->digits & ~excl;
         if (!act || w->in_chain[e->b] || (w->forward && e->b < k)) continue;
-        if (!reaches_dirty(w, e->b)) continue;
+        if (!may_take(w, w->pool[at + 1 + i], e->b)) continue;
         /* what chain_leaf would find nothing on, and the check here */
         int next = leaf_edges(w, e->b, first, act & (0u - act)); /* may move pool */
         bool leaf = w->pool[next] > 0;
         unsigned zs = w->n + 1 >= 3 ? uz_of(w, e->b) & ~first & ~act : 0;
         if (!leaf && !zs) continue;
         w->act[w->n] = (uint16_t)act;
-        chain_push(w, e->b);
+        chain_push(w, e->b, (int)(e - edge));
         if (zs) chain_check(w, zs);
         if (leaf) chain_leaf(w, e->b, act & (0u - act));
         chain_pop(w);
@@ -556,7 +578,7 @@ static bool counted_only(chain_walk *w, const sdk_rcc *e, unsigned act)
 {
     int b = e->b;
     unsigned first = w->act[0];
-    if (!reaches_dirty(w, b)) return true; /* nothing to find there (nor to count) */
+    if (!may_take(w, (int)(e - w->gr->edge), b)) return true; /* nothing to find (nor count) */
     if (w->n + 1 >= 3 && (uz_of(w, b) & ~first & ~act)) return false;
     if (!w->count) { /* nothing to count: skipped when nothing to find */
         int at = reach_edges(w, 2, b, first, act & (0u - act));
@@ -602,12 +624,13 @@ static void chain_dfs(chain_walk *w, unsigned prev)
         unsigned first = w->act[0];
         int at = reach_edges(w, j, k, first, excl);
         for (int i = 0; i < w->pool[at] && !w->R->oom; i++) {
-            const sdk_rcc *f = &w->gr->edge[w->pool[at + 1 + i]];
-            if (w->in_chain[f->b] || (w->forward && f->b < k) || !reaches_dirty(w, f->b)) continue;
+            int fi = w->pool[at + 1 + i];
+            const sdk_rcc *f = &w->gr->edge[fi];
+            if (w->in_chain[f->b] || (w->forward && f->b < k) || !may_take(w, fi, f->b)) continue;
             unsigned act = f->digits & ~excl;
             w->act[w->n] = (uint16_t)act;
             w->edig[w->n] = f->digits;
-            chain_push(w, f->b);
+            chain_push(w, f->b, fi);
             if (w->n >= 3) {
                 unsigned zs = uz_of(w, f->b) & ~first & ~act;
                 if (zs) chain_check(w, zs);
@@ -620,7 +643,7 @@ static void chain_dfs(chain_walk *w, unsigned prev)
     }
     for (; e < end; e++) {
         if (w->in_chain[e->b] || (w->forward && e->b < k)) continue;
-        if (!w->count && !reaches_dirty(w, e->b)) continue;
+        if (!w->count && !may_take(w, (int)(e - w->gr->edge), e->b)) continue;
         unsigned tries[2];
         int ntry = 0;
         if (w->n == 0) {
@@ -637,7 +660,7 @@ static void chain_dfs(chain_walk *w, unsigned prev)
         for (int t = 0; t < ntry; t++) {
             w->act[w->n] = (uint16_t)tries[t];
             w->edig[w->n] = e->digits;
-            chain_push(w, e->b);
+            chain_push(w, e->b, (int)(e - w->gr->edge));
             if (w->n >= 3) {
                 unsigned zs = uz_of(w, e->b) & ~w->act[0] & ~tries[t];
                 if (zs) chain_check(w, zs);
@@ -785,11 +808,11 @@ static long chain_node_bound(const sdk_rcc_graph *gr, int max_rc)
 }
 
 /* Every ALS chain of l (up to max_rc links) with eliminations, recorded in
- * the order of the search. count: see chain_walk. dist: NULL, or the links
- * from each set to the nearest changed set (then only chains holding one are
- * wanted, and count must be false). */
+ * the order of the search. count: see chain_walk. since: NULL, or what
+ * changed since a search that found nothing (then only chains that can
+ * eliminate something since are wanted, and count must be false). */
 static void search_chain(const sdk_als_list *l, const sdk_rcc_graph *gr, int max_rc, bool forward,
-                         bool count, const uint8_t *dist, recs *R)
+                         bool count, const chain_since *since, recs *R)
 {
     chain_space *sp = chain_space_of(l->n);
     chain_walk w = {.l = l,
@@ -805,7 +828,7 @@ static void search_chain(const sdk_als_list *l, const sdk_rcc_graph *gr, int max
                     .cappool = sp->cappool,
                     .forward = forward,
                     .count = count,
-                    .dist = dist};
+                    .since = since};
     memcpy(w.reach_at, sp->reach_at, sizeof w.reach_at);
     memcpy(w.reach_gen, sp->reach_gen, sizeof w.reach_gen);
     if (count) { /* what preleaf_nodes and counted_only count with */
@@ -826,13 +849,14 @@ static void search_chain(const sdk_als_list *l, const sdk_rcc_graph *gr, int max
     }
     for (int s = 0; s < l->n && !R->oom && R->nodes <= R->max_nodes; s++) {
         if (gr->first[s] == gr->first[s + 1]) continue;
-        if (dist && dist[s] > max_rc) continue;
+        if (since && !since->dirty[s] && since->need[s] > max_rc) continue;
         w.gen = chain_space_next_gen(sp);
         w.uz_gen = sp->uz_gen; /* may be cleared above, not moved */
         w.npool = 0;
         w.n = 0;
         w.als[0] = s;
-        w.ndirty = dist && !dist[s];
+        w.fresh[0] = since && since->dirty[s];
+        w.nfresh = w.fresh[0];
         w.in_chain[s] = true;
         chain_dfs(&w, 0);
         w.in_chain[s] = false;
@@ -1151,8 +1175,11 @@ static void als_cache_clear(als_cache *c)
 
 /* The thread unloading the plugin (the one that used it, in a daemon
  * worker) frees its cache. */
+static void chain_base_release(void);
+
 __attribute__((destructor)) static void als_cache_release(void)
 {
+    chain_base_release();
     if (chain_space_last) chain_space_free(chain_space_last);
     chain_space_last = NULL;
     if (!als_last) return;
@@ -1335,25 +1362,140 @@ static const sdk_rcc_graph *rcc_of(als_cache *c, bool overlap)
 
 /* Within one puzzle's path the grid only loses candidates. If a complete
  * chain search (not cut by the node budget) found nothing on grid B, and g
- * has a subset of B's candidates in every cell, a chain of g whose sets have
- * the same candidates in g as in B was a chain of B too (an ALS, its digit
- * cells and the restricted commons depend only on its own cells), and its
- * eliminations on g are a subset of those on B: none. So on g only chains
- * holding a changed set (one with a cell whose candidates changed) are
- * searched, in the same order: the result is the full search's. Per thread,
- * the last such B (its candidates, with the options it was searched with). */
+ * has a subset of B's candidates in every cell, consider a chain of g that
+ * neither starts nor ends at a changed set (one with a cell whose
+ * candidates changed) and whose links are all links of B (same two sets,
+ * same digits, same restricted commons). With the same links its actual
+ * RCs were the same: it was a chain of B. Its ends kept their digit cells, so the cells that see them
+ * are B's less the lost candidates: its eliminations on g are a subset of
+ * those on B, none. So on g only chains with a changed end or a new link
+ * are searched, in the same order: the result is the full search's. (A
+ * changed set in the middle usually keeps most of its links: a candidate
+ * lost from its cells only adds restricted commons.)
+ *
+ * Per thread, the last such B: its candidates and the options it was
+ * searched with, its sets (cells, digits; a hash of the cells) and its
+ * graph (per set, the other sets and the RC digits, sorted). */
 typedef struct chain_base {
     bool valid, overlap;
     int max_rc;
     uint16_t cand[SDK_CELLS];
+    int nals, nedge, capals, capedge;
+    sdk_bb *cells;
+    uint16_t *digits;
+    int *first; /* nals + 1 */
+    int *to;    /* per edge, in the graph's order */
+    uint16_t *rc;
+    int *slot, nslot; /* hash of cells -> set + 1, 0 empty */
 } chain_base;
 static _Thread_local chain_base chain_last;
 
-/* When g descends from the thread's chain_base (same options): per set of
- * l, the links to the nearest changed set (0: changed, capped at max_rc + 1),
- * malloc'd; else NULL. */
-static uint8_t *chain_dirty_dist(const sdk_grid *g, const sdk_als_list *l, const sdk_rcc_graph *gr,
-                                 int max_rc, bool overlap)
+static void chain_base_clear(chain_base *b)
+{
+    free(b->cells);
+    free(b->digits);
+    free(b->first);
+    free(b->to);
+    free(b->rc);
+    free(b->slot);
+    memset(b, 0, sizeof *b);
+}
+
+static void chain_base_release(void)
+{
+    chain_base_clear(&chain_last);
+}
+
+static size_t cells_hash(sdk_bb c)
+{
+    uint64_t h = (c.lo * 0x9e3779b97f4a7c15ULL) ^ (c.hi * 0xc2b2ae3d27d4eb4fULL);
+    return (size_t)(h ^ h >> 31);
+}
+
+/* g (searched with these options, list l and graph gr) found nothing:
+ * it becomes the thread's base. */
+static void chain_base_set(const sdk_grid *g, const sdk_als_list *l, const sdk_rcc_graph *gr,
+                           int max_rc, bool overlap)
+{
+    chain_base *b = &chain_last;
+    b->valid = true;
+    b->overlap = overlap;
+    b->max_rc = max_rc;
+    memcpy(b->cand, g->cand, sizeof b->cand);
+    if (l->n + 1 > b->capals) {
+        b->capals = l->n + 1 + l->n / 4;
+        b->cells = sdk_xrealloc(b->cells, sizeof *b->cells * (size_t)b->capals);
+        b->digits = sdk_xrealloc(b->digits, sizeof *b->digits * (size_t)b->capals);
+        b->first = sdk_xrealloc(b->first, sizeof *b->first * (size_t)b->capals);
+    }
+    if (gr->n + 1 > b->capedge) {
+        b->capedge = gr->n + 1 + gr->n / 4;
+        b->to = sdk_xrealloc(b->to, sizeof *b->to * (size_t)b->capedge);
+        b->rc = sdk_xrealloc(b->rc, sizeof *b->rc * (size_t)b->capedge);
+    }
+    int nslot = 64;
+    while (nslot < 2 * l->n) nslot *= 2;
+    if (nslot != b->nslot) {
+        free(b->slot);
+        b->slot = sdk_xmalloc(sizeof *b->slot * (size_t)nslot);
+        b->nslot = nslot;
+    }
+    memset(b->slot, 0, sizeof *b->slot * (size_t)nslot);
+    b->nals = l->n;
+    b->nedge = gr->n;
+    for (int i = 0; i < l->n; i++) {
+        b->cells[i] = l->als[i].cells;
+        b->digits[i] = l->als[i].digits;
+        b->first[i] = gr->first[i];
+        size_t k = cells_hash(b->cells[i]) & (size_t)(nslot - 1);
+        while (b->slot[k]) k = (k + 1) & (size_t)(nslot - 1);
+        b->slot[k] = i + 1;
+    }
+    b->first[l->n] = gr->first[l->n];
+    for (int e = 0; e < gr->n; e++) {
+        b->to[e] = gr->edge[e].b;
+        b->rc[e] = gr->edge[e].digits;
+    }
+}
+
+/* The base's set with these cells and digits, or -1. */
+static int base_set_of(const chain_base *b, const sdk_als *a)
+{
+    size_t k = cells_hash(a->cells) & (size_t)(b->nslot - 1);
+    for (; b->slot[k]; k = (k + 1) & (size_t)(b->nslot - 1)) {
+        int i = b->slot[k] - 1;
+        if (sdk_bb_eq(b->cells[i], a->cells)) return b->digits[i] == a->digits ? i : -1;
+    }
+    return -1;
+}
+
+/* Did the base link its sets p and q with exactly these RC digits? */
+static bool base_has_link(const chain_base *b, int p, int q, unsigned digits)
+{
+    int lo = b->first[p], hi = b->first[p + 1];
+    while (lo < hi) { /* a row is sorted by the other set */
+        int mid = (lo + hi) / 2;
+        if (b->to[mid] < q)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    return lo < b->first[p + 1] && b->to[lo] == q && b->rc[lo] == digits;
+}
+
+static void chain_since_free(chain_since *c)
+{
+    if (!c) return;
+    free(c->dirty);
+    free(c->fresh);
+    free(c->need);
+    free(c);
+}
+
+/* When g descends from the thread's chain_base (same options): what
+ * changed since, for list l and graph gr (malloc'd); else NULL. */
+static chain_since *chain_since_of(const sdk_grid *g, const sdk_als_list *l,
+                                   const sdk_rcc_graph *gr, int max_rc, bool overlap)
 {
     const chain_base *b = &chain_last;
     if (!b->valid || b->max_rc != max_rc || b->overlap != overlap) return NULL;
@@ -1362,26 +1504,51 @@ static uint8_t *chain_dirty_dist(const sdk_grid *g, const sdk_als_list *l, const
         if (g->cand[c] & ~b->cand[c]) return NULL;
         if (g->cand[c] != b->cand[c]) sdk_bb_add(&changed, c);
     }
-    uint8_t *dist = sdk_xmalloc((size_t)l->n + 1);
+    chain_since *cs = sdk_xcalloc(1, sizeof *cs);
+    cs->dirty = sdk_xmalloc((size_t)l->n + 1);
+    cs->need = sdk_xmalloc((size_t)l->n + 1);
+    cs->fresh = sdk_xcalloc((size_t)gr->n + 1, 1);
+    int *base_of = sdk_xmalloc(sizeof *base_of * (size_t)(l->n + 1));
     int *queue = sdk_xmalloc(sizeof *queue * (size_t)(l->n + 1)), head = 0, tail = 0;
     for (int i = 0; i < l->n; i++) {
-        bool dirty = !sdk_bb_empty(sdk_bb_and(l->als[i].cells, changed));
-        dist[i] = dirty ? 0 : (uint8_t)(max_rc + 1);
-        if (dirty) queue[tail++] = i;
+        cs->dirty[i] = !sdk_bb_empty(sdk_bb_and(l->als[i].cells, changed));
+        cs->need[i] = cs->dirty[i] ? 0 : (uint8_t)(max_rc + 1);
+        if (cs->dirty[i]) queue[tail++] = i;
+        base_of[i] = -2; /* not looked up yet */
     }
+    /* a link between two unchanged sets is the base's; the others are
+     * looked up */
+    for (int i = 0; i < l->n; i++)
+        for (int e = gr->first[i]; e < gr->first[i + 1]; e++) {
+            int j = gr->edge[e].b;
+            if (!cs->dirty[i] && !cs->dirty[j]) continue;
+            if (base_of[i] == -2) base_of[i] = base_set_of(b, &l->als[i]);
+            if (base_of[j] == -2) base_of[j] = base_set_of(b, &l->als[j]);
+            if (base_of[i] >= 0 && base_of[j] >= 0 &&
+                base_has_link(b, base_of[i], base_of[j], gr->edge[e].digits))
+                continue;
+            cs->fresh[e] = 1;
+            if (cs->need[i] > 1) { /* one link from i: over this one */
+                cs->need[i] = 1;
+                queue[tail++] = i;
+            }
+        }
+    /* the queue holds the 0s, then the 1s: a breadth-first search from them
+     * (a set queued as 1 and lowered to 0 later cannot be: 0s come first) */
     while (head < tail) {
         int v = queue[head++];
-        if (dist[v] >= max_rc) continue;
-        for (int i = gr->first[v]; i < gr->first[v + 1]; i++) {
-            int u = gr->edge[i].b;
-            if (dist[u] > dist[v] + 1) {
-                dist[u] = (uint8_t)(dist[v] + 1);
+        if (cs->need[v] >= max_rc) continue;
+        for (int e = gr->first[v]; e < gr->first[v + 1]; e++) {
+            int u = gr->edge[e].b;
+            if (cs->need[u] > cs->need[v] + 1) {
+                cs->need[u] = (uint8_t)(cs->need[v] + 1);
                 queue[tail++] = u;
             }
         }
     }
     free(queue);
-    return dist;
+    free(base_of);
+    return cs;
 }
 
 /* The chain search of find_als: whole, or only where g changed since the
@@ -1390,17 +1557,11 @@ static void find_chains(const sdk_grid *g, const sdk_als_list *l, const sdk_rcc_
                         int max_rc, bool forward, bool overlap, recs *R)
 {
     bool count = chain_node_bound(gr, max_rc) > R->max_nodes;
-    uint8_t *dist = !count && !forward ? chain_dirty_dist(g, l, gr, max_rc, overlap) : NULL;
-    search_chain(l, gr, max_rc, forward, count, dist, R);
-    free(dist);
+    chain_since *since = !count && !forward ? chain_since_of(g, l, gr, max_rc, overlap) : NULL;
+    search_chain(l, gr, max_rc, forward, count, since, R);
+    chain_since_free(since);
     bool complete = !R->oom && R->nodes <= R->max_nodes;
-    if (!forward && complete && R->n == 0) {
-        chain_base *b = &chain_last;
-        b->valid = true;
-        b->overlap = overlap;
-        b->max_rc = max_rc;
-        memcpy(b->cand, g->cand, sizeof b->cand);
-    }
+    if (!forward && complete && R->n == 0) chain_base_set(g, l, gr, max_rc, overlap);
 }
 
 /* One find for the family: the kind (K_*) is the descriptor's data. */

@@ -7,10 +7,13 @@
  *     for both overlap options, it must equal sdk_rcc_graph_build on the same
  *     list, edge by edge and row by row.
  *   - after a chain search that found nothing, the next search on a
- *     descendant grid only walks chains holding a changed set
- *     (chain_dirty_dist). At every position its instances must be those of a
- *     search from scratch: same chains, same RCs and eliminations, in the
- *     same order (so the same steps, the first one included).
+ *     descendant grid only walks chains that start or end at a changed set
+ *     or take a link the base did not have (chain_since_of). At every
+ *     position its instances must be those of a search from scratch: same
+ *     chains, same RCs and eliminations, in the same order (so the same
+ *     steps, the first one included). The paths must also hold changed
+ *     sets that kept links of the base (the chains through them that the
+ *     reuse skips are checked by the comparison).
  * The paths: the standard profile's steps on a few of the hardest puzzles
  * (the grid before each step, as the engine asks), and random removals of
  * false candidates with singles placed now and then (small and large
@@ -43,6 +46,7 @@ typedef struct stats {
     long reused;    /* chain searches that walked only the changed sets' chains */
     long chains;    /* chain instances found (and compared) */
     long with_find; /* positions where the chain search found some */
+    long kept;      /* reused searches with a changed set that kept a base link */
 } stats;
 
 static void assert_same_graph(const sdk_rcc_graph *got, const sdk_rcc_graph *want, long pos, int ov)
@@ -98,27 +102,33 @@ static void check_position(stats *st, const sdk_grid *g)
     }
     /* the chain search, as find_als runs it for the standard profile */
     const sdk_rcc_graph *gr = rcc_of(ac, false);
-    uint8_t *dist = NULL;
+    chain_since *since = NULL;
     if (chain_node_bound(gr, chain_max_rc) <= CHAIN_MAX_NODES)
-        dist = chain_dirty_dist(g, &ac->l, gr, chain_max_rc, false);
+        since = chain_since_of(g, &ac->l, gr, chain_max_rc, false);
     recs scratch, reuse;
     memset(&scratch, 0, sizeof scratch);
     memset(&reuse, 0, sizeof reuse);
     scratch.max_nodes = reuse.max_nodes = CHAIN_MAX_NODES;
-    if (dist) { /* a search from scratch to compare with (else both are one) */
+    if (since) { /* a search from scratch to compare with (else both are one) */
         chain_base base = chain_last;
-        chain_last.valid = false; /* nothing to reuse */
+        memset(&chain_last, 0, sizeof chain_last); /* nothing to reuse */
         find_chains(g, &ac->l, gr, chain_max_rc, false, false, &scratch);
+        chain_base_clear(&chain_last);
         chain_last = base;
+        bool kept = false;
+        for (int i = 0; i < ac->l.n && !kept; i++)
+            for (int e = gr->first[i]; e < gr->first[i + 1] && since->dirty[i]; e++)
+                if (!since->fresh[e]) kept = true;
+        st->kept += kept;
     }
     find_chains(g, &ac->l, gr, chain_max_rc, false, false, &reuse);
-    if (dist) {
+    if (since) {
         assert_same_recs(&reuse, &scratch, pos);
         st->reused++;
         st->chains += scratch.n;
         st->with_find += scratch.n > 0;
     }
-    free(dist);
+    chain_since_free(since);
     recs_free(&scratch);
     recs_free(&reuse);
 }
@@ -135,8 +145,7 @@ static void on_step(void *ctx, const sdk_step *s, const sdk_grid *before, const 
 /* Forget what the thread kept (an earlier test or walk). */
 static void reset_caches(void)
 {
-    als_cache_release();
-    memset(&chain_last, 0, sizeof chain_last);
+    als_cache_release(); /* the chain base too */
 }
 
 static void test_profile_path(void **state)
@@ -151,14 +160,16 @@ static void test_profile_path(void **state)
     walk_result r = {0};
     walk_profile(p, "forum_hardest_1106.txt", profile_puzzles, 97, on_step, &st, &r, NULL);
     assert_int_equal(r.wrong, 0);
-    print_message("standard path: %ld positions, %ld graphs updated, %ld chain searches reused, "
-                  "%ld of them with chains (%ld chains)\n",
-                  st.positions, st.updated, st.reused, st.with_find, st.chains);
+    print_message("standard path: %ld positions, %ld graphs updated, %ld chain searches reused "
+                  "(%ld with a changed set keeping base links), %ld of them with chains (%ld "
+                  "chains)\n",
+                  st.positions, st.updated, st.reused, st.kept, st.with_find, st.chains);
     /* the paths must exercise both reuses, not only full builds */
     assert_true(st.positions > 60);
     assert_true(st.updated > st.positions / 2);
     assert_true(st.reused > 20);
     assert_true(st.with_find > 2);
+    assert_true(st.kept > 10);
     sdk_config_free(&cfg);
     reset_caches();
 }
@@ -198,9 +209,9 @@ static void test_random_path(void **state)
     }
     free(puz);
     print_message(
-        "random path: %d puzzles, %ld positions, %ld graphs updated, %ld chain searches reused, "
-        "%ld of them with chains (%ld chains)\n",
-        n, st.positions, st.updated, st.reused, st.with_find, st.chains);
+        "random path: %d puzzles, %ld positions, %ld graphs updated, %ld chain searches reused "
+        "(%ld with a changed set keeping base links), %ld of them with chains (%ld chains)\n",
+        n, st.positions, st.updated, st.reused, st.kept, st.with_find, st.chains);
     assert_true(st.positions > 20);
     assert_true(st.updated > st.positions / 2);
     assert_true(st.reused > 5);
