@@ -28,6 +28,17 @@ enum { K_XZ, K_XY, K_CHAIN, K_DB };
 #define MAX_RECORD_ALS 10
 #define DEEP_MAX 3 /* reach_edges lists kept for up to this many links */
 
+/* A value kept for the current start of the chain search: valid while gen
+ * is the start's generation (the value next to it: one cache line read). */
+typedef struct uz_slot {
+    unsigned gen;
+    uint16_t uz;
+} uz_slot;
+typedef struct list_slot {
+    unsigned gen;
+    int at;
+} list_slot;
+
 /* One instance found, compact: rebuilt into a step when emitted. */
 typedef struct rec {
     uint8_t kind, nals, locked, stem;
@@ -294,10 +305,8 @@ typedef struct chain_walk {
     int als[MAX_RECORD_ALS];      /* als[0..n] */
     uint16_t act[MAX_RECORD_ALS]; /* act[i]: actual RC(s) between als[i] and als[i+1] */
     bool *in_chain;
-    uint16_t *uz; /* uz[e]: digits z with cells seeing every z of the start and of set e
-                   * (use uz_of: computed when first asked, valid while uz_gen[e] ==
-                   * gen) */
-    unsigned *uz_gen;
+    uz_slot *uz;  /* uz[e]: digits z with cells seeing every z of the start and of set e
+                   * (use uz_of: computed when first asked) */
     unsigned gen; /* one per start searched (per thread: see chain_space) */
     bool forward; /* order=hodoku: each next ALS comes later in the list (HoDoKu's
                    * solver keeps only those restricted commons; it finds fewer chains) */
@@ -305,19 +314,16 @@ typedef struct chain_walk {
      * restricted common it scans gives none (the end set shares no digit z
      * with the start that some cell sees in both, or the link's only RC digit
      * is the one the link before used). For the current start,
-     * leaf_at[(k * 9 + f) * 9 + x] lists (in pool, count first) the edges of
-     * set k that can give one when the chain's first RC is digit f + 1 and
-     * the last link may not use digit x + 1; built the first time a chain
-     * ends next to k so, valid while leaf_gen[...] == gen. */
-    int *leaf_at;
-    unsigned *leaf_gen;
-    /* The same j = 2..DEEP_MAX links before the end: reach_at[j - 2][same
-     * key] lists the edges of k to a set that may end a chain (the test of
-     * leaf_at) or whose own list for j - 1 is not empty; the others only
+     * list[0][(k * 9 + f) * 9 + x].at lists (in pool, count first) the
+     * edges of set k that can give one when the chain's first RC is digit
+     * f + 1 and the last link may not use digit x + 1; built the first time
+     * a chain ends next to k so. */
+    /* The same j = 2..DEEP_MAX links before the end: list[j - 1][same key]
+     * lists the edges of k to a set that may end a chain (the test of
+     * list[0]) or whose own list for j - 1 is not empty; the others only
      * count their search nodes (j = 2) or find nothing. reach_edges builds
      * them (lists for more links cost more to build than they save). */
-    int *reach_at[DEEP_MAX - 1];
-    unsigned *reach_gen[DEEP_MAX - 1];
+    list_slot *list[DEEP_MAX];
     int *pool, npool, cappool;
     /* Per set k, over its edges that the walk may take (forward): the sum of
      * the next sets' edge counts (deg), and the same for the edges of one RC
@@ -335,7 +341,7 @@ typedef struct chain_walk {
      * at a changed set or takes a new link can eliminate anything; the
      * others are not extended beyond what can still become one. */
     const struct chain_since *since;
-    int nfresh;                   /* the start changed (1) + new links in the chain */
+    int nfresh;                    /* the start changed (1) + new links in the chain */
     uint8_t fresh[MAX_RECORD_ALS]; /* fresh[i]: the link into als[i] is new */
 } chain_walk;
 
@@ -383,16 +389,17 @@ static void chain_pop(chain_walk *w)
 static unsigned uz_of(chain_walk *w, int e)
 {
     int start = w->als[0];
-    if (w->uz_gen[e] != w->gen) {
+    uz_slot *u = &w->uz[e];
+    if (u->gen != w->gen) {
         const sdk_als *S = &w->l->als[start], *E = &w->l->als[e];
         unsigned m = 0;
         SDK_MASK_FOREACH(z, S->digits & E->digits) {
             if (!sdk_bb_empty(sdk_bb_and(S->peers[z - 1], E->peers[z - 1]))) m |= sdk_digit_bit(z);
         }
-        w->uz[e] = (uint16_t)m;
-        w->uz_gen[e] = w->gen;
+        u->uz = (uint16_t)m;
+        u->gen = w->gen;
     }
-    return w->uz[e];
+    return u->uz;
 }
 
 static void chain_check(chain_walk *w, unsigned zs)
@@ -439,7 +446,8 @@ static int leaf_edges(chain_walk *w, int k, unsigned first, unsigned excl)
 {
     int key = leaf_key(k, first, excl);
     int start = w->als[0];
-    if (w->leaf_gen[key] == w->gen) return w->leaf_at[key];
+    list_slot *slot = &w->list[0][key];
+    if (slot->gen == w->gen) return slot->at;
     int lo = w->gr->first[k], hi = w->gr->first[k + 1];
     pool_reserve(w, hi - lo + 1);
     int at = w->npool, n = 0;
@@ -451,8 +459,8 @@ static int leaf_edges(chain_walk *w, int k, unsigned first, unsigned excl)
     }
     w->pool[at] = n;
     w->npool += n + 1;
-    w->leaf_at[key] = at;
-    w->leaf_gen[key] = w->gen;
+    slot->at = at;
+    slot->gen = w->gen;
     return at;
 }
 
@@ -466,7 +474,7 @@ static int reach_edges(chain_walk *w, int j, int k, unsigned first, unsigned exc
     if (j == 1) return leaf_edges(w, k, first, excl);
     int key = leaf_key(k, first, excl);
     int start = w->als[0];
-    if (w->reach_gen[j - 2][key] == w->gen) return w->reach_at[j - 2][key];
+    if (w->list[j - 1][key].gen == w->gen) return w->list[j - 1][key].at;
     int lo = w->gr->first[k], hi = w->gr->first[k + 1];
     for (int i = lo; i < hi; i++) { /* built first: pool may move */
         const sdk_rcc *e = &w->gr->edge[i];
@@ -485,8 +493,8 @@ static int reach_edges(chain_walk *w, int j, int k, unsigned first, unsigned exc
     }
     w->pool[at] = n;
     w->npool += n + 1;
-    w->reach_at[j - 2][key] = at;
-    w->reach_gen[j - 2][key] = w->gen;
+    w->list[j - 1][key].at = at;
+    w->list[j - 1][key].gen = w->gen;
     return at;
 }
 
@@ -673,17 +681,14 @@ static void chain_dfs(chain_walk *w, unsigned prev)
 
 /* The chain search's tables, kept per thread from one search to the next
  * (allocating and clearing them cost more than most searches): sized for
- * cap sets; an entry of uz, leaf_at or reach_at is valid while its *_gen is
- * the current start's generation, so nothing is cleared between starts or
- * searches. in_chain is all false between searches. */
+ * cap sets; an entry of uz or list is valid while its gen is the current
+ * start's generation, so nothing is cleared between starts or searches.
+ * in_chain is all false between searches. */
 typedef struct chain_space {
     int cap;
     bool *in_chain;
-    uint16_t *uz;
-    unsigned *uz_gen, *leaf_gen;
-    int *leaf_at;
-    int *reach_at[DEEP_MAX - 1];
-    unsigned *reach_gen[DEEP_MAX - 1];
+    uz_slot *uz;
+    list_slot *list[DEEP_MAX];
     int *pool, cappool;
     unsigned gen;
 } chain_space;
@@ -693,13 +698,7 @@ static void chain_space_free(chain_space *sp)
 {
     free(sp->in_chain);
     free(sp->uz);
-    free(sp->uz_gen);
-    free(sp->leaf_gen);
-    free(sp->leaf_at);
-    for (int j = 0; j < DEEP_MAX - 1; j++) {
-        free(sp->reach_at[j]);
-        free(sp->reach_gen[j]);
-    }
+    for (int j = 0; j < DEEP_MAX; j++) free(sp->list[j]);
     free(sp->pool);
     free(sp);
 }
@@ -715,13 +714,8 @@ static chain_space *chain_space_of(int n)
     sp->cap = cap;
     sp->in_chain = sdk_xcalloc((size_t)cap, sizeof *sp->in_chain);
     sp->uz = sdk_xcalloc((size_t)cap, sizeof *sp->uz);
-    sp->uz_gen = sdk_xcalloc((size_t)cap, sizeof *sp->uz_gen);
-    sp->leaf_gen = sdk_xcalloc((size_t)cap * 81, sizeof *sp->leaf_gen);
-    sp->leaf_at = sdk_xmalloc(sizeof *sp->leaf_at * (size_t)cap * 81);
-    for (int j = 0; j < DEEP_MAX - 1; j++) {
-        sp->reach_gen[j] = sdk_xcalloc((size_t)cap * 81, sizeof *sp->reach_gen[j]);
-        sp->reach_at[j] = sdk_xmalloc(sizeof *sp->reach_at[j] * (size_t)cap * 81);
-    }
+    for (int j = 0; j < DEEP_MAX; j++)
+        sp->list[j] = sdk_xcalloc((size_t)cap * 81, sizeof *sp->list[j]);
     chain_space_last = sp;
     return sp;
 }
@@ -730,10 +724,9 @@ static chain_space *chain_space_of(int n)
 static unsigned chain_space_next_gen(chain_space *sp)
 {
     if (++sp->gen == 0) { /* wrapped: clear, start again */
-        memset(sp->uz_gen, 0, sizeof *sp->uz_gen * (size_t)sp->cap);
-        memset(sp->leaf_gen, 0, sizeof *sp->leaf_gen * (size_t)sp->cap * 81);
-        for (int j = 0; j < DEEP_MAX - 1; j++)
-            memset(sp->reach_gen[j], 0, sizeof *sp->reach_gen[j] * (size_t)sp->cap * 81);
+        memset(sp->uz, 0, sizeof *sp->uz * (size_t)sp->cap);
+        for (int j = 0; j < DEEP_MAX; j++)
+            memset(sp->list[j], 0, sizeof *sp->list[j] * (size_t)sp->cap * 81);
         sp->gen = 1;
     }
     return sp->gen;
@@ -821,16 +814,12 @@ static void search_chain(const sdk_als_list *l, const sdk_rcc_graph *gr, int max
                     .max_rc = max_rc,
                     .in_chain = sp->in_chain,
                     .uz = sp->uz,
-                    .uz_gen = sp->uz_gen,
-                    .leaf_at = sp->leaf_at,
-                    .leaf_gen = sp->leaf_gen,
                     .pool = sp->pool,
                     .cappool = sp->cappool,
                     .forward = forward,
                     .count = count,
                     .since = since};
-    memcpy(w.reach_at, sp->reach_at, sizeof w.reach_at);
-    memcpy(w.reach_gen, sp->reach_gen, sizeof w.reach_gen);
+    memcpy(w.list, sp->list, sizeof w.list);
     if (count) { /* what preleaf_nodes and counted_only count with */
         w.sum = sdk_xcalloc((size_t)l->n + 1, sizeof *w.sum);
         w.sum1 = sdk_xcalloc((size_t)(9 * l->n + 1), sizeof *w.sum1);
@@ -851,7 +840,6 @@ static void search_chain(const sdk_als_list *l, const sdk_rcc_graph *gr, int max
         if (gr->first[s] == gr->first[s + 1]) continue;
         if (since && !since->dirty[s] && since->need[s] > max_rc) continue;
         w.gen = chain_space_next_gen(sp);
-        w.uz_gen = sp->uz_gen; /* may be cleared above, not moved */
         w.npool = 0;
         w.n = 0;
         w.als[0] = s;
@@ -1366,12 +1354,11 @@ static const sdk_rcc_graph *rcc_of(als_cache *c, bool overlap)
  * neither starts nor ends at a changed set (one with a cell whose
  * candidates changed) and whose links are all links of B (same two sets,
  * same digits, same restricted commons). With the same links its actual
- * RCs were the same: it was a chain of B. Its ends kept their digit cells, so the cells that see them
- * are B's less the lost candidates: its eliminations on g are a subset of
- * those on B, none. So on g only chains with a changed end or a new link
- * are searched, in the same order: the result is the full search's. (A
- * changed set in the middle usually keeps most of its links: a candidate
- * lost from its cells only adds restricted commons.)
+ * RCs were the same: it was a chain of B. Its ends kept their digit cells, so the cells that see
+ * them are B's less the lost candidates: its eliminations on g are a subset of those on B, none. So
+ * on g only chains with a changed end or a new link are searched, in the same order: the result is
+ * the full search's. (A changed set in the middle usually keeps most of its links: a candidate lost
+ * from its cells only adds restricted commons.)
  *
  * Per thread, the last such B: its candidates and the options it was
  * searched with, its sets (cells, digits; a hash of the cells) and its
