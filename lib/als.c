@@ -102,6 +102,44 @@ int sdk_als_collect(const sdk_grid *g, const sdk_als_opts *o, sdk_als_list *out)
     return out->n;
 }
 
+int sdk_als_collect_since(const sdk_grid *g, const sdk_als_list *prev, sdk_bb changed,
+                          sdk_als_list *out)
+{
+    memset(out, 0, sizeof *out);
+    walk w = {.g = g, .out = out, .minc = 1, .maxc = 8};
+    int p = 0; /* prev's sets are house by house: the block of house h next */
+    for (int h = 0; h < SDK_HOUSES && !w.oom; h++) {
+        int pend = p;
+        while (pend < prev->n && prev->als[pend].house == h) pend++;
+        if (sdk_bb_empty(sdk_bb_and(sdk_house_bb[h], changed))) {
+            /* same cells, same candidates: same sets, fewer outside cells */
+            for (; p < pend && !w.oom; p++) {
+                sdk_als a = prev->als[p];
+                a.all_peers = sdk_bb_none();
+                SDK_MASK_FOREACH(d, a.digits) {
+                    a.peers[d - 1] = sdk_bb_and(a.peers[d - 1], g->digit[d - 1]);
+                    a.all_peers = sdk_bb_or(a.all_peers, a.peers[d - 1]);
+                }
+                if (!list_push(out, &a)) w.oom = true;
+            }
+            continue;
+        }
+        p = pend;
+        w.house = h;
+        w.nempty = 0;
+        for (int k = 0; k < 9; k++) {
+            int c = sdk_house_cell[h][k];
+            if (!g->value[c] && g->cand[c]) w.empty[w.nempty++] = (uint8_t)c;
+        }
+        walk_house(&w, 0, sdk_bb_none(), 0, 0);
+    }
+    if (w.oom) {
+        sdk_als_list_free(out);
+        return -1;
+    }
+    return out->n;
+}
+
 void sdk_als_list_free(sdk_als_list *l)
 {
     free(l->als);

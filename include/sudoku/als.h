@@ -56,6 +56,15 @@ typedef struct sdk_als_list {
 SDK_API int sdk_als_collect(const sdk_grid *g, const sdk_als_opts *o, sdk_als_list *out);
 SDK_API void sdk_als_list_free(sdk_als_list *l);
 
+/* The same list as sdk_als_collect(g, NULL, out) when g descends from the
+ * grid prev was collected on (all sizes) with the candidates of the cells
+ * in changed changed (cells that got a value included): a house without
+ * such a cell keeps its sets, only their peers lose the candidates g lost;
+ * the other houses are walked again. Returns the count, or -1 when memory
+ * ran out (out is then empty). */
+SDK_API int sdk_als_collect_since(const sdk_grid *g, const sdk_als_list *prev, sdk_bb changed,
+                                  sdk_als_list *out);
+
 /* Do the two ALSs share a cell? */
 static inline bool sdk_als_overlap(const sdk_als *a, const sdk_als *b)
 {

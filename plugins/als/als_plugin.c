@@ -476,14 +476,21 @@ static int reach_edges(chain_walk *w, int j, int k, unsigned first, unsigned exc
     int start = w->als[0];
     if (w->list[j - 1][key].gen == w->gen) return w->list[j - 1][key].at;
     int lo = w->gr->first[k], hi = w->gr->first[k + 1];
-    for (int i = lo; i < hi; i++) { /* built first: pool may move */
+    /* the lists for j - 1 first (the pool may move, its offsets stay),
+     * then this one; up to 64 edges, what to keep is noted on the way */
+    uint64_t keep = 0;
+    for (int i = lo; i < hi; i++) {
         const sdk_rcc *e = &w->gr->edge[i];
         unsigned act = e->digits & ~excl;
-        if (e->b != start && act) reach_edges(w, j - 1, e->b, first, act & (0u - act));
+        if (e->b == start || !act) continue;
+        int next = reach_edges(w, j - 1, e->b, first, act & (0u - act));
+        if (i - lo < 64 && ((uz_of(w, e->b) & ~first & ~act) || w->pool[next] > 0))
+            keep |= 1ULL << (i - lo);
     }
     pool_reserve(w, hi - lo + 1);
     int at = w->npool, n = 0;
-    for (int i = lo; i < hi; i++) {
+    for (uint64_t m = keep; m; m &= m - 1) w->pool[at + 1 + n++] = lo + __builtin_ctzll(m);
+    for (int i = lo + 64; i < hi; i++) {
         const sdk_rcc *e = &w->gr->edge[i];
         unsigned act = e->digits & ~excl;
         if (e->b == start || !act) continue;
@@ -798,6 +805,22 @@ static long chain_node_bound(const sdk_rcc_graph *gr, int max_rc)
     free(sum1);
     free(rev);
     return total < cap ? total : cap;
+}
+
+/* Does chain_node_bound(gr, max_rc) fit in max_nodes? First a cruder
+ * bound from the largest degree D alone: N_0 <= D, N_j <= D + (D - 1) N_{j-1}
+ * (the edge back is always left out of S_{j-1}), total <= ne + 2 ne N; most
+ * graphs fit in that one, which costs nothing. */
+static bool chain_nodes_fit(const sdk_rcc_graph *gr, int max_rc, long max_nodes)
+{
+    long deg = 0;
+    for (int k = 0; k < gr->nals; k++)
+        if (gr->first[k + 1] - gr->first[k] > deg) deg = gr->first[k + 1] - gr->first[k];
+    const long cap = 1L << 50;
+    long m = deg;
+    for (int j = 1; j <= max_rc - 2 && m < cap; j++) m = deg + (deg > 1 ? deg - 1 : 0) * m;
+    if (m < cap && max_nodes >= gr->n && m <= (max_nodes - gr->n) / (2L * gr->n + 1)) return true;
+    return chain_node_bound(gr, max_rc) <= max_nodes;
 }
 
 /* Every ALS chain of l (up to max_rc links) with eliminations, recorded in
@@ -1215,7 +1238,7 @@ static als_cache *als_of(const sdk_grid *g)
     sdk_bb changed = sdk_bb_none();
     for (int k = 0; descends && k < SDK_CELLS; k++) {
         if (g->cand[k] & ~c->cand[k]) descends = false;
-        if (g->cand[k] != c->cand[k]) sdk_bb_add(&changed, k);
+        if (g->cand[k] != c->cand[k] || g->value[k] != c->value[k]) sdk_bb_add(&changed, k);
     }
     if (descends) { /* the current list and graphs become the previous ones */
         c->prev_l = c->l;
@@ -1230,7 +1253,10 @@ static als_cache *als_of(const sdk_grid *g)
     } else {
         als_cache_clear(c);
     }
-    if (sdk_als_collect(g, NULL, &c->l) < 0) {
+    /* a descendant's list: only the houses with a changed cell walked */
+    int n = c->have_prev ? sdk_als_collect_since(g, &c->prev_l, changed, &c->l)
+                         : sdk_als_collect(g, NULL, &c->l);
+    if (n < 0) {
         als_cache_drop_prev(c);
         return NULL;
     }
@@ -1543,7 +1569,7 @@ static chain_since *chain_since_of(const sdk_grid *g, const sdk_als_list *l,
 static void find_chains(const sdk_grid *g, const sdk_als_list *l, const sdk_rcc_graph *gr,
                         int max_rc, bool forward, bool overlap, recs *R)
 {
-    bool count = chain_node_bound(gr, max_rc) > R->max_nodes;
+    bool count = !chain_nodes_fit(gr, max_rc, R->max_nodes);
     chain_since *since = !count && !forward ? chain_since_of(g, l, gr, max_rc, overlap) : NULL;
     search_chain(l, gr, max_rc, forward, count, since, R);
     chain_since_free(since);

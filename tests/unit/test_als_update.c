@@ -14,6 +14,10 @@
  *     steps, the first one included). The paths must also hold changed
  *     sets that kept links of the base (the chains through them that the
  *     reuse skips are checked by the comparison).
+ *   - the ALS list of such a position is updated too (only houses with a
+ *     changed cell walked again): it must equal sdk_als_collect's.
+ *   - the quick test of the node budget (chain_nodes_fit) decides as the
+ *     bound chain_node_bound does, for several budgets.
  * The paths: the standard profile's steps on a few of the hardest puzzles
  * (the grid before each step, as the engine asks), and random removals of
  * false candidates with singles placed now and then (small and large
@@ -47,6 +51,7 @@ typedef struct stats {
     long chains;    /* chain instances found (and compared) */
     long with_find; /* positions where the chain search found some */
     long kept;      /* reused searches with a changed set that kept a base link */
+    long listed;    /* ALS lists updated from the last one */
 } stats;
 
 static void assert_same_graph(const sdk_rcc_graph *got, const sdk_rcc_graph *want, long pos, int ov)
@@ -64,6 +69,20 @@ static void assert_same_graph(const sdk_rcc_graph *got, const sdk_rcc_graph *wan
         if (a->a != b->a || a->b != b->b || a->digits != b->digits)
             fail_msg("position %ld overlap=%d: edge %d is %d-%d/%x, built %d-%d/%x", pos, ov, e,
                      a->a, a->b, a->digits, b->a, b->b, b->digits);
+    }
+}
+
+static void assert_same_list(const sdk_als_list *got, const sdk_als_list *want, long pos)
+{
+    if (got->n != want->n)
+        fail_msg("position %ld: kept list has %d sets, collected %d", pos, got->n, want->n);
+    for (int i = 0; i < want->n; i++) {
+        const sdk_als *a = &got->als[i], *b = &want->als[i];
+        bool same = sdk_bb_eq(a->cells, b->cells) && sdk_bb_eq(a->all_peers, b->all_peers) &&
+                    a->digits == b->digits && a->ncell == b->ncell && a->house == b->house;
+        for (int d = 0; same && d < 9; d++)
+            same = sdk_bb_eq(a->dcells[d], b->dcells[d]) && sdk_bb_eq(a->peers[d], b->peers[d]);
+        if (!same) fail_msg("position %ld: kept set %d differs from the collected one", pos, i);
     }
 }
 
@@ -87,8 +106,14 @@ static void assert_same_recs(const recs *got, const recs *want, long pos)
 static void check_position(stats *st, const sdk_grid *g)
 {
     long pos = ++st->positions;
+    bool had_list = als_last && als_last->used; /* als_of may update the list */
     als_cache *ac = als_of(g);
     assert_non_null(ac);
+    sdk_als_list all;
+    assert_true(sdk_als_collect(g, NULL, &all) >= 0);
+    assert_same_list(&ac->l, &all, pos);
+    sdk_als_list_free(&all);
+    st->listed += had_list && ac->have_prev;
     for (int ov = 0; ov < 2; ov++) {
         bool update = !ac->have_graph[ov] && ac->have_prev && ac->prev_have_graph[ov] &&
                       ac->nchanged <= ac->l.n / 2;
@@ -102,9 +127,15 @@ static void check_position(stats *st, const sdk_grid *g)
     }
     /* the chain search, as find_als runs it for the standard profile */
     const sdk_rcc_graph *gr = rcc_of(ac, false);
+    /* the quick test of the node bound decides as the bound itself */
+    long bound = chain_node_bound(gr, chain_max_rc);
+    const long budgets[] = {CHAIN_MAX_NODES, 1000000, 10000, 100};
+    for (int k = 0; k < 4; k++)
+        if (chain_nodes_fit(gr, chain_max_rc, budgets[k]) != (bound <= budgets[k]))
+            fail_msg("position %ld: chain_nodes_fit(%ld) differs from the bound %ld", pos,
+                     budgets[k], bound);
     chain_since *since = NULL;
-    if (chain_node_bound(gr, chain_max_rc) <= CHAIN_MAX_NODES)
-        since = chain_since_of(g, &ac->l, gr, chain_max_rc, false);
+    if (bound <= CHAIN_MAX_NODES) since = chain_since_of(g, &ac->l, gr, chain_max_rc, false);
     recs scratch, reuse;
     memset(&scratch, 0, sizeof scratch);
     memset(&reuse, 0, sizeof reuse);
@@ -160,16 +191,18 @@ static void test_profile_path(void **state)
     walk_result r = {0};
     walk_profile(p, "forum_hardest_1106.txt", profile_puzzles, 97, on_step, &st, &r, NULL);
     assert_int_equal(r.wrong, 0);
-    print_message("standard path: %ld positions, %ld graphs updated, %ld chain searches reused "
+    print_message("standard path: %ld positions, %ld lists and %ld graphs updated, %ld chain "
+                  "searches reused "
                   "(%ld with a changed set keeping base links), %ld of them with chains (%ld "
                   "chains)\n",
-                  st.positions, st.updated, st.reused, st.kept, st.with_find, st.chains);
+                  st.positions, st.listed, st.updated, st.reused, st.kept, st.with_find, st.chains);
     /* the paths must exercise both reuses, not only full builds */
     assert_true(st.positions > 60);
     assert_true(st.updated > st.positions / 2);
     assert_true(st.reused > 20);
     assert_true(st.with_find > 2);
     assert_true(st.kept > 10);
+    assert_true(st.listed > st.positions / 2);
     sdk_config_free(&cfg);
     reset_caches();
 }
