@@ -809,8 +809,8 @@ static long chain_node_bound(const sdk_rcc_graph *gr, int max_rc)
 
 /* Does chain_node_bound(gr, max_rc) fit in max_nodes? First a cruder
  * bound from the largest degree D alone: N_0 <= D, N_j <= D + (D - 1) N_{j-1}
- * (the edge back is always left out of S_{j-1}), total <= ne + 2 ne N; most
- * graphs fit in that one, which costs nothing. */
+ * (the edge back is always left out of S_{j-1}), total <= ne + 2 ne N. A
+ * graph without a set of high degree fits in that one, at no cost. */
 static bool chain_nodes_fit(const sdk_rcc_graph *gr, int max_rc, long max_nodes)
 {
     long deg = 0;
