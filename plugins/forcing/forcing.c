@@ -26,6 +26,7 @@
 #include "sudoku/solver.h"
 #include "sudoku/technique.h"
 #include "forcing_private.h"
+#include "dyn_memo.h"
 #include "inner.h"
 
 static const sdk_technique fcc, fcv, fnc, fnv, nishio, dfc, nfc;
@@ -135,6 +136,56 @@ bool forcing_links_init(sctx *s, const sdk_grid *g, unsigned flags)
     }
     s->t = tc->t;
     return true;
+}
+
+/* A solution of the last grids, per thread. The finds of one puzzle's path
+ * (and of the nested propagations from it) each want a solution of their
+ * grid; a grid only loses candidates along a path, so:
+ *  - a solution of an earlier grid that agrees with g (each cell's digit is
+ *    its value or one of its candidates) is a solution of g;
+ *  - a grid whose possible digits (value or candidates) are all possible in
+ *    a grid without a solution has none either.
+ * Either way the solver is not called. The solution may be another than
+ * the solver's first when g has several: the callers only skip premises a
+ * solution makes true (sound for any solution), so their steps are the same
+ * (and a puzzle has one when uniqueness techniques run). */
+typedef struct solution_cache {
+    bool have; /* sol: a solution of a grid seen */
+    uint8_t sol[SDK_CELLS];
+    bool have_none; /* none: possible digits of a grid without solution */
+    uint16_t none[SDK_CELLS];
+} solution_cache;
+static _Thread_local solution_cache solved;
+
+static unsigned possible(const sdk_grid *g, int c)
+{
+    return g->value[c] ? sdk_digit_bit(g->value[c]) : g->cand[c];
+}
+
+bool forcing_solution(const sdk_grid *g, uint8_t sol[SDK_CELLS])
+{
+    solution_cache *sc = &solved;
+    bool fits = sc->have, within = sc->have_none;
+    for (int c = 0; c < SDK_CELLS && (fits || within); c++) {
+        unsigned m = possible(g, c);
+        if (fits && !(m & sdk_digit_bit(sc->sol[c]))) fits = false;
+        if (within && (m & ~(unsigned)sc->none[c])) within = false;
+    }
+    if (fits) {
+        memcpy(sol, sc->sol, SDK_CELLS);
+        return true;
+    }
+    if (within) return false;
+    uint8_t found[SDK_CELLS];
+    if (sdk_solve_grid(g, 1, &found, NULL) > 0) {
+        memcpy(sc->sol, found, SDK_CELLS);
+        sc->have = true;
+        memcpy(sol, found, SDK_CELLS);
+        return true;
+    }
+    for (int c = 0; c < SDK_CELLS; c++) sc->none[c] = (uint16_t)possible(g, c);
+    sc->have_none = true;
+    return false;
 }
 
 /* The candidate strongly linked to candidate k in the link model (links.c):
@@ -519,6 +570,16 @@ static int static_contradiction(sctx *s, int p, sdk_step *st, int *len)
     return kind;
 }
 
+/* false when static_contradiction() certainly finds nothing for premise
+ * p: it does not imply its own negation and its component is known clean
+ * (the rest of the test reads only the table). */
+static bool static_may_contradict(const sctx *s, int p)
+{
+    const table *t = &s->t[p];
+    if (cs_has((p & 1) ? &t->off : &t->on, p >> 1)) return true;
+    return t->comp < 0 || twork.cstate[t->comp] != COMP_CLEAN;
+}
+
 static int cmp_key_desc(const void *a, const void *b)
 {
     int64_t x = *(const int64_t *)a, y = *(const int64_t *)b;
@@ -567,7 +628,7 @@ static int find_fcc(const sdk_ctx *ctx, const sdk_grid *g, sdk_sink *sink)
      * so with a solution of g at hand only the premises it makes false get a
      * table: half the searches, the same steps. */
     uint8_t solution[SDK_CELLS];
-    bool have_solution = sdk_solve_grid(g, 1, &solution, NULL) > 0;
+    bool have_solution = forcing_solution(g, solution);
     if (!forcing_static_init(&s, g, flags, have_solution ? solution : NULL)) goto out;
     bool *want = sdk_xcalloc(2 * SDK_NCAND, sizeof *want);
     for (int p = 0; p < 2 * SDK_NCAND; p++) {
@@ -580,6 +641,7 @@ static int find_fcc(const sdk_ctx *ctx, const sdk_grid *g, sdk_sink *sink)
         if (!s.t[p].valid) continue;
         int pk = p >> 1; /* a true premise's table may be cached: it breaks nothing */
         if (have_solution && (solution[pk / 9] == pk % 9 + 1) == (p & 1)) continue;
+        if (!static_may_contradict(&s, p)) continue; /* no step to write */
         sdk_step_init(st, &fcc);
         char a[16];
         sdk_step_printf(st, "Forcing Chain Contradiction: %s => ", lit_name(p, a));
@@ -919,36 +981,10 @@ static int dyn_contra_links(const sdk_dyn *d, sdk_step *st)
     return len;
 }
 
-typedef struct dtab {
-    cset on, off;
-    bool valid, contra;
-} dtab;
-
-/* What the dynamic search from each premise found on the last position, per
- * thread: whether it broke the grid, else every literal it derived (the
- * premise's table). A search depends only on the position (values,
- * candidates) and its flags; forcing net contradiction and verity (and the
- * dynamic forcing chain before them) run one after the other on a position
- * whenever the earlier ones find nothing, and each reads what the earlier
- * ones searched. A contradiction that becomes a step is searched again for
- * its chains. */
-enum { DYN_UNKNOWN = 0, DYN_OPEN, DYN_BROKEN };
-typedef struct dyn_cache {
-    position_key key;
-    uint8_t state[2 * SDK_NCAND]; /* DYN_* per premise */
-    cset on[2 * SDK_NCAND], off[2 * SDK_NCAND];
-} dyn_cache;
-static _Thread_local dyn_cache dyns;
-
-static dyn_cache *dyn_cache_for(const sdk_grid *g, unsigned flags)
-{
-    dyn_cache *c = &dyns;
-    if (!key_holds(&c->key, g, flags)) {
-        key_set(&c->key, g, flags);
-        memset(c->state, DYN_UNKNOWN, sizeof c->state);
-    }
-    return c;
-}
+/* dyn_all()'s verdict per premise for the verities: DT_VALID (its
+ * literals are the cache's on/off of this position), DT_CONTRA (it broke
+ * the grid), or neither (not searched). */
+enum { DT_VALID = 1, DT_CONTRA = 2 };
 
 /* Run the dynamic search from every premise; contradictions are emitted as
  * they come (when want_contra), tables are kept for verities. */
@@ -961,21 +997,19 @@ static void seen_del(seen *sn, int lit)
     s->w[(lit >> 1) >> 6] &= ~(1ULL << ((lit >> 1) & 63));
 }
 
-/* Search premise p unless the cache has it: broken, or the literals it
- * derives (d: a work area). */
-static void dyn_fill(dyn_cache *dc, const sdk_grid *g, int p, unsigned run_flags, sdk_dyn *d)
+/* The premise set of a verity by name: unit of pass 0 (a candidate true or
+ * false), 1 (a cell), 2 (a digit in a house; unit = house * 9 + digit - 1). */
+static const char *verity_what(int pass, int unit, char what[32])
 {
-    if (dc->state[p] != DYN_UNKNOWN) return;
-    int k = p >> 1;
-    bool broken = sdk_dyn_run(g, k / 9, k % 9 + 1, p & 1, run_flags, NULL, d);
-    dc->state[p] = broken ? DYN_BROKEN : DYN_OPEN;
-    if (broken) return;
-    memset(&dc->on[p], 0, sizeof dc->on[p]);
-    memset(&dc->off[p], 0, sizeof dc->off[p]);
-    for (int i = 0; i < d->n; i++) {
-        int l = d->order[i];
-        cs_add((l & 1) ? &dc->on[p] : &dc->off[p], l >> 1);
+    if (pass == 0) {
+        snprintf(what, 32, "true/false");
+    } else if (pass == 1) {
+        sdk_cell_name(unit, what);
+    } else {
+        char hn[8];
+        snprintf(what, 32, "%d in %s", unit % 9 + 1, sdk_house_short(unit / 9, hn));
     }
+    return what;
 }
 
 static int dyn_all(const sdk_ctx *ctx, const sdk_grid *g, unsigned flags, const sdk_technique *ct,
@@ -985,14 +1019,16 @@ static int dyn_all(const sdk_ctx *ctx, const sdk_grid *g, unsigned flags, const 
     sdk_dyn *d = sdk_xmalloc(sizeof *d);
     sdk_step *st = sdk_scratch_step(ctx, 0);
     seen *sn = sdk_xcalloc(1, sizeof *sn);
-    dtab *t = vt ? sdk_xcalloc(2 * SDK_NCAND, sizeof *t) : NULL;
+    uint8_t *t = vt ? sdk_xcalloc(2 * SDK_NCAND, sizeof *t) : NULL;
     /* Without verities only contradictions are wanted, and only a false
      * premise leads to one (the chains are sound): with a solution of g at
      * hand, the premises it makes true are not run. The same steps. */
     uint8_t solution[SDK_CELLS];
-    bool skip_true = !t && sdk_solve_grid(g, 1, &solution, NULL) > 0;
+    bool skip_true = !t && forcing_solution(g, solution);
     unsigned run_flags = flags & ~DYN_CHECKABLE;
-    dyn_cache *dc = dyn_cache_for(g, run_flags);
+    /* the searches of the last position where they still hold (dyn_memo.c);
+     * nested propagations keep theirs apart */
+    dyn_memo *dc = dyn_memo_for(g, run_flags, ctx->depth > 0);
 
     for (int c = 0; c < 81 && ret != SDK_STOP; c++) {
         if (g->value[c]) continue;
@@ -1010,16 +1046,14 @@ static int dyn_all(const sdk_ctx *ctx, const sdk_grid *g, unsigned flags, const 
                      * literals (what it derives is forced whatever the
                      * order). One search for both; the chains of a step
                      * are searched from p itself below. */
-                    dyn_fill(dc, g, 2 * q + 1, run_flags, d);
-                    dc->state[p] = dc->state[2 * q + 1];
-                    dc->on[p] = dc->on[2 * q + 1];
-                    dc->off[p] = dc->off[2 * q + 1];
+                    dyn_memo_fill(dc, g, 2 * q + 1, d);
+                    dyn_memo_share(dc, p, 2 * q + 1);
                     searched = false;
                 } else if (searched) {
-                    dyn_fill(dc, g, p, run_flags, d);
+                    dyn_memo_fill(dc, g, p, d);
                 }
                 if (dc->state[p] == DYN_BROKEN) {
-                    if (t) t[p].contra = true;
+                    if (t) t[p] |= DT_CONTRA;
                     if (!ct || !seen_add(sn, p ^ 1)) continue;
                     if (!searched) sdk_dyn_run(g, c, dg, on, run_flags, NULL, d);
                     sdk_step_init(st, ct);
@@ -1037,11 +1071,7 @@ static int dyn_all(const sdk_ctx *ctx, const sdk_grid *g, unsigned flags, const 
                     ret = sdk_emit(sink, st);
                     continue;
                 }
-                if (!t) continue;
-                dtab *e = &t[p];
-                e->valid = true;
-                e->on = dc->on[p];
-                e->off = dc->off[p];
+                if (t) t[p] |= DT_VALID;
             }
         }
     }
@@ -1054,39 +1084,34 @@ static int dyn_all(const sdk_ctx *ctx, const sdk_grid *g, unsigned flags, const 
                            ret != SDK_STOP;
              unit++) {
             int ps[9], n = 0, excl = -1;
-            char what[32];
             if (pass == 0) {
                 int k = unit;
                 if (g->value[k / 9] || !sdk_grid_has(g, k / 9, k % 9 + 1)) continue;
                 ps[n++] = 2 * k + 1;
                 ps[n++] = 2 * k;
                 excl = k / 9;
-                snprintf(what, sizeof what, "true/false");
             } else if (pass == 1) {
                 if (g->value[unit]) continue;
                 SDK_MASK_FOREACH(x, g->cand[unit]) ps[n++] = SDK_LIT(SDK_CAND_NODE(unit, x), 1);
-                sdk_cell_name(unit, what);
             } else {
                 int h = unit / 9, dg = unit % 9 + 1;
                 sdk_bb b = sdk_house_digit(g, h, dg);
                 if (sdk_bb_count(b) < 2) continue;
                 SDK_BB_FOREACH(x, b) ps[n++] = SDK_LIT(SDK_CAND_NODE(x, dg), 1);
-                char hn[8];
-                snprintf(what, sizeof what, "%d in %s", dg, sdk_house_short(h, hn));
             }
             /* contradictory premises are impossible: leave them out */
             int live[9], nl = 0;
             for (int i = 0; i < n; i++)
-                if (!t[ps[i]].contra) live[nl++] = ps[i];
+                if (!(t[ps[i]] & DT_CONTRA)) live[nl++] = ps[i];
             if (nl < 2) continue;
             bool ok = true;
             for (int i = 0; i < nl; i++)
-                if (!t[live[i]].valid) ok = false;
+                if (!(t[live[i]] & DT_VALID)) ok = false;
             if (!ok) continue;
-            cset on = t[live[0]].on, off = t[live[0]].off;
+            cset on = dc->on[live[0]], off = dc->off[live[0]];
             for (int i = 1; i < nl; i++) {
-                cs_and(&on, &t[live[i]].on);
-                cs_and(&off, &t[live[i]].off);
+                cs_and(&on, &dc->on[live[i]]);
+                cs_and(&off, &dc->off[live[i]]);
             }
             cset any;
             for (int w = 0; w < 12; w++) any.w[w] = on.w[w] | off.w[w];
@@ -1101,7 +1126,8 @@ static int dyn_all(const sdk_ctx *ctx, const sdk_grid *g, unsigned flags, const 
                     if (premise || !seen_add(sn, 2 * k + v)) continue;
                     sdk_step_init(st, vt);
                     /* the conclusion comes once, at the end (sdk_emit) */
-                    sdk_step_printf(st, "%s Verity (%s)", label, what);
+                    char what[32];
+                    sdk_step_printf(st, "%s Verity (%s)", label, verity_what(pass, unit, what));
                     int len = 0;
                     for (int i = 0; i < nl; i++) {
                         sdk_dyn_run(g, (live[i] >> 1) / 9, (live[i] >> 1) % 9 + 1, live[i] & 1,
@@ -1223,7 +1249,7 @@ static int find_nfc(const sdk_ctx *ctx, const sdk_grid *g, sdk_sink *sink)
      * call spares the longest propagations (those end stuck or solved, never
      * broken). The steps found are the same. */
     uint8_t solution[SDK_CELLS];
-    bool have_solution = sdk_solve_grid(g, 1, &solution, NULL) > 0;
+    bool have_solution = forcing_solution(g, solution);
     for (int c = 0; c < 81 && ret != SDK_STOP; c++) {
         if (g->value[c]) continue;
         if (!engine && sdk_mask_count(g->cand[c]) != 2) continue;

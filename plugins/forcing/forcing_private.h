@@ -93,6 +93,12 @@ void forcing_static_free(sctx *s);
  * to txt when txt is not NULL; returns its node count (0: no chain). */
 int forcing_add_chain(sctx *s, int premise, int lit, sdk_step *st, char *txt, size_t n);
 
+/* A solution of g into sol (81 digits); false when g has none. From a
+ * per-thread cache when an earlier grid's answer holds for g (forcing.c):
+ * then possibly another solution than the solver's first, for callers that
+ * only need one. */
+bool forcing_solution(const sdk_grid *g, uint8_t sol[SDK_CELLS]);
+
 /* Set the conclusion "lit is true" (placement or elimination). */
 static inline void conclude(sdk_step *st, int lit)
 {

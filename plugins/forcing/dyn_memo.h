@@ -1,0 +1,38 @@
+/* dyn_memo.h - what the dynamic search from each premise found, kept per
+ * thread from one position to the next (dyn_memo.c). Not installed. */
+#ifndef FORCING_DYN_MEMO_H
+#define FORCING_DYN_MEMO_H
+
+#include "sudoku/links.h"
+#include "forcing_private.h"
+
+enum { DYN_UNKNOWN = 0, DYN_OPEN, DYN_BROKEN }; /* dyn_memo.state */
+
+/* One memo: the position its entries hold for (candidates, as cell masks
+ * and digit bitboards) and the search flags; per premise (literal) its
+ * state, the literals it derives (on, off: when DYN_OPEN) and, per digit,
+ * the cells whose candidate of that digit the search read (read[p][d]). */
+typedef struct dyn_memo {
+    bool used;
+    unsigned flags;
+    uint16_t cand[SDK_CELLS];
+    sdk_bb digit[9];
+    uint8_t state[2 * SDK_NCAND];
+    cset on[2 * SDK_NCAND], off[2 * SDK_NCAND];
+    sdk_bb read[2 * SDK_NCAND][9];
+    long kept, searched; /* entries carried over to a new position; searches run */
+} dyn_memo;
+
+/* The memo of slot `slot` (0 or 1: a caller keeps apart grids that do not
+ * follow each other, such as nested propagations) made to hold for g and
+ * flags: entries whose search read a candidate that differs between g and
+ * the memo's last position are dropped, the others kept. */
+dyn_memo *dyn_memo_for(const sdk_grid *g, unsigned flags, int slot);
+/* Search premise p on g (the memo's position) unless the memo has it; d is
+ * a work area (it holds p's search when one ran: returns true then). */
+bool dyn_memo_fill(dyn_memo *m, const sdk_grid *g, int p, sdk_dyn *d);
+/* Premise p's entry is premise q's (the two imply each other on g, the
+ * memo's position; q's entry is filled). */
+void dyn_memo_share(dyn_memo *m, int p, int q);
+
+#endif
