@@ -152,14 +152,13 @@ bool sdk_dyn_run(const sdk_grid *g, int cell, int digit, bool on, unsigned flags
     d->bad_digit = 0;
     d->why_text[0] = 0;
     d->gnpx = false;
-    dq *q = sdk_xmalloc(sizeof *q);
+    dq queue, *q = &queue; /* about 3 KB: on the stack, this runs per premise */
     q->head = q->tail = 0;
     memset(q->off, 0, sizeof q->off);
     int lit = SDK_LIT(SDK_CAND_NODE(cell, digit), on);
     d->start = lit;
     set_lit(d, q, lit, -1, SDK_LINK_CELL, on, sdk_bb_none());
     while (q->head < q->tail && !d->contradiction) on_off(d, q, q->q[q->head++], flags, als);
-    free(q);
     return d->contradiction;
 }
 

@@ -78,6 +78,12 @@ typedef struct sdk_links {
 /* Build the static implication graph of g. Returns false when out of memory. */
 SDK_API bool sdk_links_build(const sdk_grid *g, unsigned flags, sdk_links *L);
 SDK_API void sdk_links_free(sdk_links *L);
+/* The same graph from a per-thread cache of the last position per flags
+ * (links_shared.c): built once for the plugins that search it one after the
+ * other. Owned by the cache (never freed by the caller); valid until the
+ * thread's next call. *serial (when not NULL) names the build: the same
+ * serial, the same graph. NULL when out of memory. */
+SDK_API const sdk_links *sdk_links_shared(const sdk_grid *g, unsigned flags, uint64_t *serial);
 /* ALS chain penalty HoDoKu adds to the length of a chain through an ALS. */
 SDK_API int sdk_links_als_penalty(const sdk_als *a);
 

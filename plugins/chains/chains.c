@@ -41,7 +41,7 @@ typedef struct found {
 
 typedef struct search {
     const sdk_grid *g;
-    sdk_links L;
+    const sdk_links *L;      /* the position's graph (sdk_links_shared: not ours) */
     sdk_lsearch S, S2;       /* S2: searches that avoid the end cells (lassos) */
     bool need[2][SDK_NCAND]; /* per pass and premise: the lifo search repeats it */
     chain_reach R;           /* which premises can reach a literal to check */
@@ -174,7 +174,7 @@ static void record(search *s, int type, const int *ch, int n, int len, const eli
 {
     bool grouped = false, als = false;
     for (int i = 0; i < n; i++) {
-        int k = s->L.node[SDK_LIT_NODE(ch[i])].kind;
+        int k = s->L->node[SDK_LIT_NODE(ch[i])].kind;
         if (k != SDK_LN_CAND) grouped = true;
         if (k == SDK_LN_ALS) als = true;
     }
@@ -205,7 +205,7 @@ static void record(search *s, int type, const int *ch, int n, int len, const eli
  * out of them. (Not for nice loops: HoDoKu does not find those either.) */
 static int retry_path(search *s, int start, int end, int *ch, int *len, bool nice)
 {
-    const sdk_links *L = &s->L;
+    const sdk_links *L = s->L;
     sdk_bb avoid = sdk_bb_or(L->node[SDK_LIT_NODE(start)].cells, L->node[SDK_LIT_NODE(end)].cells);
     if (!s->S2.dist) sdk_lsearch_init(&s->S2, L); /* first use */
     sdk_links_search_avoid(L, start, avoid, end, &s->S2);
@@ -218,7 +218,7 @@ static int retry_path(search *s, int start, int end, int *ch, int *len, bool nic
 
 static void check_nice_loop(search *s, int start, int end)
 {
-    const sdk_links *L = &s->L;
+    const sdk_links *L = s->L;
     const sdk_grid *g = s->g;
     if (s->S.dist[end] <= 2) return;
     int ch[MAXCH];
@@ -317,7 +317,7 @@ static void check_nice_loop(search *s, int start, int end)
 /* The AIC start..end, kept for record_aics() when it eliminates. */
 static void check_aic(search *s, int start, int end)
 {
-    const sdk_links *L = &s->L;
+    const sdk_links *L = s->L;
     const sdk_grid *g = s->g;
     if (s->S.dist[end] <= 2) return;
     int sc = L->node[SDK_LIT_NODE(start)].digit, ec = L->node[SDK_LIT_NODE(end)].digit;
@@ -411,7 +411,7 @@ static int aic_ends_all(const search *s, int c, int d, int *ends)
  * the others every check stops at the distance, whatever the chain. */
 static void run_search(search *s, bool lifo)
 {
-    const sdk_links *L = &s->L;
+    const sdk_links *L = s->L;
     const sdk_grid *g = s->g;
     int ends[2 * SDK_NCAND];
     /* pass 0: true premises, nice loops; pass 1: false premises, nice loops
@@ -579,15 +579,14 @@ static int emit_cached(const sdk_ctx *ctx, const sdk_grid *g, sdk_sink *sink, co
     bool any = false;
     for (int i = 0; i < c->n && !any; i++) any = c->f[i].type == type;
     if (!any) return SDK_CONTINUE;
-    sdk_links L;
-    if (!sdk_links_build(g, c->flags, &L)) return SDK_CONTINUE;
+    const sdk_links *L = sdk_links_shared(g, c->flags, NULL);
+    if (!L) return SDK_CONTINUE;
     int ret = SDK_CONTINUE;
     for (int i = 0; i < c->n && ret != SDK_STOP; i++) {
         const cached_found *f = &c->f[i];
         if (f->type != type) continue;
-        ret = emit_chain(ctx, sink, &L, type, grouped, f, c->lit + f->lit_at, c->elim + f->elim_at);
+        ret = emit_chain(ctx, sink, L, type, grouped, f, c->lit + f->lit_at, c->elim + f->elim_at);
     }
-    sdk_links_free(&L);
     return ret;
 }
 
@@ -608,10 +607,13 @@ static int find_chains(const sdk_ctx *ctx, const sdk_grid *g, sdk_sink *sink)
     s->g = g;
     s->only_grouped = grouped;
     int ret = SDK_CONTINUE;
-    if (!sdk_links_build(g, flags, &s->L)) goto out;
+    /* the graph from the per-thread cache: the forcing chains that come
+     * later on the position read the same one */
+    s->L = sdk_links_shared(g, flags, NULL);
+    if (!s->L) goto out;
     /* the searches' work areas (S, S2) are made on first use: the
      * reachability sets leave most positions without a search */
-    chain_reach_build(&s->L, &s->R);
+    chain_reach_build(s->L, &s->R);
     run_search(s, false);
     /* grouped: also the other shortest chains (ties broken the other way),
      * which may give other eliminations */
@@ -621,12 +623,11 @@ static int find_chains(const sdk_ctx *ctx, const sdk_grid *g, sdk_sink *sink)
         const found *f = &s->f[i];
         if (f->type != type) continue;
         cached_found cf = {(uint8_t)f->type, f->grouped, f->als, f->nlit, 0, f->nelim, 0};
-        ret = emit_chain(ctx, sink, &s->L, type, grouped, &cf, f->lit, f->elim);
+        ret = emit_chain(ctx, sink, s->L, type, grouped, &cf, f->lit, f->elim);
     }
     sdk_lsearch_free(&s->S);
     sdk_lsearch_free(&s->S2);
     chain_reach_free(&s->R);
-    sdk_links_free(&s->L);
 out:
     free(s->f);
     free(s->hidx);

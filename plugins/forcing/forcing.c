@@ -83,23 +83,18 @@ typedef struct table_cache {
 } table_cache;
 static _Thread_local table_cache tables;
 
-/* The links of the last position (and flags), per thread, with a search
- * buffer: the same techniques share them. Freed when the position changes,
- * and by the thread that unloads the plugin. */
+/* A search buffer on the links of the last position, per thread. The links
+ * themselves come from sdk_links_shared(): the chains plugin's grouped AICs
+ * and nice loops read the same graph earlier on a position, and forcing
+ * chain contradiction, kraken fish and forcing chain verity one after the
+ * other. The buffer is made again when the graph is another build (serial),
+ * and freed by the thread that unloads the plugin. */
 typedef struct links_cache {
-    position_key key;
-    sdk_links L;
+    bool used;
+    uint64_t serial; /* the build of the graph the buffer is made on */
     sdk_lsearch S;
 } links_cache;
 static _Thread_local links_cache *links_last;
-
-static void links_cache_clear(links_cache *c)
-{
-    if (!c->key.used) return;
-    sdk_lsearch_free(&c->S);
-    sdk_links_free(&c->L);
-    c->key.used = false;
-}
 
 static void tables_work_release(void);
 
@@ -107,7 +102,7 @@ __attribute__((destructor)) static void links_cache_release(void)
 {
     tables_work_release();
     if (!links_last) return;
-    links_cache_clear(links_last);
+    if (links_last->used) sdk_lsearch_free(&links_last->S);
     free(links_last);
     links_last = NULL;
 }
@@ -116,18 +111,19 @@ bool forcing_links_init(sctx *s, const sdk_grid *g, unsigned flags)
 {
     memset(s, 0, sizeof *s);
     s->g = g;
+    uint64_t serial;
+    const sdk_links *L = sdk_links_shared(g, flags, &serial);
+    if (!L) return false;
     if (!links_last) links_last = sdk_xcalloc(1, sizeof *links_last);
     links_cache *lc = links_last;
-    if (!key_holds(&lc->key, g, flags)) {
-        links_cache_clear(lc);
-        if (!sdk_links_build(g, flags, &lc->L)) return false;
-        if (!sdk_lsearch_init(&lc->S, &lc->L)) {
-            sdk_links_free(&lc->L);
-            return false;
-        }
-        key_set(&lc->key, g, flags);
+    if (!lc->used || lc->serial != serial) {
+        if (lc->used) sdk_lsearch_free(&lc->S);
+        lc->used = false;
+        if (!sdk_lsearch_init(&lc->S, L)) return false;
+        lc->used = true;
+        lc->serial = serial;
     }
-    s->L = &lc->L;
+    s->L = L;
     s->S = &lc->S;
     table_cache *tc = &tables;
     if (!key_holds(&tc->key, g, flags)) {

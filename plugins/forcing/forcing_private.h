@@ -71,10 +71,10 @@ typedef struct seen {
  * thread has one sctx at a time. */
 typedef struct sctx {
     const sdk_grid *g;
-    sdk_links *L;   /* the links of g (kept per thread, like the tables) */
-    sdk_lsearch *S; /* a search buffer on them */
-    table *t;       /* 2 * 729 */
-    bool all_tried; /* forcing_table() computed every table (or tried to) */
+    const sdk_links *L; /* the links of g (sdk_links_shared(): not ours) */
+    sdk_lsearch *S;     /* a search buffer on them */
+    table *t;           /* 2 * 729 */
+    bool all_tried;     /* forcing_table() computed every table (or tried to) */
 } sctx;
 
 /* Build the links of g (flags of links.h: groups, ALS) and every premise's

@@ -1,0 +1,95 @@
+/* links_shared.c - the link graphs of the last positions, per thread, for
+ * the plugins that search them.
+ *
+ * The grouped AICs and nice loops (chains plugin) and the static forcing
+ * chains and kraken fish (forcing plugin) build the same graph of a
+ * position (group nodes, ALS nodes when asked): the engine's ladder runs
+ * them one after the other on a position whenever the techniques between
+ * find nothing. A graph depends only on the position (values, candidates)
+ * and the link flags, so each thread keeps the last graph per flags (a few
+ * slots: plain, grouped, grouped with ALS) and hands it to whoever asks for
+ * the same position again: one build instead of one per plugin.
+ *
+ * The graph belongs to the cache: a caller reads it during its find and
+ * asks again in the next one (the slot may have been rebuilt for another
+ * position meanwhile; `serial` tells a caller that keeps work sized on the
+ * graph, such as a search buffer, whether it is still the graph it had).
+ * Each thread's slots are freed when the thread ends. */
+#include <pthread.h>
+#include <stdlib.h>
+#include <string.h>
+#include "sudoku/alloc.h"
+#include "sudoku/links.h"
+
+#define SLOTS 4
+
+typedef struct shared_slot {
+    bool used;
+    unsigned flags;
+    uint8_t value[SDK_CELLS];
+    uint16_t cand[SDK_CELLS];
+    sdk_links L;
+    uint64_t serial;
+} shared_slot;
+
+typedef struct shared_links {
+    shared_slot slot[SLOTS];
+    uint64_t builds; /* serials handed out */
+    int victim;      /* the slot replaced next when none is free */
+} shared_links;
+
+static _Thread_local shared_links *mine;
+static pthread_key_t key;
+static pthread_once_t key_once = PTHREAD_ONCE_INIT;
+
+static void shared_free(void *p)
+{
+    shared_links *c = p;
+    for (int i = 0; i < SLOTS; i++)
+        if (c->slot[i].used) sdk_links_free(&c->slot[i].L);
+    free(c);
+}
+
+static void key_make(void)
+{
+    pthread_key_create(&key, shared_free);
+}
+
+static shared_links *cache(void)
+{
+    if (!mine) {
+        pthread_once(&key_once, key_make);
+        mine = sdk_xcalloc(1, sizeof *mine);
+        pthread_setspecific(key, mine);
+    }
+    return mine;
+}
+
+const sdk_links *sdk_links_shared(const sdk_grid *g, unsigned flags, uint64_t *serial)
+{
+    shared_links *c = cache();
+    shared_slot *s = NULL;
+    for (int i = 0; i < SLOTS && !s; i++)
+        if (c->slot[i].used && c->slot[i].flags == flags) s = &c->slot[i];
+    if (s && !memcmp(s->value, g->value, sizeof s->value) &&
+        !memcmp(s->cand, g->cand, sizeof s->cand)) {
+        if (serial) *serial = s->serial;
+        return &s->L;
+    }
+    for (int i = 0; i < SLOTS && !s; i++)
+        if (!c->slot[i].used) s = &c->slot[i];
+    if (!s) {
+        s = &c->slot[c->victim];
+        c->victim = (c->victim + 1) % SLOTS;
+    }
+    if (s->used) sdk_links_free(&s->L);
+    s->used = false;
+    if (!sdk_links_build(g, flags, &s->L)) return NULL;
+    s->used = true;
+    s->flags = flags;
+    memcpy(s->value, g->value, sizeof s->value);
+    memcpy(s->cand, g->cand, sizeof s->cand);
+    s->serial = ++c->builds;
+    if (serial) *serial = s->serial;
+    return &s->L;
+}
