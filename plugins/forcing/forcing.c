@@ -439,15 +439,7 @@ static unsigned cs_cell(const cset *s, int c)
     return (unsigned)v & 0x1ffu;
 }
 
-/* The lowest set bit of a mask, and the mask without it. */
-static int pop_low(unsigned *m)
-{
-    int d = __builtin_ctz(*m);
-    *m &= *m - 1;
-    return d;
-}
-
-/* The contradictions a table shows by itself (kinds 2 to 6 of
+/* The contradictions a table shows by itself (kinds 2, 4 and 6 of
  * static_contradiction below), in its fixed order: a candidate true and
  * false, cells, then houses digit by digit, each on whole words. Returns the
  * kind found, 0 for none; with st, the chains from premise p go into it
@@ -468,65 +460,41 @@ static int table_contradiction(sctx *s, int p, const table *t, sdk_step *st, int
         sdk_step_printf(st, "%s / %s", a, b);
         return 2;
     }
-    /* per cell: the candidates the premise makes true, and those it leaves
-     * alive (not made false) */
-    uint16_t on_c[SDK_CELLS], alive_c[SDK_CELLS];
+    /* Kinds 3 (two digits of a cell made true) and 5 (a digit made true
+     * twice in a house) never come here: a table is closed under the links,
+     * and a true candidate's links make the other candidates of its cell and
+     * the other places of its digit in its houses false, so the second true
+     * one would be true and false (kind 2, above). Left: a cell or a house's
+     * digit with every candidate made false. Per cell: the candidates the
+     * premise leaves alive. */
+    uint16_t alive_c[SDK_CELLS];
     for (int c = 0; c < 81; c++) {
         unsigned cand = g->cand[c]; /* 0 for a solved cell */
-        unsigned on = cs_cell(&t->on, c) & cand, off = cs_cell(&t->off, c) & cand;
-        on_c[c] = (uint16_t)on;
+        unsigned off = cs_cell(&t->off, c) & cand;
         alive_c[c] = (uint16_t)(cand & ~off);
-        if (g->value[c]) continue;
-        if (sdk_mask_count(on) >= 2) {
-            if (!st) return 3;
-            int first = c * 9 + pop_low(&on), second = c * 9 + pop_low(&on);
-            char a[512], b[512];
-            *len = forcing_add_chain(s, p, 2 * first + 1, st, a, sizeof a) +
-                   forcing_add_chain(s, p, 2 * second + 1, st, b, sizeof b);
-            sdk_step_printf(st, "%s / %s", a, b);
-            return 3;
-        }
-        if (off == cand) {
-            if (!st) return 4;
-            SDK_MASK_FOREACH(d, cand)
-                *len += forcing_add_chain(s, p, 2 * (c * 9 + d - 1), st, NULL, 0);
-            char a[8];
-            sdk_step_printf(st, "%s has no candidate left", sdk_cell_name(c, a));
-            return 4;
-        }
+        if (g->value[c] || off != cand) continue;
+        if (!st) return 4;
+        SDK_MASK_FOREACH(d, cand) *len += forcing_add_chain(s, p, 2 * (c * 9 + d - 1), st, NULL, 0);
+        char a[8];
+        sdk_step_printf(st, "%s has no candidate left", sdk_cell_name(c, a));
+        return 4;
     }
-    /* houses, digit by digit: a digit made true twice, or with every place
-     * made false. The masks of a house's nine cells tell which digits fail
-     * (as bits); the first in order (house, digit) gets its chains. */
+    /* houses: a digit with every place made false (the masks of a house's
+     * nine cells tell which digits, as bits; the first in order (house,
+     * digit) gets its chains) */
     for (int h = 0; h < 27; h++) {
-        unsigned present = 0, alive = 0, once = 0, twice = 0;
+        unsigned present = 0, alive = 0;
         for (int i = 0; i < 9; i++) {
             int c = sdk_house_cell[h][i];
             present |= g->cand[c];
             alive |= alive_c[c];
-            twice |= once & on_c[c];
-            once |= on_c[c];
         }
-        unsigned bad = twice | (present & ~alive);
+        unsigned bad = present & ~alive;
         if (!bad) continue;
+        if (!st) return 6;
         int d = __builtin_ctz(bad) + 1;
-        if (!st) return twice >> (d - 1) & 1 ? 5 : 6;
         sdk_bb b = sdk_house_digit(g, h, d);
         char hn[16];
-        if (twice >> (d - 1) & 1) {
-            int first = -1, second = -1;
-            SDK_BB_FOREACH(c, b) {
-                if (!(on_c[c] >> (d - 1) & 1)) continue;
-                if (first < 0)
-                    first = c * 9 + d - 1;
-                else if (second < 0)
-                    second = c * 9 + d - 1;
-            }
-            *len = forcing_add_chain(s, p, 2 * first + 1, st, NULL, 0) +
-                   forcing_add_chain(s, p, 2 * second + 1, st, NULL, 0);
-            sdk_step_printf(st, "digit %d twice in %s", d, sdk_house_name(h, hn));
-            return 5;
-        }
         SDK_BB_FOREACH(c, b) *len += forcing_add_chain(s, p, 2 * (c * 9 + d - 1), st, NULL, 0);
         sdk_step_printf(st, "digit %d has no place in %s", d, sdk_house_name(h, hn));
         return 6;
@@ -576,23 +544,18 @@ static bool static_may_contradict(const sctx *s, int p)
     return t->comp < 0 || twork.cstate[t->comp] != COMP_CLEAN;
 }
 
-static int cmp_key_desc(const void *a, const void *b)
-{
-    int64_t x = *(const int64_t *)a, y = *(const int64_t *)b;
-    return (x < y) - (x > y);
-}
-
 /* The verdicts of the premises' components, sources first: a clean one
  * spares the scan of every component below it. want[p]: premise p is
  * scanned by find_fcc; true_known: the others are true in a solution. */
 static void comp_verdicts(sctx *s, const bool *want, bool true_known)
 {
-    /* (component, premise) as one key, largest component first */
-    int64_t *order = sdk_xmalloc(sizeof(int64_t) * 2 * SDK_NCAND);
-    int n = 0;
+    /* a wanted premise per component (its members share one table), the
+     * components then taken from the last one down */
+    int ncomp = 2 * s->L->nnode;
+    int *rep = sdk_xmalloc(sizeof(int) * (size_t)ncomp);
+    for (int c = 0; c < ncomp; c++) rep[c] = -1;
     for (int p = 0; p < 2 * SDK_NCAND; p++)
-        if (want[p] && s->t[p].valid && s->t[p].comp >= 0)
-            order[n++] = (int64_t)s->t[p].comp << 16 | p;
+        if (want[p] && s->t[p].valid && s->t[p].comp >= 0) rep[s->t[p].comp] = p;
     /* a premise a solution makes true (not wanted) breaks nothing: its
      * component is clean, and so is all it reaches */
     if (true_known)
@@ -600,17 +563,14 @@ static void comp_verdicts(sctx *s, const bool *want, bool true_known)
             if (!want[p] && s->t[p].valid && s->t[p].comp >= 0 &&
                 twork.cstate[s->t[p].comp] != COMP_CLEAN)
                 comp_mark_clean(s->t[p].comp);
-    if (n) qsort(order, (size_t)n, sizeof *order, cmp_key_desc);
-    for (int i = 0; i < n; i++) {
-        int p = (int)(order[i] & 0xffff);
-        const table *t = &s->t[p];
-        if (twork.cstate[t->comp] != COMP_UNKNOWN) continue;
-        if (table_contradiction(s, p, t, NULL, NULL))
-            twork.cstate[t->comp] = COMP_BROKEN;
+    for (int c = ncomp - 1; c >= 0; c--) {
+        if (rep[c] < 0 || twork.cstate[c] != COMP_UNKNOWN) continue;
+        if (table_contradiction(s, rep[c], &s->t[rep[c]], NULL, NULL))
+            twork.cstate[c] = COMP_BROKEN;
         else
-            comp_mark_clean(t->comp);
+            comp_mark_clean(c);
     }
-    free(order);
+    free(rep);
 }
 
 static int find_fcc(const sdk_ctx *ctx, const sdk_grid *g, sdk_sink *sink)
