@@ -19,7 +19,23 @@ typedef struct dq {
     sdk_bb off[9];
 } dq;
 
-static void set_lit(sdk_dyn *d, dq *q, int lit, int from, int kind, int strong, sdk_bb cells)
+/* A literal derived against the value its candidate already has: the search
+ * stops there (rare: out of line). */
+__attribute__((noinline, cold)) static void set_clash(sdk_dyn *d, int lit, sdk_dyn_reason r)
+{
+    int cand = lit >> 1;
+    d->contradiction = true;
+    d->bad_lit = lit ^ 1; /* the literal already derived */
+    d->bad_reason = r;
+    char a[8];
+    snprintf(d->why_text, sizeof d->why_text, "%s/#%d is both true and false",
+             sdk_cell_name(cand / 9, a), cand % 9 + 1);
+}
+
+/* Derive lit (from literal `from` by a link of that kind); most calls find it
+ * derived already, so this stays inline. */
+static inline __attribute__((always_inline)) void set_lit(sdk_dyn *d, dq *q, int lit, int from,
+                                                          int kind, int strong, sdk_bb cells)
 {
     if (d->contradiction) return;
     int cand = lit >> 1;
@@ -27,12 +43,7 @@ static void set_lit(sdk_dyn *d, dq *q, int lit, int from, int kind, int strong, 
     if (d->state[cand] == val) return;
     sdk_dyn_reason r = {(int16_t)from, (uint8_t)kind, (uint8_t)strong, cells};
     if (d->state[cand] == -val) {
-        d->contradiction = true;
-        d->bad_lit = lit ^ 1; /* the literal already derived */
-        d->bad_reason = r;
-        char a[8];
-        snprintf(d->why_text, sizeof d->why_text, "%s/#%d is both true and false",
-                 sdk_cell_name(cand / 9, a), cand % 9 + 1);
+        set_clash(d, lit, r);
         return;
     }
     d->state[cand] = (int8_t)val;
