@@ -208,25 +208,6 @@ static bool pack_sets(const uint64_t *sets, uint64_t *packed, sdk_bb cand,
     return true;
 }
 
-/* A solution of g, or NULL when it has none. Which one does not matter (a
- * sound step eliminates no candidate of any), so the last one found on the
- * thread serves while it fits: along a puzzle's path, always (a grid
- * without one, e.g. a nested forcing chain's assumption, keeps it). */
-static const uint8_t *solution_of(const sdk_grid *g)
-{
-    static _Thread_local uint8_t last[SDK_CELLS];
-    static _Thread_local bool have;
-    bool fits = have;
-    for (int c = 0; c < SDK_CELLS && fits; c++)
-        fits = g->value[c] ? g->value[c] == last[c] : sdk_grid_has(g, c, last[c]);
-    if (fits) return last;
-    uint8_t sol[SDK_CELLS];
-    if (sdk_solve_grid(g, 1, &sol, NULL) <= 0) return NULL;
-    memcpy(last, sol, sizeof last);
-    have = true;
-    return last;
-}
-
 /* Kraken fish: the type (1 or 2) is the descriptor's data. */
 static int find_kraken(const sdk_ctx *ctx, const sdk_grid *g, sdk_sink *sink)
 {
@@ -271,8 +252,8 @@ static int find_kraken(const sdk_ctx *ctx, const sdk_grid *g, sdk_sink *sink)
      * same steps, from a smaller search. */
     cset truth;
     memset(&truth, 0, sizeof truth);
-    const uint8_t *solution = solution_of(g);
-    if (solution)
+    uint8_t solution[SDK_CELLS];
+    if (forcing_solution(g, solution))
         for (int c = 0; c < SDK_CELLS; c++)
             if (!g->value[c]) cs_add(&truth, c * 9 + solution[c] - 1);
     if (forcing_links_init(&s, g, flags)) {
