@@ -342,7 +342,10 @@ def test_turns():
     tmp = tempfile.mkdtemp(prefix="sudokud-turns-")
     try:
         conf = make_conf(os.path.join(tmp, "sudokud.conf"), workers=1)
-        hard = read_puzzles("top1465.txt", 8)
+        # long enough (~0.25 s in a release build, pieces of ~20 ms) that the
+        # second request comes while pieces are left: 8 of these (~50 ms)
+        # were sometimes all handed out before it came
+        hard = read_puzzles("top1465.txt", 40)
         with Daemon(conf=conf, tmp=tmp) as d:
             a, b = d.rpc(), d.rpc()
             # the worker up and idle first: were it still starting when the
