@@ -80,6 +80,18 @@ static void walk_house(walk *w, int i, sdk_bb cells, unsigned mask, int n)
     }
 }
 
+/* Every set of house h's empty cells (walk_house from the first). */
+static void walk_whole_house(walk *w, int h)
+{
+    w->house = h;
+    w->nempty = 0;
+    for (int k = 0; k < 9; k++) {
+        int c = sdk_house_cell[h][k];
+        if (!w->g->value[c] && w->g->cand[c]) w->empty[w->nempty++] = (uint8_t)c;
+    }
+    walk_house(w, 0, sdk_bb_none(), 0, 0);
+}
+
 int sdk_als_collect(const sdk_grid *g, const sdk_als_opts *o, sdk_als_list *out)
 {
     memset(out, 0, sizeof *out);
@@ -87,13 +99,7 @@ int sdk_als_collect(const sdk_grid *g, const sdk_als_opts *o, sdk_als_list *out)
     if (o && o->min_cells > 0) w.minc = o->min_cells;
     if (o && o->max_cells > 0 && o->max_cells < 8) w.maxc = o->max_cells;
     for (int h = 0; h < SDK_HOUSES && !w.oom; h++) {
-        w.house = h;
-        w.nempty = 0;
-        for (int k = 0; k < 9; k++) {
-            int c = sdk_house_cell[h][k];
-            if (!g->value[c] && g->cand[c]) w.empty[w.nempty++] = (uint8_t)c;
-        }
-        walk_house(&w, 0, sdk_bb_none(), 0, 0);
+        walk_whole_house(&w, h);
     }
     if (w.oom) {
         sdk_als_list_free(out);
@@ -125,13 +131,7 @@ int sdk_als_collect_since(const sdk_grid *g, const sdk_als_list *prev, sdk_bb ch
             continue;
         }
         p = pend;
-        w.house = h;
-        w.nempty = 0;
-        for (int k = 0; k < 9; k++) {
-            int c = sdk_house_cell[h][k];
-            if (!g->value[c] && g->cand[c]) w.empty[w.nempty++] = (uint8_t)c;
-        }
-        walk_house(&w, 0, sdk_bb_none(), 0, 0);
+        walk_whole_house(&w, h);
     }
     if (w.oom) {
         sdk_als_list_free(out);
