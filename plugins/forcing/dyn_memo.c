@@ -122,3 +122,18 @@ void dyn_memo_share(dyn_memo *m, int p, int q)
     m->off[p] = m->off[q];
     memcpy(m->read[p], m->read[q], sizeof m->read[p]);
 }
+
+/* The partner rule dyn_memo_share's callers rely on (dyn_memo.h). */
+int dyn_strong_partner(const sdk_grid *g, int k)
+{
+    int c = k / 9, d = k % 9 + 1;
+    if (sdk_mask_count(g->cand[c]) == 2)
+        return c * 9 + sdk_mask_first(g->cand[c] & ~(1u << (d - 1))) - 1;
+    for (int i = 0; i < 3; i++) {
+        sdk_bb h = sdk_house_digit(g, sdk_cell_house[c][i], d);
+        if (sdk_bb_count(h) != 2) continue;
+        sdk_bb_del(&h, c);
+        return sdk_bb_first(h) * 9 + d - 1;
+    }
+    return -1;
+}

@@ -34,5 +34,10 @@ bool dyn_memo_fill(dyn_memo *m, const sdk_grid *g, int p, sdk_dyn *d);
 /* Premise p's entry is premise q's (the two imply each other on g, the
  * memo's position; q's entry is filled). */
 void dyn_memo_share(dyn_memo *m, int p, int q);
+/* The candidate strongly linked to candidate k in the link model (links.c):
+ * the other digit of a bivalue cell, else the other place of k's digit in
+ * the first house holding it twice; -1 when there is none. "k false" and
+ * this partner true imply each other, so they may share an entry. */
+int dyn_strong_partner(const sdk_grid *g, int k);
 
 #endif

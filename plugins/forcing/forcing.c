@@ -184,23 +184,6 @@ bool forcing_solution(const sdk_grid *g, uint8_t sol[SDK_CELLS])
     return false;
 }
 
-/* The candidate strongly linked to candidate k in the link model (links.c):
- * the other digit of a bivalue cell, else the other place of k's digit in
- * the first house holding it twice; -1 when there is none. */
-static int strong_partner(const sdk_grid *g, int k)
-{
-    int c = k / 9, d = k % 9 + 1;
-    if (sdk_mask_count(g->cand[c]) == 2)
-        return c * 9 + sdk_mask_first(g->cand[c] & ~(1u << (d - 1))) - 1;
-    for (int i = 0; i < 3; i++) {
-        sdk_bb h = sdk_house_digit(g, sdk_cell_house[c][i], d);
-        if (sdk_bb_count(h) != 2) continue;
-        sdk_bb_del(&h, c);
-        return sdk_bb_first(h) * 9 + d - 1;
-    }
-    return -1;
-}
-
 /* Search what lit implies and write it into t. */
 static void table_search(sctx *s, int lit, table *t)
 {
@@ -994,7 +977,7 @@ static int dyn_all(const sdk_ctx *ctx, const sdk_grid *g, unsigned flags, const 
                 if (skip_true && (solution[c] == dg) == on) continue;
                 int p = SDK_LIT(SDK_CAND_NODE(c, dg), on);
                 bool searched = dc->state[p] == DYN_UNKNOWN;
-                int q = searched && !on && run_flags == 0 ? strong_partner(g, p >> 1) : -1;
+                int q = searched && !on && run_flags == 0 ? dyn_strong_partner(g, p >> 1) : -1;
                 if (q >= 0) {
                     /* "k false" and its strong partner "q true" imply each
                      * other (a single in the cell or house): the search

@@ -22,22 +22,6 @@
 static long compared, broken_seen, shared;
 static dyn_memo *slots[2]; /* the memos used */
 
-/* The candidate strongly linked to k (bivalue cell first, then the first
- * house with two places of its digit), -1 when none: the plugin's rule. */
-static int partner(const sdk_grid *g, int k)
-{
-    int c = k / 9, d = k % 9 + 1;
-    if (sdk_mask_count(g->cand[c]) == 2)
-        return c * 9 + sdk_mask_first(g->cand[c] & ~(1u << (d - 1))) - 1;
-    for (int i = 0; i < 3; i++) {
-        sdk_bb h = sdk_house_digit(g, sdk_cell_house[c][i], d);
-        if (sdk_bb_count(h) != 2) continue;
-        sdk_bb_del(&h, c);
-        return sdk_bb_first(h) * 9 + d - 1;
-    }
-    return -1;
-}
-
 static void check_position(const sdk_grid *g, unsigned flags, int slot, sdk_dyn *d)
 {
     dyn_memo *m = dyn_memo_for(g, flags, slot);
@@ -47,7 +31,7 @@ static void check_position(const sdk_grid *g, unsigned flags, int slot, sdk_dyn 
         SDK_MASK_FOREACH(x, g->cand[c])
             for (int on = 1; on >= 0; on--) {
                 int k = SDK_CAND_NODE(c, x), p = SDK_LIT(k, on);
-                int q = on || flags ? -1 : partner(g, k);
+                int q = on || flags ? -1 : dyn_strong_partner(g, k);
                 if (q >= 0 && m->state[p] == DYN_UNKNOWN) {
                     dyn_memo_fill(m, g, 2 * q + 1, d);
                     dyn_memo_share(m, p, 2 * q + 1);
