@@ -136,16 +136,7 @@ static size_t buf_put(char **buf, size_t *len, size_t *cap, const void *s, size_
 static size_t chunk_put_text(chunk *c, const char *s, size_t len)
 {
     unsigned char h[5];
-    size_t hn;
-    if (len < 32)
-        h[0] = (unsigned char)(0xa0 | len), hn = 1;
-    else if (len < 256)
-        h[0] = 0xd9, h[1] = (unsigned char)len, hn = 2;
-    else if (len < 65536)
-        h[0] = 0xda, h[1] = (unsigned char)(len >> 8), h[2] = (unsigned char)len, hn = 3;
-    else
-        h[0] = 0xdb, h[1] = (unsigned char)(len >> 24), h[2] = (unsigned char)(len >> 16),
-        h[3] = (unsigned char)(len >> 8), h[4] = (unsigned char)len, hn = 5;
+    size_t hn = sdk_wire_str_head(h, (uint32_t)len);
     buf_put(&c->arena, &c->arena_len, &c->arena_cap, h, hn);
     return buf_put(&c->arena, &c->arena_len, &c->arena_cap, s, len);
 }

@@ -257,19 +257,7 @@ static job *job_new(conn *c, uint32_t msgid, const char *method, const msgpack_o
             const msgpack_object_str *t = &pz->via.array.ptr[i].via.str;
             uint32_t l = t->size;
             j->pz_off[i] = at;
-            if (l < 32) {
-                o[at++] = (unsigned char)(0xa0 | l);
-            } else if (l < 256) {
-                o[at++] = 0xd9;
-                o[at++] = (unsigned char)l;
-            } else if (l < 65536) {
-                o[at++] = 0xda;
-                o[at++] = (unsigned char)(l >> 8);
-                o[at++] = (unsigned char)l;
-            } else {
-                o[at++] = 0xdb;
-                for (int k = 24; k >= 0; k -= 8) o[at++] = (unsigned char)(l >> k);
-            }
+            at += sdk_wire_str_head(o + at, l);
             if (l) memcpy(o + at, t->ptr, l);
             at += l;
         }

@@ -350,6 +350,18 @@ const char *sdk_wire_text(const msgpack_object *o, char *buf, size_t n)
 
 /* ---- writing ------------------------------------------------------------ */
 
+size_t sdk_wire_str_head(unsigned char h[5], uint32_t len)
+{
+    if (len < 32) {
+        h[0] = (unsigned char)(0xa0 | len);
+        return 1;
+    }
+    size_t n = len < 256 ? 1 : len < 65536 ? 2 : 4;
+    h[0] = n == 1 ? 0xd9 : n == 2 ? 0xda : 0xdb;
+    for (size_t k = 0; k < n; k++) h[1 + k] = (unsigned char)(len >> (8 * (n - 1 - k)));
+    return 1 + n;
+}
+
 void sdk_wire_str(msgpack_packer *pk, const char *s)
 {
     size_t n = strlen(s);

@@ -136,6 +136,10 @@ const char *sdk_wire_text(const msgpack_object *o, char *buf, size_t n);
 /* ---- writing ------------------------------------------------------------ */
 
 void sdk_wire_str(msgpack_packer *pk, const char *s);
+/* The head msgpack gives a string of len bytes (fixstr, str 8/16/32), the
+ * same bytes msgpack_pack_str writes: into h, its length returned (1-5).
+ * For code that lays strings out itself, without a packer. */
+size_t sdk_wire_str_head(unsigned char h[5], uint32_t len);
 void sdk_wire_kv_str(msgpack_packer *pk, const char *key, const char *val);
 void sdk_wire_kv_int(msgpack_packer *pk, const char *key, long val);
 void sdk_wire_kv_bool(msgpack_packer *pk, const char *key, bool val);

@@ -1095,6 +1095,26 @@ static void test_take(void **state)
     msgpack_sbuffer_destroy(&p.buf);
 }
 
+/* sdk_wire_str_head gives msgpack-c's own string heads, at every width's
+ * edges. */
+static void test_str_head(void **state)
+{
+    (void)state;
+    const uint32_t lens[] = {0, 1, 31, 32, 81, 255, 256, 65535, 65536, 70000};
+    for (size_t i = 0; i < sizeof lens / sizeof lens[0]; i++) {
+        msgpack_sbuffer sb;
+        msgpack_packer pk;
+        msgpack_sbuffer_init(&sb);
+        msgpack_packer_init(&pk, &sb, msgpack_sbuffer_write);
+        msgpack_pack_str(&pk, lens[i]);
+        unsigned char h[5];
+        size_t n = sdk_wire_str_head(h, lens[i]);
+        assert_int_equal(n, sb.size);
+        assert_memory_equal(h, sb.data, n);
+        msgpack_sbuffer_destroy(&sb);
+    }
+}
+
 static void test_default_socket(void **state)
 {
     (void)state;
@@ -1142,6 +1162,7 @@ int main(void)
         cmocka_unit_test(test_lenient_reads),
         cmocka_unit_test(test_take),
         cmocka_unit_test(test_default_socket),
+        cmocka_unit_test(test_str_head),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
