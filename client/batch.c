@@ -26,7 +26,8 @@
  * strings one after the other, which the connection sends from there
  * (rpc_send_lent: one copy of each puzzle, no send queue to fill); where
  * they were found, NUL-terminated, in `wheres`. A puzzle is printed from a
- * NUL-terminated copy (chunk_text). */
+ * NUL-terminated copy (chunk_text), but for solve's compact answers, whose
+ * lines are made from the arena itself. */
 typedef struct chunk {
     uint32_t msgid;
     int n, cap;
@@ -105,8 +106,9 @@ static void chunk_send(const batch_plan *p, chunk *c)
 static void chunk_room(chunk *c, int want)
 {
     size_t texts = (size_t)want * 83;
-    if (texts > c->arena_cap) {
-        c->arena = sdk_xrealloc(c->arena, texts);
+    if (texts > c->arena_cap) { /* empty (chunk_clear): nothing to copy */
+        free(c->arena);
+        c->arena = sdk_xmalloc(texts);
         c->arena_cap = texts;
     }
     if (want <= c->cap) return;
@@ -116,8 +118,8 @@ static void chunk_room(chunk *c, int want)
     c->cap = want;
 }
 
-/* Append n bytes at s to the buffer *buf (*len used of *cap); their offset. */
-static size_t buf_put(char **buf, size_t *len, size_t *cap, const void *s, size_t n)
+/* Room for n more bytes in the buffer *buf (*len used of *cap): where they go. */
+static char *buf_room(char **buf, size_t *len, size_t *cap, size_t n)
 {
     size_t at = *len;
     if (n > *cap - at) {
@@ -126,8 +128,15 @@ static size_t buf_put(char **buf, size_t *len, size_t *cap, const void *s, size_
         *buf = sdk_xrealloc(*buf, c);
         *cap = c;
     }
-    memcpy(*buf + at, s, n);
     *len += n;
+    return *buf + at;
+}
+
+/* Append n bytes at s to the buffer *buf (*len used of *cap); their offset. */
+static size_t buf_put(char **buf, size_t *len, size_t *cap, const void *s, size_t n)
+{
+    size_t at = *len;
+    memcpy(buf_room(buf, len, cap, n), s, n);
     return at;
 }
 
@@ -137,8 +146,13 @@ static size_t chunk_put_text(chunk *c, const char *s, size_t len)
 {
     unsigned char h[5];
     size_t hn = sdk_wire_str_head(h, (uint32_t)len);
-    buf_put(&c->arena, &c->arena_len, &c->arena_cap, h, hn);
-    return buf_put(&c->arena, &c->arena_len, &c->arena_cap, s, len);
+    char *d = buf_room(&c->arena, &c->arena_len, &c->arena_cap, hn + len);
+    for (size_t i = 0; i < hn; i++) d[i] = (char)h[i];
+    if (len == 81) /* the usual line: a copy of known size, inlined */
+        memcpy(d + hn, s, 81);
+    else
+        memcpy(d + hn, s, len);
+    return c->arena_len - len;
 }
 
 /* Puzzle i's text, NUL-terminated, in *scratch (grown to fit). */
@@ -376,7 +390,26 @@ int batch_run(const batch_plan *p)
                 bad = true;
                 if (!strcmp(code, SDK_E_DEADLINE)) deadline = true;
             } else {
+                /* solve's compact answers print from where they are (the
+                 * solutions in the message, the puzzles in the arena), their
+                 * lines gathered here and written a few hundred at a time */
+                uint32_t ncompact =
+                    h->msg.solutions && render_takes_compact(ro) ? h->msg.n_compact : 0;
+                char lines[32 << 10];
+                size_t nlines = 0;
                 for (int i = 0; i < h->n; i++) {
+                    if ((uint32_t)i < ncompact && h->len[i] == 81) {
+                        if (nlines > sizeof lines - RENDER_COMPACT_MAX) {
+                            fwrite(lines, 1, nlines, ro->out);
+                            nlines = 0;
+                        }
+                        nlines += render_compact_line(lines + nlines, h->arena + h->at[2 * i],
+                                                      h->msg.solutions + (size_t)i * 81,
+                                                      h->msg.guesses[i]);
+                        continue;
+                    }
+                    if (nlines) fwrite(lines, 1, nlines, ro->out); /* before this one's */
+                    nlines = 0;
                     const char *text = chunk_text(h, i, &scratch, &scratch_cap);
                     msgpack_object tmp[3];
                     const msgpack_object *r = rpc_msg_result(&h->msg, (uint32_t)i, tmp);
@@ -388,6 +421,7 @@ int batch_run(const batch_plan *p)
                         bad = true;
                     }
                 }
+                if (nlines) fwrite(lines, 1, nlines, ro->out);
             }
             done += h->n;
             last_bytes = h->bytes;

@@ -478,34 +478,42 @@ static int json_solve(FILE *f, const msgpack_object *r, const char *input)
     return unique;
 }
 
+size_t render_compact_line(char *b, const char *input, const char *solution, uint64_t guesses)
+{
+    static const char head[] = "{\"puzzle\":\"", mid[] = "\",\"status\":\"unique\",\"solution\":\"",
+                      tail[] = "\",\"solutions\":1,\"guesses\":";
+    size_t n = 0;
+    memcpy(b, head, sizeof head - 1), n += sizeof head - 1;
+    memcpy(b + n, input, 81), n += 81;
+    memcpy(b + n, mid, sizeof mid - 1), n += sizeof mid - 1;
+    memcpy(b + n, solution, 81), n += 81;
+    memcpy(b + n, tail, sizeof tail - 1), n += sizeof tail - 1;
+    char d[24], *e = d + sizeof d, *q = e;
+    uint64_t v = guesses;
+    do *--q = (char)('0' + v % 10);
+    while (v /= 10);
+    while (q < e) b[n++] = *q++;
+    b[n++] = '}', b[n++] = '\n';
+    return n;
+}
+
 /* solve's `compact` answer, [solution, guesses] for a puzzle sent as 81
  * cells with a unique solution: the line json_solve writes for the map it
- * stands for ({puzzle, status, solution, solutions, guesses}, the puzzle
- * being the input as sent), built in memory and written at once. -1 when r
- * is not that. */
+ * stands for. -1 when r is not that. */
 static int json_solve_compact(FILE *f, const msgpack_object *r, const char *input)
 {
     const msgpack_object *a = r->via.array.ptr;
     if (r->via.array.size != 2 || a[0].type != MSGPACK_OBJECT_STR || a[0].via.str.size != 81 ||
         a[1].type != MSGPACK_OBJECT_POSITIVE_INTEGER || strlen(input) != 81)
         return -1;
-    static const char head[] = "{\"puzzle\":\"", mid[] = "\",\"status\":\"unique\",\"solution\":\"",
-                      tail[] = "\",\"solutions\":1,\"guesses\":";
-    char b[sizeof head + 81 + sizeof mid + 81 + sizeof tail + 24];
-    size_t n = 0;
-    memcpy(b, head, sizeof head - 1), n += sizeof head - 1;
-    memcpy(b + n, input, 81), n += 81;
-    memcpy(b + n, mid, sizeof mid - 1), n += sizeof mid - 1;
-    memcpy(b + n, a[0].via.str.ptr, 81), n += 81;
-    memcpy(b + n, tail, sizeof tail - 1), n += sizeof tail - 1;
-    char d[24], *e = d + sizeof d, *q = e;
-    uint64_t v = a[1].via.u64;
-    do *--q = (char)('0' + v % 10);
-    while (v /= 10);
-    memcpy(b + n, q, (size_t)(e - q)), n += (size_t)(e - q);
-    b[n++] = '}', b[n++] = '\n';
-    fwrite_unlocked(b, 1, n, f);
+    char b[RENDER_COMPACT_MAX];
+    fwrite_unlocked(b, 1, render_compact_line(b, input, a[0].via.str.ptr, a[1].via.u64), f);
     return 1;
+}
+
+bool render_takes_compact(const render_opts *o)
+{
+    return o->mode == OUT_JSON && !o->logic && !strcmp(o->cmd, "solve");
 }
 
 static void json_puzzle(const render_opts *o, const msgpack_object *r, const char *input)

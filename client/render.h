@@ -39,6 +39,16 @@ void render_end(const render_opts *o);
  * when the puzzle failed (invalid, unsolvable, ...). */
 bool render_puzzle(const render_opts *o, const msgpack_object *r, const char *input,
                    const char *where);
+/* solve's compact answers (rpc_msg.solutions: [solution, guesses] standing
+ * for a unique solution's map): does this output print them as they are
+ * (JSON lines)? Then render_compact_line writes the line of one into b (at
+ * most RENDER_COMPACT_MAX bytes, no NUL), its puzzle the 81 characters as
+ * sent (input, not NUL-terminated): what render_puzzle prints for the same
+ * answer, without building it; the length. */
+#define RENDER_COMPACT_MAX 256
+bool render_takes_compact(const render_opts *o);
+size_t render_compact_line(char *b, const char *input, const char *solution, uint64_t guesses);
+
 /* A puzzle whose request failed as a whole (code/message from the daemon). */
 void render_failure(const render_opts *o, const char *input, const char *where, const char *code,
                     const char *message);

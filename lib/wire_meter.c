@@ -142,6 +142,23 @@ static size_t whole_scalar(const uint8_t *p, size_t avail)
     return n <= avail ? n : 0;
 }
 
+/* The bytes of the small array (fixarray, 1..15 elements) that starts at p
+ * when every element is a scalar all here, else 0; *cost what the
+ * byte-by-byte way charges for it (its type byte, an object per element,
+ * the elements' bytes). A solve batch's answers are such arrays
+ * ([solution, guesses]): one step each rather than four. */
+static size_t whole_small_array(const uint8_t *p, size_t avail, uint64_t *cost)
+{
+    size_t n = p[0] & 0x0f, at = 1;
+    for (size_t i = 0; i < n; i++) {
+        size_t k = at < avail ? whole_scalar(p + at, avail - at) : 0;
+        if (!k) return 0;
+        at += k;
+    }
+    *cost = (uint64_t)at + (uint64_t)n * sizeof(msgpack_object);
+    return at;
+}
+
 int sdk_wire_meter_scan(sdk_wire_meter *m, const void *data, size_t n, size_t max, size_t *complete,
                         sdk_error *err)
 {
@@ -154,6 +171,18 @@ int sdk_wire_meter_scan(sdk_wire_meter *m, const void *data, size_t n, size_t ma
             size_t k = whole_scalar(p, (size_t)(end - p));
             if (k && k <= max && m->cost + k <= max) {
                 m->cost += k;
+                m->in_msg = true;
+                p += k;
+                element_done(m, complete);
+                continue;
+            }
+            /* a small array of such scalars, the same way: charged whole
+             * when all of it fits (and nesting it is allowed) */
+            uint64_t c;
+            if (*p >= 0x91 && *p <= 0x9f && m->depth < SDK_WIRE_MAX_DEPTH &&
+                (k = whole_small_array(p, (size_t)(end - p), &c)) && c <= max &&
+                m->cost + c <= max) {
+                m->cost += (size_t)c;
                 m->in_msg = true;
                 p += k;
                 element_done(m, complete);

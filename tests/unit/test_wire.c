@@ -229,6 +229,72 @@ static void test_lying_headers(void **state)
     sdk_wire_reader_free(&r);
 }
 
+/* A batch's answers, small arrays of scalars ([solution, guesses]), are
+ * metered whole when they are all there: the same cost, and the same limit
+ * decisions, as byte by byte; a small array holding a container, or one
+ * cut short, goes the byte-by-byte way. */
+static void test_meter_small_arrays(void **state)
+{
+    (void)state;
+    packed p;
+    packed_init(&p);
+    char sol[81];
+    memset(sol, '5', sizeof sol);
+    msgpack_pack_array(&p.pk, 4);
+    msgpack_pack_uint32(&p.pk, 1);
+    msgpack_pack_uint32(&p.pk, 9);
+    msgpack_pack_nil(&p.pk);
+    msgpack_pack_map(&p.pk, 1);
+    msgpack_pack_str(&p.pk, 7);
+    msgpack_pack_str_body(&p.pk, "results", 7);
+    msgpack_pack_array(&p.pk, 40);
+    for (int i = 0; i < 40; i++) {
+        if (i == 7) { /* a small array with an array in it */
+            msgpack_pack_array(&p.pk, 2);
+            msgpack_pack_array(&p.pk, 1);
+            msgpack_pack_true(&p.pk);
+            msgpack_pack_int8(&p.pk, -3);
+            continue;
+        }
+        msgpack_pack_array(&p.pk, i == 9 ? 15 : 2);
+        msgpack_pack_str(&p.pk, sizeof sol);
+        msgpack_pack_str_body(&p.pk, sol, sizeof sol);
+        msgpack_pack_uint64(&p.pk, (uint64_t)i * 100000u);
+        for (int k = 2; i == 9 && k < 15; k++) msgpack_pack_uint8(&p.pk, (uint8_t)k);
+    }
+    size_t cost = sdk_wire_message_cost(p.buf.data, p.buf.size); /* byte by byte */
+    assert_true(cost > p.buf.size && cost != SIZE_MAX);
+    sdk_wire_meter m;
+    sdk_wire_meter_reset(&m);
+    size_t complete = 0;
+    sdk_error err;
+    assert_int_equal(sdk_wire_meter_scan(&m, p.buf.data, p.buf.size, cost, &complete, &err), 0);
+    assert_int_equal(complete, 1);
+    assert_int_equal(m.last_cost, cost);
+    /* in pieces that cut answers anywhere, at the limit and one below it */
+    for (size_t step = 1; step < p.buf.size; step = step * 2 + 1)
+        for (size_t max = cost - 1; max <= cost; max++) {
+            sdk_wire_reader r;
+            assert_true(sdk_wire_reader_init(&r, max));
+            const msgpack_object *o;
+            int rc = 0;
+            for (size_t i = 0; i < p.buf.size && rc == 0; i += step) {
+                size_t n = p.buf.size - i < step ? p.buf.size - i : step;
+                assert_true(sdk_wire_reader_feed(&r, p.buf.data + i, n));
+                rc = sdk_wire_reader_next(&r, &o, &err);
+            }
+            if (max == cost) {
+                assert_int_equal(rc, 1);
+                assert_int_equal(o->via.array.ptr[3].via.map.ptr[0].val.via.array.size, 40);
+            } else {
+                assert_int_equal(rc, -1);
+                assert_string_equal(err.code, SDK_E_TOO_LARGE);
+            }
+            sdk_wire_reader_free(&r);
+        }
+    msgpack_sbuffer_destroy(&p.buf);
+}
+
 /* A random object of every msgpack kind (ints of each width, floats, str,
  * bin and ext of each header size, nested arrays and maps of each header
  * size), so that the meter and msgpack-c agree on where messages end. */
@@ -1148,6 +1214,7 @@ int main(void)
         cmocka_unit_test(test_too_large),
         cmocka_unit_test(test_lying_headers),
         cmocka_unit_test(test_meter_agrees),
+        cmocka_unit_test(test_meter_small_arrays),
         cmocka_unit_test(test_garbage),
         cmocka_unit_test(test_declared_huge),
         cmocka_unit_test(test_every_type),
