@@ -628,7 +628,17 @@ static void worker_write(worker *w, wwrite *r, size_t n)
         worker_kill(w, "out of memory writing to it");
         return;
     }
+    /* a frame (a piece's 4-byte head above all) mostly goes at once: then
+     * no request is queued for the loop, whose every write asks the kernel
+     * again what to watch on the socket (an epoll_ctl) and calls back;
+     * uv_try_write writes nothing while earlier writes are queued */
     uv_buf_t b = uv_buf_init(r->data, (unsigned)n);
+    int k = uv_try_write((uv_stream_t *)&w->pipe, &b, 1);
+    if (k == (int)n) {
+        free(r);
+        return;
+    }
+    if (k > 0) b = uv_buf_init(r->data + k, (unsigned)(n - (size_t)k)); /* the rest, queued */
     if (uv_write(&r->w, (uv_stream_t *)&w->pipe, &b, 1, wwrite_cb) != 0) {
         free(r);
         worker_kill(w, "writing to it failed");
