@@ -138,127 +138,127 @@ static bool ate_reachable(const ate_cell *t[3])
 /* ---- triples already known to give nothing ------------------------------
  *
  * What a triple (a, b, c) gives depends on the candidates of a, b and c, on
- * whether each of their peers is solved, a single (1 candidate), a possible
- * excluder (2 or 3) or neither (4 or more), and on the candidates of their
- * common excluders. The engine asks again after every step, and a step
- * changes a few cells, so per thread the last grid searched is kept with the
- * first triple that gave a step there (none: none did). On the next grid,
- * with D the cells whose candidates changed and K those whose kind (as
- * above) changed, a triple before that one, with no cell in D or seeing a
- * cell of K, and no common excluder in D, is the same as on the last grid:
- * it gave nothing and is skipped. The others are examined in the usual
- * order, so the steps are those of the full search. */
-typedef struct ate_memo {
-    grid_memo grid;
-    int first[3]; /* cells of the first triple that gave a step; first[0] = 81: none */
-} ate_memo;
+ * whether each is a base cell, and on their common excluders (the common
+ * peers holding 2 or 3 candidates) and their candidates. The engine asks
+ * again after every step, and a step changes a few cells, so per thread an
+ * earlier grid is kept with the first triple that gave a step there
+ * (grid_memo.h, "same inputs": any earlier grid will do). On the next grid,
+ * with D the cells whose candidates changed, a triple before that one is
+ * the same as on the kept grid, so it gave nothing and is skipped, when
+ *  - none of a, b, c is in D or is a base cell now and was not then, and
+ *  - no common peer of the three is in D and held 2 or 3 candidates on
+ *    either grid (the common excluders are then the same cells, unchanged).
+ * The others are examined in the usual order, so the steps are those of the
+ * full search. */
+static _Thread_local pattern_memo ate_last[2];
 
-static _Thread_local ate_memo ate_last;
-
-/* 0: solved, empty or 4+ candidates; 1: a single; 2: a possible excluder. */
-static int cell_kind(uint8_t value, uint16_t cand)
+/* The rank of triple (a, b, c) in the search's (cell) order. */
+static uint64_t triple_rank(int a, int b, int c)
 {
-    if (value) return 0;
-    int n = sdk_mask_count(cand);
-    return n == 1 ? 1 : n == 2 || n == 3 ? 2 : 0;
+    return ((uint64_t)a * SDK_CELLS + (uint64_t)b) * SDK_CELLS + (uint64_t)c;
 }
 
-/* Is (a, b, c) before (f[0], f[1], f[2]) in the search's (cell) order? */
-static bool triple_before(int a, int b, int c, const int *f)
+/* The base cells of a grid given by its values and candidates (SE's rule
+ * above); *small gets the unsolved cells with 2 or 3 candidates. */
+static sdk_bb base_cells(const uint8_t *value, const uint16_t *cand, sdk_bb *small)
 {
-    if (a != f[0]) return a < f[0];
-    if (b != f[1]) return b < f[1];
-    return c < f[2];
+    sdk_bb sm = sdk_bb_none(), single = sdk_bb_none(), many = sdk_bb_none();
+    for (int c = 0; c < SDK_CELLS; c++) {
+        if (value[c]) continue;
+        int n = sdk_mask_count(cand[c]);
+        if (n == 1) sdk_bb_add(&single, c);
+        if (n == 2 || n == 3) sdk_bb_add(&sm, c);
+        if (n >= 2) sdk_bb_add(&many, c);
+    }
+    sdk_bb base = sdk_bb_none();
+    SDK_BB_FOREACH(c, many)
+        if (sdk_bb_empty(sdk_bb_and(sdk_peer_bb[c], single)) &&
+            !sdk_bb_empty(sdk_bb_and(sdk_peer_bb[c], sm)))
+            sdk_bb_add(&base, c);
+    *small = sm;
+    return base;
+}
+
+/* The cells after cell b. */
+static sdk_bb cells_after(int b)
+{
+    const uint64_t hi_all = (1ULL << (SDK_CELLS - 64)) - 1;
+    if (b < 63) return (sdk_bb){~0ULL << (b + 1), hi_all};
+    return (sdk_bb){0, (hi_all << (b - 63)) & hi_all};
+}
+
+/* The cells that see at least two cells of x. */
+static sdk_bb seeing_two(sdk_bb x)
+{
+    sdk_bb one = sdk_bb_none(), two = sdk_bb_none();
+    SDK_BB_FOREACH(c, x) {
+        two = sdk_bb_or(two, sdk_bb_and(one, sdk_peer_bb[c]));
+        one = sdk_bb_or(one, sdk_peer_bb[c]);
+    }
+    return two;
 }
 
 static int find_ate(const sdk_ctx *ctx, const sdk_grid *g, sdk_sink *sink)
 {
-    /* what changed since the last grid: dirty = D and the peers of K (a
-     * triple with a cell there is examined), xdirty = D's excluders on both
-     * grids (a triple with a common excluder there is), kdirty = the cells
-     * that can make a triple examined */
-    const ate_memo *m = &ate_last;
-    sdk_bb dirty = sdk_bb_none(), xdirty = sdk_bb_none();
-    int first[3] = {0, 0, 0}; /* every triple comes after it: no memo */
-    if (m->grid.valid) {
-        memcpy(first, m->first, sizeof first);
-        sdk_bb changed = grid_memo_changed(&m->grid, g);
-        SDK_BB_FOREACH(c, changed) {
-            sdk_bb_add(&dirty, c);
-            int was = cell_kind(m->grid.value[c], m->grid.cand[c]);
-            int now = cell_kind(g->value[c], g->cand[c]);
-            if (was != now)
-                dirty = sdk_bb_or(dirty, sdk_peer_bb[c]);
-            else if (now == 2)
-                sdk_bb_add(&xdirty, c);
-        }
-    }
-    sdk_bb kdirty = dirty;
-    SDK_BB_FOREACH(x, xdirty) kdirty = sdk_bb_or(kdirty, sdk_peer_bb[x]);
-
-    sdk_bb small = sdk_bb_none(); /* unsolved cells with 2..3 candidates */
-    sdk_bb single = sdk_bb_none();
-    for (int c = 0; c < 81; c++) {
-        if (g->value[c]) continue;
-        int n = sdk_mask_count(g->cand[c]);
-        if (n == 1)
-            sdk_bb_add(&single, c);
-        else if (n == 2 || n == 3)
-            sdk_bb_add(&small, c);
-    }
+    sdk_bb small, basebb = base_cells(g->value, g->cand, &small);
     ate_cell base[81];
-    int nb = 0;
-    for (int c = 0; c < 81; c++) {
-        if (g->value[c] || sdk_mask_count(g->cand[c]) < 2) continue;
-        if (!sdk_bb_empty(sdk_bb_and(sdk_peer_bb[c], single))) continue;
-        sdk_bb ex = sdk_bb_and(sdk_peer_bb[c], small);
-        if (sdk_bb_empty(ex)) continue;
-        base[nb++] = (ate_cell){c, g->cand[c], ex};
+    int nb = 0, index[SDK_CELLS];
+    SDK_BB_FOREACH(c, basebb) {
+        index[c] = nb;
+        base[nb++] = (ate_cell){c, g->cand[c], sdk_bb_and(sdk_peer_bb[c], small)};
     }
-    /* the base cells that can make a triple examined, by index */
-    int kd[81], nkd = 0;
-    for (int k = 0; k < nb; k++)
-        if (sdk_bb_has(kdirty, base[k].cell)) kd[nkd++] = k;
+
+    /* what changed since the kept grid: dirty = D and the new base cells (a
+     * triple with a cell there is examined), xdirty = D's excluders on
+     * either grid (a triple with a common peer there is) */
+    pattern_since since = pattern_memo_begin(ate_last, g, false);
+    const grid_memo *m = since.ref;
+    sdk_bb dirty = since.changed, xdirty = sdk_bb_none();
+    uint64_t first = m ? since.first : 0; /* every triple comes after it: no memo */
+    if (m) {
+        sdk_bb was_small, was_base = base_cells(m->value, m->cand, &was_small);
+        dirty = sdk_bb_or(dirty, sdk_bb_andnot(basebb, was_base));
+        xdirty = sdk_bb_and(since.changed, sdk_bb_or(small, was_small));
+    }
+
     int rc = SDK_CONTINUE;
-    int gave[3] = {SDK_CELLS, 0, 0};
+    uint64_t gave = PATTERN_NONE;
     for (int i = 0; i < nb && rc != SDK_STOP; i++) {
         int a = base[i].cell;
         for (int j = i + 1; j < nb && rc != SDK_STOP; j++) {
             sdk_bb eij = sdk_bb_and(base[i].excl, base[j].excl);
             if (sdk_bb_count(eij) < 2) continue;
             int b = base[j].cell;
+            sdk_bb pab = sdk_bb_and(sdk_peer_bb[a], sdk_peer_bb[b]);
             bool ab_dirty = sdk_bb_has(dirty, a) || sdk_bb_has(dirty, b);
-            /* a clean pair before the first triple that gave a step: only
-             * a third cell of kdirty can make the triple examined */
-            bool ab_clean = !ab_dirty && (a != first[0] ? a < first[0] : b < first[1]);
-            int kk = 0;
-            if (ab_clean)
-                while (kk < nkd && kd[kk] <= j) kk++;
-            for (int k = j + 1; k < nb && rc != SDK_STOP; k++) {
-                if (ab_clean) {
-                    if (kk == nkd) break;
-                    k = kd[kk++];
-                }
+            /* a clean pair before the first triple that gave a step: only a
+             * third cell in dirty or seeing a common peer of a and b in
+             * xdirty can make the triple examined (below) */
+            bool ab_clean = !ab_dirty && triple_rank(a, b, SDK_CELLS - 1) < first;
+            /* the third cells, in order: base cells after b seeing two
+             * common excluders of a and b at least */
+            sdk_bb thirds = sdk_bb_and(sdk_bb_and(seeing_two(eij), basebb), cells_after(b));
+            if (ab_clean) {
+                sdk_bb may = dirty;
+                SDK_BB_FOREACH(x, sdk_bb_and(pab, xdirty)) may = sdk_bb_or(may, sdk_peer_bb[x]);
+                thirds = sdk_bb_and(thirds, may);
+            }
+            while (!sdk_bb_empty(thirds) && rc != SDK_STOP) {
+                int k = index[sdk_bb_pop(&thirds)];
                 sdk_bb ex = sdk_bb_and(eij, base[k].excl);
-                if (sdk_bb_count(ex) < 2) continue;
                 const ate_cell *t[3] = {&base[i], &base[j], &base[k]};
                 if (!ate_reachable(t)) continue;
                 int c = base[k].cell;
-                if (!ab_dirty && !sdk_bb_has(dirty, c) && sdk_bb_empty(sdk_bb_and(ex, xdirty)) &&
-                    triple_before(a, b, c, first))
-                    continue; /* as on the last grid: nothing */
+                if (!ab_dirty && !sdk_bb_has(dirty, c) &&
+                    sdk_bb_empty(sdk_bb_and(sdk_bb_and(pab, sdk_peer_bb[c]), xdirty)) &&
+                    triple_rank(a, b, c) < first)
+                    continue; /* as on the kept grid: nothing */
                 bool emitted = false;
                 rc = ate_check(ctx, g, t, ex, sink, &emitted);
-                if (emitted && gave[0] == SDK_CELLS) {
-                    gave[0] = a;
-                    gave[1] = b;
-                    gave[2] = c;
-                }
+                if (emitted && gave == PATTERN_NONE) gave = triple_rank(a, b, c);
             }
         }
     }
-    ate_memo *w = &ate_last;
-    grid_memo_store(&w->grid, g);
-    memcpy(w->first, gave, sizeof gave);
+    pattern_memo_end(ate_last, ctx, g, gave);
     return rc;
 }

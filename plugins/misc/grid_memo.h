@@ -1,16 +1,34 @@
-/* grid_memo.h - the grid a technique searched last (per thread), to tell
- * which cells changed since.
+/* grid_memo.h - the grids a technique searched last (per thread), to tell
+ * which cells changed since and search only the patterns they touch.
  *
- * Sue de Coq, APE and ATE keep what their last search found (or did not)
- * and skip the patterns whose cells are the same now: within a puzzle's
- * path the grid only loses candidates, and a pattern made of unchanged
- * cells gives what it gave then. Each technique decides what "touches a
- * changed cell" means for its patterns; this only keeps the grid. */
+ * Within one puzzle's path the grid only loses candidates. A technique that
+ * reports patterns in a fixed order keeps, per thread, the last grid it
+ * searched with the rank of the first pattern that gave a step there (none:
+ * every pattern gave nothing). On the next grid, a pattern ranked before
+ * that one whose defining cells did not change gave nothing then and gives
+ * nothing now, so it is skipped; the others are examined in the usual order
+ * and the steps are those of the full search. Two rules make "gives nothing
+ * now" hold, and each technique says which one it relies on:
+ *  - same inputs: everything the pattern reads (its cells, its targets) is
+ *    equal on both grids; any earlier grid will do;
+ *  - descendant: the pattern's cells are equal and the grid now is a
+ *    descendant of the kept one (no cell gained a candidate or lost its
+ *    value), so its eliminations now are a subset of those then (none).
+ *    A grid that is no descendant (another puzzle, another branch) gets
+ *    the full search.
+ *
+ * Two grids are kept: the one of the last search at the top (depth 0) and
+ * the one of the last search inside a propagate (depth > 0). A forcing
+ * chain propagates many assumptions from one grid G: each inner grid
+ * descends from G, which the top level searched last, while the inner grid
+ * before belongs to another assumption. The search starts from whichever
+ * kept grid differs in fewer cells. */
 #ifndef SUDOKU_MISC_GRID_MEMO_H
 #define SUDOKU_MISC_GRID_MEMO_H
 #include <stdbool.h>
+#include <stdint.h>
 #include <string.h>
-#include "sudoku/grid.h"
+#include "sudoku/technique.h"
 
 typedef struct grid_memo {
     bool valid; /* false until a search stored its grid */
@@ -29,11 +47,79 @@ static inline sdk_bb grid_memo_changed(const grid_memo *m, const sdk_grid *g)
     return changed;
 }
 
+/* Does g descend from m's grid (every candidate of g was there, every value
+ * of m's grid is still set)? */
+static inline bool grid_memo_descends(const grid_memo *m, const sdk_grid *g)
+{
+    if (!m->valid) return false;
+    for (int c = 0; c < SDK_CELLS; c++)
+        if ((g->cand[c] & ~m->cand[c]) || (m->value[c] && m->value[c] != g->value[c])) return false;
+    return true;
+}
+
 static inline void grid_memo_store(grid_memo *m, const sdk_grid *g)
 {
     m->valid = true;
     memcpy(m->value, g->value, sizeof m->value);
     memcpy(m->cand, g->cand, sizeof m->cand);
+}
+
+/* ---- first pattern that gave a step, per depth ---------------------------- */
+
+#define PATTERN_NONE UINT64_MAX /* no pattern gave a step */
+
+typedef struct pattern_memo {
+    grid_memo grid;
+    uint64_t first; /* rank of the first pattern that gave a step on grid */
+} pattern_memo;
+
+/* What a search may skip: a pattern ranked before `first` and touching no
+ * cell of `changed` (ref: the grid compared with; NULL: search everything,
+ * changed is then every cell and first 0). */
+typedef struct pattern_since {
+    const grid_memo *ref;
+    sdk_bb changed;
+    uint64_t first;
+} pattern_since;
+
+static inline int pattern_memo_slot(const sdk_ctx *ctx)
+{
+    return ctx->depth > 0;
+}
+
+/* The kept grid of memo[2] to search from (the one with fewer changed
+ * cells; with `descendant`, only one g descends from). */
+static inline pattern_since pattern_memo_begin(const pattern_memo memo[2], const sdk_grid *g,
+                                               bool descendant)
+{
+    pattern_since best = {NULL, {~0ULL, (1ULL << (SDK_CELLS - 64)) - 1}, 0};
+    int fewest = SDK_CELLS + 1;
+    for (int k = 0; k < 2; k++) {
+        const pattern_memo *m = &memo[k];
+        if (!m->grid.valid || (descendant && !grid_memo_descends(&m->grid, g))) continue;
+        sdk_bb changed = grid_memo_changed(&m->grid, g);
+        int n = sdk_bb_count(changed);
+        if (n < fewest) {
+            fewest = n;
+            best = (pattern_since){&m->grid, changed, m->first};
+        }
+    }
+    return best;
+}
+
+/* Keep g and the rank of the first pattern that gave a step on it. */
+static inline void pattern_memo_end(pattern_memo memo[2], const sdk_ctx *ctx, const sdk_grid *g,
+                                    uint64_t first)
+{
+    pattern_memo *m = &memo[pattern_memo_slot(ctx)];
+    grid_memo_store(&m->grid, g);
+    m->first = first;
+}
+
+/* May the pattern of rank `rank` with cells `cells` be skipped? */
+static inline bool pattern_memo_skip(const pattern_since *s, uint64_t rank, sdk_bb cells)
+{
+    return rank < s->first && sdk_bb_empty(sdk_bb_and(cells, s->changed));
 }
 
 #endif

@@ -25,7 +25,7 @@ extern const sdk_technique sdk_misc_ate; /* ate.c */
 static int find_sdc(const sdk_ctx *, const sdk_grid *, sdk_sink *);
 static int find_ape(const sdk_ctx *, const sdk_grid *, sdk_sink *);
 static int ape_search(const sdk_ctx *, const sdk_grid *, sdk_sink *, sdk_bb dirty, sdk_bb xdirty,
-                      const int *first, int *gave);
+                      uint64_t first, uint64_t *gave);
 
 static const sdk_technique sue_de_coq = {
     .abi = SDK_ABI_VERSION,
@@ -117,21 +117,20 @@ static int sdc_found(sdc *w, sdk_bb bcells, unsigned bcands)
 }
 
 /* Second run: cells of the box (not in C, not used in the line) whose digits
- * avoid the line's V digits; they must take exactly nplus V digits. */
+ * avoid the line's V digits (src holds only such cells); they must take
+ * exactly nplus V digits. */
 static int sdc_box(sdc *w, const int *src, int nsrc, int start, sdk_bb cells, int ncells,
-                   unsigned cands, unsigned allowed, int nplus)
+                   unsigned cands, int nplus)
 {
     for (int i = start; i < nsrc; i++) {
         sdk_bb nc = cells;
         sdk_bb_add(&nc, src[i]);
-        unsigned cm = cands | w->g->cand[src[i]];
+        unsigned cm = cands | w->g->cand[src[i]]; /* within allowed: src holds no other */
         int n = ncells + 1;
-        if ((cm & ~allowed) == 0) {
-            int contained = sdk_mask_count(cm & w->v), extra = sdk_mask_count(cm & ~w->v);
-            if (contained > 0 && n - extra == nplus)
-                if (sdc_found(w, nc, cm) == SDK_STOP) return SDK_STOP;
-        }
-        if (sdc_box(w, src, nsrc, i + 1, nc, n, cm, allowed, nplus) == SDK_STOP) return SDK_STOP;
+        int contained = sdk_mask_count(cm & w->v), extra = sdk_mask_count(cm & ~w->v);
+        if (contained > 0 && n - extra == nplus)
+            if (sdc_found(w, nc, cm) == SDK_STOP) return SDK_STOP;
+        if (sdc_box(w, src, nsrc, i + 1, nc, n, cm, nplus) == SDK_STOP) return SDK_STOP;
     }
     return SDK_CONTINUE;
 }
@@ -151,9 +150,13 @@ static int sdc_line(sdc *w, const int *src, int nsrc, int start, sdk_bb cells, i
             w->lcands = cm;
             unsigned allowed = ~(cm & w->v) & SDK_ALL_DIGITS;
             sdk_bb bsrc = sdk_bb_andnot(sdk_bb_andnot(w->boxset, w->inter), nc);
-            int b[9], nb = cells_of(bsrc, b);
-            if (nb &&
-                sdc_box(w, b, nb, 0, sdk_bb_none(), 0, 0, allowed, nplus - (n - extra)) == SDK_STOP)
+            /* a box cell holding a V digit the line took makes every set
+             * with it fail: left out, the sets tried are the same in the
+             * same order, without the ones that fail */
+            int b[9], nb = 0;
+            SDK_BB_FOREACH(c, bsrc)
+                if ((w->g->cand[c] & ~allowed) == 0) b[nb++] = c;
+            if (nb && sdc_box(w, b, nb, 0, sdk_bb_none(), 0, 0, nplus - (n - extra)) == SDK_STOP)
                 return SDK_STOP;
         }
         if (sdc_line(w, src, nsrc, i + 1, nc, n, cm, nplus) == SDK_STOP) return SDK_STOP;
@@ -198,10 +201,11 @@ static int sdc_pair(sdc *w)
  *
  * What a line and a box give depends on nothing but the candidates (and
  * values) of their cells. The engine asks again after every step, and a
- * step changes a few cells, so per thread the grid of the last search is
- * kept with the (line, box) pairs that gave no step there: such a pair whose
- * cells did not change gives none now either and is skipped; the others are
- * searched in the usual order, so the steps are those of the full search. */
+ * step changes a few cells, so per thread the grid of an earlier search is
+ * kept with the (line, box) pairs that gave no step there (grid_memo.h, one
+ * grid at depth 0 and one inside a propagate): such a pair whose cells did
+ * not change gives none now either and is skipped; the others are searched
+ * in the usual order, so the steps are those of the full search. */
 enum { SDC_PAIRS = 18 * 9 };
 
 typedef struct sdc_memo {
@@ -209,7 +213,8 @@ typedef struct sdc_memo {
     uint64_t clean[3]; /* bit line * 9 + box - 18: no step on that grid */
 } sdc_memo;
 
-static _Thread_local sdc_memo sdc_last;
+/* the grids of the last search at depth 0 and inside a propagate (grid_memo.h) */
+static _Thread_local sdc_memo sdc_last[2];
 
 static bool pair_bit(const uint64_t *set, int p)
 {
@@ -218,8 +223,16 @@ static bool pair_bit(const uint64_t *set, int p)
 
 static int find_sdc(const sdk_ctx *ctx, const sdk_grid *g, sdk_sink *sink)
 {
-    sdc_memo *m = &sdc_last;
+    /* search from the kept grid with fewer changed cells ("same inputs") */
+    const sdc_memo *m = &sdc_last[0];
     sdk_bb changed = grid_memo_changed(&m->grid, g);
+    if (sdc_last[1].grid.valid) {
+        sdk_bb inner = grid_memo_changed(&sdc_last[1].grid, g);
+        if (sdk_bb_count(inner) < sdk_bb_count(changed)) {
+            m = &sdc_last[1];
+            changed = inner;
+        }
+    }
     uint64_t was_clean[3], clean[3] = {0, 0, 0};
     memcpy(was_clean, m->clean, sizeof was_clean);
     sdk_bb empty = sdk_bb_andnot((sdk_bb){~0ULL, (1ULL << 17) - 1}, g->solved);
@@ -239,8 +252,9 @@ static int find_sdc(const sdk_ctx *ctx, const sdk_grid *g, sdk_sink *sink)
         rc = sdc_pair(&w);
         if (!w.emitted) clean[p >> 6] |= 1ULL << (p & 63);
     }
-    grid_memo_store(&m->grid, g);
-    memcpy(m->clean, clean, sizeof clean);
+    sdc_memo *out = &sdc_last[pattern_memo_slot(ctx)];
+    grid_memo_store(&out->grid, g);
+    memcpy(out->clean, clean, sizeof clean);
     return rc;
 }
 
@@ -248,47 +262,45 @@ static int find_sdc(const sdk_ctx *ctx, const sdk_grid *g, sdk_sink *sink)
 
 /* Pairs already known to give nothing: a pair (p, q) depends on the
  * candidates of p and q and on those of their unsolved common peers with at
- * most 2 candidates. Per thread the last grid searched is kept with the
- * first pair that gave a step there; a pair before it whose cells did not
+ * most 2 candidates. Per thread an earlier grid is kept with the first pair
+ * that gave a step there (grid_memo.h); a pair before it whose cells did not
  * change, nor a common peer unsolved with at most 2 candidates on either
  * grid, gave nothing there and gives nothing now: it is skipped, the others
  * are examined in the usual order. */
-typedef struct ape_memo {
-    grid_memo grid;
-    int first[2]; /* the first pair that gave a step; first[0] = 81: none */
-} ape_memo;
-
-static _Thread_local ape_memo ape_last;
+static _Thread_local pattern_memo ape_last[2]; /* grid_memo.h, "same inputs" */
 
 static bool ape_small(uint8_t value, uint16_t cand)
 {
     return !value && sdk_mask_count(cand) <= 2;
 }
 
+/* The rank of pair (p, q) in the search's (cell) order. */
+static uint64_t pair_rank(int p, int q)
+{
+    return (uint64_t)p * SDK_CELLS + (uint64_t)q;
+}
+
 static int find_ape(const sdk_ctx *ctx, const sdk_grid *g, sdk_sink *sink)
 {
-    const ape_memo *m = &ape_last;
+    pattern_since since = pattern_memo_begin(ape_last, g, false);
+    const grid_memo *m = since.ref;
     sdk_bb dirty = sdk_bb_none(), xdirty = sdk_bb_none(); /* changed; and small on one grid */
-    int first[2] = {0, 0};                                /* every pair comes after it: no memo */
-    if (m->grid.valid) {
-        memcpy(first, m->first, sizeof first);
-        sdk_bb changed = grid_memo_changed(&m->grid, g);
-        SDK_BB_FOREACH(c, changed) {
+    uint64_t first = m ? since.first : 0;                 /* every pair comes after it: no memo */
+    if (m) {
+        SDK_BB_FOREACH(c, since.changed) {
             sdk_bb_add(&dirty, c);
-            if (ape_small(m->grid.value[c], m->grid.cand[c]) || ape_small(g->value[c], g->cand[c]))
+            if (ape_small(m->value[c], m->cand[c]) || ape_small(g->value[c], g->cand[c]))
                 sdk_bb_add(&xdirty, c);
         }
     }
-    int gave[2] = {SDK_CELLS, 0};
-    int rc = ape_search(ctx, g, sink, dirty, xdirty, first, gave);
-    ape_memo *w = &ape_last;
-    grid_memo_store(&w->grid, g);
-    memcpy(w->first, gave, sizeof gave);
+    uint64_t gave = PATTERN_NONE;
+    int rc = ape_search(ctx, g, sink, dirty, xdirty, first, &gave);
+    pattern_memo_end(ape_last, ctx, g, gave);
     return rc;
 }
 
 static int ape_search(const sdk_ctx *ctx, const sdk_grid *g, sdk_sink *sink, sdk_bb dirty,
-                      sdk_bb xdirty, const int *first, int *gave)
+                      sdk_bb xdirty, uint64_t first, uint64_t *gave)
 {
     for (int p = 0; p < 81; p++) {
         if (g->value[p]) continue;
@@ -298,7 +310,7 @@ static int ape_search(const sdk_ctx *ctx, const sdk_grid *g, sdk_sink *sink, sdk
             sdk_bb common = sdk_bb_andnot(sdk_bb_and(sdk_peer_bb[p], sdk_peer_bb[q]), g->solved);
             if (!sdk_bb_has(dirty, p) && !sdk_bb_has(dirty, q) &&
                 sdk_bb_empty(sdk_bb_and(sdk_bb_and(sdk_peer_bb[p], sdk_peer_bb[q]), xdirty)) &&
-                (p != first[0] ? p < first[0] : q < first[1]))
+                pair_rank(p, q) < first)
                 continue; /* as on the last grid: nothing */
             unsigned small[20];
             int ns = 0;
@@ -331,10 +343,7 @@ static int ape_search(const sdk_ctx *ctx, const sdk_grid *g, sdk_sink *sink, sdk
             char a[8], b[8];
             sdk_step_printf(s, "Aligned Pair Exclusion: %s,%s", sdk_cell_name(p, a),
                             sdk_cell_name(q, b));
-            if (gave[0] == SDK_CELLS) {
-                gave[0] = p;
-                gave[1] = q;
-            }
+            if (*gave == PATTERN_NONE) *gave = pair_rank(p, q);
             if (sdk_emit(sink, s) == SDK_STOP) return SDK_STOP;
         }
     }
