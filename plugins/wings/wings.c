@@ -24,6 +24,7 @@
 #include <string.h>
 #include "sudoku/alloc.h"
 #include "sudoku/technique.h"
+#include "../misc/grid_memo.h"
 
 /* ---- helpers ------------------------------------------------------------ */
 
@@ -245,70 +246,126 @@ static bool all_see(const int *cells, int n)
     return true;
 }
 
+/* The WXYZ-Wing of cells q[0..3] (in cell order) holding the digits of mask
+ * between them, when there is one with eliminations. */
+static int wxyz_check(const sdk_ctx *ctx, const sdk_grid *g, unsigned mask, const int *q,
+                      sdk_sink *sink, bool *emitted)
+{
+    /* a naked quad lies in one house: not a wing */
+    if (all_see(q, 4)) return SDK_CONTINUE;
+    /* the pattern must hang together: every cell sees another */
+    bool linked = true;
+    for (int u = 0; u < 4 && linked; u++) {
+        bool any = false;
+        for (int v = 0; v < 4; v++) any |= sdk_sees(q[u], q[v]);
+        linked = any;
+    }
+    if (!linked) return SDK_CONTINUE;
+    int z = 0, nonres = 0;
+    SDK_MASK_FOREACH(dg, mask) {
+        int zc[4], nz = 0;
+        for (int u = 0; u < 4; u++)
+            if (sdk_grid_has(g, q[u], dg)) zc[nz++] = q[u];
+        if (!all_see(zc, nz)) {
+            nonres++;
+            z = dg;
+        }
+    }
+    if (nonres != 1) return SDK_CONTINUE;
+    sdk_bb el = g->digit[z - 1];
+    for (int u = 0; u < 4; u++) {
+        if (sdk_grid_has(g, q[u], z))
+            el = sdk_bb_and(el, sdk_peer_bb[q[u]]);
+        else
+            sdk_bb_del(&el, q[u]);
+    }
+    if (sdk_bb_empty(el)) return SDK_CONTINUE;
+    sdk_step *s = sdk_scratch_step(ctx, 0);
+    sdk_step_init(s, &wxyz_wing);
+    sdk_step_elim_bb(s, g, el, z);
+    char t[4][8];
+    int other[3], no = 0;
+    SDK_MASK_FOREACH(dg, mask)
+        if (dg != z) other[no++] = dg;
+    for (int u = 0; u < 4; u++) {
+        sdk_step_mark(s, q[u], 0, SDK_ROLE_PINCER);
+        if (sdk_grid_has(g, q[u], z)) sdk_step_mark(s, q[u], z, SDK_ROLE_FIN);
+    }
+    SDK_BB_FOREACH(e, el) sdk_step_mark(s, e, z, SDK_ROLE_TARGET);
+    sdk_step_printf(s, "WXYZ-Wing: %d/%d/%d/%d in %s,%s,%s,%s", other[0], other[1], other[2], z,
+                    cn(q[0], t[0]), cn(q[1], t[1]), cn(q[2], t[2]), cn(q[3], t[3]));
+    *emitted = true;
+    return sdk_emit(sink, s);
+}
+
+/* ---- WXYZ-Wing: patterns already known to give nothing ---------------------
+ *
+ * A pattern is a digit mask and four cells (in the search's order: mask,
+ * then cells); whether it is a wing and which digit z it frees depend on
+ * the candidates of its cells only, its eliminations on the z candidates of
+ * the cells seeing its z cells. Per thread an earlier grid is kept with the
+ * rank of the first pattern that gave a step there (grid_memo.h, rule
+ * "descendant"): on a grid descending from it, a pattern ranked before that
+ * one whose four cells did not change eliminates a subset of what it did
+ * then, nothing, and is skipped. Only patterns with a changed cell are
+ * examined before it, every pattern after it, in the usual order. */
+static _Thread_local pattern_memo wxyz_last[2];
+
+static uint64_t wxyz_rank(unsigned mask, const int *q)
+{
+    return (uint64_t)mask << 28 | (uint64_t)q[0] << 21 | (uint64_t)q[1] << 14 |
+           (uint64_t)q[2] << 7 | (uint64_t)q[3];
+}
+
 static int find_wxyz_wing(const sdk_ctx *ctx, const sdk_grid *g, sdk_sink *sink)
 {
-    for (unsigned mask = 0; mask < 512; mask++) {
+    pattern_since since = pattern_memo_begin(wxyz_last, g, true);
+    int open[81], nopen = 0; /* unsolved cells with 2 candidates or more */
+    for (int c = 0; c < 81; c++)
+        if (!g->value[c] && sdk_mask_count(g->cand[c]) >= 2) open[nopen++] = c;
+    uint64_t gave = PATTERN_NONE;
+    int rc = SDK_CONTINUE;
+    for (unsigned mask = 0; mask < 512 && rc != SDK_STOP; mask++) {
         if (sdk_mask_count(mask) != 4) continue;
         int cells[81], n = 0;
-        for (int c = 0; c < 81; c++)
-            if (!g->value[c] && sdk_mask_count(g->cand[c]) >= 2 && (g->cand[c] & ~mask) == 0)
-                cells[n++] = c;
+        bool changed[81];
+        for (int k = 0; k < nopen; k++)
+            if ((g->cand[open[k]] & ~mask) == 0) {
+                changed[n] = sdk_bb_has(since.changed, open[k]);
+                cells[n++] = open[k];
+            }
         if (n < 4) continue;
-        for (int a = 0; a < n; a++)
-            for (int b = a + 1; b < n; b++)
-                for (int c = b + 1; c < n; c++)
-                    for (int d = c + 1; d < n; d++) {
+        int later[82]; /* later[i]: changed cells among cells[i..] */
+        later[n] = 0;
+        for (int i = n - 1; i >= 0; i--) later[i] = later[i + 1] + changed[i];
+        /* when the mask's patterns all come before the first that gave a
+         * step, only those with a changed cell are examined */
+        int last[4] = {cells[n - 4], cells[n - 3], cells[n - 2], cells[n - 1]};
+        bool before = wxyz_rank(mask, last) < since.first;
+        for (int a = 0; a < n && rc != SDK_STOP; a++) {
+            if (before && !changed[a] && !later[a + 1]) break;
+            for (int b = a + 1; b < n && rc != SDK_STOP; b++) {
+                bool ab = changed[a] || changed[b];
+                if (before && !ab && !later[b + 1]) break;
+                for (int c = b + 1; c < n && rc != SDK_STOP; c++) {
+                    bool abc = ab || changed[c];
+                    if (before && !abc && !later[c + 1]) break;
+                    unsigned m3 = g->cand[cells[a]] | g->cand[cells[b]] | g->cand[cells[c]];
+                    for (int d = c + 1; d < n && rc != SDK_STOP; d++) {
+                        if ((m3 | g->cand[cells[d]]) != mask) continue;
                         int q[4] = {cells[a], cells[b], cells[c], cells[d]};
-                        if ((g->cand[q[0]] | g->cand[q[1]] | g->cand[q[2]] | g->cand[q[3]]) != mask)
-                            continue;
-                        /* a naked quad lies in one house: not a wing */
-                        if (all_see(q, 4)) continue;
-                        /* the pattern must hang together: every cell sees another */
-                        bool linked = true;
-                        for (int u = 0; u < 4 && linked; u++) {
-                            bool any = false;
-                            for (int v = 0; v < 4; v++) any |= sdk_sees(q[u], q[v]);
-                            linked = any;
-                        }
-                        if (!linked) continue;
-                        int z = 0, nonres = 0;
-                        SDK_MASK_FOREACH(dg, mask) {
-                            int zc[4], nz = 0;
-                            for (int u = 0; u < 4; u++)
-                                if (sdk_grid_has(g, q[u], dg)) zc[nz++] = q[u];
-                            if (!all_see(zc, nz)) {
-                                nonres++;
-                                z = dg;
-                            }
-                        }
-                        if (nonres != 1) continue;
-                        sdk_bb el = g->digit[z - 1];
-                        for (int u = 0; u < 4; u++) {
-                            if (sdk_grid_has(g, q[u], z))
-                                el = sdk_bb_and(el, sdk_peer_bb[q[u]]);
-                            else
-                                sdk_bb_del(&el, q[u]);
-                        }
-                        if (sdk_bb_empty(el)) continue;
-                        sdk_step *s = sdk_scratch_step(ctx, 0);
-                        sdk_step_init(s, &wxyz_wing);
-                        sdk_step_elim_bb(s, g, el, z);
-                        char t[4][8];
-                        int other[3], no = 0;
-                        SDK_MASK_FOREACH(dg, mask)
-                            if (dg != z) other[no++] = dg;
-                        for (int u = 0; u < 4; u++) {
-                            sdk_step_mark(s, q[u], 0, SDK_ROLE_PINCER);
-                            if (sdk_grid_has(g, q[u], z)) sdk_step_mark(s, q[u], z, SDK_ROLE_FIN);
-                        }
-                        SDK_BB_FOREACH(e, el) sdk_step_mark(s, e, z, SDK_ROLE_TARGET);
-                        sdk_step_printf(s, "WXYZ-Wing: %d/%d/%d/%d in %s,%s,%s,%s", other[0],
-                                        other[1], other[2], z, cn(q[0], t[0]), cn(q[1], t[1]),
-                                        cn(q[2], t[2]), cn(q[3], t[3]));
-                        if (sdk_emit(sink, s) == SDK_STOP) return SDK_STOP;
+                        if (!abc && !changed[d] && wxyz_rank(mask, q) < since.first)
+                            continue; /* as on the kept grid: nothing */
+                        bool emitted = false;
+                        rc = wxyz_check(ctx, g, mask, q, sink, &emitted);
+                        if (emitted && gave == PATTERN_NONE) gave = wxyz_rank(mask, q);
                     }
+                }
+            }
+        }
     }
-    return SDK_CONTINUE;
+    pattern_memo_end(wxyz_last, ctx, g, gave);
+    return rc;
 }
 
 /* ---- bivalue chains (shared by Remote Pair and XY-Chain) ------------------ */

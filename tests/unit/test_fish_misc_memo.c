@@ -1,14 +1,17 @@
-/* test_fish_misc_memo.c - the fish, Sue de Coq and aligned exclusion
+/* test_fish_misc_memo.c - the fish, Sue de Coq, aligned exclusion and other
  * techniques remember, per thread, what found nothing on earlier grids
- * (plugins/fish: the last pattern without fish per digit; plugins/misc: the
- * line/box pairs and cell triples without a step). This test checks that
- * they answer exactly as a search from scratch:
+ * (plugins/fish: the last pattern without fish per digit; plugins/misc and
+ * the others using plugins/misc/grid_memo.h: the first pattern that gave a
+ * step on the grid of the last search at depth 0 and inside a propagate).
+ * This test checks that they answer exactly as a search from scratch:
  *   - the standard profile solves a few of the hardest puzzles in this thread
  *     (the memos see a real path, as in the daemon);
  *   - at every grid of the path, each of these techniques runs in this
- *     thread (first step, as the engine asks; every step at some grids) and
- *     in a new thread, whose memos are empty: the steps must be the same,
- *     text, eliminations and placements. The new thread runs in a forked
+ *     thread (first step, as the engine asks; every step at some grids),
+ *     then, as inside a forcing chain's propagate (depth 1), on grids made
+ *     from it by placing a candidate (true or not) and then singles; each
+ *     run is repeated in a new thread, whose memos are empty: the steps must
+ *     be the same, text, eliminations and placements. The new thread runs in a forked
  *     child that compares and exits at once: a thread that ends leaves
  *     behind the host's per-thread scratch table (lib/step.c keeps it for
  *     the thread's life), which LeakSanitizer would report. */
@@ -43,6 +46,7 @@ static const char *const ids[] = {
     "sue-de-coq",
     "aligned-pair-exclusion",
     "aligned-triple-exclusion",
+    "wxyz-wing",
 };
 enum { NIDS = sizeof ids / sizeof ids[0] };
 
@@ -65,7 +69,8 @@ static int collect(void *ctx, const sdk_step *s)
 
 typedef struct job {
     const sdk_profile *p;
-    const sdk_grid *g;
+    sdk_grid g;
+    int depth; /* 0: as the engine asks; 1: as inside a propagate */
     int entry[NIDS];
     int limit;
     steps out[NIDS];
@@ -79,7 +84,13 @@ static void run_all(job *j)
         j->out[i].limit = j->limit;
         if (j->entry[i] < 0) continue;
         sdk_sink sink = {collect, &j->out[i]};
-        sdk_engine_find(j->p, j->entry[i], j->g, &o, &sink);
+        if (j->depth == 0) {
+            sdk_engine_find(j->p, j->entry[i], &j->g, &o, &sink);
+            continue;
+        }
+        const sdk_entry *e = &j->p->entry[j->entry[i]];
+        sdk_ctx ctx = {.self = e->tech, .opts = e->opts, .unique = true, .depth = j->depth};
+        e->tech->find(&ctx, &j->g, &sink);
     }
 }
 
@@ -107,30 +118,60 @@ static bool same_step(const sdk_step *a, const sdk_step *b)
     return true;
 }
 
+enum { JOBS = 5 }; /* the grid of the path, then four inner grids */
+
 /* In the forked child: the steps from scratch against `here`; exits. */
-static void fresh_compare(const job *here, int nstep)
+static void fresh_compare(const job *here, int njobs, int nstep)
 {
-    job fresh = *here;
-    memset(fresh.out, 0, sizeof fresh.out);
-    pthread_t t;
-    if (pthread_create(&t, NULL, fresh_thread, &fresh) || pthread_join(t, NULL)) _exit(2);
     int bad = 0;
-    for (int i = 0; i < NIDS; i++) {
-        if (here->out[i].n != fresh.out[i].n) {
-            fprintf(stderr, "%s at step %d: %d steps here, %d from scratch\n", ids[i], nstep,
-                    here->out[i].n, fresh.out[i].n);
-            bad = 1;
-            continue;
-        }
-        for (int k = 0; k < here->out[i].n; k++)
-            if (!same_step(&here->out[i].s[k], &fresh.out[i].s[k])) {
-                fprintf(stderr, "%s at step %d: '%s' here, '%s' from scratch\n", ids[i], nstep,
-                        here->out[i].s[k].text, fresh.out[i].s[k].text);
+    for (int k = 0; k < njobs; k++) {
+        job *fresh = malloc(sizeof *fresh);
+        if (!fresh) _exit(2);
+        *fresh = here[k];
+        memset(fresh->out, 0, sizeof fresh->out);
+        pthread_t t;
+        if (pthread_create(&t, NULL, fresh_thread, fresh) || pthread_join(t, NULL)) _exit(2);
+        for (int i = 0; i < NIDS; i++) {
+            const steps *h = &here[k].out[i], *f = &fresh->out[i];
+            if (h->n != f->n) {
+                fprintf(stderr,
+                        "%s at step %d (grid %d, depth %d): %d steps here, %d from scratch\n",
+                        ids[i], nstep, k, here[k].depth, h->n, f->n);
                 bad = 1;
+                continue;
             }
+            for (int s = 0; s < h->n; s++)
+                if (!same_step(&h->s[s], &f->s[s])) {
+                    fprintf(stderr,
+                            "%s at step %d (grid %d, depth %d): '%s' here, '%s' from scratch\n",
+                            ids[i], nstep, k, here[k].depth, h->s[s].text, f->s[s].text);
+                    bad = 1;
+                }
+        }
     }
     fflush(stderr);
     _exit(bad);
+}
+
+/* Inner grid k of the path's grid g: k = 0, 2: the first candidate of an
+ * unsolved cell placed (the first such cell, the eighth), true or not, as a
+ * forcing chain assumes; k = 1, 3: the grid before with one single more, as
+ * a propagate goes on. */
+static void inner_grid(const sdk_grid *g, const sdk_grid *prev, int k, sdk_grid *out)
+{
+    if (k % 2) {
+        *out = *prev;
+        walk_single(out);
+        return;
+    }
+    *out = *g;
+    int seen = 0;
+    for (int c = 0; c < SDK_CELLS; c++) {
+        if (out->value[c] || sdk_mask_count(out->cand[c]) < 2) continue;
+        if (seen++ < k / 2 * 7) continue;
+        sdk_grid_place(out, c, sdk_mask_first(out->cand[c]), false);
+        return;
+    }
 }
 
 static void on_grid(void *ctx, const sdk_step *s, const sdk_grid *before, const uint8_t *sol,
@@ -139,23 +180,31 @@ static void on_grid(void *ctx, const sdk_step *s, const sdk_grid *before, const 
     (void)s;
     (void)sol;
     check *c = ctx;
-    job here = {.p = c->p, .g = before, .limit = nstep % 5 ? 1 : 0};
-    memcpy(here.entry, c->entry, sizeof here.entry);
-    run_all(&here);
+    static job here[JOBS];
+    for (int k = 0; k < JOBS; k++) {
+        here[k] = (job){.p = c->p, .depth = k > 0, .limit = nstep % 5 ? 1 : 0};
+        if (k == 0)
+            here[k].g = *before;
+        else
+            inner_grid(before, &here[k - 1].g, k - 1, &here[k].g);
+        memcpy(here[k].entry, c->entry, sizeof here[k].entry);
+        run_all(&here[k]);
+    }
     fflush(stdout);
     fflush(stderr);
     pid_t pid = fork();
     assert_true(pid >= 0);
-    if (pid == 0) fresh_compare(&here, nstep);
+    if (pid == 0) fresh_compare(here, JOBS, nstep);
     int status = 0;
     assert_int_equal(waitpid(pid, &status, 0), pid);
     if (!WIFEXITED(status) || WEXITSTATUS(status) != 0)
         fail_msg("step %d: the memos differ from a search from scratch (above)", nstep);
-    for (int i = 0; i < NIDS; i++) {
-        c->found += here.out[i].n;
-        c->compared++;
-        free(here.out[i].s);
-    }
+    for (int k = 0; k < JOBS; k++)
+        for (int i = 0; i < NIDS; i++) {
+            c->found += here[k].out[i].n;
+            c->compared++;
+            free(here[k].out[i].s);
+        }
     c->grids++;
 }
 
