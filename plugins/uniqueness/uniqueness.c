@@ -92,15 +92,6 @@ typedef struct ur {
 
 typedef int (*ur_check)(const sdk_ctx *ctx, const sdk_grid *g, const ur *u, sdk_sink *sink);
 
-/* Is digit d still possible in cell c as far as placed digits go? */
-static bool allowed(const sdk_grid *g, int c, int d)
-{
-    if (g->value[c]) return false;
-    for (int k = 0; k < 20; k++)
-        if (g->value[sdk_cell_peer[c][k]] == d) return false;
-    return true;
-}
-
 static void sort4(int *v)
 {
     for (int i = 1; i < 4; i++)
@@ -111,11 +102,24 @@ static void sort4(int *v)
         }
 }
 
-static bool ur_corner_ok(const sdk_grid *g, int c, int a, int b, bool missing)
+/* The digits a corner may hold, per cell: none when solved; with missing,
+ * every digit no placed digit it sees rules out, else its candidates. A
+ * cell is a corner for the pair a/b when it may hold both. */
+static void corner_digits(const sdk_grid *g, bool missing, unsigned *may)
 {
-    if (g->value[c]) return false;
-    if (missing) return allowed(g, c, a) && allowed(g, c, b);
-    return sdk_grid_has(g, c, a) && sdk_grid_has(g, c, b);
+    unsigned placed[SDK_HOUSES];
+    if (missing)
+        for (int h = 0; h < SDK_HOUSES; h++) placed[h] = sdk_house_placed(g, h);
+    for (int c = 0; c < 81; c++) {
+        if (g->value[c])
+            may[c] = 0;
+        else if (missing)
+            may[c] =
+                SDK_ALL_DIGITS & ~(placed[sdk_cell_house[c][0]] | placed[sdk_cell_house[c][1]] |
+                                   placed[sdk_cell_house[c][2]]);
+        else
+            may[c] = g->cand[c];
+    }
 }
 
 /* Visit every rectangle once per digit pair: from each corner holding exactly
@@ -123,7 +127,8 @@ static bool ur_corner_ok(const sdk_grid *g, int c, int a, int b, bool missing)
  * skipped. */
 static int for_each_ur(const sdk_ctx *ctx, const sdk_grid *g, sdk_sink *sink, ur_check check)
 {
-    bool missing = sdk_opt_bool(ctx, "missing", true);
+    unsigned may[81];
+    corner_digits(g, sdk_opt_bool(ctx, "missing", true), may);
     struct {
         int cells[4], a, b;
     } seen[512];
@@ -138,14 +143,13 @@ static int for_each_ur(const sdk_ctx *ctx, const sdk_grid *g, sdk_sink *sink, ur
             if (i12 == i11) continue;
             bool lines = sdk_row(i12) == sdk_row(i11);
             if (!lines && sdk_col(i12) != sdk_col(i11)) continue;
-            if (!ur_corner_ok(g, i12, a, b, missing)) continue;
+            if ((may[i12] & m) != m) continue;
             int u1 = lines ? 9 + sdk_col(i11) : sdk_row(i11);
             int u2 = lines ? 9 + sdk_col(i12) : sdk_row(i12);
             for (int j = 0; j < 9; j++) {
                 int i21 = sdk_house_cell[u1][j], i22 = sdk_house_cell[u2][j];
                 if (sdk_box(i21) == box) continue;
-                if (!ur_corner_ok(g, i21, a, b, missing) || !ur_corner_ok(g, i22, a, b, missing))
-                    continue;
+                if ((may[i21] & m) != m || (may[i22] & m) != m) continue;
                 ur u = {.cell = {i11, i12, i21, i22}, .a = a, .b = b};
                 memcpy(u.sorted, u.cell, sizeof u.sorted);
                 sort4(u.sorted);
