@@ -11,6 +11,7 @@
  * "locked" and left to the intersections plugin. */
 #include <string.h>
 #include "sudoku/technique.h"
+#include "../misc/grid_memo.h"
 
 /* Naked and hidden subsets: the size n is the data. */
 static int find_naked(const sdk_ctx *ctx, const sdk_grid *g, sdk_sink *sink);
@@ -76,6 +77,7 @@ typedef struct search {
     bool hodoku;
     int n, house;
     int item[9], nitem; /* cells (naked) or digits (hidden) of the house to choose from */
+    bool emitted;       /* a step of this house went out */
 } search;
 
 static int naked_found(search *q, const int *pick)
@@ -118,6 +120,7 @@ static int naked_found(search *q, const int *pick)
     sdk_step_printf(s, "%s: ", q->t->name);
     digits_text(s, digits);
     sdk_step_printf(s, " in %s", sdk_cells_compact(set, cells, sizeof cells));
+    q->emitted = true;
     return sdk_emit(q->sink, s);
 }
 
@@ -144,6 +147,7 @@ static int hidden_found(search *q, const int *pick)
     sdk_step_printf(s, "%s: ", q->t->name);
     digits_text(s, digits);
     sdk_step_printf(s, " in %s", sdk_cells_compact(set, cells, sizeof cells));
+    q->emitted = true;
     return sdk_emit(q->sink, s);
 }
 
@@ -158,6 +162,44 @@ static int combine(search *q, int *pick, int k, int from, int (*found)(search *,
     return SDK_CONTINUE;
 }
 
+/* ---- houses already known to give nothing ----------------------------------
+ *
+ * A subset of a house and what it clears depend on the candidates of the
+ * house's cells only (with order=hodoku a naked subset clears the other
+ * houses its cells share too, and is left to the intersections plugin
+ * depending on what it clears: no memo there). Per thread and technique an
+ * earlier grid is kept with the first house (in the search's order) that
+ * gave a step there (grid_memo.h, "same inputs"): a house before it whose
+ * cells did not change gives nothing now either and is skipped. */
+static _Thread_local pattern_memo house_last[2][5][2][2]; /* [hidden][n][hodoku][slot] */
+
+typedef struct house_memo {
+    pattern_memo *memo; /* NULL: no memo, every house searched */
+    pattern_since since;
+    uint64_t gave;
+} house_memo;
+
+static house_memo house_memo_begin(bool hidden, int n, bool hodoku, const sdk_grid *g)
+{
+    house_memo h = {NULL, {NULL, sdk_bb_none(), 0}, PATTERN_NONE};
+    if (n < 2 || n > 4 || (hodoku && !hidden)) return h;
+    h.memo = house_last[hidden][n][hodoku];
+    h.since = pattern_memo_begin(h.memo, g, false);
+    return h;
+}
+
+/* May house h, i-th in the search's order, be skipped? */
+static bool house_skip(const house_memo *h, int i, int house)
+{
+    return h->memo && pattern_memo_skip(&h->since, (uint64_t)i, sdk_house_bb[house]);
+}
+
+static int house_memo_end(house_memo *h, const sdk_ctx *ctx, const sdk_grid *g, int rc)
+{
+    if (h->memo) pattern_memo_end(h->memo, ctx, g, h->gave);
+    return rc;
+}
+
 static int find_naked(const sdk_ctx *ctx, const sdk_grid *g, sdk_sink *sink)
 {
     const sdk_technique *t = ctx->self;
@@ -169,9 +211,11 @@ static int find_naked(const sdk_ctx *ctx, const sdk_grid *g, sdk_sink *sink)
                 .t = t,
                 .n = n,
                 .hodoku = order && !strcmp(order, "hodoku")};
+    house_memo hm = house_memo_begin(false, n, q.hodoku, g);
     int pick[9]; /* combine() recurses to depth n <= 4; 9 keeps GCC -O3 sure of it */
     for (int i = 0; i < SDK_HOUSES; i++) {
         int h = house_at(i, q.hodoku);
+        if (house_skip(&hm, i, h)) continue;
         q.house = h;
         q.nitem = 0;
         for (int i = 0; i < 9; i++) {
@@ -180,9 +224,12 @@ static int find_naked(const sdk_ctx *ctx, const sdk_grid *g, sdk_sink *sink)
             if (!g->value[c] && k >= 2 && k <= n) q.item[q.nitem++] = c;
         }
         if (q.nitem < n) continue;
-        if (combine(&q, pick, 0, 0, naked_found) == SDK_STOP) return SDK_STOP;
+        q.emitted = false;
+        int rc = combine(&q, pick, 0, 0, naked_found);
+        if (q.emitted && hm.gave == PATTERN_NONE) hm.gave = (uint64_t)i;
+        if (rc == SDK_STOP) return house_memo_end(&hm, ctx, g, SDK_STOP);
     }
-    return SDK_CONTINUE;
+    return house_memo_end(&hm, ctx, g, SDK_CONTINUE);
 }
 
 static int find_hidden(const sdk_ctx *ctx, const sdk_grid *g, sdk_sink *sink)
@@ -196,9 +243,11 @@ static int find_hidden(const sdk_ctx *ctx, const sdk_grid *g, sdk_sink *sink)
                 .t = t,
                 .n = n,
                 .hodoku = order && !strcmp(order, "hodoku")};
+    house_memo hm = house_memo_begin(true, n, q.hodoku, g);
     int pick[9]; /* combine() recurses to depth n <= 4; 9 keeps GCC -O3 sure of it */
     for (int i = 0; i < SDK_HOUSES; i++) {
         int h = house_at(i, q.hodoku);
+        if (house_skip(&hm, i, h)) continue;
         q.house = h;
         q.nitem = 0;
         int empty = sdk_bb_count(sdk_bb_andnot(sdk_house_bb[h], g->solved));
@@ -208,7 +257,10 @@ static int find_hidden(const sdk_ctx *ctx, const sdk_grid *g, sdk_sink *sink)
             if (k >= 2 && k <= n) q.item[q.nitem++] = d;
         }
         if (q.nitem < n) continue;
-        if (combine(&q, pick, 0, 0, hidden_found) == SDK_STOP) return SDK_STOP;
+        q.emitted = false;
+        int rc = combine(&q, pick, 0, 0, hidden_found);
+        if (q.emitted && hm.gave == PATTERN_NONE) hm.gave = (uint64_t)i;
+        if (rc == SDK_STOP) return house_memo_end(&hm, ctx, g, SDK_STOP);
     }
-    return SDK_CONTINUE;
+    return house_memo_end(&hm, ctx, g, SDK_CONTINUE);
 }

@@ -47,6 +47,12 @@ static const char *const ids[] = {
     "aligned-pair-exclusion",
     "aligned-triple-exclusion",
     "wxyz-wing",
+    "naked-pair",
+    "naked-triple",
+    "naked-quad",
+    "hidden-pair",
+    "hidden-triple",
+    "hidden-quad",
 };
 enum { NIDS = sizeof ids / sizeof ids[0] };
 
