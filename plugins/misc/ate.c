@@ -237,12 +237,14 @@ static int find_ate(const sdk_ctx *ctx, const sdk_grid *g, sdk_sink *sink)
             bool ab_clean = !ab_dirty && triple_rank(a, b, SDK_CELLS - 1) < first;
             /* the third cells, in order: base cells after b seeing two
              * common excluders of a and b at least */
-            sdk_bb thirds = sdk_bb_and(sdk_bb_and(seeing_two(eij), basebb), cells_after(b));
+            sdk_bb thirds = sdk_bb_and(basebb, cells_after(b));
             if (ab_clean) {
                 sdk_bb may = dirty;
                 SDK_BB_FOREACH(x, sdk_bb_and(pab, xdirty)) may = sdk_bb_or(may, sdk_peer_bb[x]);
                 thirds = sdk_bb_and(thirds, may);
+                if (sdk_bb_empty(thirds)) continue;
             }
+            thirds = sdk_bb_and(thirds, seeing_two(eij));
             while (!sdk_bb_empty(thirds) && rc != SDK_STOP) {
                 int k = index[sdk_bb_pop(&thirds)];
                 sdk_bb ex = sdk_bb_and(eij, base[k].excl);
