@@ -22,7 +22,10 @@
  * chain propagates many assumptions from one grid G: each inner grid
  * descends from G, which the top level searched last, while the inner grid
  * before belongs to another assumption. The search starts from whichever
- * kept grid differs in fewer cells. */
+ * kept grid differs in fewer cells.
+ *
+ * digit_memo is the same for techniques searching digit by digit, whose
+ * steps for a digit depend on that digit's candidates only. */
 #ifndef SUDOKU_MISC_GRID_MEMO_H
 #define SUDOKU_MISC_GRID_MEMO_H
 #include <stdbool.h>
@@ -120,6 +123,46 @@ static inline void pattern_memo_end(pattern_memo memo[2], const sdk_ctx *ctx, co
 static inline bool pattern_memo_skip(const pattern_since *s, uint64_t rank, sdk_bb cells)
 {
     return rank < s->first && sdk_bb_empty(sdk_bb_and(cells, s->changed));
+}
+
+/* ---- per digit: single-digit patterns ---------------------------------------
+ *
+ * A technique searching digit by digit (1 to 9), whose steps for digit d
+ * depend on d's candidates only, keeps per thread the candidates of every
+ * digit on an earlier grid and the first digit that gave a step there
+ * ("same inputs"): a digit before it whose candidates are the same gives
+ * nothing now either. */
+typedef struct digit_memo {
+    bool valid;
+    int option; /* what the search's options made of it (kept grids of others are not used) */
+    int first;  /* the first digit that gave a step; 10: none */
+    sdk_bb digit[9];
+} digit_memo;
+
+/* The digits that may be skipped on g (bit d), from whichever of memo[2]
+ * (searched with the same option) allows more. */
+static inline unsigned digit_memo_begin(const digit_memo memo[2], const sdk_grid *g, int option)
+{
+    unsigned best = 0;
+    for (int k = 0; k < 2; k++) {
+        const digit_memo *m = &memo[k];
+        if (!m->valid || m->option != option) continue;
+        unsigned skip = 0;
+        for (int d = 1; d < m->first && d <= 9; d++)
+            if (sdk_bb_eq(m->digit[d - 1], g->digit[d - 1])) skip |= 1u << d;
+        if (sdk_popcount64(skip) > sdk_popcount64(best)) best = skip;
+    }
+    return best;
+}
+
+static inline void digit_memo_end(digit_memo memo[2], const sdk_ctx *ctx, const sdk_grid *g,
+                                  int option, int first)
+{
+    digit_memo *m = &memo[pattern_memo_slot(ctx)];
+    m->valid = true;
+    m->option = option;
+    m->first = first;
+    memcpy(m->digit, g->digit, sizeof m->digit);
 }
 
 #endif

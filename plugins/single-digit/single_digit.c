@@ -6,6 +6,7 @@
 #include "sudoku/strong.h"
 #include "sudoku/technique.h"
 #include "single_digit.h"
+#include "../misc/grid_memo.h"
 
 static int find_skyscraper(const sdk_ctx *ctx, const sdk_grid *g, sdk_sink *sink);
 static int find_kite(const sdk_ctx *ctx, const sdk_grid *g, sdk_sink *sink);
@@ -294,12 +295,14 @@ static void er_marks(sdk_step *s, const sdk_grid *g, const er *e, int d)
     sdk_step_mark(s, e->b, d, SDK_ROLE_PINCER);
 }
 
-static int find_er(const sdk_ctx *ctx, const sdk_grid *g, sdk_sink *sink)
+/* Every empty rectangle of the digits not in skip (bit d), in order; *first
+ * gets the first digit that gave a step. */
+static int er_search(const sdk_ctx *ctx, const sdk_grid *g, sdk_sink *sink, bool dual, bool two,
+                     unsigned skip, int *first)
 {
-    bool dual = *(const bool *)ctx->self->data;
-    bool two = sdk_opt_bool(ctx, "two-candidates", false);
     er e[128];
     for (int d = 1; d <= 9; d++) {
+        if (skip >> d & 1) continue;
         int n = ers_of(g, d, two, e, 128);
         for (int i = 0; i < n; i++) {
             char a[8], b[8], c[8], f[8];
@@ -310,6 +313,7 @@ static int find_er(const sdk_ctx *ctx, const sdk_grid *g, sdk_sink *sink)
                 er_marks(s, g, &e[i], d);
                 sdk_step_printf(s, "Empty Rectangle: %d in b%d (%s,%s)", d, e[i].box + 1,
                                 sdk_cell_name(e[i].a, a), sdk_cell_name(e[i].b, b));
+                if (*first == 10) *first = d;
                 if (sdk_emit(sink, s) == SDK_STOP) return SDK_STOP;
                 continue;
             }
@@ -324,9 +328,27 @@ static int find_er(const sdk_ctx *ctx, const sdk_grid *g, sdk_sink *sink)
                 sdk_step_printf(s, "Dual Empty Rectangle: %d in b%d (%s,%s / %s,%s)", d,
                                 e[i].box + 1, sdk_cell_name(e[i].a, a), sdk_cell_name(e[i].b, b),
                                 sdk_cell_name(e[j].a, c), sdk_cell_name(e[j].b, f));
+                if (*first == 10) *first = d;
                 if (sdk_emit(sink, s) == SDK_STOP) return SDK_STOP;
             }
         }
     }
     return SDK_CONTINUE;
+}
+
+/* Empty rectangles of digit d depend on d's candidates only: per thread and
+ * technique (and option two-candidates), the digits before the first that
+ * gave a step on an earlier grid, with the same candidates now, are skipped
+ * (grid_memo.h, digit_memo). */
+static _Thread_local digit_memo er_last[2][2]; /* [dual][slot] */
+
+static int find_er(const sdk_ctx *ctx, const sdk_grid *g, sdk_sink *sink)
+{
+    bool dual = *(const bool *)ctx->self->data;
+    bool two = sdk_opt_bool(ctx, "two-candidates", false);
+    unsigned skip = digit_memo_begin(er_last[dual], g, two);
+    int first = 10;
+    int rc = er_search(ctx, g, sink, dual, two, skip, &first);
+    digit_memo_end(er_last[dual], ctx, g, two, first);
+    return rc;
 }

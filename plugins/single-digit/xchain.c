@@ -12,6 +12,7 @@
 #include "sudoku/strong.h"
 #include "sudoku/technique.h"
 #include "single_digit.h"
+#include "../misc/grid_memo.h"
 
 static int find_turbot(const sdk_ctx *ctx, const sdk_grid *g, sdk_sink *sink);
 static int find_xchain(const sdk_ctx *ctx, const sdk_grid *g, sdk_sink *sink);
@@ -94,13 +95,20 @@ static bool seen_add(seen *v, sdk_bb b)
     return true;
 }
 
+/* Turbot fish and X-chains of digit d depend on d's candidates only: per
+ * thread, the digits before the first that gave a step on an earlier grid,
+ * with the same candidates now, are skipped (grid_memo.h, digit_memo). */
+static _Thread_local digit_memo turbot_last[2], xchain_last[2];
+
 static int find_turbot(const sdk_ctx *ctx, const sdk_grid *g, sdk_sink *sink)
 {
     sdk_bb strong[SDK_CELLS];
     seen v = {0, 0, NULL};
-    int rc = SDK_CONTINUE;
+    int rc = SDK_CONTINUE, first = 10;
+    unsigned skip = digit_memo_begin(turbot_last, g, 0);
     for (int d = 1; d <= 9 && rc == SDK_CONTINUE; d++) {
         const sdk_bb cand = g->digit[d - 1];
+        if (skip >> d & 1) continue;
         if (sdk_strong_graph(g, d, strong) == 0) continue;
         v.n = 0;
         SDK_BB_FOREACH(a, cand) {
@@ -117,6 +125,7 @@ static int find_turbot(const sdk_ctx *ctx, const sdk_grid *g, sdk_sink *sink)
                         sdk_step_init(s, &sd_turbot_fish);
                         sdk_step_elim_bb(s, g, t, d);
                         chain_step(s, d, chain, 4, sd_turbot_fish.name);
+                        if (first == 10) first = d;
                         if (sdk_emit(sink, s) == SDK_STOP) {
                             rc = SDK_STOP;
                             goto out;
@@ -128,6 +137,7 @@ static int find_turbot(const sdk_ctx *ctx, const sdk_grid *g, sdk_sink *sink)
     }
 out:
     free(v.set);
+    digit_memo_end(turbot_last, ctx, g, 0, first);
     return rc;
 }
 
@@ -204,9 +214,11 @@ static int find_xchain(const sdk_ctx *ctx, const sdk_grid *g, sdk_sink *sink)
     short dist[SDK_CELLS][2 * SDK_CELLS], pred[SDK_CELLS][2 * SDK_CELLS];
     found *f = sdk_xmalloc(sizeof *f * SDK_CELLS * SDK_CELLS / 2);
     seen v = {0, 0, NULL};
-    int rc = SDK_CONTINUE;
+    int rc = SDK_CONTINUE, first = 10;
+    unsigned skip = digit_memo_begin(xchain_last, g, maxlinks);
     for (int d = 1; d <= 9 && rc == SDK_CONTINUE; d++) {
         const sdk_bb cand = g->digit[d - 1];
+        if (skip >> d & 1) continue;
         if (sdk_strong_graph(g, d, strong) == 0) continue;
         int nf = 0;
         SDK_BB_FOREACH(s, cand) {
@@ -248,6 +260,7 @@ static int find_xchain(const sdk_ctx *ctx, const sdk_grid *g, sdk_sink *sink)
             st->difficulty = sd_x_chain.difficulty + length_tenths(n);
             sdk_step_elim_bb(st, g, f[i].elim, d);
             chain_step(st, d, chain, n, sd_x_chain.name);
+            if (first == 10) first = d;
             if (sdk_emit(sink, st) == SDK_STOP) {
                 rc = SDK_STOP;
                 break;
@@ -256,5 +269,6 @@ static int find_xchain(const sdk_ctx *ctx, const sdk_grid *g, sdk_sink *sink)
     }
     free(f);
     free(v.set);
+    digit_memo_end(xchain_last, ctx, g, maxlinks, first);
     return rc;
 }

@@ -53,6 +53,9 @@ static const char *const ids[] = {
     "hidden-pair",
     "hidden-triple",
     "hidden-quad",
+    "empty-rectangle",
+    "turbot-fish",
+    "x-chain",
 };
 enum { NIDS = sizeof ids / sizeof ids[0] };
 
