@@ -321,12 +321,25 @@ static int find_wxyz_wing(const sdk_ctx *ctx, const sdk_grid *g, sdk_sink *sink)
 {
     pattern_since since = pattern_memo_begin(wxyz_last, g, true);
     int open[81], nopen = 0; /* unsolved cells with 2 candidates or more */
+    unsigned moved[81];      /* the candidates of those that changed */
+    int nmoved = 0;
     for (int c = 0; c < 81; c++)
-        if (!g->value[c] && sdk_mask_count(g->cand[c]) >= 2) open[nopen++] = c;
+        if (!g->value[c] && sdk_mask_count(g->cand[c]) >= 2) {
+            open[nopen++] = c;
+            if (sdk_bb_has(since.changed, c)) moved[nmoved++] = g->cand[c];
+        }
+    /* masks below this one have all their patterns before the first that
+     * gave a step */
+    uint64_t first_mask = since.first >> 28;
     uint64_t gave = PATTERN_NONE;
     int rc = SDK_CONTINUE;
     for (unsigned mask = 0; mask < 512 && rc != SDK_STOP; mask++) {
         if (sdk_mask_count(mask) != 4) continue;
+        if (mask < first_mask) { /* a changed cell must fit the mask */
+            bool fits = false;
+            for (int k = 0; k < nmoved && !fits; k++) fits = (moved[k] & ~mask) == 0;
+            if (!fits) continue;
+        }
         int cells[81], n = 0;
         bool changed[81];
         for (int k = 0; k < nopen; k++)
