@@ -28,6 +28,7 @@
 #include "forcing_private.h"
 #include "dyn_memo.h"
 #include "inner.h"
+#include "table_scan.h"
 
 static const sdk_technique fcc, fcv, fnc, fnv, nishio, dfc, nfc;
 
@@ -422,11 +423,11 @@ static unsigned cs_cell(const cset *s, int c)
     return (unsigned)v & 0x1ffu;
 }
 
-/* The contradictions a table shows by itself (kinds 2, 4 and 6 of
- * static_contradiction below), in its fixed order: a candidate true and
- * false, cells, then houses digit by digit, each on whole words. Returns the
- * kind found, 0 for none; with st, the chains from premise p go into it
- * (len: their node count), without, only the kind. */
+/* The chains of the contradiction a table shows by itself (kinds 2, 4 and
+ * 6 of static_contradiction below; table_scan() tells whether there is one),
+ * in its fixed order: a candidate true and false, cells, then houses digit
+ * by digit. The chains from premise p go into st (len: their node count);
+ * returns the kind found, 0 for none. */
 static int table_contradiction(sctx *s, int p, const table *t, sdk_step *st, int *len)
 {
     const sdk_grid *g = s->g;
@@ -435,7 +436,6 @@ static int table_contradiction(sctx *s, int p, const table *t, sdk_step *st, int
         if (!both) continue;
         int k = w * 64 + __builtin_ctzll(both);
         if (k >= SDK_NCAND) break;
-        if (!st) return 2;
         char a[512], b[512];
         int l1 = forcing_add_chain(s, p, 2 * k + 1, st, a, sizeof a);
         int l2 = forcing_add_chain(s, p, 2 * k, st, b, sizeof b);
@@ -456,7 +456,6 @@ static int table_contradiction(sctx *s, int p, const table *t, sdk_step *st, int
         unsigned off = cs_cell(&t->off, c) & cand;
         alive_c[c] = (uint16_t)(cand & ~off);
         if (g->value[c] || off != cand) continue;
-        if (!st) return 4;
         SDK_MASK_FOREACH(d, cand) *len += forcing_add_chain(s, p, 2 * (c * 9 + d - 1), st, NULL, 0);
         char a[8];
         sdk_step_printf(st, "%s has no candidate left", sdk_cell_name(c, a));
@@ -474,7 +473,6 @@ static int table_contradiction(sctx *s, int p, const table *t, sdk_step *st, int
         }
         unsigned bad = present & ~alive;
         if (!bad) continue;
-        if (!st) return 6;
         int d = __builtin_ctz(bad) + 1;
         sdk_bb b = sdk_house_digit(g, h, d);
         char hn[16];
@@ -494,7 +492,7 @@ static int table_contradiction(sctx *s, int p, const table *t, sdk_step *st, int
 /* Static contradiction of premise p: returns the kind found, fills the chains.
  * The tests run in a fixed order (the premise's negation, then what the
  * table shows, table_contradiction()). */
-static int static_contradiction(sctx *s, int p, sdk_step *st, int *len)
+static int static_contradiction(sctx *s, const table_scan_grid *sg, int p, sdk_step *st, int *len)
 {
     const table *t = &s->t[p];
     char txt[512];
@@ -507,7 +505,8 @@ static int static_contradiction(sctx *s, int p, sdk_step *st, int *len)
     }
     /* the rest reads the table only: its component's verdict, when known */
     if (t->comp >= 0 && twork.cstate[t->comp] == COMP_CLEAN) return 0;
-    int kind = table_contradiction(s, p, t, st, len);
+    int kind = table_scan(sg, &t->on, &t->off);
+    if (kind) kind = table_contradiction(s, p, t, st, len);
     if (t->comp >= 0) {
         if (kind)
             twork.cstate[t->comp] = COMP_BROKEN;
@@ -530,7 +529,7 @@ static bool static_may_contradict(const sctx *s, int p)
 /* The verdicts of the premises' components, sources first: a clean one
  * spares the scan of every component below it. want[p]: premise p is
  * scanned by find_fcc; true_known: the others are true in a solution. */
-static void comp_verdicts(sctx *s, const bool *want, bool true_known)
+static void comp_verdicts(sctx *s, const table_scan_grid *sg, const bool *want, bool true_known)
 {
     /* a wanted premise per component (its members share one table), the
      * components then taken from the last one down */
@@ -548,7 +547,7 @@ static void comp_verdicts(sctx *s, const bool *want, bool true_known)
                 comp_mark_clean(s->t[p].comp);
     for (int c = ncomp - 1; c >= 0; c--) {
         if (rep[c] < 0 || twork.cstate[c] != COMP_UNKNOWN) continue;
-        if (table_contradiction(s, rep[c], &s->t[rep[c]], NULL, NULL))
+        if (table_scan(sg, &s->t[rep[c]].on, &s->t[rep[c]].off))
             twork.cstate[c] = COMP_BROKEN;
         else
             comp_mark_clean(c);
@@ -574,7 +573,9 @@ static int find_fcc(const sdk_ctx *ctx, const sdk_grid *g, sdk_sink *sink)
         int pk = p >> 1;
         want[p] = !have_solution || (solution[pk / 9] == pk % 9 + 1) != (p & 1);
     }
-    comp_verdicts(&s, want, have_solution);
+    table_scan_grid sg;
+    table_scan_grid_init(&sg, g);
+    comp_verdicts(&s, &sg, want, have_solution);
     free(want);
     for (int p = 0; p < 2 * SDK_NCAND && ret != SDK_STOP; p++) {
         if (!s.t[p].valid) continue;
@@ -585,7 +586,7 @@ static int find_fcc(const sdk_ctx *ctx, const sdk_grid *g, sdk_sink *sink)
         char a[16];
         sdk_step_printf(st, "Forcing Chain Contradiction: %s => ", lit_name(p, a));
         int len;
-        if (!static_contradiction(&s, p, st, &len)) continue;
+        if (!static_contradiction(&s, &sg, p, st, &len)) continue;
         if (!seen_add(sn, p ^ 1)) continue;
         conclude(st, p ^ 1);
         st->difficulty = diff_len(fcc.difficulty, len);
