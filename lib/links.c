@@ -5,11 +5,15 @@
  * links_dyn.c. */
 #include "sudoku/alloc.h"
 #include "sudoku/links.h"
+#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
+#include "links_build.h"
 
 /* ---- building -------------------------------------------------------- */
 
+/* The edges in the order the builder makes them, each with its source
+ * literal; sorted into L's arrays (by source, stable) at the end. */
 typedef struct ebuf {
     int n, cap;
     struct {
@@ -18,10 +22,10 @@ typedef struct ebuf {
     } * v;
 } ebuf;
 
-static bool eb_add(ebuf *b, int from, int to, int kind, int w)
+static inline bool eb_add(ebuf *b, int from, int to, int kind, int w)
 {
     if (b->n == b->cap) {
-        int nc = b->cap ? b->cap * 2 : 4096;
+        int nc = b->cap ? b->cap * 2 : 16384;
         void *p = sdk_xrealloc(b->v, sizeof *b->v * (size_t)nc);
         b->v = p;
         b->cap = nc;
@@ -50,6 +54,22 @@ static int add_node(sdk_links *L, int kind, int digit, sdk_bb cells, int als)
     return L->nnode++;
 }
 
+/* The 729 candidate nodes every graph starts with (node cell * 9 + d - 1),
+ * made once and copied. */
+static sdk_lnode cand_nodes[SDK_NCAND];
+static pthread_once_t cand_nodes_once = PTHREAD_ONCE_INIT;
+
+static void cand_nodes_make(void)
+{
+    for (int i = 0; i < SDK_NCAND; i++)
+        cand_nodes[i] = (sdk_lnode){.kind = SDK_LN_CAND,
+                                    .digit = (uint8_t)(i % 9 + 1),
+                                    .cell = (uint8_t)(i / 9),
+                                    .ncell = 1,
+                                    .als = -1,
+                                    .cells = sdk_bb_cell(i / 9)};
+}
+
 int sdk_links_als_penalty(const sdk_als *a)
 {
     int n = sdk_mask_count(a->digits);
@@ -66,15 +86,37 @@ typedef struct gnode {
 bool sdk_links_build(const sdk_grid *g, unsigned flags, sdk_links *L)
 {
     memset(L, 0, sizeof *L);
+    links_room room = {0};
+    bool ok = links_rebuild(g, flags, L, &room);
+    links_room_free(&room);
+    return ok;
+}
+
+void links_room_free(links_room *room)
+{
+    free(room->eb);
+    memset(room, 0, sizeof *room);
+}
+
+bool links_rebuild(const sdk_grid *g, unsigned flags, sdk_links *L, links_room *room)
+{
+    /* what L holds is kept for its memory: the arrays are refilled */
+    sdk_als_list_free(&L->als);
     L->grid = *g;
     L->flags = flags;
-    ebuf eb = {0};
+    L->nnode = 0;
+    L->nedge = 0;
+    ebuf eb = {0, room->eb_cap, room->eb};
     bool ok = true;
-    for (int i = 0; i < SDK_NCAND; i++) {
-        int c = i / 9, d = i % 9 + 1;
-        if (add_node(L, SDK_LN_CAND, d, sdk_bb_cell(c), -1) < 0) goto oom;
+    pthread_once(&cand_nodes_once, cand_nodes_make);
+    if (L->cap < SDK_NCAND) {
+        free(L->node);
+        L->node = sdk_xmalloc(sizeof *L->node * 1024);
+        L->cap = 1024;
     }
-    L->group_of = sdk_xmalloc(sizeof(int) * SDK_NCAND);
+    memcpy(L->node, cand_nodes, sizeof cand_nodes);
+    L->nnode = SDK_NCAND;
+    if (!L->group_of) L->group_of = sdk_xmalloc(sizeof(int) * SDK_NCAND);
     for (int i = 0; i < SDK_NCAND; i++) L->group_of[i] = -1;
 
     /* candidate links */
@@ -288,22 +330,41 @@ bool sdk_links_build(const sdk_grid *g, unsigned flags, sdk_links *L)
     free(gn);
     if (!ok) goto oom;
 
-    /* CSR */
+    /* CSR: first[lit + 1] counts lit's edges, then the sums; the edges
+     * placed from the end backwards (first[lit] moving down to its start)
+     * keep their order */
+    room->eb = eb.v;
+    room->eb_cap = eb.cap;
     int nlit = L->nnode * 2;
-    L->first = sdk_xcalloc((size_t)nlit + 1, sizeof(int));
-    L->edge = sdk_xmalloc(sizeof(sdk_ledge) * (size_t)(eb.n ? eb.n : 1));
-    for (int i = 0; i < eb.n; i++) L->first[eb.v[i].from + 1]++;
-    for (int i = 0; i < nlit; i++) L->first[i + 1] += L->first[i];
-    int *pos = sdk_xmalloc(sizeof(int) * (size_t)nlit);
-    memcpy(pos, L->first, sizeof(int) * (size_t)nlit);
-    for (int i = 0; i < eb.n; i++) L->edge[pos[eb.v[i].from]++] = eb.v[i].e;
-    free(pos);
+    if (room->first_cap < nlit + 1 || !L->first) {
+        free(L->first);
+        L->first = sdk_xmalloc(sizeof(int) * ((size_t)nlit + 1));
+        room->first_cap = nlit + 1;
+    }
+    if (room->edge_cap < eb.n || !L->edge) {
+        free(L->edge);
+        L->edge = sdk_xmalloc(sizeof(sdk_ledge) * (size_t)(eb.n ? eb.n : 1));
+        room->edge_cap = eb.n ? eb.n : 1;
+    }
+    int *first = L->first;
+    memset(first, 0, sizeof(int) * ((size_t)nlit + 1));
+    for (int i = 0; i < eb.n; i++) first[eb.v[i].from + 1]++;
+    for (int i = 0; i < nlit; i++) first[i + 1] += first[i];
+    for (int i = eb.n - 1; i >= 0; i--) {
+        int f = eb.v[i].from;
+        L->edge[first[f + 1] - 1] = eb.v[i].e;
+        first[f + 1]--;
+    }
+    /* first[lit + 1] is now where lit's edges start: one place down */
+    memmove(first, first + 1, sizeof(int) * (size_t)nlit);
+    first[nlit] = eb.n;
     L->nedge = eb.n;
-    free(eb.v);
     return true;
 oom:
-    free(eb.v);
+    room->eb = eb.v;
+    room->eb_cap = eb.cap;
     sdk_links_free(L);
+    room->first_cap = room->edge_cap = 0;
     return false;
 }
 

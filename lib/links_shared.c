@@ -14,12 +14,14 @@
  * asks again in the next one (the slot may have been rebuilt for another
  * position meanwhile; `serial` tells a caller that keeps work sized on the
  * graph, such as a search buffer, whether it is still the graph it had).
+ * A slot rebuilt for another position keeps its memory (links_rebuild).
  * Each thread's slots are freed when the thread ends. */
 #include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 #include "sudoku/alloc.h"
 #include "sudoku/links.h"
+#include "links_build.h"
 
 #define SLOTS 4
 
@@ -29,6 +31,7 @@ typedef struct shared_slot {
     uint8_t value[SDK_CELLS];
     uint16_t cand[SDK_CELLS];
     sdk_links L;
+    links_room room; /* L's arrays are refilled when the slot is rebuilt */
     uint64_t serial;
 } shared_slot;
 
@@ -45,8 +48,10 @@ static pthread_once_t key_once = PTHREAD_ONCE_INIT;
 static void shared_free(void *p)
 {
     shared_links *c = p;
-    for (int i = 0; i < SLOTS; i++)
-        if (c->slot[i].used) sdk_links_free(&c->slot[i].L);
+    for (int i = 0; i < SLOTS; i++) {
+        sdk_links_free(&c->slot[i].L);
+        links_room_free(&c->slot[i].room);
+    }
     free(c);
 }
 
@@ -82,9 +87,8 @@ const sdk_links *sdk_links_shared(const sdk_grid *g, unsigned flags, uint64_t *s
         s = &c->slot[c->victim];
         c->victim = (c->victim + 1) % SLOTS;
     }
-    if (s->used) sdk_links_free(&s->L);
     s->used = false;
-    if (!sdk_links_build(g, flags, &s->L)) return NULL;
+    if (!links_rebuild(g, flags, &s->L, &s->room)) return NULL;
     s->used = true;
     s->flags = flags;
     memcpy(s->value, g->value, sizeof s->value);

@@ -1,0 +1,23 @@
+/* links_build.h - building a link graph again in the memory of an earlier
+ * one (links.c), for links_shared.c's per-thread slots. Not installed. */
+#ifndef SUDOKU_LINKS_BUILD_H
+#define SUDOKU_LINKS_BUILD_H
+
+#include "sudoku/links.h"
+
+/* What a graph's rebuild keeps besides the graph: the builder's edge list
+ * and the sizes of the graph's arrays (sdk_links records only the nodes'). */
+typedef struct links_room {
+    void *eb;
+    int eb_cap;
+    int first_cap, edge_cap;
+} links_room;
+
+/* sdk_links_build() into L, which holds a graph made by this function with
+ * the same room, or is zeroed (room then zeroed too): its arrays are
+ * reused. The same graph as sdk_links_build(). On failure L is freed (and
+ * zeroed) as by sdk_links_free(). */
+bool links_rebuild(const sdk_grid *g, unsigned flags, sdk_links *L, links_room *room);
+void links_room_free(links_room *room);
+
+#endif
