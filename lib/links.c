@@ -25,7 +25,7 @@ typedef struct ebuf {
 static inline bool eb_add(ebuf *b, int from, int to, int kind, int w)
 {
     if (b->n == b->cap) {
-        int nc = b->cap ? b->cap * 2 : 16384;
+        int nc = b->cap ? b->cap * 2 : 4096;
         void *p = sdk_xrealloc(b->v, sizeof *b->v * (size_t)nc);
         b->v = p;
         b->cap = nc;
