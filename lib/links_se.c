@@ -213,6 +213,185 @@ bool sdk_se_push_off(sdk_se_run *r, int node)
     return true;
 }
 
+void sdk_se_house_counts(const sdk_grid *g, uint8_t out[27][9])
+{
+    for (int h = 0; h < 27; h++)
+        for (int d = 1; d <= 9; d++)
+            out[h][d - 1] = (uint8_t)sdk_bb_count(sdk_house_digit(g, h, d));
+}
+
+/* Room for `more` potentials with one parent each (no check per node). */
+static inline void arena_reserve1(sdk_se_arena *a, int more)
+{
+    while (a->n + more > a->cap || a->npar + more > a->parcap) {
+        if (a->n + more > a->cap) {
+            a->cap = a->cap ? a->cap * 2 : 4096;
+            a->p = sdk_xrealloc(a->p, sizeof *a->p * (size_t)a->cap);
+        }
+        if (a->npar + more > a->parcap) {
+            a->parcap = a->parcap ? a->parcap * 2 : 8192;
+            a->par = sdk_xrealloc(a->par, sizeof *a->par * (size_t)a->parcap);
+        }
+    }
+}
+
+/* pot_new with one parent, room reserved (arena_reserve1). */
+static inline __attribute__((always_inline)) int pot_new1(sdk_se_arena *a, int cand, int on,
+                                                          int cause, int parent)
+{
+    int n = a->n, npar = a->npar;
+    sdk_se_pot *p = &a->p[n];
+    p->cand = (int16_t)cand;
+    p->on = (uint8_t)on;
+    p->cause = (uint8_t)cause;
+    p->np = 1;
+    p->par = npar;
+    p->nested = -1;
+    p->ncplx = 0;
+    a->par[npar] = parent;
+    a->npar = npar + 1;
+    a->n = n + 1;
+    return n;
+}
+
+/* The dynamic propagation loop (chain_loop's work when false potentials
+ * leave the grid): the same potentials in the same order, made from the
+ * working grid's bitboards directly. A false potential taken from the
+ * queue mostly leads nowhere (its cell keeps three candidates or more and
+ * no house of it has its digit twice): the house counts kept with the grid
+ * (r->hcount) say so in three reads, and only then are places looked up. */
+static bool chain_loop_dyn(sdk_se_run *r, const sdk_grid *g0, bool resume)
+{
+    sdk_se_arena *a = r->a;
+    sdk_se_set *s = r->s;
+    bool y = !(r->flags & SDK_SE_NISHIO);
+    sdk_grid *g = &r->work;
+    uint8_t(*hc)[9] = r->hcount;
+    bool bad = false;
+    if (resume && r->more) r->more(r->more_ctx, a, s, g, g0);
+    int hon = r->hon, ton = r->ton, hoff = r->hoff, toff = r->toff;
+    int *qon = r->qon, *qoff = r->qoff;
+    while (!bad && (hon < ton || hoff < toff)) {
+        if (hon < ton) {
+            int p = qon[hon++];
+            int cand = a->p[p].cand, cell = cand / 9, di = cand % 9;
+            arena_reserve1(a, 8 + 20);
+            /* the cell's other candidates, then the digit's places in the
+             * box, the row outside the box, the column outside the box */
+            sdk_bb with = sdk_bb_and(g->digit[di], sdk_peer_bb[cell]);
+            sdk_bb box = sdk_house_bb[sdk_cell_house[cell][SDK_BOX]];
+            sdk_bb out = sdk_bb_andnot(with, box);
+            uint64_t part[7];
+            int base[7], cause[7], np = 0;
+            if (y) {
+                part[np] = g->cand[cell] & ~(1u << di);
+                base[np] = cell * 9; /* cand = base + bit */
+                cause[np++] = SDK_SE_CELL;
+            }
+            sdk_bb pb[3] = {sdk_bb_and(with, box),
+                            sdk_bb_and(out, sdk_house_bb[sdk_cell_house[cell][SDK_ROW]]),
+                            sdk_bb_and(out, sdk_house_bb[sdk_cell_house[cell][SDK_COL]])};
+            for (int k = 0; k < 3; k++) {
+                part[np] = pb[k].lo, base[np] = di, cause[np++] = -1;
+                part[np] = pb[k].hi, base[np] = 64 * 9 + di, cause[np++] = -1;
+            }
+            for (int j = 0; j < np && !bad; j++) {
+                for (uint64_t w = part[j]; w; w &= w - 1) {
+                    int b = __builtin_ctzll(w);
+                    int k = cause[j] < 0 ? base[j] + b * 9 : base[j] + b;
+                    /* both literals of k in one word: bit 0 false, bit 1 true */
+                    unsigned two = (unsigned)(s->bits[k >> 5] >> ((k * 2) & 63)) & 3u;
+                    if (two == 1u) continue; /* already false */
+                    int cs = cause[j] < 0 ? SDK_SE_BLOCK : SDK_SE_CELL;
+                    if (two & 2u) {
+                        r->absurd_on = s->idx[k * 2 + 1];
+                        r->absurd_off = pot_new1(a, k, 0, cs, p);
+                        bad = true;
+                        break;
+                    }
+                    int q = pot_new1(a, k, 0, cs, p);
+                    set_put(s, q, k, 0);
+                    qoff[toff++] = q;
+                }
+            }
+        } else {
+            int p = qoff[hoff++];
+            int pc = a->p[p].cand, cell = pc / 9, di = pc % 9, d = di + 1;
+            int hb = sdk_cell_house[cell][SDK_BOX], hr = sdk_cell_house[cell][SDK_ROW],
+                hcol = sdk_cell_house[cell][SDK_COL];
+            unsigned cm = g->cand[cell];
+            int ons[4], n = 0;
+            /* off_to_on: the cell's other candidate when it has two, then
+             * the other place of the digit in each house where it has two,
+             * each with its hidden parents (what left since g0) */
+            if (y && sdk_mask_count(cm) == 2) {
+                int other = cell * 9 + __builtin_ctz(cm & ~(1u << di));
+                if (!known_on(s, other)) {
+                    int par[10], np = 0;
+                    par[np++] = p;
+                    unsigned gone = g0->cand[cell] & ~cm;
+                    for (; gone; gone &= gone - 1) {
+                        int lit = (cell * 9 + __builtin_ctz(gone)) * 2;
+                        if (sdk_se_set_has(s, lit) && np < 10) par[np++] = s->idx[lit];
+                    }
+                    ons[n++] = pot_new(a, other, 1, SDK_SE_CELL, par, np);
+                }
+            }
+            const int hk[3] = {hb, hr, hcol};
+            for (int k = 0; k < 3; k++) {
+                int h = hk[k];
+                if (hc[h][di] != 2) continue;
+                sdk_bb pos = sdk_bb_and(sdk_house_bb[h], g->digit[di]);
+                sdk_bb_del(&pos, cell);
+                int oc = sdk_bb_first(pos);
+                if (oc < 0) continue;
+                int ocand = oc * 9 + di;
+                bool dup = false;
+                for (int i = 0; i < n; i++) dup |= a->p[ons[i]].cand == ocand;
+                if (dup || known_on(s, ocand)) continue;
+                int par[10], np = 0;
+                par[np++] = p;
+                sdk_bb gone =
+                    sdk_bb_andnot(sdk_bb_and(sdk_house_bb[h], g0->digit[di]), g->digit[di]);
+                SDK_BB_FOREACH(c, gone) {
+                    int lit = (c * 9 + di) * 2;
+                    if (sdk_se_set_has(s, lit) && np < 10) par[np++] = s->idx[lit];
+                }
+                ons[n++] = pot_new(a, ocand, 1, cause_of(k), par, np);
+            }
+            (void)d;
+            if (cm & (1u << di)) { /* sdk_grid_eliminate */
+                g->cand[cell] = (uint16_t)(cm & ~(1u << di));
+                uint64_t bit = 1ull << (cell & 63);
+                if (cell < 64)
+                    g->digit[di].lo &= ~bit;
+                else
+                    g->digit[di].hi &= ~bit;
+                hc[hb][di]--, hc[hr][di]--, hc[hcol][di]--;
+            }
+            (void)d;
+            for (int i = 0; i < n && !bad; i++) {
+                int k = a->p[ons[i]].cand;
+                if (sdk_se_set_has(s, k * 2)) {
+                    r->absurd_on = ons[i];
+                    r->absurd_off = s->idx[k * 2];
+                    bad = true;
+                } else if (!sdk_se_set_has(s, k * 2 + 1)) {
+                    set_put(s, ons[i], k, 1);
+                    qon[ton++] = ons[i];
+                }
+            }
+        }
+        if (!bad && hon == ton && hoff == toff && r->more) {
+            r->hon = hon, r->ton = ton, r->hoff = hoff, r->toff = toff;
+            r->more(r->more_ctx, a, s, g, g0);
+            hon = r->hon, ton = r->ton, hoff = r->hoff, toff = r->toff;
+        }
+    }
+    r->hon = hon, r->ton = ton, r->hoff = hoff, r->toff = toff;
+    return bad;
+}
+
 /* The propagation loop: from the queues of r on the working grid r->work;
  * resume: the queues are empty at a stall, and `more` is asked first. */
 static bool chain_loop(sdk_se_run *r, const sdk_grid *g0, bool resume)
@@ -304,6 +483,13 @@ bool sdk_se_chain(sdk_se_run *r, const sdk_grid *g0)
     r->absurd_on = r->absurd_off = -1;
     for (int i = 0; i < s->non; i++) r->qon[r->ton++] = s->idx[s->on_ord[i] * 2 + 1];
     for (int i = 0; i < s->noff; i++) r->qoff[r->toff++] = s->idx[s->off_ord[i] * 2];
+    if (r->flags & SDK_SE_DYNAMIC) {
+        if (r->hcount0)
+            memcpy(r->hcount, r->hcount0, sizeof r->hcount);
+        else
+            sdk_se_house_counts(g0, r->hcount);
+        return chain_loop_dyn(r, g0, false);
+    }
     return chain_loop(r, g0, false);
 }
 
@@ -311,37 +497,71 @@ bool sdk_se_chain_resume(sdk_se_run *r, const sdk_grid *g0)
 {
     r->hon = r->ton = r->hoff = r->toff = 0;
     r->absurd_on = r->absurd_off = -1;
+    if (r->flags & SDK_SE_DYNAMIC) {
+        sdk_se_house_counts(&r->work, r->hcount);
+        return chain_loop_dyn(r, g0, true);
+    }
     return chain_loop(r, g0, true);
+}
+
+/* Append the cells of b (increasing) as candidates of digit index di with
+ * cause cause to the peer list of cand; returns the new count. */
+static inline int static_peers(sdk_se_static *t, int cand, int n, sdk_bb b, int di, int cause)
+{
+    for (uint64_t w = b.lo; w; w &= w - 1) {
+        t->peer[cand][n] = (int16_t)(__builtin_ctzll(w) * 9 + di);
+        t->pcause[cand][n++] = (uint8_t)cause;
+    }
+    for (uint64_t w = b.hi; w; w &= w - 1) {
+        t->peer[cand][n] = (int16_t)((64 + __builtin_ctzll(w)) * 9 + di);
+        t->pcause[cand][n++] = (uint8_t)cause;
+    }
+    return n;
 }
 
 void sdk_se_static_init(sdk_se_static *t, const sdk_grid *g)
 {
     memcpy(t->cand, g->cand, sizeof t->cand);
+    /* each house's places of each digit when there are two (the
+     * conjugates), else -1: made once, read by every candidate */
+    int16_t two[27][9][2];
+    for (int h = 0; h < 27; h++)
+        for (int di = 0; di < 9; di++) {
+            sdk_bb pos = sdk_bb_and(sdk_house_bb[h], g->digit[di]);
+            two[h][di][0] = two[h][di][1] = -1;
+            if (sdk_bb_count(pos) != 2) continue;
+            int a = sdk_bb_first(pos);
+            two[h][di][0] = (int16_t)a;
+            two[h][di][1] = (int16_t)sdk_bb_next(pos, a);
+        }
     for (int cell = 0; cell < 81; cell++) {
         unsigned m = g->cand[cell];
+        if (!m) continue;
         int nc = sdk_mask_count(m);
+        int hb = sdk_cell_house[cell][SDK_BOX], hr = sdk_cell_house[cell][SDK_ROW],
+            hcol = sdk_cell_house[cell][SDK_COL];
+        sdk_bb box = sdk_house_bb[hb], row = sdk_house_bb[hr], col = sdk_house_bb[hcol];
         SDK_MASK_FOREACH(d, m) {
-            int cand = cell * 9 + d - 1, peers[24];
+            int di = d - 1, cand = cell * 9 + di;
             t->bi[cand] =
                 (int16_t)(nc == 2 ? cell * 9 + sdk_mask_first(m & ~sdk_digit_bit(d)) - 1 : -1);
+            const int hk[3] = {hb, hr, hcol};
             for (int k = 0; k < 3; k++) {
-                int h = sdk_cell_house[cell][house_order[k]];
-                sdk_bb pos = sdk_house_digit(g, h, d);
-                t->conj[cand][k] = -1;
-                if (sdk_bb_count(pos) != 2) continue;
-                sdk_bb_del(&pos, cell);
-                int oc = sdk_bb_first(pos);
-                if (oc >= 0) t->conj[cand][k] = (int16_t)(oc * 9 + d - 1);
+                const int16_t *tw = two[hk[k]][di];
+                /* a cell of a house of two places: the other one */
+                t->conj[cand][k] =
+                    (int16_t)(tw[0] < 0 ? -1 : (tw[0] == cell ? tw[1] : tw[0]) * 9 + di);
             }
-            int nbox, nrow, np = peers_with_groups(g, cell, d, peers, &nbox, &nrow);
+            t->strong[cand] =
+                (uint8_t)((nc == 2) |
+                          ((t->conj[cand][0] & t->conj[cand][1] & t->conj[cand][2]) >= 0) << 1);
+            /* SE's getOnToOff: box first, then row and column outside the box */
+            sdk_bb with = sdk_bb_and(g->digit[di], sdk_peer_bb[cell]);
+            sdk_bb out = sdk_bb_andnot(with, box);
+            int np = static_peers(t, cand, 0, sdk_bb_and(with, box), di, SDK_SE_BLOCK);
+            np = static_peers(t, cand, np, sdk_bb_and(out, row), di, SDK_SE_ROW);
+            np = static_peers(t, cand, np, sdk_bb_and(out, col), di, SDK_SE_COL);
             t->npeer[cand] = (uint8_t)np;
-            for (int i = 0; i < np; i++) {
-                t->peer[cand][i] = (int16_t)(peers[i] * 9 + d - 1);
-                /* SE's getOnToOff: box first, then row and column outside the box */
-                t->pcause[cand][i] = (uint8_t)(i < nbox          ? SDK_SE_BLOCK
-                                               : i < nbox + nrow ? SDK_SE_ROW
-                                                                 : SDK_SE_COL);
-            }
         }
     }
 }
@@ -394,7 +614,7 @@ off_to_on_static(const sdk_se_static *t, int cand, bool y, bool x, int *ks, uint
 static void scc_done(void *ctx, int c, const int *members, int k)
 {
     sdk_se_scc *r = ctx;
-    for (int i = k - 1; i >= 0; i--) r->order[r->norder++] = (int16_t)members[i];
+    for (int i = k - 1; i >= 0; i--) r->order[r->norder++] = r->lit[members[i]];
     r->size[c] = (int16_t)k;
 }
 
@@ -404,63 +624,65 @@ void sdk_se_scc_init(sdk_se_scc *r, const sdk_se_static *t, bool y, bool x)
      * A false literal whose candidate has no strong link here (no bivalue
      * partner, no conjugate) leads nowhere: it is left out of the graph
      * with the edges into it (most of the edges), which changes no
-     * component; sdk_se_reach looks at its predecessors instead. */
+     * component; sdk_se_reach looks at its predecessors instead. The
+     * literals of the graph are numbered in literal order (a few hundred
+     * of the 1458), so the search visits them as it would by literal. */
     r->t = t;
     r->y = y;
-    for (int c = 0; c < 729; c++) {
-        bool l = y && t->bi[c] >= 0;
-        if (x)
-            for (int k = 0; k < 3; k++) l |= t->conj[c][k] >= 0;
-        r->linked[c] = l;
-    }
     /* the linked candidates as a mask per cell and a bit board per digit:
      * a true literal's edges are its cell's other linked digits and its
      * linked peers (the order of the edges changes no component) */
     uint16_t lmask[81];
     sdk_bb ldigit[9];
     memset(ldigit, 0, sizeof ldigit);
+    memset(r->node, 0xff, sizeof r->node);
+    int nn = 0;
     for (int cell = 0; cell < 81; cell++) {
         lmask[cell] = 0;
         SDK_MASK_FOREACH(d, t->cand[cell]) {
-            if (!r->linked[cell * 9 + d - 1]) continue;
-            lmask[cell] |= (uint16_t)sdk_digit_bit(d);
-            sdk_bb_add(&ldigit[d - 1], cell);
+            int c = cell * 9 + d - 1;
+            bool l = y && t->bi[c] >= 0;
+            if (x) l |= (t->conj[c][0] & t->conj[c][1] & t->conj[c][2]) >= 0;
+            r->linked[c] = l;
+            if (l) {
+                lmask[cell] |= (uint16_t)sdk_digit_bit(d);
+                sdk_bb_add(&ldigit[d - 1], cell);
+                r->lit[nn] = (int16_t)(c * 2);
+                r->node[c * 2] = (int16_t)nn++;
+            }
+            r->lit[nn] = (int16_t)(c * 2 + 1);
+            r->node[c * 2 + 1] = (int16_t)nn++;
         }
     }
-    char present[729]; /* the candidate is in the grid */
-    for (int cell = 0, c = 0; cell < 81; cell++)
-        for (int d = 0; d < 9; d++, c++) present[c] = (char)((t->cand[cell] >> d) & 1);
     int m = 0, ks[40];
     uint8_t cs[40];
-    for (int lit = 0; lit < 1458; lit++) {
-        int c = lit >> 1;
-        r->first[lit] = m;
-        if (!present[c]) continue;
+    for (int v = 0; v < nn; v++) {
+        int lit = r->lit[v], c = lit >> 1;
+        r->first[v] = m;
         if (lit & 1) {
             int cell = c / 9, d = c % 9 + 1;
             if (y) {
-                SDK_MASK_FOREACH(v, lmask[cell] & ~sdk_digit_bit(d)) {
-                    r->adj[m++] = (cell * 9 + v - 1) * 2;
+                SDK_MASK_FOREACH(u, lmask[cell] & ~sdk_digit_bit(d)) {
+                    r->adj[m++] = r->node[(cell * 9 + u - 1) * 2];
                 }
             }
             sdk_bb pb = sdk_bb_and(sdk_peer_bb[cell], ldigit[d - 1]);
             for (uint64_t w = pb.lo; w; w &= w - 1)
-                r->adj[m++] = (__builtin_ctzll(w) * 9 + d - 1) * 2;
+                r->adj[m++] = r->node[(__builtin_ctzll(w) * 9 + d - 1) * 2];
             for (uint64_t w = pb.hi; w; w &= w - 1)
-                r->adj[m++] = ((64 + __builtin_ctzll(w)) * 9 + d - 1) * 2;
-        } else if (r->linked[c]) {
+                r->adj[m++] = r->node[((64 + __builtin_ctzll(w)) * 9 + d - 1) * 2];
+        } else {
             int n = off_to_on_static(t, c, y, x, ks, cs);
-            for (int i = 0; i < n; i++) r->adj[m++] = ks[i] * 2 + 1;
+            for (int i = 0; i < n; i++) r->adj[m++] = r->node[ks[i] * 2 + 1];
         }
     }
-    r->first[1458] = m;
-    bool root[1458]; /* the literals in the graph */
-    for (int lit = 0; lit < 1458; lit++)
-        root[lit] = present[lit >> 1] && ((lit & 1) || r->linked[lit >> 1]);
+    r->first[nn] = m;
+    r->nnode = nn;
     int comp[1458], work[5 * 1458];
     r->norder = 0;
-    int ncomp = sdk_graph_scc(1458, r->first, r->adj, root, comp, work, scc_done, r);
-    for (int lit = 0; lit < 1458; lit++) r->comp[lit] = (int16_t)comp[lit];
+    int ncomp = sdk_graph_scc(nn, r->first, r->adj, NULL, comp, work, scc_done, r);
+    memset(r->comp, 0xff, sizeof r->comp);
+    for (int v = 0; v < nn; v++) r->comp[r->lit[v]] = r->cnode[v] = (int16_t)comp[v];
     r->ncomp = ncomp;
 }
 
@@ -492,7 +714,7 @@ void sdk_se_reach(const sdk_se_scc *r, const int *from, const int *to, int n, bo
         if (cf < 0) continue; /* a false literal that leads nowhere */
         if (ct >= 0 && cf == ct)
             out[i] = true;
-        else if ((ct < 0 || cf > ct) && r->first[from[i] + 1] > r->first[from[i]])
+        else if ((ct < 0 || cf > ct) && r->first[r->node[from[i]] + 1] > r->first[r->node[from[i]]])
             ask[nask++] = i;
     }
     for (int b = 0; b < nask; b += 64) {
@@ -510,7 +732,8 @@ void sdk_se_reach(const sdk_se_scc *r, const int *from, const int *to, int n, bo
             if (r->comp[v] > hi) continue;
             uint64_t m = mask[r->comp[v]];
             if (!m) continue;
-            for (int e = r->first[v]; e < r->first[v + 1]; e++) mask[r->comp[r->adj[e]]] |= m;
+            int nd = r->node[v];
+            for (int e = r->first[nd]; e < r->first[nd + 1]; e++) mask[r->cnode[r->adj[e]]] |= m;
         }
         for (int j = 0; j < k; j++) out[ask[b + j]] = reached(r, mask, to[ask[b + j]], j);
     }
@@ -585,6 +808,7 @@ int sdk_se_cycles(sdk_se_arena *a, const sdk_se_static *g, int cand, bool y, boo
     pon[non++] = (int16_t)cand;
     int length = 0, ks[40];
     uint8_t cs[40];
+    unsigned strong = (y ? 1u : 0u) | (x ? 2u : 0u);
     while (hon < non || hoff < noff) {
         length++;
         while (hon < non) {
@@ -592,7 +816,9 @@ int sdk_se_cycles(sdk_se_arena *a, const sdk_se_static *g, int cand, bool y, boo
             int n = on_to_off(g, p, y, ks, cs);
             for (int i = 0; i < n; i++) {
                 int k = ks[i];
-                if (!cyc_has_off(t, p, k)) {
+                /* a false candidate without a strong link of the search
+                 * leads nowhere and ends no cycle: it is not kept */
+                if ((g->strong[k] & strong) && !cyc_has_off(t, p, k)) {
                     t->offs[noff].cand = (int16_t)k;
                     t->offs[noff].from = (int16_t)p;
                     t->offs[noff++].cause = cs[i];

@@ -91,7 +91,15 @@ typedef struct sdk_se_run {
     int hon, ton, hoff, toff;
     int absurd_on, absurd_off; /* the clash found (arena indices), -1 when none */
     sdk_grid work;             /* the working grid (dynamic: false potentials gone) */
+    /* dynamic: the places of each digit (d-1) in each house of work, kept
+     * with it (the off -> on test reads them); hcount0: those of the grid
+     * given to sdk_se_chain (sdk_se_house_counts), or NULL: counted there */
+    uint8_t hcount[27][9];
+    const uint8_t (*hcount0)[9];
 } sdk_se_run;
+
+/* The places of each digit d (index d-1) in each house of g. */
+void sdk_se_house_counts(const sdk_grid *g, uint8_t out[27][9]);
 
 /* Propagate from the potentials already in s (SE's doChaining). Returns true
  * on a contradiction (absurd_on / absurd_off set). */
@@ -113,6 +121,7 @@ struct sdk_se_static {
     uint8_t npeer[729];
     int16_t peer[729][20];
     uint8_t pcause[729][20]; /* SDK_SE_BLOCK / ROW / COL: the house of that peer */
+    uint8_t strong[729];     /* bit 0: a bivalue partner; bit 1: a conjugate */
 };
 void sdk_se_static_init(sdk_se_static *t, const sdk_grid *g);
 
@@ -125,7 +134,12 @@ void sdk_se_static_init(sdk_se_static *t, const sdk_grid *g);
 typedef struct sdk_se_scc {
     int16_t comp[1458]; /* by literal cand*2 + on; -1: not in the graph */
     int16_t size[1458]; /* literals per component */
-    int first[1459];    /* the graph: successors of lit are adj[first[lit]..first[lit+1]) */
+    /* the graph's literals are its nodes, numbered in literal order: node
+     * (by literal, -1: not in the graph), lit (by node), cnode (component
+     * by node); the successors of node v are adj[first[v]..first[v+1]) */
+    int16_t node[1458], lit[1458], cnode[1458];
+    int nnode;
+    int first[1459];
     int adj[1458 * 28];
     int16_t order[1458]; /* literals by component, sinks first */
     int norder, ncomp;

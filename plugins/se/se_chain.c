@@ -58,14 +58,27 @@ typedef struct nest_reg {
  * find: a nested search runs once per propagation step, and fresh blocks of
  * this size cost page faults every time (malloc gives them back to the
  * system). Arenas keep their capacity; blocks are by kind, one size each. */
-enum { B_RUN, B_STATIC, B_SET, B_SCC, B_ONBITS, B_CLOSURE, B_KINDS };
+enum { B_RUN, B_STATIC, B_SET, B_SCC, B_ONBITS, B_CLOSURE, B_ONCACHE, B_ONWORDS, B_KINDS };
 #define POOL_ARENAS 16
 #define POOL_BLOCKS 1024
+#define POOL_SCRATCH 16
+/* A search's growing buffers (chainer: onlit, flat, the hint list, blob,
+ * rule hints), kept with their capacity; flat is all zero when kept. */
+typedef struct scratch {
+    void *onlit, *hints, *rh;
+    int onlitcap, hintcap;
+    int *flat;
+    int flatcap;
+    unsigned char *blob;
+    size_t blobcap;
+} scratch;
 typedef struct pool {
     sdk_se_arena arena[POOL_ARENAS];
     int narena;
     void **blk[B_KINDS];
     int nblk[B_KINDS];
+    scratch sc[POOL_SCRATCH];
+    int nsc;
 } pool;
 
 static void *pool_get(pool *pl, int kind, size_t size)
@@ -96,8 +109,18 @@ static sdk_se_set *set_get(pool *pl)
     return s;
 }
 
+static void scratch_free(scratch *x)
+{
+    free(x->onlit);
+    free(x->hints);
+    free(x->rh);
+    free(x->flat);
+    free(x->blob);
+}
+
 static void pool_free(pool *pl)
 {
+    for (int i = 0; i < pl->nsc; i++) scratch_free(&pl->sc[i]);
     for (int i = 0; i < pl->narena; i++) sdk_se_arena_free(&pl->arena[i]);
     for (int k = 0; k < B_KINDS; k++) {
         for (int i = 0; i < pl->nblk[k]; i++) free(pl->blk[k][i]);
@@ -134,8 +157,8 @@ typedef struct chainer {
     struct rule_hint *rh; /* advanced(): rule hints of one call */
     unsigned char *blob;  /* advanced(): a nested search's result, packed */
     size_t blobcap;
-    int *flat; /* finish(): ancestors + 1 by node, 0 unknown (level 0) */
-    int flatcap;
+    int *flat;                 /* finish(): ancestors + 1 by node, 0 unknown (level 0) */
+    int flatcap, flathi;       /* flat is 0 from flathi on */
     const sdk_se_static *stat; /* the links of g (static multiple chains), or NULL */
     /* static multiple chains: every literal the run from a candidate on can
      * reach, by the component of that true literal in scc (see closures) */
@@ -145,6 +168,8 @@ typedef struct chainer {
     struct handoff *rec;        /* where this search's runs are kept, or NULL */
     int start_rule;             /* advanced(): the first rule of its next call */
     bool last_open;             /* advanced(): its last call had no rule hint */
+    bool counted;               /* hcount holds g's house counts (dynamic runs) */
+    uint8_t hcount[27][9];
 } chainer;
 
 /* A propagation from cand on is the same every time it is asked for (cell
@@ -206,11 +231,6 @@ static hint *hadd(hlist *l)
     return h;
 }
 
-static int cmp_i16(const void *a, const void *b)
-{
-    return *(const int16_t *)a - *(const int16_t *)b;
-}
-
 /* Removables: cand off, or (place) every other candidate of its cell. */
 static void set_result(hint *h, const sdk_grid *g, int cand, bool on)
 {
@@ -246,6 +266,7 @@ static int flat_of(chainer *c, int node)
         memset(c->flat + c->flatcap, 0, sizeof *c->flat * (size_t)(ncap - c->flatcap));
         c->flatcap = ncap;
     }
+    if (node >= c->flathi) c->flathi = node + 1;
     if (c->flat[node]) return c->flat[node] - 1;
     /* Runs of multiple and dynamic chains keep one potential per literal in
      * their set and take parents from it, and a new potential's literal is
@@ -405,6 +426,12 @@ static bool run_from(chainer *c, sdk_se_set *s, int cand, bool on)
     r->more = c->level > 0 ? advanced : NULL;
     r->more_ctx = c;
     r->t = c->dynamic ? NULL : c->stat;
+    r->hcount0 = NULL;
+    if (c->dynamic) {
+        if (!c->counted) sdk_se_house_counts(c->g, c->hcount);
+        c->counted = true;
+        r->hcount0 = c->hcount;
+    }
     return sdk_se_chain(r, c->g);
 }
 
@@ -573,9 +600,10 @@ static bool run_lit(chainer *c, sdk_se_set *s, int cand, bool on)
 static const onrun *on_run(chainer *c, int cand)
 {
     if (!c->oncache) {
-        c->oncache = sdk_xcalloc(729, sizeof *c->oncache);
+        c->oncache = pool_get(c->pool, B_ONCACHE, sizeof *c->oncache * 729);
+        memset(c->oncache, 0, sizeof *c->oncache * 729);
         c->onbits = pool_get(c->pool, B_ONBITS, sizeof *c->onbits * 729);
-        c->onwords = sdk_xmalloc(sizeof *c->onwords * 729);
+        c->onwords = pool_get(c->pool, B_ONWORDS, sizeof *c->onwords * 729);
     }
     onrun *o = &c->oncache[cand];
     if (!o->done) {
@@ -728,8 +756,8 @@ static closure_tab *closures(pool *pl, const sdk_se_scc *r, const sdk_se_static 
                 m[off >> 6] |= 1ull << (off & 63);
             }
         }
-        for (int e = r->first[v]; e < r->first[v + 1]; e++) {
-            int w = r->comp[r->adj[e]];
+        for (int e = r->first[r->node[v]]; e < r->first[r->node[v] + 1]; e++) {
+            int w = r->cnode[r->adj[e]];
             if (w == k) continue;
             for (int x = 0; x < SDK_SE_SET_WORDS; x++) m[x] |= reach[w][x];
         }
@@ -838,13 +866,56 @@ static void multiple(chainer *c)
 
 /* ---- sorting, names, steps ----------------------------------------------- */
 
-static int cmp_hint(const void *x, const void *y)
+/* A hint's place in SE's order (difficulty, complexity, kind, then the
+ * order found) as two unsigned words, and its index. */
+typedef struct hint_key {
+    uint64_t hi, lo;
+    int idx;
+} hint_key;
+
+static inline uint64_t key_word(int a, int b)
 {
-    const hint *a = x, *b = y;
-    if (a->diff != b->diff) return a->diff - b->diff;
-    if (a->cplx != b->cplx) return a->cplx - b->cplx;
-    if (a->sortkey != b->sortkey) return a->sortkey - b->sortkey;
-    return a->seq - b->seq;
+    return (uint64_t)((uint32_t)a ^ 0x80000000u) << 32 | ((uint32_t)b ^ 0x80000000u);
+}
+
+static inline bool key_less(const hint_key *a, const hint_key *b)
+{
+    return a->hi < b->hi || (a->hi == b->hi && a->lo < b->lo);
+}
+
+/* Sort keys (all distinct: seq is unique) by insertion in runs of 16, then
+ * merges; tmp has room for n. */
+static void sort_keys(hint_key *k, hint_key *tmp, int n)
+{
+    for (int b = 0; b < n; b += 16) {
+        int e = b + 16 < n ? b + 16 : n;
+        for (int i = b + 1; i < e; i++) {
+            hint_key x = k[i];
+            int j = i;
+            for (; j > b && key_less(&x, &k[j - 1]); j--) k[j] = k[j - 1];
+            k[j] = x;
+        }
+    }
+    for (int w = 16; w < n; w *= 2) {
+        for (int b = 0; b < n; b += 2 * w) {
+            int m = b + w < n ? b + w : n, e = b + 2 * w < n ? b + 2 * w : n;
+            int i = b, j = m, o = b;
+            while (i < m && j < e) tmp[o++] = key_less(&k[j], &k[i]) ? k[j++] : k[i++];
+            while (i < m) tmp[o++] = k[i++];
+            while (j < e) tmp[o++] = k[j++];
+        }
+        memcpy(k, tmp, sizeof *k * (size_t)n);
+    }
+}
+
+static void sort_i16(int16_t *v, int n)
+{
+    for (int i = 1; i < n; i++) {
+        int16_t x = v[i];
+        int j = i;
+        for (; j > 0 && x < v[j - 1]; j--) v[j] = v[j - 1];
+        v[j] = x;
+    }
 }
 
 static bool same_effect(const hint *a, const hint *b)
@@ -855,29 +926,42 @@ static bool same_effect(const hint *a, const hint *b)
 /* Sort (stable) and drop hints whose eliminations an easier one has. */
 static void sort_dedup(hlist *l)
 {
-    if (l->n == 0) return; /* l->h may be NULL: qsort must not see it */
-    for (int i = 0; i < l->n; i++)
-        if (l->h[i].nrem > 1) qsort(l->h[i].rem, (size_t)l->h[i].nrem, sizeof(int16_t), cmp_i16);
-    qsort(l->h, (size_t)l->n, sizeof *l->h, cmp_hint);
+    int n = l->n;
+    if (n == 0) return; /* l->h may be NULL */
+    for (int i = 0; i < n; i++)
+        if (l->h[i].nrem > 1) sort_i16(l->h[i].rem, l->h[i].nrem);
+    hint_key kbuf[2 * 256], *keys = n <= 256 ? kbuf : sdk_xmalloc(sizeof *keys * 2 * (size_t)n);
+    for (int i = 0; i < n; i++) {
+        const hint *h = &l->h[i];
+        keys[i].hi = key_word(h->diff, h->cplx);
+        keys[i].lo = key_word(h->sortkey, h->seq);
+        keys[i].idx = i;
+    }
+    sort_keys(keys, keys + n, n);
     /* the hints kept so far by the hash of their eliminations (an
-     * open-addressing table of their indices, -1 empty) */
+     * open-addressing table of their indices in out, -1 empty) */
     int cap = 64;
-    while (cap < 2 * l->n) cap *= 2;
+    while (cap < 2 * n) cap *= 2;
     int tbuf[1024], *tab = cap <= 1024 ? tbuf : sdk_xmalloc(sizeof *tab * (size_t)cap);
     memset(tab, 0xff, sizeof *tab * (size_t)cap);
+    hint *out = sdk_xmalloc(sizeof *out * (size_t)n);
     int k = 0;
-    for (int i = 0; i < l->n; i++) {
-        const hint *h = &l->h[i];
+    for (int i = 0; i < n; i++) {
+        const hint *h = &l->h[keys[i].idx];
         uint32_t hash = 2166136261u ^ (uint32_t)h->nrem;
         for (int r = 0; r < h->nrem; r++) hash = (hash ^ (uint16_t)h->rem[r]) * 16777619u;
         int j = (int)(hash & (uint32_t)(cap - 1));
         bool dup = false;
-        for (; tab[j] >= 0 && !dup; j = (j + 1) & (cap - 1)) dup = same_effect(&l->h[tab[j]], h);
+        for (; tab[j] >= 0 && !dup; j = (j + 1) & (cap - 1)) dup = same_effect(&out[tab[j]], h);
         if (dup) continue;
         tab[j] = k;
-        l->h[k++] = *h;
+        out[k++] = *h;
     }
     if (tab != tbuf) free(tab);
+    if (keys != kbuf) free(keys);
+    free(l->h);
+    l->h = out;
+    l->cap = n;
     l->n = k;
 }
 
@@ -1024,22 +1108,39 @@ static void chainer_init(chainer *c, const sdk_grid *g, bool multi, bool dyn, bo
     c->pool = pl;
     c->run = pool_get(pl, B_RUN, sizeof *c->run);
     if (pl->narena) c->A = pl->arena[--pl->narena];
+    if (pl->nsc) {
+        scratch *x = &pl->sc[--pl->nsc];
+        c->onlit = x->onlit, c->onlitcap = x->onlitcap;
+        c->H.h = x->hints, c->H.cap = x->hintcap;
+        c->rh = x->rh;
+        c->flat = x->flat, c->flatcap = x->flatcap;
+        c->blob = x->blob, c->blobcap = x->blobcap;
+    }
 }
 
 static void chainer_free(chainer *c)
 {
     if (c->oncache) {
-        free(c->oncache);
+        pool_put(c->pool, B_ONCACHE, c->oncache);
         pool_put(c->pool, B_ONBITS, c->onbits);
-        free(c->onwords);
+        pool_put(c->pool, B_ONWORDS, c->onwords);
     }
     if (c->onset) pool_put(c->pool, B_SET, c->onset);
-    free(c->onlit);
-    free(c->rh);
-    free(c->blob);
-    free(c->flat);
+    scratch x = {.onlit = c->onlit,
+                 .hints = c->H.h,
+                 .rh = c->rh,
+                 .onlitcap = c->onlitcap,
+                 .hintcap = c->H.cap,
+                 .flat = c->flat,
+                 .flatcap = c->flatcap,
+                 .blob = c->blob,
+                 .blobcap = c->blobcap};
+    if (c->flat) memset(c->flat, 0, sizeof *c->flat * (size_t)c->flathi);
+    if (c->pool->nsc < POOL_SCRATCH)
+        c->pool->sc[c->pool->nsc++] = x;
+    else
+        scratch_free(&x);
     pool_put(c->pool, B_RUN, c->run);
-    free(c->H.h);
     if (c->pool->narena < POOL_ARENAS) {
         c->A.n = c->A.npar = 0; /* the nodes go, the capacity stays */
         c->pool->arena[c->pool->narena++] = c->A;
