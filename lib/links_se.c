@@ -254,6 +254,26 @@ static inline __attribute__((always_inline)) int pot_new1(sdk_se_arena *a, int c
     return n;
 }
 
+/* A true potential p makes candidate k false (cause): skipped when k is
+ * already false; a clash when k is true (absurd_on/off set, returns true);
+ * else a new false potential, queued. Room reserved (arena_reserve1). */
+static inline __attribute__((always_inline)) bool
+on_off_step(sdk_se_run *r, sdk_se_set *s, int *qoff, int *toff, int k, int cause, int p)
+{
+    /* both literals of k in one word: bit 0 false, bit 1 true */
+    unsigned two = (unsigned)(s->bits[k >> 5] >> ((k * 2) & 63)) & 3u;
+    if (two == 1u) return false;
+    if (two & 2u) {
+        r->absurd_on = s->idx[k * 2 + 1];
+        r->absurd_off = pot_new1(r->a, k, 0, cause, p);
+        return true;
+    }
+    int q = pot_new1(r->a, k, 0, cause, p);
+    set_put(s, q, k, 0);
+    qoff[(*toff)++] = q;
+    return false;
+}
+
 /* The dynamic propagation loop (chain_loop's work when false potentials
  * leave the grid): the same potentials in the same order, made from the
  * working grid's bitboards directly. A false potential taken from the
@@ -281,38 +301,19 @@ static bool chain_loop_dyn(sdk_se_run *r, const sdk_grid *g0, bool resume)
             sdk_bb with = sdk_bb_and(g->digit[di], sdk_peer_bb[cell]);
             sdk_bb box = sdk_house_bb[sdk_cell_house[cell][SDK_BOX]];
             sdk_bb out = sdk_bb_andnot(with, box);
-            uint64_t part[7];
-            int base[7], cause[7], np = 0;
-            if (y) {
-                part[np] = g->cand[cell] & ~(1u << di);
-                base[np] = cell * 9; /* cand = base + bit */
-                cause[np++] = SDK_SE_CELL;
-            }
             sdk_bb pb[3] = {sdk_bb_and(with, box),
                             sdk_bb_and(out, sdk_house_bb[sdk_cell_house[cell][SDK_ROW]]),
                             sdk_bb_and(out, sdk_house_bb[sdk_cell_house[cell][SDK_COL]])};
-            for (int k = 0; k < 3; k++) {
-                part[np] = pb[k].lo, base[np] = di, cause[np++] = -1;
-                part[np] = pb[k].hi, base[np] = 64 * 9 + di, cause[np++] = -1;
-            }
-            for (int j = 0; j < np && !bad; j++) {
-                for (uint64_t w = part[j]; w; w &= w - 1) {
-                    int b = __builtin_ctzll(w);
-                    int k = cause[j] < 0 ? base[j] + b * 9 : base[j] + b;
-                    /* both literals of k in one word: bit 0 false, bit 1 true */
-                    unsigned two = (unsigned)(s->bits[k >> 5] >> ((k * 2) & 63)) & 3u;
-                    if (two == 1u) continue; /* already false */
-                    int cs = cause[j] < 0 ? SDK_SE_BLOCK : SDK_SE_CELL;
-                    if (two & 2u) {
-                        r->absurd_on = s->idx[k * 2 + 1];
-                        r->absurd_off = pot_new1(a, k, 0, cs, p);
-                        bad = true;
-                        break;
-                    }
-                    int q = pot_new1(a, k, 0, cs, p);
-                    set_put(s, q, k, 0);
-                    qoff[toff++] = q;
-                }
+            if (y)
+                for (unsigned m = g->cand[cell] & ~(1u << di); m && !bad; m &= m - 1)
+                    bad =
+                        on_off_step(r, s, qoff, &toff, cell * 9 + __builtin_ctz(m), SDK_SE_CELL, p);
+            for (int j = 0; j < 6 && !bad; j++) {
+                uint64_t w = j & 1 ? pb[j >> 1].hi : pb[j >> 1].lo;
+                for (; w && !bad; w &= w - 1)
+                    bad =
+                        on_off_step(r, s, qoff, &toff, ((j & 1) * 64 + __builtin_ctzll(w)) * 9 + di,
+                                    SDK_SE_BLOCK, p);
             }
         } else {
             int p = qoff[hoff++];
@@ -337,10 +338,11 @@ static bool chain_loop_dyn(sdk_se_run *r, const sdk_grid *g0, bool resume)
                     ons[n++] = pot_new(a, other, 1, SDK_SE_CELL, par, np);
                 }
             }
-            const int hk[3] = {hb, hr, hcol};
-            for (int k = 0; k < 3; k++) {
-                int h = hk[k];
-                if (hc[h][di] != 2) continue;
+            uint8_t cb = hc[hb][di], cr = hc[hr][di], cc = hc[hcol][di];
+            unsigned twos =
+                (unsigned)(cb == 2) | (unsigned)(cr == 2) << 1 | (unsigned)(cc == 2) << 2;
+            for (; twos; twos &= twos - 1) {
+                int k = __builtin_ctz(twos), h = k == 0 ? hb : k == 1 ? hr : hcol;
                 sdk_bb pos = sdk_bb_and(sdk_house_bb[h], g->digit[di]);
                 sdk_bb_del(&pos, cell);
                 int oc = sdk_bb_first(pos);
@@ -367,7 +369,8 @@ static bool chain_loop_dyn(sdk_se_run *r, const sdk_grid *g0, bool resume)
                     g->digit[di].lo &= ~bit;
                 else
                     g->digit[di].hi &= ~bit;
-                hc[hb][di]--, hc[hr][di]--, hc[hcol][di]--;
+                hc[hb][di] = (uint8_t)(cb - 1), hc[hr][di] = (uint8_t)(cr - 1),
+                hc[hcol][di] = (uint8_t)(cc - 1);
             }
             (void)d;
             for (int i = 0; i < n && !bad; i++) {
@@ -614,6 +617,7 @@ off_to_on_static(const sdk_se_static *t, int cand, bool y, bool x, int *ks, uint
 static void scc_done(void *ctx, int c, const int *members, int k)
 {
     sdk_se_scc *r = ctx;
+    r->ostart[c] = (int16_t)r->norder;
     for (int i = k - 1; i >= 0; i--) r->order[r->norder++] = r->lit[members[i]];
     r->size[c] = (int16_t)k;
 }
@@ -692,11 +696,14 @@ void sdk_se_scc_init(sdk_se_scc *r, const sdk_se_static *t, bool y, bool x)
 static bool reached(const sdk_se_scc *r, const uint64_t *mask, int to, int j)
 {
     if (r->comp[to] >= 0) return (mask[r->comp[to]] >> j) & 1;
-    int ks[40];
-    uint8_t cs[40];
-    int n = on_to_off(r->t, to >> 1, r->y, ks, cs); /* the links are symmetric */
-    for (int i = 0; i < n; i++)
-        if ((mask[r->comp[ks[i] * 2 + 1]] >> j) & 1) return true;
+    /* the links are symmetric: the true candidates its candidate sees */
+    const sdk_se_static *t = r->t;
+    int cand = to >> 1, cell = cand / 9, di = cand % 9;
+    if (r->y)
+        for (unsigned m = t->cand[cell] & ~(1u << di); m; m &= m - 1)
+            if ((mask[r->comp[(cell * 9 + __builtin_ctz(m)) * 2 + 1]] >> j) & 1) return true;
+    for (int i = 0; i < t->npeer[cand]; i++)
+        if ((mask[r->comp[t->peer[cand][i] * 2 + 1]] >> j) & 1) return true;
     return false;
 }
 
@@ -727,9 +734,9 @@ void sdk_se_reach(const sdk_se_scc *r, const int *from, const int *to, int n, bo
         }
         /* sources first: a component's in-edges come from larger numbers;
          * nothing above the largest source is reached */
-        for (int i = r->norder - 1; i >= 0; i--) {
+        int top = hi + 1 < r->ncomp ? r->ostart[hi + 1] : r->norder;
+        for (int i = top - 1; i >= 0; i--) {
             int v = r->order[i];
-            if (r->comp[v] > hi) continue;
             uint64_t m = mask[r->comp[v]];
             if (!m) continue;
             int nd = r->node[v];
@@ -759,6 +766,8 @@ typedef struct cyc_tabs {
     cyc_off offs[729 * 28];
     int off_node[729 * 28];
     uint64_t anc[729][12]; /* true cand -> false cands on its chain */
+    uint32_t seen[729];    /* true cand visited by the search numbered gen */
+    uint32_t gen;
 } cyc_tabs;
 
 /* Copy the chain ending at true candidate `cand` into the arena. */
@@ -793,16 +802,19 @@ int sdk_se_cycles(sdk_se_arena *a, const sdk_se_static *g, int cand, bool y, boo
                   int max)
 {
     if (!a->scratch) {
-        a->scratch = sdk_xmalloc(sizeof(cyc_tabs));
+        a->scratch = sdk_xcalloc(1, sizeof(cyc_tabs));
     }
     cyc_tabs *t = a->scratch;
-    char on_seen[729];
+    if (++t->gen == 0) { /* numbers wrapped: start again from a clean table */
+        memset(t->seen, 0, sizeof t->seen);
+        t->gen = 1;
+    }
+    uint32_t gen = t->gen;
     int16_t pon[729];
     int hon = 0, non = 0, hoff = 0, noff = 0;
-    memset(on_seen, 0, sizeof on_seen);
     int nout = 0, ends_par[512];
     uint8_t ends_cause[512];
-    on_seen[cand] = 1;
+    t->seen[cand] = gen;
     t->on_par[cand] = -1;
     memset(t->anc[cand], 0, sizeof t->anc[cand]);
     pon[non++] = (int16_t)cand;
@@ -812,16 +824,25 @@ int sdk_se_cycles(sdk_se_arena *a, const sdk_se_static *g, int cand, bool y, boo
     while (hon < non || hoff < noff) {
         length++;
         while (hon < non) {
-            int p = pon[hon++];
-            int n = on_to_off(g, p, y, ks, cs);
-            for (int i = 0; i < n; i++) {
-                int k = ks[i];
-                /* a false candidate without a strong link of the search
-                 * leads nowhere and ends no cycle: it is not kept */
+            /* on_to_off, read in place: the cell's other candidates, then
+             * the peers. A false candidate without a strong link of the
+             * search leads nowhere and ends no cycle: it is not kept */
+            int p = pon[hon++], cell = p / 9, di = p % 9;
+            if (y)
+                for (unsigned m = g->cand[cell] & ~(1u << di); m; m &= m - 1) {
+                    int k = cell * 9 + __builtin_ctz(m);
+                    if ((g->strong[k] & strong) && !cyc_has_off(t, p, k)) {
+                        t->offs[noff].cand = (int16_t)k;
+                        t->offs[noff].from = (int16_t)p;
+                        t->offs[noff++].cause = SDK_SE_CELL;
+                    }
+                }
+            for (int i = 0; i < g->npeer[p]; i++) {
+                int k = g->peer[p][i];
                 if ((g->strong[k] & strong) && !cyc_has_off(t, p, k)) {
                     t->offs[noff].cand = (int16_t)k;
                     t->offs[noff].from = (int16_t)p;
-                    t->offs[noff++].cause = cs[i];
+                    t->offs[noff++].cause = g->pcause[p][i];
                 }
             }
         }
@@ -835,8 +856,8 @@ int sdk_se_cycles(sdk_se_arena *a, const sdk_se_static *g, int cand, bool y, boo
                     ends_par[nout] = p;
                     ends_cause[nout++] = cs[i];
                 }
-                if (!on_seen[k]) {
-                    on_seen[k] = 1;
+                if (t->seen[k] != gen) {
+                    t->seen[k] = gen;
                     t->on_par[k] = p;
                     int from = t->offs[p].from, oc = t->offs[p].cand;
                     memcpy(t->anc[k], t->anc[from], sizeof t->anc[k]);

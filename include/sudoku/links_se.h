@@ -141,7 +141,8 @@ typedef struct sdk_se_scc {
     int nnode;
     int first[1459];
     int adj[1458 * 28];
-    int16_t order[1458]; /* literals by component, sinks first */
+    int16_t order[1458];  /* literals by component, sinks first */
+    int16_t ostart[1459]; /* where each component starts in order */
     int norder, ncomp;
     bool linked[729]; /* the candidate has a strong link in this graph */
     const sdk_se_static *t;

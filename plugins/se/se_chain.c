@@ -1222,7 +1222,7 @@ static void removed_in(rule_hint *r, const sdk_grid *src, const sdk_grid *cur, s
  * Fisherman(2): same house order, value/position tuples in increasing bit
  * order (SE's Permutations), CommonTuples' "every member has >= 2" rule,
  * and getRuleParents of each hint. */
-static int rules_locking(const sdk_grid *g, const sdk_grid *src, const int8_t (*hc)[9],
+static int rules_locking(const sdk_grid *g, const sdk_grid *src, const uint8_t (*hc)[9],
                          rule_hint *out, int max)
 {
     int n = 0;
@@ -1254,7 +1254,7 @@ static int rules_locking(const sdk_grid *g, const sdk_grid *src, const int8_t (*
 
 static const int set_order[3] = {18, 9, 0};
 
-static int rules_hidden_pair(const sdk_grid *g, const sdk_grid *src, const int8_t (*hc)[9],
+static int rules_hidden_pair(const sdk_grid *g, const sdk_grid *src, const uint8_t (*hc)[9],
                              rule_hint *out, int max)
 {
     int n = 0;
@@ -1334,7 +1334,7 @@ static int rules_naked_pair(const sdk_grid *g, const sdk_grid *src, rule_hint *o
     return n;
 }
 
-static int rules_xwing(const sdk_grid *g, const sdk_grid *src, const int8_t (*hc)[9],
+static int rules_xwing(const sdk_grid *g, const sdk_grid *src, const uint8_t (*hc)[9],
                        rule_hint *out, int max)
 {
     int n = 0, placed[10] = {0};
@@ -1590,10 +1590,14 @@ static int advanced(void *ctx, sdk_se_arena *a, sdk_se_set *s, const sdk_grid *c
         c->rh = sdk_xmalloc(sizeof *c->rh * 512);
     }
     rule_hint *rh = c->rh;
-    int8_t hc[27][9]; /* places of each digit in each house */
-    for (int h = 0; h < 27; h++)
-        for (int d = 1; d <= 9; d++)
-            hc[h][d - 1] = (int8_t)sdk_bb_count(sdk_house_digit(cur, h, d));
+    /* places of each digit in each house: a dynamic run keeps them with
+     * its working grid (cur) */
+    uint8_t hbuf[27][9];
+    const uint8_t(*hc)[9] = hbuf;
+    if (cur == &c->run->work && (c->run->flags & SDK_SE_DYNAMIC))
+        hc = (const uint8_t(*)[9])c->run->hcount;
+    else
+        sdk_se_house_counts(cur, hbuf);
     int first = c->start_rule;
     c->start_rule = 0;
     c->last_open = true;
