@@ -736,37 +736,48 @@ static closure_tab *closures(pool *pl, const sdk_se_scc *r, const sdk_se_static 
 {
     closure_tab *ct = pool_get(pl, B_CLOSURE, sizeof *ct);
     uint64_t(*reach)[SDK_SE_SET_WORDS] = ct->reach;
+    /* the words where a component's set is not 0 are kept as it is made:
+     * its own bits, and its successors' words (made before it) */
     int cur = -1;
+    uint32_t words = 0;
     for (int i = 0; i < r->norder; i++) {
         int v = r->order[i], k = r->comp[v];
         uint64_t *m = reach[k];
         if (k != cur) { /* components are contiguous in order */
+            if (cur >= 0) ct->words[cur] = words;
             memset(m, 0, sizeof *reach);
             cur = k;
+            words = 0;
         }
         m[v >> 6] |= 1ull << (v & 63);
+        words |= 1u << (v >> 6);
         if (v & 1) { /* true: its cell's other candidates and its peers false */
             int cand = v >> 1, cell = cand / 9;
             SDK_MASK_FOREACH(d, t->cand[cell]) {
                 int off = (cell * 9 + d - 1) * 2;
-                if (off != v - 1) m[off >> 6] |= 1ull << (off & 63);
+                if (off != v - 1) {
+                    m[off >> 6] |= 1ull << (off & 63);
+                    words |= 1u << (off >> 6);
+                }
             }
             for (int j = 0; j < t->npeer[cand]; j++) {
                 int off = t->peer[cand][j] * 2;
                 m[off >> 6] |= 1ull << (off & 63);
+                words |= 1u << (off >> 6);
             }
         }
         for (int e = r->first[r->node[v]]; e < r->first[r->node[v] + 1]; e++) {
             int w = r->cnode[r->adj[e]];
             if (w == k) continue;
-            for (int x = 0; x < SDK_SE_SET_WORDS; x++) m[x] |= reach[w][x];
+            uint32_t ws = ct->words[w];
+            words |= ws;
+            for (; ws; ws &= ws - 1) {
+                int x = __builtin_ctz(ws);
+                m[x] |= reach[w][x];
+            }
         }
     }
-    for (int k = 0; k < r->ncomp; k++) {
-        uint32_t words = 0;
-        for (int w = 0; w < SDK_SE_SET_WORDS; w++) words |= (uint32_t)(reach[k][w] != 0) << w;
-        ct->words[k] = words;
-    }
+    if (cur >= 0) ct->words[cur] = words;
     return ct;
 }
 
