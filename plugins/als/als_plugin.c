@@ -183,11 +183,17 @@ static void rec_elim(rec *r, sdk_bb cells, int d)
 
 /* ---- the searches ------------------------------------------------------ */
 
-static void search_xz(const sdk_als_list *l, const sdk_rcc_graph *gr, recs *R)
+/* dirty (NULL: every pattern is searched): per set of the list, whether a
+ * cell of it changed since a search of the same kind found nothing (see
+ * miss_base). A pattern of sets that all kept their cells was one of that
+ * search with the same restricted commons and found nothing then: it is
+ * skipped, the others are searched in the same order. */
+static void search_xz(const sdk_als_list *l, const sdk_rcc_graph *gr, const uint8_t *dirty, recs *R)
 {
     for (int e = 0; e < gr->n && !R->oom; e++) {
         const sdk_rcc *rc = &gr->edge[e];
         if (rc->a > rc->b) continue; /* each pair once */
+        if (dirty && !dirty[rc->a] && !dirty[rc->b]) continue;
         const sdk_als *A = &l->als[rc->a], *B = &l->als[rc->b];
         rec r;
         memset(&r, 0, sizeof r);
@@ -252,13 +258,16 @@ static void add_xy_wing(const sdk_als_list *l, int a, int b, int c, unsigned rca
     recs_add(R, &r, l);
 }
 
-static void search_xy(const sdk_als_list *l, const sdk_rcc_graph *gr, bool overlap, recs *R)
+static void search_xy(const sdk_als_list *l, const sdk_rcc_graph *gr, bool overlap,
+                      const uint8_t *dirty, recs *R)
 {
     for (int c = 0; c < l->n && !R->oom; c++) {
         for (int i = gr->first[c]; i < gr->first[c + 1]; i++) {
             const sdk_rcc *ea = &gr->edge[i];
+            bool clean = dirty && !dirty[c] && !dirty[ea->b];
             for (int j = i + 1; j < gr->first[c + 1]; j++) {
                 const sdk_rcc *eb = &gr->edge[j];
+                if (clean && !dirty[eb->b]) continue;
                 if (sdk_mask_count(ea->digits) == 1 && ea->digits == eb->digits) continue;
                 add_xy_wing(l, ea->b, eb->b, c, ea->digits, eb->digits, overlap, R);
             }
@@ -269,7 +278,8 @@ static void search_xy(const sdk_als_list *l, const sdk_rcc_graph *gr, bool overl
 /* HoDoKu's ALS-XY-Wing search: its list of restricted commons holds each
  * pair of ALSs once (lower index first), pairs in list order; two of them,
  * in list order, that share one ALS (C) make a wing with the other two. */
-static void search_xy_hodoku(const sdk_als_list *l, const sdk_rcc_graph *gr, bool overlap, recs *R)
+static void search_xy_hodoku(const sdk_als_list *l, const sdk_rcc_graph *gr, bool overlap,
+                             const uint8_t *dirty, recs *R)
 {
     int *fwd = sdk_xmalloc(sizeof *fwd * (size_t)(gr->n + 1)), nf = 0;
     for (int e = 0; e < gr->n; e++)
@@ -279,6 +289,7 @@ static void search_xy_hodoku(const sdk_als_list *l, const sdk_rcc_graph *gr, boo
         for (int j = i + 1; j < nf && !R->oom; j++) {
             const sdk_rcc *r2 = &gr->edge[fwd[j]];
             if (sdk_mask_count(r1->digits) == 1 && r1->digits == r2->digits) continue;
+            if (dirty && !dirty[r1->a] && !dirty[r1->b] && !dirty[r2->a] && !dirty[r2->b]) continue;
             int a, b, c;
             if (r1->a == r2->a && r1->b != r2->b)
                 c = r1->a, a = r1->b, b = r2->b;
@@ -893,6 +904,11 @@ typedef struct blossom {
     int *list[9]; /* ALSs usable for each stem digit */
     int nlist[9];
     int chosen[9]; /* ALS per stem digit (-1 none) */
+    /* dirty (see search_xz): a stem cell that kept its candidates needs a
+     * petal that changed; dirty_from[d - 1]: the stem digits from d up
+     * with such a petal to choose */
+    const uint8_t *dirty;
+    unsigned dirty_from[10];
 } blossom;
 
 static void blossom_leaf(blossom *b, sdk_bb used, unsigned common)
@@ -926,9 +942,11 @@ static void blossom_leaf(blossom *b, sdk_bb used, unsigned common)
  * chosen set; live[z-1]: the cells z could still be eliminated from (they see
  * every z of the chosen sets and lie outside them), which only shrinks, so a
  * choice that leaves no live non-stem digit is cut. */
-static void blossom_rec(blossom *b, int d, sdk_bb used, unsigned common, const sdk_bb *live)
+static void blossom_rec(blossom *b, int d, sdk_bb used, unsigned common, const sdk_bb *live,
+                        bool need_dirty)
 {
     while (d <= 9 && !(b->stem_digits & sdk_digit_bit(d))) d++;
+    if (need_dirty && !b->dirty_from[d - 1]) return; /* found nothing before */
     if (d > 9) {
         blossom_leaf(b, used, common);
         return;
@@ -936,6 +954,9 @@ static void blossom_rec(blossom *b, int d, sdk_bb used, unsigned common, const s
     for (int i = 0; i < b->nlist[d - 1] && !b->R->oom; i++) {
         if (++b->R->nodes > b->R->max_nodes) return;
         const sdk_als *a = &b->l->als[b->list[d - 1][i]];
+        /* the last stem digit with a changed petal to choose: only those */
+        bool dirty_here = need_dirty && b->dirty[b->list[d - 1][i]];
+        if (need_dirty && !dirty_here && !(b->dirty_from[d - 1] & ~sdk_digit_bit(d))) continue;
         if (!b->overlap && !sdk_bb_empty(sdk_bb_and(a->cells, used))) continue;
         unsigned nc = common & a->digits;
         if (!nc) continue;
@@ -948,12 +969,35 @@ static void blossom_rec(blossom *b, int d, sdk_bb used, unsigned common, const s
         if (!alive) continue;
         SDK_MASK_FOREACH(z, nc & ~b->stem_digits & ~alive) nlive[z - 1] = sdk_bb_none();
         b->chosen[d - 1] = b->list[d - 1][i];
-        blossom_rec(b, d + 1, sdk_bb_or(used, a->cells), nc & (alive | b->stem_digits), nlive);
+        blossom_rec(b, d + 1, sdk_bb_or(used, a->cells), nc & (alive | b->stem_digits), nlive,
+                    need_dirty && !dirty_here);
         b->chosen[d - 1] = -1;
     }
 }
 
-static void search_db(const sdk_grid *g, const sdk_als_list *l, bool overlap, recs *R)
+/* The search nodes search_db counts at most (each petal tried at each
+ * stem digit, under every choice of the digits before), saturated. */
+static long db_node_bound(const sdk_grid *g, const int *at)
+{
+    const long cap = 1L << 50;
+    long total = 0;
+    for (int stem = 0; stem < SDK_CELLS && total < cap; stem++) {
+        if (g->value[stem] || !g->cand[stem]) continue;
+        long paths = 1;
+        SDK_MASK_FOREACH(d, g->cand[stem]) {
+            long n = at[stem * 9 + d] - at[stem * 9 + d - 1];
+            if (!n) break;
+            paths = paths * n < cap ? paths * n : cap;
+            total = total + paths < cap ? total + paths : cap;
+        }
+    }
+    return total;
+}
+
+/* dirty: see search_xz; when the search may stop on its node budget, it is
+ * searched whole (the budget would stop it elsewhere). */
+static void search_db(const sdk_grid *g, const sdk_als_list *l, bool overlap, const uint8_t *dirty,
+                      sdk_bb changed, recs *R)
 {
     /* per cell and digit d, the ALSs holding d whose d cells all see the
      * cell (in list order): at[c * 9 + d - 1] .. at[c * 9 + d] in store */
@@ -971,7 +1015,8 @@ static void search_db(const sdk_grid *g, const sdk_als_list *l, bool overlap, re
             SDK_BB_FOREACH(c, l->als[i].peers[d - 1]) store[fill[c * 9 + d - 1]++] = i;
         }
     free(fill);
-    blossom b = {.g = g, .l = l, .R = R, .overlap = overlap};
+    if (dirty && db_node_bound(g, at) > R->max_nodes - R->nodes) dirty = NULL;
+    blossom b = {.g = g, .l = l, .R = R, .overlap = overlap, .dirty = dirty};
     for (int stem = 0; stem < SDK_CELLS && !R->oom && R->nodes <= R->max_nodes; stem++) {
         if (g->value[stem] || !g->cand[stem]) continue;
         b.stem = stem;
@@ -989,12 +1034,22 @@ static void search_db(const sdk_grid *g, const sdk_als_list *l, bool overlap, re
             }
         }
         if (!ok) continue;
+        bool need_dirty = dirty && !sdk_bb_has(changed, stem);
+        if (need_dirty) {
+            b.dirty_from[9] = 0;
+            for (int d = 9; d >= 1; d--) {
+                unsigned here = 0;
+                for (int i = 0; i < b.nlist[d - 1] && !here; i++)
+                    if (dirty[b.list[d - 1][i]]) here = sdk_digit_bit(d);
+                b.dirty_from[d - 1] = b.dirty_from[d] | here;
+            }
+        }
         sdk_bb live[9];
         for (int z = 1; z <= 9; z++) {
             live[z - 1] = g->digit[z - 1];
             sdk_bb_del(&live[z - 1], stem);
         }
-        blossom_rec(&b, 1, sdk_bb_none(), SDK_ALL_DIGITS, live);
+        blossom_rec(&b, 1, sdk_bb_none(), SDK_ALL_DIGITS, live, need_dirty);
     }
     free(store);
     free(at);
@@ -1581,6 +1636,48 @@ static void find_chains(const sdk_grid *g, const sdk_als_list *l, const sdk_rcc_
     if (!forward && complete && R->n == 0) chain_base_set(g, l, gr, max_rc, overlap);
 }
 
+/* ---- ALS-XZ, ALS-XY-Wing, Death Blossom after a search that found nothing */
+
+/* The same rule as for chains: if a search of one kind found nothing on
+ * grid B and g has a subset of B's candidates in every cell, a pattern of
+ * g whose sets (and stem cell) all kept their cells' candidates was a
+ * pattern of B with the same restricted commons, and its eliminations on
+ * g are a subset of those on B: none. So only patterns with a changed set
+ * (or stem) are searched, in the same order: the same instances as a
+ * whole search. Per thread and kind, the last such B and its option. */
+typedef struct miss_base {
+    bool valid, overlap;
+    uint16_t cand[SDK_CELLS];
+} miss_base;
+static _Thread_local miss_base miss_last[4]; /* by K_*; chains keep chain_base */
+
+/* When g descends from the kind's miss_base (same option): the cells whose
+ * candidates changed since (*changed), and per set of l whether it holds
+ * one (malloc'd); else NULL. */
+static uint8_t *miss_dirty(int kind, const sdk_grid *g, const sdk_als_list *l, bool overlap,
+                           sdk_bb *changed)
+{
+    const miss_base *b = &miss_last[kind];
+    if (!b->valid || b->overlap != overlap) return NULL;
+    *changed = sdk_bb_none();
+    for (int c = 0; c < SDK_CELLS; c++) {
+        if (g->cand[c] & ~b->cand[c]) return NULL;
+        if (g->cand[c] != b->cand[c]) sdk_bb_add(changed, c);
+    }
+    uint8_t *dirty = sdk_xmalloc((size_t)l->n + 1);
+    for (int i = 0; i < l->n; i++) dirty[i] = !sdk_bb_empty(sdk_bb_and(l->als[i].cells, *changed));
+    return dirty;
+}
+
+/* g (searched with this option) found nothing: the kind's new base. */
+static void miss_set(int kind, const sdk_grid *g, bool overlap)
+{
+    miss_base *b = &miss_last[kind];
+    b->valid = true;
+    b->overlap = overlap;
+    memcpy(b->cand, g->cand, sizeof b->cand);
+}
+
 /* One find for the family: the kind (K_*) is the descriptor's data. */
 static int find_als(const sdk_ctx *ctx, const sdk_grid *g, sdk_sink *sink)
 {
@@ -1601,17 +1698,22 @@ static int find_als(const sdk_ctx *ctx, const sdk_grid *g, sdk_sink *sink)
     als_cache *ac = als_of(g);
     if (!ac) return SDK_CONTINUE;
     const sdk_als_list *lp = &ac->l;
+    sdk_bb changed = sdk_bb_none();
+    uint8_t *dirty = kind != K_CHAIN ? miss_dirty(kind, g, lp, overlap, &changed) : NULL;
     if (kind == K_DB) {
-        search_db(g, lp, overlap, &R);
+        search_db(g, lp, overlap, dirty, changed, &R);
     } else {
         const sdk_rcc_graph *gr = rcc_of(ac, overlap);
-        if (!gr) return SDK_CONTINUE;
+        if (!gr) {
+            free(dirty);
+            return SDK_CONTINUE;
+        }
         if (kind == K_XZ)
-            search_xz(lp, gr, &R);
+            search_xz(lp, gr, dirty, &R);
         else if (kind == K_XY && hodoku)
-            search_xy_hodoku(lp, gr, overlap, &R);
+            search_xy_hodoku(lp, gr, overlap, dirty, &R);
         else if (kind == K_XY)
-            search_xy(lp, gr, overlap, &R);
+            search_xy(lp, gr, overlap, dirty, &R);
         else {
             int max_len = sdk_opt_int(ctx, "max-length", 7);
             if (max_len > MAX_RECORD_ALS) max_len = MAX_RECORD_ALS;
@@ -1619,6 +1721,8 @@ static int find_als(const sdk_ctx *ctx, const sdk_grid *g, sdk_sink *sink)
             find_chains(g, lp, gr, max_len - 1, order && !strcmp(order, "hodoku"), overlap, &R);
         }
     }
+    free(dirty);
+    if (kind != K_CHAIN && R.n == 0 && !R.oom && R.nodes <= R.max_nodes) miss_set(kind, g, overlap);
     int ret = SDK_CONTINUE;
     if (hodoku) { /* emitted as found */
         ret = R.ret;

@@ -18,6 +18,10 @@
  *     changed cell walked again): it must equal sdk_als_collect's.
  *   - the quick test of the node budget (chain_nodes_fit) decides as the
  *     bound chain_node_bound does, for several budgets.
+ *   - ALS-XZ, ALS-XY-Wing and Death Blossom after a search of theirs that
+ *     found nothing search only patterns with a changed set or stem
+ *     (miss_dirty): at every position, the same instances in the same
+ *     order as a search from scratch.
  * The paths: the standard profile's steps on a few of the hardest puzzles
  * (the grid before each step, as the engine asks), and random removals of
  * false candidates with singles placed now and then (small and large
@@ -52,6 +56,7 @@ typedef struct stats {
     long with_find; /* positions where the chain search found some */
     long kept;      /* reused searches with a changed set that kept a base link */
     long listed;    /* ALS lists updated from the last one */
+    long kind_reused[3], kind_found[3]; /* XZ, XY, DB searches after a miss; with finds */
 } stats;
 
 static void assert_same_graph(const sdk_rcc_graph *got, const sdk_rcc_graph *want, long pos, int ov)
@@ -83,6 +88,64 @@ static void assert_same_list(const sdk_als_list *got, const sdk_als_list *want, 
         for (int d = 0; same && d < 9; d++)
             same = sdk_bb_eq(a->dcells[d], b->dcells[d]) && sdk_bb_eq(a->peers[d], b->peers[d]);
         if (!same) fail_msg("position %ld: kept set %d differs from the collected one", pos, i);
+    }
+}
+
+/* Every field of every instance (any kind). */
+static void assert_same_instances(const recs *got, const recs *want, long pos, const char *what)
+{
+    if (got->n != want->n)
+        fail_msg("position %ld: %s after a miss found %d, from scratch %d", pos, what, got->n,
+                 want->n);
+    for (int i = 0; i < want->n; i++) {
+        const rec *a = &got->r[i], *b = &want->r[i];
+        bool same = a->kind == b->kind && a->nals == b->nals && a->locked == b->locked &&
+                    a->stem == b->stem && a->zmask == b->zmask && a->nelim == b->nelim &&
+                    a->ncells == b->ncells && a->order == b->order && same_elims(a, b);
+        for (int k = 0; same && k < b->nals; k++)
+            same = a->als[k] == b->als[k] && a->rc[k] == b->rc[k];
+        if (!same) fail_msg("position %ld: %s instance %d differs from scratch", pos, what, i);
+    }
+}
+
+/* ALS-XZ, ALS-XY-Wing and Death Blossom as find_als runs them for the
+ * standard profile (no overlap, every instance): with the kind's base, and
+ * from scratch. */
+static void check_kinds(stats *st, const sdk_grid *g, als_cache *ac, long pos)
+{
+    static const int kind_of[3] = {K_XZ, K_XY, K_DB};
+    static const char *name[3] = {"als-xz", "als-xy-wing", "death-blossom"};
+    const sdk_rcc_graph *gr = rcc_of(ac, false);
+    assert_non_null(gr);
+    for (int t = 0; t < 3; t++) {
+        int kind = kind_of[t];
+        sdk_bb changed = sdk_bb_none();
+        uint8_t *dirty = miss_dirty(kind, g, &ac->l, false, &changed);
+        recs scratch, reuse;
+        memset(&scratch, 0, sizeof scratch);
+        memset(&reuse, 0, sizeof reuse);
+        scratch.max_nodes = reuse.max_nodes = CHAIN_MAX_NODES;
+        for (int pass = 0; pass < 2; pass++) {
+            recs *R = pass ? &reuse : &scratch;
+            const uint8_t *dp = pass ? dirty : NULL;
+            if (kind == K_XZ)
+                search_xz(&ac->l, gr, dp, R);
+            else if (kind == K_XY)
+                search_xy(&ac->l, gr, false, dp, R);
+            else
+                search_db(g, &ac->l, false, dp, changed, R);
+            if (R->n > 1) qsort(R->r, (size_t)R->n, sizeof *R->r, rec_cmp);
+        }
+        assert_same_instances(&reuse, &scratch, pos, name[t]);
+        if (dirty) {
+            st->kind_reused[t]++;
+            st->kind_found[t] += scratch.n > 0;
+        }
+        if (scratch.n == 0 && !scratch.oom && scratch.nodes <= scratch.max_nodes)
+            miss_set(kind, g, false);
+        free(dirty);
+        recs_free(&scratch);
+        recs_free(&reuse);
     }
 }
 
@@ -162,6 +225,7 @@ static void check_position(stats *st, const sdk_grid *g)
     chain_since_free(since);
     recs_free(&scratch);
     recs_free(&reuse);
+    check_kinds(st, g, ac, pos);
 }
 
 static void on_step(void *ctx, const sdk_step *s, const sdk_grid *before, const uint8_t *sol,
@@ -177,6 +241,7 @@ static void on_step(void *ctx, const sdk_step *s, const sdk_grid *before, const 
 static void reset_caches(void)
 {
     als_cache_release(); /* the chain base too */
+    memset(miss_last, 0, sizeof miss_last);
 }
 
 static void test_profile_path(void **state)
@@ -203,6 +268,12 @@ static void test_profile_path(void **state)
     assert_true(st.with_find > 2);
     assert_true(st.kept > 10);
     assert_true(st.listed > st.positions / 2);
+    print_message("  after a miss: als-xz %ld searches (%ld with finds), als-xy-wing %ld (%ld), "
+                  "death-blossom %ld (%ld)\n",
+                  st.kind_reused[0], st.kind_found[0], st.kind_reused[1], st.kind_found[1],
+                  st.kind_reused[2], st.kind_found[2]);
+    for (int t = 0; t < 3; t++) assert_true(st.kind_reused[t] > 20);
+    assert_true(st.kind_found[0] + st.kind_found[1] + st.kind_found[2] > 2);
     sdk_config_free(&cfg);
     reset_caches();
 }
