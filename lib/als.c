@@ -191,23 +191,36 @@ int sdk_rcc_graph_build(const sdk_als_list *l, bool allow_overlap, sdk_rcc_graph
     memset(out, 0, sizeof *out);
     out->nals = l->n;
     out->first = sdk_xmalloc(sizeof *out->first * (size_t)(l->n + 1));
+    /* a set b with an RCC with a holds a cell that sees a's cells of that
+     * digit (in a's all_peers): the sets holding each cell, as bits, give
+     * the only ones to test, in list order */
+    size_t words = ((size_t)l->n + 63) / 64;
+    uint64_t *holds = sdk_xcalloc((size_t)SDK_CELLS * words + 1, sizeof *holds);
+    uint64_t *near = sdk_xmalloc(sizeof *near * (words + 1));
+    for (int i = 0; i < l->n; i++)
+        SDK_BB_FOREACH(c, l->als[i].cells)
+            holds[(size_t)c * words + (size_t)(i >> 6)] |= 1ULL << (i & 63);
     for (int i = 0; i < l->n; i++) {
         out->first[i] = out->n;
         const sdk_als *a = &l->als[i];
-        for (int j = 0; j < l->n; j++) {
-            if (j == i) continue;
-            const sdk_als *b = &l->als[j];
-            if (!(a->digits & b->digits)) continue;
-            /* a quick reject: no cell of b sees any cell of a through any digit */
-            if (sdk_bb_empty(sdk_bb_and(b->cells, a->all_peers))) continue;
-            unsigned r = sdk_als_rcc(a, b, allow_overlap);
-            if (r && !graph_push(out, i, j, r)) {
-                sdk_rcc_graph_free(out);
-                return -1;
-            }
+        memset(near, 0, sizeof *near * words);
+        SDK_BB_FOREACH(c, a->all_peers) {
+            const uint64_t *h = holds + (size_t)c * words;
+            for (size_t w = 0; w < words; w++) near[w] |= h[w];
         }
+        for (size_t w = 0; w < words; w++)
+            for (uint64_t m = near[w]; m; m &= m - 1) {
+                int j = (int)(w * 64) + __builtin_ctzll(m);
+                if (j == i) continue;
+                const sdk_als *b = &l->als[j];
+                if (!(a->digits & b->digits)) continue;
+                unsigned r = sdk_als_rcc(a, b, allow_overlap);
+                if (r) graph_push(out, i, j, r);
+            }
     }
     out->first[l->n] = out->n;
+    free(near);
+    free(holds);
     return out->n;
 }
 

@@ -1354,11 +1354,12 @@ static void rcc_update(const als_cache *c, bool overlap, sdk_rcc_graph *out)
 {
     const sdk_als_list *l = &c->l;
     const sdk_rcc_graph *old = &c->prev_gr[overlap ? 1 : 0];
+    size_t n = (size_t)l->n;
     memset(out, 0, sizeof *out);
     out->nals = l->n;
-    out->first = sdk_xmalloc(sizeof *out->first * (size_t)(l->n + 1));
-    int *changed = sdk_xmalloc(sizeof *changed * (size_t)(l->n + 1)), nchanged = 0;
-    int *slot = sdk_xmalloc(sizeof *slot * (size_t)(l->n + 1)); /* changed set -> its row */
+    out->first = sdk_xmalloc(sizeof *out->first * (n + 1));
+    int *changed = sdk_xmalloc(sizeof *changed * (n + 1)), nchanged = 0;
+    int *slot = sdk_xmalloc(sizeof *slot * (n + 1)); /* changed set -> its row */
     for (int i = 0; i < l->n; i++) {
         slot[i] = -1;
         if (c->old_of[i] < 0) {
@@ -1367,46 +1368,85 @@ static void rcc_update(const als_cache *c, bool overlap, sdk_rcc_graph *out)
         }
     }
     changed[nchanged] = l->n; /* sentinel */
-    /* The rows of the changed sets first, whole: RCCs are symmetric (the
-     * test is a quick reject, then sdk_als_rcc, both symmetric), so a kept
-     * set's RCCs with them are read there. */
-    uint16_t *row = sdk_xcalloc((size_t)nchanged * (size_t)l->n + 1, sizeof *row);
-    for (int r = 0; r < nchanged; r++)
-        for (int j = 0; j < l->n; j++) {
-            if (j == changed[r]) continue;
-            if (slot[j] >= 0 && slot[j] < r) { /* both changed: tested once */
-                row[(size_t)r * (size_t)l->n + (size_t)j] =
-                    row[(size_t)slot[j] * (size_t)l->n + (size_t)changed[r]];
-                continue;
-            }
-            row[(size_t)r * (size_t)l->n + (size_t)j] =
-                (uint16_t)rcc_pair(l, changed[r], j, overlap);
+    /* A set with an RCC with a holds a cell in a's all_peers (rcc_pair's
+     * quick reject): the sets holding each cell, as bits, give those. */
+    size_t words = (n + 63) / 64;
+    uint64_t *holds = sdk_xcalloc((size_t)SDK_CELLS * words + 1, sizeof *holds);
+    for (int i = 0; i < l->n; i++)
+        SDK_BB_FOREACH(cell, l->als[i].cells)
+            holds[(size_t)cell * words + (size_t)(i >> 6)] |= 1ULL << (i & 63);
+    uint64_t *near = sdk_xmalloc(sizeof *near * (words + 1));
+    /* The rows of the changed sets first: RCCs are symmetric (the test is a
+     * quick reject, then sdk_als_rcc, both symmetric), so a kept set's RCCs
+     * with them are read there; each kept set's changed partners are noted
+     * (pair_*, in row order), then gathered per kept set (kept_at). */
+    uint16_t *row = sdk_xcalloc((size_t)nchanged * n + 1, sizeof *row);
+    int *kept_at = sdk_xcalloc(n + 2, sizeof *kept_at);
+    int npair = 0, cappair = 256;
+    int *pair_set = sdk_xmalloc(sizeof *pair_set * (size_t)cappair);
+    int *pair_row = sdk_xmalloc(sizeof *pair_row * (size_t)cappair);
+    for (int r = 0; r < nchanged; r++) {
+        int a = changed[r];
+        memset(near, 0, sizeof *near * words);
+        SDK_BB_FOREACH(cell, l->als[a].all_peers) {
+            const uint64_t *h = holds + (size_t)cell * words;
+            for (size_t w = 0; w < words; w++) near[w] |= h[w];
         }
+        uint16_t *ra = row + (size_t)r * n;
+        for (size_t w = 0; w < words; w++)
+            for (uint64_t m = near[w]; m; m &= m - 1) {
+                int j = (int)(w * 64) + __builtin_ctzll(m);
+                if (j == a) continue;
+                unsigned v = slot[j] >= 0 && slot[j] < r /* both changed: tested once */
+                                 ? row[(size_t)slot[j] * n + (size_t)a]
+                                 : rcc_pair(l, a, j, overlap);
+                ra[j] = (uint16_t)v;
+                if (!v || c->old_of[j] < 0) continue;
+                if (npair == cappair) {
+                    cappair *= 2;
+                    pair_set = sdk_xrealloc(pair_set, sizeof *pair_set * (size_t)cappair);
+                    pair_row = sdk_xrealloc(pair_row, sizeof *pair_row * (size_t)cappair);
+                }
+                pair_set[npair] = j;
+                pair_row[npair++] = r;
+                kept_at[j + 1]++;
+            }
+    }
+    for (size_t i = 0; i < n; i++) kept_at[i + 1] += kept_at[i];
+    int *partner = sdk_xmalloc(sizeof *partner * (size_t)(npair + 1)); /* rows, per kept set */
+    for (int k = 0; k < npair; k++) partner[kept_at[pair_set[k]]++] = pair_row[k];
+    for (size_t i = n; i > 0; i--) kept_at[i] = kept_at[i - 1]; /* back to the starts */
+    kept_at[0] = 0;
     for (int i = 0; i < l->n; i++) {
         out->first[i] = out->n;
         int o = c->old_of[i];
         if (o < 0) {
-            const uint16_t *ri = row + (size_t)slot[i] * (size_t)l->n;
+            const uint16_t *ri = row + (size_t)slot[i] * n;
             for (int j = 0; j < l->n; j++)
                 if (ri[j]) rcc_push(out, i, j, ri[j]);
             continue;
         }
-        int e = old->first[o], eend = old->first[o + 1], d = 0;
+        int e = old->first[o], eend = old->first[o + 1], p = kept_at[i], pend = kept_at[i + 1];
         int next_old = -1; /* new index of old edge e's other set */
         while (e < eend && (next_old = c->new_of[old->edge[e].b]) < 0) e++;
-        while (e < eend || changed[d] < l->n) {
-            if (e < eend && next_old < changed[d]) {
+        while (e < eend || p < pend) {
+            if (e < eend && (p == pend || next_old < changed[partner[p]])) {
                 rcc_push(out, i, next_old, old->edge[e].digits);
                 for (e++; e < eend && (next_old = c->new_of[old->edge[e].b]) < 0;) e++;
             } else {
-                unsigned r = row[(size_t)d * (size_t)l->n + (size_t)i];
-                if (r) rcc_push(out, i, changed[d], r);
-                d++;
+                int r = partner[p++];
+                rcc_push(out, i, changed[r], row[(size_t)r * n + (size_t)i]);
             }
         }
     }
     out->first[l->n] = out->n;
+    free(partner);
+    free(pair_set);
+    free(pair_row);
+    free(kept_at);
     free(row);
+    free(near);
+    free(holds);
     free(slot);
     free(changed);
 }

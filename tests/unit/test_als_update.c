@@ -5,7 +5,9 @@
  *     built but updated from the last graph (rcc_update: kept sets' rows
  *     mapped over, only pairs with a changed set tested). At every position,
  *     for both overlap options, it must equal sdk_rcc_graph_build on the same
- *     list, edge by edge and row by row.
+ *     list, edge by edge and row by row; and that one (which tests only
+ *     the sets holding a cell of each set's all_peers) must equal the
+ *     graph of every pair tested with sdk_als_rcc.
  *   - after a chain search that found nothing, the next search on a
  *     descendant grid only walks chains that start or end at a changed set
  *     or take a link the base did not have (chain_since_of). At every
@@ -75,6 +77,23 @@ static void assert_same_graph(const sdk_rcc_graph *got, const sdk_rcc_graph *wan
             fail_msg("position %ld overlap=%d: edge %d is %d-%d/%x, built %d-%d/%x", pos, ov, e,
                      a->a, a->b, a->digits, b->a, b->b, b->digits);
     }
+}
+
+/* The graph of l from every ordered pair (the definition). */
+static void every_pair_graph(const sdk_als_list *l, bool overlap, sdk_rcc_graph *out)
+{
+    memset(out, 0, sizeof *out);
+    out->nals = l->n;
+    out->first = calloc((size_t)l->n + 1, sizeof *out->first);
+    assert_non_null(out->first);
+    for (int i = 0; i < l->n; i++) {
+        out->first[i] = out->n;
+        for (int j = 0; j < l->n; j++) {
+            unsigned r = j == i ? 0 : sdk_als_rcc(&l->als[i], &l->als[j], overlap);
+            if (r) rcc_push(out, i, j, r);
+        }
+    }
+    out->first[l->n] = out->n;
 }
 
 static void assert_same_list(const sdk_als_list *got, const sdk_als_list *want, long pos)
@@ -185,6 +204,10 @@ static void check_position(stats *st, const sdk_grid *g)
         sdk_rcc_graph full;
         assert_true(sdk_rcc_graph_build(&ac->l, ov, &full) >= 0);
         assert_same_graph(gr, &full, pos, ov);
+        sdk_rcc_graph every;
+        every_pair_graph(&ac->l, ov, &every);
+        assert_same_graph(&full, &every, pos, ov);
+        sdk_rcc_graph_free(&every);
         sdk_rcc_graph_free(&full);
         st->updated += update;
     }
