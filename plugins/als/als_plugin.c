@@ -401,20 +401,23 @@ static void chain_pop(chain_walk *w)
     w->nfresh -= w->fresh[w->n--];
 }
 
-static unsigned uz_of(chain_walk *w, int e)
+/* uz[e] computed for the current start (uz_of, when not yet). */
+static unsigned uz_fill(chain_walk *w, int e)
 {
-    int start = w->als[0];
-    uz_slot *u = &w->uz[e];
-    if (u->gen != w->gen) {
-        const sdk_als *S = &w->l->als[start], *E = &w->l->als[e];
-        unsigned m = 0;
-        SDK_MASK_FOREACH(z, S->digits & E->digits) {
-            if (!sdk_bb_empty(sdk_bb_and(S->peers[z - 1], E->peers[z - 1]))) m |= sdk_digit_bit(z);
-        }
-        u->uz = (uint16_t)m;
-        u->gen = w->gen;
+    const sdk_als *S = &w->l->als[w->als[0]], *E = &w->l->als[e];
+    unsigned m = 0;
+    SDK_MASK_FOREACH(z, S->digits & E->digits) {
+        if (!sdk_bb_empty(sdk_bb_and(S->peers[z - 1], E->peers[z - 1]))) m |= sdk_digit_bit(z);
     }
-    return u->uz;
+    w->uz[e].uz = (uint16_t)m;
+    w->uz[e].gen = w->gen;
+    return m;
+}
+
+static inline unsigned uz_of(chain_walk *w, int e)
+{
+    const uz_slot *u = &w->uz[e];
+    return u->gen == w->gen ? u->uz : uz_fill(w, e);
 }
 
 static void chain_check(chain_walk *w, unsigned zs)
@@ -479,6 +482,16 @@ static int leaf_edges(chain_walk *w, int k, unsigned first, unsigned excl)
     return at;
 }
 
+static int reach_edges(chain_walk *w, int j, int k, unsigned first, unsigned excl);
+
+/* reach_edges without the call when the list is built already (the
+ * common case: most are asked for again and again). */
+static inline int reach_at(chain_walk *w, int j, int k, unsigned first, unsigned excl)
+{
+    const list_slot *slot = &w->list[j - 1][leaf_key(k, first, excl)];
+    return slot->gen == w->gen ? slot->at : reach_edges(w, j, k, first, excl);
+}
+
 /* The edges of k (its chain's last link may not use excl) whose next set may
  * end a chain or lead to an end within j links in all (ignoring which sets
  * the chain holds already): leaf_edges for j = 1; for j = 2..DEEP_MAX the
@@ -498,7 +511,7 @@ static int reach_edges(chain_walk *w, int j, int k, unsigned first, unsigned exc
         const sdk_rcc *e = &w->gr->edge[i];
         unsigned act = e->digits & ~excl;
         if (e->b == start || !act) continue;
-        int next = reach_edges(w, j - 1, e->b, first, act & (0u - act));
+        int next = reach_at(w, j - 1, e->b, first, act & (0u - act));
         if (i - lo < 64 && ((uz_of(w, e->b) & ~first & ~act) || w->pool[next] > 0))
             keep |= 1ULL << (i - lo);
     }
@@ -510,7 +523,7 @@ static int reach_edges(chain_walk *w, int j, int k, unsigned first, unsigned exc
         unsigned act = e->digits & ~excl;
         if (e->b == start || !act) continue;
         bool end_here = (uz_of(w, e->b) & ~first & ~act) != 0;
-        int next = reach_edges(w, j - 1, e->b, first, act & (0u - act)); /* built above */
+        int next = reach_at(w, j - 1, e->b, first, act & (0u - act)); /* built above */
         if (end_here || w->pool[next] > 0) w->pool[at + 1 + n++] = i;
     }
     w->pool[at] = n;
@@ -589,7 +602,7 @@ static void chain_preleaf(chain_walk *w, int k, unsigned excl)
         if (!act || w->in_chain[e->b] || (w->forward && e->b < k)) continue;
         if (!may_take(w, w->pool[at + 1 + i], e->b)) continue;
         /* what chain_leaf would find nothing on, and the check here */
-        int next = leaf_edges(w, e->b, first, act & (0u - act)); /* may move pool */
+        int next = reach_at(w, 1, e->b, first, act & (0u - act)); /* may move pool */
         bool leaf = w->pool[next] > 0;
         unsigned zs = w->n + 1 >= 3 ? uz_of(w, e->b) & ~first & ~act : 0;
         if (!leaf && !zs) continue;
