@@ -11,6 +11,10 @@
 
 enum { MASK_ROW = 1, MASK_COL = 2, MASK_BOX = 4 };
 #define ALL_HOUSES ((1u << 27) - 1)
+#define LINE_HOUSES ((1u << 18) - 1) /* rows and columns */
+/* Lost candidates up to which a search since a pattern asks the witness
+ * search first (see below): each one costs a few small searches. */
+#define WITNESS_MAX_GONE 2
 
 /* Open base cells no two of which share a house that may still be a cover
  * house (a greedy choice, kept as the base set grows), and what they say of
@@ -21,6 +25,15 @@ typedef struct indep {
     sdk_bb away[SDK_FISH_MAX_SIZE]; /* away[k]: cells that k + 1 of them or more do not see */
     sdk_bb xok;                     /* cells the fish may eliminate */
 } indep;
+
+/* Per possible elimination x, independent cells away from x (see "where a
+ * base set can eliminate"): the cells sharing a may-be-cover house with
+ * them, and how many there are; one list per number of base houses. */
+typedef struct xlevel {
+    int n;
+    uint8_t x[SDK_CELLS], count[SDK_CELLS];
+    sdk_bb shared[SDK_CELLS];
+} xlevel;
 
 /* The search keeps its bitboards as pairs of plain words in the hot
  * recursion (cover_rec): passed as sdk_bb values, GCC's SLP vectorizer moves
@@ -69,6 +82,11 @@ typedef struct search {
     bool uncover;      /* and a lost one it holds stays uncovered or is an endo fin */
     uint64_t ulo, uhi; /* lost base candidates in no cover house yet (one must
                           stay so; else a bit past the grid, never covered) */
+    /* the witness search (see "a witness for a new fish" below) */
+    bool witness;                     /* looking for any fish at all: the first one stops it */
+    int wit;                          /* the lost cell chosen as witness */
+    uint32_t ban_base;                /* houses not to add to the base (pinned, or the witness's) */
+    xlevel xl[SDK_FISH_MAX_SIZE + 1]; /* per number of base houses (see below) */
 } search;
 
 static unsigned type_mask(int h)
@@ -370,7 +388,10 @@ static bool elim_possible(const search *st, const fins_t *fs, uint32_t excluded)
  * base set each remaining x is tested once more against an independent set
  * of its own (greedy, among the base cells away from x), and the cover search
  * only looks for eliminations among the cells that pass. For finned Franken
- * jellyfish on a hard puzzle's digits, 98% of the base sets go. */
+ * jellyfish on a hard puzzle's digits, 98% of the base sets go. The same
+ * count is also kept per x as the base set grows (st->xl: each x its own
+ * greedy choice among the cells away from it, which holds more of them than
+ * the shared one does), so most base sets go before they are full. */
 
 /* Add open base cell c to the independent cells (avail: the houses that may
  * be cover houses). */
@@ -548,6 +569,61 @@ static bool sets_viable(search *st, sdk_bb added, sdk_bb endo)
     return any != 0;
 }
 
+/* The eliminations st->ind.xok starts from, each without independent cells
+ * yet (level 0). */
+static void xlevel_start(search *st)
+{
+    xlevel *l = &st->xl[0];
+    l->n = 0;
+    SDK_BB_FOREACH(x, st->ind.xok) {
+        l->x[l->n] = (uint8_t)x;
+        l->count[l->n] = 0;
+        l->shared[l->n] = sdk_bb_none();
+        l->n++;
+    }
+}
+
+/* A house joins the base (avail: the houses that may still be cover
+ * houses; fresh: its cells new to the base; B: the base cells with it).
+ * Each x of `ok` on the list takes its independent cells among the fresh
+ * ones away from it, greedily (the greedy of the whole base set, st->ind,
+ * does not look at x, and elim_cells comes only at a full base); x stays
+ * while they fit in the cover houses without x (n - 1, or n - 2 when x is a
+ * base cell: a cannibal lies in two). The next level's list, and the x
+ * kept. */
+static sdk_bb xlevel_next(search *st, uint32_t avail, sdk_bb fresh, sdk_bb B, sdk_bb ok)
+{
+    const xlevel *l = &st->xl[st->nbase];
+    xlevel *next = &st->xl[st->nbase + 1];
+    sdk_bb kept = sdk_bb_none();
+    int k = 0;
+    for (int i = 0; i < l->n; i++) {
+        int x = l->x[i];
+        if (!sdk_bb_has(ok, x)) continue;
+        int limit = st->n - (sdk_bb_has(B, x) ? 2 : 1), count = l->count[i];
+        sdk_bb shared = l->shared[i];
+        sdk_bb cells = sdk_bb_andnot(sdk_bb_andnot(fresh, st->seen_by[x]), shared);
+        sdk_bb_del(&cells, x);
+        while (!sdk_bb_empty(cells) && count <= limit) {
+            int c = sdk_bb_first(cells);
+            count++;
+            sdk_bb_add(&shared, c);
+            for (int j = 0; j < 3; j++)
+                if (avail >> sdk_cell_house[c][j] & 1)
+                    shared = sdk_bb_or(shared, sdk_house_bb[sdk_cell_house[c][j]]);
+            cells = sdk_bb_andnot(cells, shared);
+        }
+        if (count > limit) continue;
+        next->x[k] = (uint8_t)x;
+        next->count[k] = (uint8_t)count;
+        next->shared[k] = shared;
+        k++;
+        sdk_bb_add(&kept, x);
+    }
+    next->n = k;
+    return kept;
+}
+
 /* Add house h (its candidates hc, those already in the base endo, the endo
  * fins then E2) to the independent cells: can the base set still give a
  * fish? (With need_elims: some candidate left to eliminate; finless: at most
@@ -568,7 +644,7 @@ static bool base_viable(search *st, int h, sdk_bb hc, sdk_bb endo, sdk_bb E2)
     if (!st->s->need_elims) return true;
     sdk_bb ok = sdk_bb_andnot(st->ind.xok, st->ind.away[st->n - 1]);
     if (!sdk_bb_empty(endo)) ok = sdk_bb_and(ok, common_sees(st, E2));
-    st->ind.xok = ok;
+    st->ind.xok = ok = xlevel_next(st, avail, sdk_bb_andnot(hc, endo), sdk_bb_or(st->B, hc), ok);
     return !sdk_bb_empty(ok);
 }
 
@@ -612,6 +688,55 @@ static bool since_base(search *st)
     return true;
 }
 
+/* ---- a witness for a new fish -------------------------------------------
+ *
+ * When few candidates went since P (sdk_fish_find_since), most base sets
+ * still hold one of them, and the search above costs about what a full one
+ * does. So first a cheaper question: is there any such fish at all? Nearly
+ * always not; only when there is does the search above run, for the order.
+ *
+ * Take a fish of the grid whose kind and class P has none of. By the rules
+ * above, some lost cell r of R_B (the witness) is, on P, uncovered and in
+ * one base house only (an exo fin), or in two base houses (an endo fin).
+ * The first case pins that base house and bans r's other houses from base
+ * and cover; the second pins two houses of r. Each lost cell and case is
+ * searched on its own (a fish may come twice: only whether there is one
+ * counts), pinned houses first, then the others ascending.
+ *
+ * When the class is finned (Franken and Mutant only: st->uncover), more
+ * holds. On P the same houses give the fish with the fins of the grid's
+ * plus those of R_B, and the grid's eliminations x among its potential
+ * ones. P has no such fish, so either the fin limits fail on P or each x
+ * does not see some new fin. Every witness r is tried, so an x that sees r
+ * only counts when the limits can fail: too many endo fins (known with the
+ * base), or more than max_fins fins in all, which needs fins seeing x (the
+ * open base cells among x's peers) enough to reach it with all of R_B. */
+
+/* The eliminations the witness allows at a full base set. */
+static sdk_bb witness_elims(const search *st)
+{
+    sdk_bb all = {~0ULL, (1ULL << 17) - 1};
+    if (st->s->finless) return all; /* the class changes on P: nothing more */
+    sdk_bb rb = sdk_bb_none();
+    for (int i = 0; i < st->nbase; i++) rb = sdk_bb_or(rb, sdk_house_bb[st->base[i]]);
+    rb = sdk_bb_and(rb, st->gone);
+    int endo = sdk_bb_count(st->E);
+    SDK_BB_FOREACH(r, rb) {
+        int in = (st->base_used >> sdk_cell_house[r][0] & 1) +
+                 (st->base_used >> sdk_cell_house[r][1] & 1) +
+                 (st->base_used >> sdk_cell_house[r][2] & 1);
+        endo += in >= 2;
+    }
+    if (endo > st->s->max_endo_fins) return all;
+    int need = st->s->max_fins + 1 - sdk_bb_count(st->E) - sdk_bb_count(rb);
+    if (need <= 0) return all;
+    sdk_bb ok = sdk_bb_andnot(all, sdk_peer_bb[st->wit]);
+    sdk_bb open = sdk_bb_andnot(st->B, st->E);
+    SDK_BB_FOREACH(x, sdk_bb_andnot(st->ind.xok, ok))
+        if (sdk_bb_count(sdk_bb_and(open, sdk_peer_bb[x])) >= need) sdk_bb_add(&ok, x);
+    return ok;
+}
+
 /* Choose base houses (ascending, from index `from`), then search covers. */
 static void base_rec_full(search *st, int from);
 static void base_rec_since(search *st, int from);
@@ -647,6 +772,12 @@ static ALWAYS_INLINE void base_rec(search *st, int from, const bool since)
             f0.phi = p.hi;
         }
         sdk_bb xok0 = st->ind.xok;
+        if (!since && st->witness) {
+            if (st->s->only_kind && st->s->kind == SDK_FISH_FRANKEN &&
+                !(st->base_used & LINE_HOUSES))
+                return;
+            st->ind.xok = sdk_bb_and(xok0, witness_elims(st));
+        }
         if (st->s->need_elims) {
             st->ind.xok = elim_cells(st);
             if (sdk_bb_empty(st->ind.xok)) {
@@ -668,10 +799,11 @@ static ALWAYS_INLINE void base_rec(search *st, int from, const bool since)
         if (since && want_one && !(st->want >> h)) break;
         if (since && want_one && last && !(st->want >> h & 1)) continue;
         if (!(type_mask(h) & st->base_types)) continue;
+        if (st->ban_base >> h & 1) continue;
         /* a Franken fish has a row (column) in its base: houses come in
-         * order rows, columns, boxes, so the first one is not a box */
-        if (st->nbase == 0 && st->s->only_kind && st->s->kind == SDK_FISH_FRANKEN &&
-            sdk_house_type(h) == SDK_BOX)
+         * order rows, columns, boxes, so none is left to come at a box */
+        if (st->s->only_kind && st->s->kind == SDK_FISH_FRANKEN && sdk_house_type(h) == SDK_BOX &&
+            !(st->base_used & LINE_HOUSES))
             break;
         sdk_bb hc = st->house_cand[h];
         if (sdk_bb_empty(hc)) continue;
@@ -717,6 +849,72 @@ static void base_rec_since(search *st, int from)
     base_rec(st, from, true);
 }
 
+/* Add house h to the base for good (a pinned house): false when no fish
+ * can have it (the tests of base_rec). */
+static bool pin_house(search *st, int h)
+{
+    sdk_bb hc = st->house_cand[h];
+    if (sdk_bb_empty(hc) || !(type_mask(h) & st->base_types)) return false;
+    sdk_bb endo = sdk_bb_and(st->B, hc);
+    sdk_bb E2 = st->E;
+    if (!sdk_bb_empty(endo)) {
+        E2 = sdk_bb_or(E2, endo);
+        if (!st->s->finned || sdk_bb_count(E2) > st->s->max_endo_fins ||
+            sdk_bb_count(E2) > st->s->max_fins)
+            return false;
+        if (st->s->need_elims && sdk_bb_empty(sdk_bb_and(common_sees(st, E2), st->cand)))
+            return false;
+    }
+    if (!base_viable(st, h, hc, endo, E2)) return false;
+    st->B = sdk_bb_or(st->B, hc);
+    st->E = E2;
+    st->base[st->nbase++] = (uint8_t)h;
+    st->base_used |= 1u << h;
+    return true;
+}
+
+/* One case of witness r: the houses `pins` in the base, the houses `ban`
+ * neither in the base nor in the cover. */
+static void witness_case(search *st, int r, uint32_t pins, uint32_t ban)
+{
+    uint32_t cover_bits = st->cover_bits;
+    st->cover_bits &= ~ban;
+    st->wit = r;
+    st->nbase = 0;
+    st->base_used = 0;
+    st->B = st->E = sdk_bb_none();
+    memset(&st->ind, 0, sizeof st->ind);
+    st->ind.xok = st->cand;
+    xlevel_start(st);
+    bool ok = __builtin_popcount(pins) <= st->n;
+    for (uint32_t p = pins; p && ok; p &= p - 1) ok = pin_house(st, __builtin_ctz(p));
+    if (ok) {
+        st->ban_base = pins | ban;
+        base_rec_full(st, 0);
+        st->ban_base = 0;
+    }
+    st->cover_bits = cover_bits;
+}
+
+/* Is there a fish with a witness among the lost cells (stops at one)? */
+static void witness_search(search *st)
+{
+    SDK_BB_FOREACH(r, st->gone) {
+        int hs[3], nh = 0;
+        uint32_t rh = cell_houses_bits(r);
+        for (int k = 0; k < 3; k++) {
+            int h = sdk_cell_house[r][k];
+            if (type_mask(h) & st->base_types && !sdk_bb_empty(st->house_cand[h])) hs[nh++] = h;
+        }
+        for (int i = 0; i < nh && !st->stop; i++) /* r an exo fin on P */
+            witness_case(st, r, 1u << hs[i], rh & ~(1u << hs[i]));
+        for (int i = 0; i < nh && !st->stop; i++) /* r an endo fin on P */
+            for (int j = i + 1; j < nh && !st->stop; j++)
+                witness_case(st, r, 1u << hs[i] | 1u << hs[j], 0);
+        if (st->stop) return;
+    }
+}
+
 void sdk_fish_search_init(sdk_fish_search *s)
 {
     s->min_size = 2;
@@ -731,7 +929,7 @@ void sdk_fish_search_init(sdk_fish_search *s)
 }
 
 static int find_digit(const sdk_grid *g, int d, const sdk_fish_search *s, const sdk_fish_fins *fins,
-                      sdk_bb gone, sdk_fish_fn fn, void *ctx)
+                      sdk_bb gone, bool witness, sdk_fish_fn fn, void *ctx)
 {
     search st;
     memset(&st, 0, offsetof(search, set_away)); /* the set arrays: set up when used */
@@ -759,6 +957,9 @@ static int find_digit(const sdk_grid *g, int d, const sdk_fish_search *s, const 
     st.fn = fn;
     st.ctx = ctx;
     st.gone = gone;
+    st.witness = witness;
+    st.wit = -1;
+    st.ban_base = 0;
     st.uncover = !(s->finned && (s->kind == SDK_FISH_BASIC || !s->only_kind));
     uint32_t want = ALL_HOUSES;
     if (!sdk_bb_empty(gone)) {
@@ -794,11 +995,14 @@ static int find_digit(const sdk_grid *g, int d, const sdk_fish_search *s, const 
             st.B = st.E = sdk_bb_none();
             memset(&st.ind, 0, sizeof st.ind);
             st.ind.xok = st.cand;
+            xlevel_start(&st);
             if (st.fsets) {
                 memset(st.set_away[0], 0, sizeof st.set_away[0]);
                 memset(st.set_ok[0], 0xff, sizeof st.set_ok[0]);
             }
-            if (sdk_bb_empty(st.gone))
+            if (witness)
+                witness_search(&st);
+            else if (sdk_bb_empty(st.gone))
                 base_rec_full(&st, 0);
             else
                 base_rec_since(&st, 0);
@@ -812,9 +1016,17 @@ int sdk_fish_find_fins(const sdk_grid *g, int digit, const sdk_fish_search *s,
 {
     for (int d = 1; d <= 9; d++) {
         if (digit && d != digit) continue;
-        if (find_digit(g, d, s, fins, sdk_bb_none(), fn, ctx)) return 1;
+        if (find_digit(g, d, s, fins, sdk_bb_none(), false, fn, ctx)) return 1;
     }
     return 0;
+}
+
+/* The witness search's report: one fish is enough. */
+static int any_fish(void *ctx, const sdk_fish *f)
+{
+    (void)ctx;
+    (void)f;
+    return 1;
 }
 
 int sdk_fish_find_since(const sdk_grid *g, int digit, const sdk_fish_search *s, sdk_bb before,
@@ -825,7 +1037,11 @@ int sdk_fish_find_since(const sdk_grid *g, int digit, const sdk_fish_search *s, 
     if (!sdk_bb_empty(sdk_bb_andnot(cand, before))) return sdk_fish_find(g, digit, s, fn, ctx);
     sdk_bb gone = sdk_bb_andnot(before, cand);
     if (sdk_bb_empty(gone)) return 0; /* P itself: nothing of that kind and class */
-    return find_digit(g, digit, s, NULL, gone, fn, ctx);
+    bool uncover = !(s->finned && (s->kind == SDK_FISH_BASIC || !s->only_kind));
+    if (uncover && s->need_elims && sdk_bb_count(gone) <= WITNESS_MAX_GONE &&
+        !find_digit(g, digit, s, NULL, gone, true, any_fish, NULL))
+        return 0;
+    return find_digit(g, digit, s, NULL, gone, false, fn, ctx);
 }
 
 int sdk_fish_find(const sdk_grid *g, int digit, const sdk_fish_search *s, sdk_fish_fn fn, void *ctx)
