@@ -46,6 +46,7 @@ typedef struct search {
     sdk_bb cand;           /* cells holding the digit */
     sdk_bb house_cand[27]; /* candidates per house */
     unsigned base_types;   /* MASK_* allowed for base houses in this pass */
+    uint32_t base_bits;    /* houses that base_rec may add (of those types) */
     unsigned cover_types;  /* MASK_* allowed for cover houses in this pass */
     uint32_t cover_bits;   /* houses of the cover types (bit per house) */
     bool second_pass;      /* column-based pass of a basic/Franken search */
@@ -85,7 +86,7 @@ typedef struct search {
     /* the witness search (see "a witness for a new fish" below) */
     bool witness;                     /* looking for any fish at all: the first one stops it */
     int wit;                          /* the lost cell chosen as witness */
-    uint32_t ban_base;                /* houses not to add to the base (pinned, or the witness's) */
+    bool per_x;                       /* keep the bound per elimination (st->xl) */
     xlevel xl[SDK_FISH_MAX_SIZE + 1]; /* per number of base houses (see below) */
 } search;
 
@@ -644,7 +645,8 @@ static bool base_viable(search *st, int h, sdk_bb hc, sdk_bb endo, sdk_bb E2)
     if (!st->s->need_elims) return true;
     sdk_bb ok = sdk_bb_andnot(st->ind.xok, st->ind.away[st->n - 1]);
     if (!sdk_bb_empty(endo)) ok = sdk_bb_and(ok, common_sees(st, E2));
-    st->ind.xok = ok = xlevel_next(st, avail, sdk_bb_andnot(hc, endo), sdk_bb_or(st->B, hc), ok);
+    if (st->per_x) ok = xlevel_next(st, avail, sdk_bb_andnot(hc, endo), sdk_bb_or(st->B, hc), ok);
+    st->ind.xok = ok;
     return !sdk_bb_empty(ok);
 }
 
@@ -798,8 +800,7 @@ static ALWAYS_INLINE void base_rec(search *st, int from, const bool since)
     for (int h = from; h < 27 && !st->stop; h++) {
         if (since && want_one && !(st->want >> h)) break;
         if (since && want_one && last && !(st->want >> h & 1)) continue;
-        if (!(type_mask(h) & st->base_types)) continue;
-        if (st->ban_base >> h & 1) continue;
+        if (!(st->base_bits >> h & 1)) continue;
         /* a Franken fish has a row (column) in its base: houses come in
          * order rows, columns, boxes, so none is left to come at a box */
         if (st->s->only_kind && st->s->kind == SDK_FISH_FRANKEN && sdk_house_type(h) == SDK_BOX &&
@@ -889,9 +890,10 @@ static void witness_case(search *st, int r, uint32_t pins, uint32_t ban)
     bool ok = __builtin_popcount(pins) <= st->n;
     for (uint32_t p = pins; p && ok; p &= p - 1) ok = pin_house(st, __builtin_ctz(p));
     if (ok) {
-        st->ban_base = pins | ban;
+        uint32_t base_bits = st->base_bits;
+        st->base_bits &= ~(pins | ban);
         base_rec_full(st, 0);
-        st->ban_base = 0;
+        st->base_bits = base_bits;
     }
     st->cover_bits = cover_bits;
 }
@@ -959,7 +961,9 @@ static int find_digit(const sdk_grid *g, int d, const sdk_fish_search *s, const 
     st.gone = gone;
     st.witness = witness;
     st.wit = -1;
-    st.ban_base = 0;
+    /* the bound per x pays where the base sets are many and wide: measured
+     * on hard puzzles, it costs finless and basic fish more than it saves */
+    st.per_x = s->need_elims && s->finned && !s->finless && s->kind != SDK_FISH_BASIC;
     st.uncover = !(s->finned && (s->kind == SDK_FISH_BASIC || !s->only_kind));
     uint32_t want = ALL_HOUSES;
     if (!sdk_bb_empty(gone)) {
@@ -983,9 +987,11 @@ static int find_digit(const sdk_grid *g, int d, const sdk_fish_search *s, const 
                 st.base_types = (p == 0 ? MASK_ROW : MASK_COL) | box;
                 st.cover_types = (p == 0 ? MASK_COL : MASK_ROW) | box;
             }
-            st.cover_bits = 0;
-            for (int h = 0; h < 27; h++)
+            st.cover_bits = st.base_bits = 0;
+            for (int h = 0; h < 27; h++) {
                 if (type_mask(h) & st.cover_types) st.cover_bits |= 1u << h;
+                if (type_mask(h) & st.base_types) st.base_bits |= 1u << h;
+            }
             st.want = 0;
             if (!sdk_bb_empty(st.gone))
                 for (int h = 0; h < 27; h++)
