@@ -546,14 +546,24 @@ static void test_since_exact(void **state)
     struct {
         int kind, size;
         bool finless, finned;
+        int max_fins, max_endo; /* 0: the defaults */
     } cfg[] = {
-        {SDK_FISH_BASIC, 2, true, true},    {SDK_FISH_BASIC, 3, true, true},
-        {SDK_FISH_BASIC, 4, true, true},    {SDK_FISH_FRANKEN, 2, true, true},
-        {SDK_FISH_FRANKEN, 3, true, true},  {SDK_FISH_FRANKEN, 4, false, true},
-        {SDK_FISH_FRANKEN, 4, true, false}, {SDK_FISH_MUTANT, 2, true, true},
-        {SDK_FISH_MUTANT, 3, false, true},
+        {SDK_FISH_BASIC, 2, true, true, 0, 0},
+        {SDK_FISH_BASIC, 3, true, true, 0, 0},
+        {SDK_FISH_BASIC, 4, true, true, 0, 0},
+        {SDK_FISH_FRANKEN, 2, true, true, 0, 0},
+        {SDK_FISH_FRANKEN, 3, true, true, 0, 0},
+        {SDK_FISH_FRANKEN, 4, false, true, 0, 0},
+        {SDK_FISH_FRANKEN, 4, true, false, 0, 0},
+        {SDK_FISH_MUTANT, 2, true, true, 0, 0},
+        {SDK_FISH_MUTANT, 3, false, true, 0, 0},
+        /* tight fin limits: a lost candidate that was a fin on P often
+         * takes the fish past them there (the witness search's other case) */
+        {SDK_FISH_FRANKEN, 3, false, true, 2, 1},
+        {SDK_FISH_FRANKEN, 4, false, true, 3, 1},
+        {SDK_FISH_MUTANT, 2, false, true, 1, 1},
     };
-    long checked = 0, found = 0;
+    long checked = 0, found = 0, fin_lost = 0;
     for (int i = 0; i < np; i++) {
         sdk_grid g;
         sdk_grid_from_values(&g, p[i]);
@@ -568,12 +578,31 @@ static void test_since_exact(void **state)
                 s.finless = cfg[k].finless;
                 s.finned = cfg[k].finned;
                 s.only_kind = true;
+                if (cfg[k].max_fins) s.max_fins = cfg[k].max_fins;
+                if (cfg[k].max_endo) s.max_endo_fins = cfg[k].max_endo;
                 sdk_grid h = g;
                 fish_list before = {0};
                 sdk_fish_find(&h, d, &s, collect, &before);
                 for (int step = 0; step < 4 && !sdk_bb_empty(h.digit[d - 1]); step++) {
                     sdk_bb P = h.digit[d - 1];
                     int ngo = 1 + (int)(rnd() % 3), cnt = sdk_bb_count(P);
+                    if (cfg[k].max_fins) {
+                        /* with tight limits, lose an exo fin of a fish one fin
+                         * over them: on P it is too finned, here it is not */
+                        sdk_fish_search over = s;
+                        over.max_fins++;
+                        fish_list more = {0};
+                        sdk_fish_find(&h, d, &over, collect, &more);
+                        for (int f = 0; f < more.n && ngo; f++) {
+                            const sdk_fish *m = &more.f[(f + (int)(rnd() % 7)) % more.n];
+                            int nf = sdk_bb_count(m->fins) + sdk_bb_count(m->endo_fins);
+                            if (nf != over.max_fins || sdk_bb_empty(m->fins)) continue;
+                            sdk_grid_eliminate(&h, sdk_bb_first(m->fins), d);
+                            ngo = 0;
+                            fin_lost++;
+                        }
+                        free(more.f);
+                    }
                     for (int r = 0; r < ngo; r++) {
                         int nth = (int)(rnd() % (uint64_t)cnt), c = -1;
                         SDK_BB_FOREACH(x, P)
@@ -598,8 +627,10 @@ static void test_since_exact(void **state)
             }
         }
     }
-    printf("search since a pattern = full search: %ld searches, %ld with fish\n", checked, found);
-    assert_true(checked > 1000 && found > 50);
+    printf("search since a pattern = full search: %ld searches, %ld with fish, %ld after a fin "
+           "went\n",
+           checked, found, fin_lost);
+    assert_true(checked > 1000 && found > 50 && fin_lost > 50);
     free(p);
 }
 
