@@ -119,39 +119,38 @@ bool sdk_fish_basic_sets_keep(sdk_bb cand, const uint64_t *sets, int set_words, 
                 good_col[z][k] |= (uint16_t)(1u << r);
             }
     }
-    /* many bits have the same good cells (what one chain reaches): each
-     * pattern is tested once (an open-addressed table of the bits tested,
-     * by their good cells; entries of an earlier call have another stamp) */
+    /* many bits have the same good cells (what one chain reaches), here
+     * and at the next positions, where the digit's candidates and most
+     * chains stay: the answer, a function of the candidates, the good cells
+     * and max_size, is kept per thread (direct-mapped; a slot taken by
+     * another pattern is overwritten) */
     static _Thread_local struct {
-        uint32_t stamp;
-        uint16_t z;
+        sdk_bb cand;
+        uint16_t good[9];
+        uint8_t max_size; /* 0: empty */
         bool fits;
-    } tested[1024];
-    static _Thread_local uint32_t stamp;
-    if (++stamp == 0) {
-        memset(tested, 0, sizeof tested);
-        stamp = 1;
-    }
+    } tested[2048];
+    uint64_t hc = cand.lo * 0x9E3779B97F4A7C15ULL ^ cand.hi * 0xD6E8FEB86659FD93ULL ^
+                  (uint64_t)max_size * 0x94D049BB133111EBULL;
     uint64_t any = 0;
     for (int w = 0, z = 0; w < set_words; w++) {
         for (uint64_t m = keep[w]; m; m &= m - 1, z++) {
             uint64_t a, b;
             memcpy(&a, good_row[z], 8);
             memcpy(&b, good_row[z] + 4, 8);
-            uint64_t h = a * 0x9E3779B97F4A7C15ULL ^ b * 0xC2B2AE3D27D4EB4FULL ^
+            uint64_t h = hc ^ a * 0x9E3779B97F4A7C15ULL ^ b * 0xC2B2AE3D27D4EB4FULL ^
                          (uint64_t)good_row[z][8] * 0x165667B19E3779F9ULL;
-            unsigned slot = (unsigned)(h ^ h >> 31) & 1023;
-            while (tested[slot].stamp == stamp &&
-                   memcmp(good_row[tested[slot].z], good_row[z], sizeof good_row[z]))
-                slot = (slot + 1) & 1023;
+            unsigned slot = (unsigned)(h ^ h >> 29 ^ h >> 47) & 2047;
             bool fits;
-            if (tested[slot].stamp == stamp) {
+            if (tested[slot].max_size == max_size && sdk_bb_eq(tested[slot].cand, cand) &&
+                !memcmp(tested[slot].good, good_row[z], sizeof good_row[z])) {
                 fits = tested[slot].fits;
             } else {
                 fits = some_fish(cand_row, good_row[z], -1, 0, none, max_size) ||
                        some_fish(cand_col, good_col[z], -1, 0, none, max_size);
-                tested[slot].stamp = stamp;
-                tested[slot].z = (uint16_t)z;
+                tested[slot].cand = cand;
+                memcpy(tested[slot].good, good_row[z], sizeof good_row[z]);
+                tested[slot].max_size = (uint8_t)max_size;
                 tested[slot].fits = fits;
             }
             if (!fits) keep[w] &= ~(m & -m);
