@@ -625,6 +625,20 @@ static sdk_bb xlevel_next(search *st, uint32_t avail, sdk_bb fresh, sdk_bb B, sd
     return kept;
 }
 
+/* May a house join the base when its candidates already in the base are
+ * endo? Those become endo fins: only in a finned search, within the fin
+ * limits, and (with need_elims) with a candidate left that every fin sees.
+ * *E2: the fins with them. */
+static inline bool endo_fins_ok(const search *st, sdk_bb endo, sdk_bb *E2)
+{
+    *E2 = st->E;
+    if (sdk_bb_empty(endo)) return true;
+    *E2 = sdk_bb_or(st->E, endo);
+    int fins = sdk_bb_count(*E2);
+    if (!st->s->finned || fins > st->s->max_endo_fins || fins > st->s->max_fins) return false;
+    return !st->s->need_elims || !sdk_bb_empty(sdk_bb_and(common_sees(st, *E2), st->cand));
+}
+
 /* Add house h (its candidates hc, those already in the base endo, the endo
  * fins then E2) to the independent cells: can the base set still give a
  * fish? (With need_elims: some candidate left to eliminate; finless: at most
@@ -808,16 +822,8 @@ static ALWAYS_INLINE void base_rec(search *st, int from, const bool since)
             break;
         sdk_bb hc = st->house_cand[h];
         if (sdk_bb_empty(hc)) continue;
-        sdk_bb endo = sdk_bb_and(st->B, hc);
-        sdk_bb E2 = st->E;
-        if (!sdk_bb_empty(endo)) {
-            E2 = sdk_bb_or(E2, endo);
-            if (!st->s->finned || sdk_bb_count(E2) > st->s->max_endo_fins ||
-                sdk_bb_count(E2) > st->s->max_fins)
-                continue;
-            if (st->s->need_elims && sdk_bb_empty(sdk_bb_and(common_sees(st, E2), st->cand)))
-                continue;
-        }
+        sdk_bb endo = sdk_bb_and(st->B, hc), E2;
+        if (!endo_fins_ok(st, endo, &E2)) continue;
         indep ind0 = st->ind;
         if (!base_viable(st, h, hc, endo, E2)) {
             st->ind = ind0;
@@ -856,16 +862,8 @@ static bool pin_house(search *st, int h)
 {
     sdk_bb hc = st->house_cand[h];
     if (sdk_bb_empty(hc) || !(type_mask(h) & st->base_types)) return false;
-    sdk_bb endo = sdk_bb_and(st->B, hc);
-    sdk_bb E2 = st->E;
-    if (!sdk_bb_empty(endo)) {
-        E2 = sdk_bb_or(E2, endo);
-        if (!st->s->finned || sdk_bb_count(E2) > st->s->max_endo_fins ||
-            sdk_bb_count(E2) > st->s->max_fins)
-            return false;
-        if (st->s->need_elims && sdk_bb_empty(sdk_bb_and(common_sees(st, E2), st->cand)))
-            return false;
-    }
+    sdk_bb endo = sdk_bb_and(st->B, hc), E2;
+    if (!endo_fins_ok(st, endo, &E2)) return false;
     if (!base_viable(st, h, hc, endo, E2)) return false;
     st->B = sdk_bb_or(st->B, hc);
     st->E = E2;

@@ -274,6 +274,27 @@ on_off_step(sdk_se_run *r, sdk_se_set *s, int *qoff, int *toff, int k, int cause
     return false;
 }
 
+/* The true potentials ons[0..n) an off step made: each is queued unless
+ * already true; a clash when its candidate is already false (absurd_on/off
+ * set, returns true). */
+static inline __attribute__((always_inline)) bool queue_ons(sdk_se_run *r, sdk_se_set *s, int *qon,
+                                                            int *ton, const int *ons, int n)
+{
+    for (int i = 0; i < n; i++) {
+        int k = r->a->p[ons[i]].cand;
+        if (sdk_se_set_has(s, k * 2)) {
+            r->absurd_on = ons[i];
+            r->absurd_off = s->idx[k * 2];
+            return true;
+        }
+        if (!sdk_se_set_has(s, k * 2 + 1)) {
+            set_put(s, ons[i], k, 1);
+            qon[(*ton)++] = ons[i];
+        }
+    }
+    return false;
+}
+
 /* The dynamic propagation loop (chain_loop's work when false potentials
  * leave the grid): the same potentials in the same order, made from the
  * working grid's bitboards directly. A false potential taken from the
@@ -317,7 +338,7 @@ static bool chain_loop_dyn(sdk_se_run *r, const sdk_grid *g0, bool resume)
             }
         } else {
             int p = qoff[hoff++];
-            int pc = a->p[p].cand, cell = pc / 9, di = pc % 9, d = di + 1;
+            int pc = a->p[p].cand, cell = pc / 9, di = pc % 9;
             int hb = sdk_cell_house[cell][SDK_BOX], hr = sdk_cell_house[cell][SDK_ROW],
                 hcol = sdk_cell_house[cell][SDK_COL];
             unsigned cm = g->cand[cell];
@@ -361,7 +382,6 @@ static bool chain_loop_dyn(sdk_se_run *r, const sdk_grid *g0, bool resume)
                 }
                 ons[n++] = pot_new(a, ocand, 1, cause_of(k), par, np);
             }
-            (void)d;
             if (cm & (1u << di)) { /* sdk_grid_eliminate */
                 g->cand[cell] = (uint16_t)(cm & ~(1u << di));
                 uint64_t bit = 1ull << (cell & 63);
@@ -372,18 +392,7 @@ static bool chain_loop_dyn(sdk_se_run *r, const sdk_grid *g0, bool resume)
                 hc[hb][di] = (uint8_t)(cb - 1), hc[hr][di] = (uint8_t)(cr - 1),
                 hc[hcol][di] = (uint8_t)(cc - 1);
             }
-            (void)d;
-            for (int i = 0; i < n && !bad; i++) {
-                int k = a->p[ons[i]].cand;
-                if (sdk_se_set_has(s, k * 2)) {
-                    r->absurd_on = ons[i];
-                    r->absurd_off = s->idx[k * 2];
-                    bad = true;
-                } else if (!sdk_se_set_has(s, k * 2 + 1)) {
-                    set_put(s, ons[i], k, 1);
-                    qon[ton++] = ons[i];
-                }
-            }
+            bad = queue_ons(r, s, qon, &ton, ons, n);
         }
         if (!bad && hon == ton && hoff == toff && r->more) {
             r->hon = hon, r->ton = ton, r->hoff = hoff, r->toff = toff;
@@ -456,17 +465,7 @@ static bool chain_loop(sdk_se_run *r, const sdk_grid *g0, bool resume)
                     sdk_bb_del(&g->digit[pc % 9], pcell);
                 }
             }
-            for (int i = 0; i < n && !bad; i++) {
-                int k = a->p[ons[i]].cand;
-                if (sdk_se_set_has(s, k * 2)) {
-                    r->absurd_on = ons[i];
-                    r->absurd_off = s->idx[k * 2];
-                    bad = true;
-                } else if (!sdk_se_set_has(s, k * 2 + 1)) {
-                    set_put(s, ons[i], k, 1);
-                    qon[ton++] = ons[i];
-                }
-            }
+            bad = queue_ons(r, s, qon, &ton, ons, n);
         }
         if (!bad && hon == ton && hoff == toff && r->more) {
             r->hon = hon, r->ton = ton, r->hoff = hoff, r->toff = toff;
