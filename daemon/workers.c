@@ -63,8 +63,9 @@ struct job {
     res_block *blocks; /* where the results are kept (the newest first) */
     bool res_lost;     /* a result found no memory: the job fails as a whole */
     int scan;          /* no puzzle before this is still to do */
-    int todo;          /* how many state[] are 0, kept in step wherever one changes
-                          (assign, job_item, a worker's failure): no rescans */
+    /* how many state[] are 0, kept in step wherever one changes (assign,
+     * job_item, a worker's failure), so none of them rescans state[] */
+    int todo;
     int done;
     bool queued;
     job *qnext;

@@ -15,6 +15,7 @@
 #include <limits.h>
 #include <stdlib.h>
 #include <string.h>
+#include "sudoku/format.h"
 #include "sudoku/links.h"
 #include "sudoku/solver.h"
 #include "testutil.h"
@@ -129,26 +130,14 @@ static void test_reach_and_search(void **state)
     uint32_t seed = 12345;
     for (int p = 0; p < n; p++) {
         sdk_grid g;
-        sdk_grid_init(&g);
-        for (int c = 0; c < 81; c++)
-            if (puz[p][c]) sdk_grid_place(&g, c, puz[p][c], true);
+        sdk_grid_from_values(&g, puz[p]);
         uint8_t sol[2][81];
         assert_int_equal(sdk_solve_grid(&g, 2, sol, NULL), 1);
         assert_true(walk_basic(&g));
         for (int round = 0; round < 12 && sdk_grid_empty_count(&g) > 0; round++) {
             check_position(&g, 0);
             check_position(&g, SDK_LINKS_GROUPS);
-            /* remove a few wrong candidates */
-            for (int k = 0; k < 6; k++) {
-                seed = seed * 1103515245u + 12345u;
-                int c = (int)((seed >> 8) % 81);
-                if (g.value[c]) continue;
-                SDK_MASK_FOREACH(x, g.cand[c]) {
-                    if (x == sol[0][c]) continue;
-                    sdk_grid_eliminate(&g, c, x);
-                    break;
-                }
-            }
+            walk_drop_wrong(&g, sol[0], 6, &seed);
             if (!walk_basic(&g)) break;
         }
     }

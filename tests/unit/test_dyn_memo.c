@@ -13,6 +13,7 @@
  * some entries, or it saves nothing. */
 #include <stdlib.h>
 #include <string.h>
+#include "sudoku/format.h"
 #include "sudoku/links.h"
 #include "sudoku/solver.h"
 #include "testutil.h"
@@ -70,9 +71,7 @@ static void test_memo_against_scratch(void **state)
     bool have_other = false;
     for (int p = 0; p < n; p++) {
         sdk_grid g;
-        sdk_grid_init(&g);
-        for (int c = 0; c < 81; c++)
-            if (puz[p][c]) sdk_grid_place(&g, c, puz[p][c], true);
+        sdk_grid_from_values(&g, puz[p]);
         uint8_t sol[2][81];
         assert_int_equal(sdk_solve_grid(&g, 2, sol, NULL), 1);
         assert_true(walk_basic(&g));
@@ -82,17 +81,7 @@ static void test_memo_against_scratch(void **state)
             check_position(&g, 0, 0, d);
             if (round % 3 == 1) check_position(&g, SDK_DYN_NISHIO, 1, d);
             if (round % 3 == 2) check_position(&g, SDK_DYN_LOCKED, 1, d);
-            /* remove a few wrong candidates */
-            for (int k = 0; k < 3; k++) {
-                seed = seed * 1103515245u + 12345u;
-                int c = (int)((seed >> 8) % 81);
-                if (g.value[c]) continue;
-                SDK_MASK_FOREACH(x, g.cand[c]) {
-                    if (x == sol[0][c]) continue;
-                    sdk_grid_eliminate(&g, c, x);
-                    break;
-                }
-            }
+            walk_drop_wrong(&g, sol[0], 3, &seed);
             if (round % 4 == 3 && !walk_basic(&g)) break;
         }
         other = g;

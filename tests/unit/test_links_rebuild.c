@@ -10,6 +10,7 @@
  * ALS), so every array is refilled smaller and larger than it was. */
 #include <stdlib.h>
 #include <string.h>
+#include "sudoku/format.h"
 #include "sudoku/links.h"
 #include "sudoku/solver.h"
 #include "testutil.h"
@@ -54,9 +55,7 @@ static void test_rebuild_is_build(void **state)
     int turn = 0;
     for (int p = 0; p < n; p++) {
         sdk_grid g;
-        sdk_grid_init(&g);
-        for (int c = 0; c < 81; c++)
-            if (puz[p][c]) sdk_grid_place(&g, c, puz[p][c], true);
+        sdk_grid_from_values(&g, puz[p]);
         uint8_t sol[2][81];
         assert_int_equal(sdk_solve_grid(&g, 2, sol, NULL), 1);
         assert_true(walk_basic(&g));
@@ -69,16 +68,7 @@ static void test_rebuild_is_build(void **state)
                 same_graph(&B, &R);
                 sdk_links_free(&B);
             }
-            for (int k = 0; k < 5; k++) {
-                seed = seed * 1103515245u + 12345u;
-                int c = (int)((seed >> 8) % 81);
-                if (g.value[c]) continue;
-                SDK_MASK_FOREACH(x, g.cand[c]) {
-                    if (x == sol[0][c]) continue;
-                    sdk_grid_eliminate(&g, c, x);
-                    break;
-                }
-            }
+            walk_drop_wrong(&g, sol[0], 5, &seed);
             if (!walk_basic(&g)) break;
         }
     }

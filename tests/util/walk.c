@@ -68,6 +68,20 @@ static bool locked_candidates(sdk_grid *g)
     return any;
 }
 
+void walk_drop_wrong(sdk_grid *g, const uint8_t *sol, int tries, uint32_t *seed)
+{
+    for (int k = 0; k < tries; k++) {
+        *seed = *seed * 1103515245u + 12345u;
+        int c = (int)((*seed >> 8) % 81);
+        if (g->value[c]) continue;
+        SDK_MASK_FOREACH(x, g->cand[c]) {
+            if (x == sol[c]) continue;
+            sdk_grid_eliminate(g, c, x);
+            break;
+        }
+    }
+}
+
 bool walk_basic(sdk_grid *g)
 {
     for (bool again = true; again;) {

@@ -26,6 +26,11 @@ int walk_check_step(const sdk_step *s, const uint8_t *sol, const char *who);
 bool walk_single(sdk_grid *g);
 bool walk_basic(sdk_grid *g);
 
+/* Random wrong candidates gone: `tries` times a cell drawn by *seed (an LCG
+ * step each), when empty, loses its first candidate that is not sol's
+ * digit. Tests that follow hard paths use it to reach new positions. */
+void walk_drop_wrong(sdk_grid *g, const uint8_t *sol, int tries, uint32_t *seed);
+
 typedef enum walk_reduce {
     WALK_REDUCE_NONE = 0,
     WALK_REDUCE_SINGLES, /* naked and hidden singles until none */
