@@ -15,7 +15,9 @@
  *
  * Most premises reach nothing a check looks at: reach.c rules them out for
  * the whole position at once (reachability sets of the true literals), and
- * only the others are searched. */
+ * only the others are searched. A position searched a little earlier without
+ * result (an exact repeat, frequent within nested forcing chains) is
+ * answered from miss_memo.c. */
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -23,6 +25,7 @@
 #include "sudoku/alloc.h"
 #include "sudoku/links.h"
 #include "sudoku/technique.h"
+#include "miss_memo.h"
 #include "reach.h"
 
 enum { T_CNL = 0, T_DNL, T_AIC };
@@ -601,8 +604,13 @@ static int find_chains(const sdk_ctx *ctx, const sdk_grid *g, sdk_sink *sink)
         flags |= SDK_LINKS_GROUPS;
         if (sdk_opt_bool(ctx, "als", false)) flags |= SDK_LINKS_ALS;
     }
+    /* reuse=0: every premise searched, neither the kept result nor the
+     * misses read or written (tests compare the two) */
+    bool reuse = sdk_opt_bool(ctx, "reuse", true);
     chain_cache *c = &cache[grouped ? 1 : 0];
-    if (cache_hit(c, g, flags) && c->complete) return emit_cached(ctx, g, sink, c, type, grouped);
+    if (reuse && cache_hit(c, g, flags) && c->complete)
+        return emit_cached(ctx, g, sink, c, type, grouped);
+    if (reuse && chain_miss_seen(g, flags)) return SDK_CONTINUE;
     search *s = sdk_xcalloc(1, sizeof *s);
     s->g = g;
     s->only_grouped = grouped;
@@ -618,7 +626,10 @@ static int find_chains(const sdk_ctx *ctx, const sdk_grid *g, sdk_sink *sink)
     /* grouped: also the other shortest chains (ties broken the other way),
      * which may give other eliminations */
     if (grouped) run_search(s, true);
-    cache_store(c, g, flags, s);
+    if (reuse) {
+        cache_store(c, g, flags, s);
+        if (s->n == 0) chain_miss_store(g, flags);
+    }
     for (int i = 0; i < s->n && ret != SDK_STOP; i++) {
         const found *f = &s->f[i];
         if (f->type != type) continue;

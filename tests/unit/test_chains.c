@@ -3,10 +3,14 @@
  * ALL instances are enumerated; every instance whose digits field (the set of
  * eliminated digits) equals the test's must make exactly the test's
  * eliminations, and there must be at least one. The "extra" field is ignored.
- * Also checks soundness on a few positions and the chain text. */
+ * Also checks soundness on a few positions and the chain text, and that the
+ * plugin's reuse of earlier searches (the last result, the recent misses)
+ * answers as a search from scratch (reuse=0). */
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 #include "reglib_harness.h"
+#include "sudoku/solver.h"
 #include "walk.h"
 
 #define CH "chains"
@@ -76,9 +80,80 @@ static void test_chains_sound(void **state)
     assert_true(r.steps > 0);
 }
 
+/* The same steps, in the same order, text and eliminations included. */
+static void same_steps(const tu_steps *a, const tu_steps *b, const char *id)
+{
+    if (a->n != b->n) fail_msg("%s: %d steps with reuse, %d from scratch", id, a->n, b->n);
+    for (int i = 0; i < a->n; i++) {
+        const sdk_step *x = &a->s[i], *y = &b->s[i];
+        if (strcmp(x->text, y->text) || x->difficulty != y->difficulty || x->nelim != y->nelim ||
+            memcmp(x->elim, y->elim, sizeof *x->elim * x->nelim))
+            fail_msg("%s: step %d differs: \"%s\" / \"%s\"", id, i, x->text, y->text);
+    }
+}
+
+/* Positions of hard puzzles, each searched with the plugin's reuse and from
+ * scratch; positions searched before are asked again (the misses kept), in
+ * the order a nested forcing chain would: back to earlier ones after later
+ * ones. */
+static void test_chains_reuse(void **state)
+{
+    (void)state;
+    static const char *const ids[] = {"aic", "continuous-nice-loop", "discontinuous-nice-loop",
+                                      "grouped-aic", "grouped-continuous-nice-loop"};
+    enum { NIDS = 5, MAXPOS = 16 };
+    uint8_t(*puz)[81] = NULL;
+    int n = tu_read_puzzles("forum_hardest_1106.txt", 6, 60, &puz);
+    if (n <= 0) skip();
+    tu_steps a = {0}, b = {0};
+    uint32_t seed = 777;
+    int positions = 0, again = 0, again_miss = 0, found = 0;
+    for (int p = 0; p < n; p++) {
+        sdk_grid g, pos[MAXPOS];
+        sdk_grid_from_values(&g, puz[p]);
+        uint8_t sol[2][81];
+        assert_int_equal(sdk_solve_grid(&g, 2, sol, NULL), 1);
+        assert_true(walk_basic(&g));
+        int np = 0;
+        for (int round = 0; round < MAXPOS && sdk_grid_empty_count(&g) > 0; round++) {
+            pos[np++] = g;
+            for (int k = 0; k < NIDS; k++) {
+                const sdk_technique *t = tu_tech(CH, ids[k]);
+                tu_find_all(t, NULL, &g, &a);
+                tu_find_all(t, "reuse=0", &g, &b);
+                same_steps(&a, &b, ids[k]);
+                found += b.n > 0;
+            }
+            positions++;
+            /* an earlier position again, after this one */
+            const sdk_grid *old = &pos[(round * 7) % np];
+            for (int k = 0; k < NIDS; k++) {
+                const sdk_technique *t = tu_tech(CH, ids[k]);
+                tu_find_all(t, NULL, old, &a);
+                tu_find_all(t, "reuse=0", old, &b);
+                same_steps(&a, &b, ids[k]);
+                again_miss += b.n == 0;
+            }
+            again++;
+            walk_drop_wrong(&g, sol[0], 2, &seed);
+            if (!walk_basic(&g)) break;
+        }
+    }
+    free(puz);
+    tu_steps_free(&a);
+    tu_steps_free(&b);
+    print_message("chains reuse: %d positions (%d searches with steps), %d asked again (%d "
+                  "searches without steps)\n",
+                  positions, found, again, again_miss);
+    assert_true(positions > 20);
+    assert_true(found > 0);
+    assert_true(again_miss > 0);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_chains_reuse),
         cmocka_unit_test(test_chains_sound),
         cmocka_unit_test(test_reglib_chains),
     };
