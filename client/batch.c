@@ -7,6 +7,7 @@
  * progress notifications move the bar within a request. */
 #include "batch.h"
 
+#include <errno.h>
 #include <limits.h>
 #include <poll.h>
 #include <signal.h>
@@ -25,15 +26,17 @@
  * puzzles are kept as the request carries them: in `arena`, their msgpack
  * strings one after the other, which the connection sends from there
  * (rpc_send_lent: one copy of each puzzle, no send queue to fill); where
- * they were found, NUL-terminated, in `wheres`. A puzzle is printed from a
- * NUL-terminated copy (chunk_text), but for solve's compact answers, whose
- * lines are made from the arena itself. */
+ * they were found, NUL-terminated, in `wheres` (only when printed: JSON
+ * names no place). A puzzle is printed from a NUL-terminated copy
+ * (chunk_text), but for solve's compact answers, whose lines are made from
+ * the arena itself. */
 typedef struct chunk {
     uint32_t msgid;
     int n, cap;
-    char **where; /* into wheres (cap of them) */
-    size_t *len;  /* of each text */
-    size_t *at;   /* text i at at[2i] in arena, where at at[2i + 1] in wheres */
+    char **where;     /* into wheres (cap of them; none without places) */
+    size_t *len;      /* of each text */
+    size_t *at;       /* text i at at[i] in arena */
+    size_t *where_at; /* where i at where_at[i] in wheres */
     char *arena, *wheres;
     size_t arena_len, arena_cap, wheres_len, wheres_cap;
     double bytes;  /* input position after this chunk */
@@ -89,6 +92,7 @@ static void chunk_free(chunk *c)
     free(c->where);
     free(c->len);
     free(c->at);
+    free(c->where_at);
     free(c->arena);
     free(c->wheres);
 }
@@ -102,8 +106,9 @@ static void chunk_send(const batch_plan *p, chunk *c)
 }
 
 /* Room for want puzzles (their texts too when they are the usual line of
- * 81 cells: the arena is not grown and copied again and again). */
-static void chunk_room(chunk *c, int want)
+ * 81 cells: the arena is not grown and copied again and again), and their
+ * places when they are printed. */
+static void chunk_room(chunk *c, int want, bool places)
 {
     size_t texts = (size_t)want * 83;
     if (texts > c->arena_cap) { /* empty (chunk_clear): nothing to copy */
@@ -112,9 +117,12 @@ static void chunk_room(chunk *c, int want)
         c->arena_cap = texts;
     }
     if (want <= c->cap) return;
-    c->where = sdk_xrealloc(c->where, sizeof *c->where * (size_t)want);
+    if (places) {
+        c->where = sdk_xrealloc(c->where, sizeof *c->where * (size_t)want);
+        c->where_at = sdk_xrealloc(c->where_at, sizeof *c->where_at * (size_t)want);
+    }
     c->len = sdk_xrealloc(c->len, sizeof *c->len * (size_t)want);
-    c->at = sdk_xrealloc(c->at, sizeof *c->at * 2 * (size_t)want);
+    c->at = sdk_xrealloc(c->at, sizeof *c->at * (size_t)want);
     c->cap = want;
 }
 
@@ -155,6 +163,12 @@ static size_t chunk_put_text(chunk *c, const char *s, size_t len)
     return c->arena_len - len;
 }
 
+/* Where puzzle i was found ("" when places are not printed). */
+static const char *chunk_where(const chunk *c, int i)
+{
+    return c->where ? c->where[i] : "";
+}
+
 /* Puzzle i's text, NUL-terminated, in *scratch (grown to fit). */
 static const char *chunk_text(const chunk *c, int i, char **scratch, size_t *cap)
 {
@@ -163,9 +177,30 @@ static const char *chunk_text(const chunk *c, int i, char **scratch, size_t *cap
         *cap = n + 1 > 256 ? n + 1 : 256;
         *scratch = sdk_xrealloc(*scratch, *cap);
     }
-    memcpy(*scratch, c->arena + c->at[2 * i], n);
+    memcpy(*scratch, c->arena + c->at[i], n);
     (*scratch)[n] = 0;
     return *scratch;
+}
+
+/* Compact answers' lines are gathered here, then written. */
+static char lines[256 << 10];
+
+/* Write n bytes of lines to f: straight to its file (after what f holds),
+ * not copied into f's buffer first, when f has one. */
+static void write_lines(FILE *f, const char *p, size_t n)
+{
+    int fd = fileno(f);
+    if (fd < 0 || fflush(f) != 0) {
+        fwrite(p, 1, n, f);
+        return;
+    }
+    while (n > 0) {
+        ssize_t w = write(fd, p, n);
+        if (w < 0 && errno == EINTR) continue;
+        if (w <= 0) return; /* as fwrite's errors go unseen here */
+        p += w;
+        n -= (size_t)w;
+    }
 }
 
 static bool retryable(const char *code)
@@ -224,7 +259,6 @@ int batch_run(const batch_plan *p)
     int next_size = p->chunk_fixed || interactive || !nfiles ? chunk_size : 1;
     /* JSON names no puzzle's place (file:line): it is not even formatted */
     bool places = ro->mode != OUT_JSON;
-    static char nowhere[1];
     char *scratch = NULL; /* a puzzle's text, NUL-terminated, while printed */
     size_t scratch_cap = 0;
     struct sigaction sa = {.sa_handler = on_sigint}, old_int;
@@ -243,7 +277,7 @@ int batch_run(const batch_plan *p)
             int want = next_size;
             if (next_size < chunk_size)
                 next_size = next_size * 4 < chunk_size ? next_size * 4 : chunk_size;
-            chunk_room(c, want);
+            chunk_room(c, want, places);
             char where[PATH_MAX + 32];
             while (c->n < want && !rpc_interrupted) {
                 const char *t;
@@ -254,14 +288,14 @@ int batch_run(const batch_plan *p)
                     break;
                 }
                 c->len[c->n] = tl;
-                c->at[2 * c->n] = chunk_put_text(c, t, tl);
+                c->at[c->n] = chunk_put_text(c, t, tl);
                 if (places)
-                    c->at[2 * c->n + 1] = buf_put(&c->wheres, &c->wheres_len, &c->wheres_cap, where,
-                                                  strlen(where) + 1);
+                    c->where_at[c->n] = buf_put(&c->wheres, &c->wheres_len, &c->wheres_cap, where,
+                                                strlen(where) + 1);
                 c->n++;
             }
-            for (int i = 0; i < c->n; i++) /* wheres has stopped moving */
-                c->where[i] = places ? c->wheres + c->at[2 * i + 1] : nowhere;
+            for (int i = 0; places && i < c->n; i++) /* wheres has stopped moving */
+                c->where[i] = c->wheres + c->where_at[i];
             c->bytes = input_pos(&in);
             if (!c->n) break;
             /* the daemon's progress: the bar moves within a request too */
@@ -379,6 +413,13 @@ int batch_run(const batch_plan *p)
         }
         c->msg = m;
         c->done = true;
+        /* an answer printed later (others come before it) is read where it
+         * arrived no longer: the next wait may reuse that memory */
+        if (c != &ring[head] && !rpc_msg_keep(&c->msg)) {
+            fprintf(stderr, "%s: out of memory keeping an answer\n", prog);
+            status = EXIT_DAEMON;
+            break;
+        }
         /* print every finished chunk at the head, in input order */
         while (count && ring[head].done) {
             chunk *h = &ring[head];
@@ -387,43 +428,44 @@ int batch_run(const batch_plan *p)
                 sdk_wire_text(sdk_wire_get(&h->msg.error, "code"), code, sizeof code);
                 sdk_wire_text(sdk_wire_get(&h->msg.error, "message"), msg, sizeof msg);
                 for (int i = 0; i < h->n; i++)
-                    render_failure(ro, chunk_text(h, i, &scratch, &scratch_cap), h->where[i], code,
-                                   msg);
+                    render_failure(ro, chunk_text(h, i, &scratch, &scratch_cap), chunk_where(h, i),
+                                   code, msg);
                 bad = true;
                 if (!strcmp(code, SDK_E_DEADLINE)) deadline = true;
             } else {
                 /* solve's compact answers print from where they are (the
                  * solutions in the message, the puzzles in the arena), their
-                 * lines gathered here and written a few hundred at a time */
+                 * lines gathered here and written a thousand at a time */
                 uint32_t ncompact =
-                    h->msg.solutions && render_takes_compact(ro) ? h->msg.n_compact : 0;
-                char lines[32 << 10];
+                    h->msg.compact_at && render_takes_compact(ro) ? h->msg.n_compact : 0;
                 size_t nlines = 0;
                 for (int i = 0; i < h->n; i++) {
                     if ((uint32_t)i < ncompact && h->len[i] == 81) {
                         if (nlines > sizeof lines - RENDER_COMPACT_MAX) {
-                            fwrite(lines, 1, nlines, ro->out);
+                            write_lines(ro->out, lines, nlines);
                             nlines = 0;
                         }
-                        nlines += render_compact_line(lines + nlines, h->arena + h->at[2 * i],
-                                                      h->msg.solutions + (size_t)i * 81,
-                                                      h->msg.guesses[i]);
+                        const char *sol;
+                        uint64_t guesses;
+                        rpc_msg_compact(&h->msg, (uint32_t)i, &sol, &guesses);
+                        nlines +=
+                            render_compact_line(lines + nlines, h->arena + h->at[i], sol, guesses);
                         continue;
                     }
-                    if (nlines) fwrite(lines, 1, nlines, ro->out); /* before this one's */
+                    if (nlines) write_lines(ro->out, lines, nlines); /* before this one's */
                     nlines = 0;
                     const char *text = chunk_text(h, i, &scratch, &scratch_cap);
                     msgpack_object tmp[3];
                     const msgpack_object *r = rpc_msg_result(&h->msg, (uint32_t)i, tmp);
                     if (r) {
-                        if (!render_puzzle(ro, r, text, h->where[i])) bad = true;
+                        if (!render_puzzle(ro, r, text, chunk_where(h, i))) bad = true;
                     } else {
-                        render_failure(ro, text, h->where[i], SDK_E_INTERNAL,
+                        render_failure(ro, text, chunk_where(h, i), SDK_E_INTERNAL,
                                        "the daemon's answer has no result for this puzzle");
                         bad = true;
                     }
                 }
-                if (nlines) fwrite(lines, 1, nlines, ro->out);
+                if (nlines) write_lines(ro->out, lines, nlines);
             }
             done += h->n;
             last_bytes = h->bytes;
@@ -448,7 +490,9 @@ int batch_run(const batch_plan *p)
             for (int j = 0; j < k->n; j++) {
                 msgpack_object tmp[3];
                 const msgpack_object *r = rpc_msg_result(&k->msg, (uint32_t)j, tmp);
-                if (r) render_puzzle(ro, r, chunk_text(k, j, &scratch, &scratch_cap), k->where[j]);
+                if (r)
+                    render_puzzle(ro, r, chunk_text(k, j, &scratch, &scratch_cap),
+                                  chunk_where(k, j));
             }
             printed += k->n;
         }

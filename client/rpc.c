@@ -251,34 +251,62 @@ static bool take_compact(rpc_conn *c, rpc_msg *m)
         return false;
     /* each answer takes 85 bytes at least: n is no bigger than the message */
     if (!n || n > (uint64_t)(end - p) / 85) return false;
-    char *sol = malloc((size_t)n * 81);
-    uint64_t *gs = malloc((size_t)n * sizeof *gs);
-    if (!sol || !gs) {
-        free(sol);
-        free(gs);
-        return false;
-    }
+    /* the answers are read where they are: only where each one starts is
+     * noted (no copy of the solutions, no memory touched for them) */
+    uint32_t *at = malloc((size_t)n * sizeof *at);
+    if (!at) return false;
+    const unsigned char *first = p;
     for (uint64_t i = 0; i < n; i++) {
+        uint64_t g;
+        at[i] = (uint32_t)(p - first);
         if ((size_t)(end - p) < 84 || p[0] != 0x92 || p[1] != 0xd9 || p[2] != 81) goto other;
-        memcpy(sol + i * 81, p + 3, 81);
         p += 84;
-        if (!read_uint(&p, end, &gs[i])) goto other;
+        if (!read_uint(&p, end, &g)) goto other;
     }
     memset(m, 0, sizeof *m);
     msgpack_unpacked_init(&m->up);
     m->kind = SDK_RPC_RESPONSE;
     m->msgid = (uint32_t)id;
     m->error.type = m->result.type = MSGPACK_OBJECT_NIL;
-    m->solutions = sol;
-    m->guesses = gs;
+    m->compact = (const char *)first;
+    m->compact_at = at;
     m->n_compact = (uint32_t)n;
     up->off = (size_t)((const char *)p - up->buffer); /* consumed, as msgpack would */
     c->in.ready--;
     return true;
 other:
-    free(sol);
-    free(gs);
+    free(at);
     return false;
+}
+
+void rpc_msg_compact(const rpc_msg *m, uint32_t i, const char **solution, uint64_t *guesses)
+{
+    const unsigned char *p = (const unsigned char *)m->compact + m->compact_at[i];
+    *solution = (const char *)p + 3;
+    p += 84;
+    if (!read_uint(&p, p + 9, guesses)) *guesses = 0; /* checked when it was taken */
+}
+
+bool rpc_msg_keep(rpc_msg *m)
+{
+    if (!m->n_compact || m->compact_own) return true;
+    /* the last answer ends 85 to 93 bytes after its start */
+    const unsigned char *last = (const unsigned char *)m->compact + m->compact_at[m->n_compact - 1];
+    const unsigned char *e = last + 84;
+    uint64_t g;
+    read_uint(&e, e + 9, &g);
+    size_t len = (size_t)(e - (const unsigned char *)m->compact);
+    char *own = malloc(len);
+    if (!own) {
+        free(m->compact_at);
+        m->compact_at = NULL;
+        m->compact = NULL;
+        m->n_compact = 0;
+        return false;
+    }
+    memcpy(own, m->compact, len);
+    m->compact = m->compact_own = own;
+    return true;
 }
 
 /* Try to decode one complete message from what was read. 1 got one, 0 need
@@ -288,8 +316,8 @@ static int take(rpc_conn *c, rpc_msg *m)
     sdk_error err;
     if (take_compact(c, m)) return 1;
     msgpack_unpacked_init(&m->up);
-    m->solutions = NULL;
-    m->guesses = NULL;
+    m->compact = m->compact_own = NULL;
+    m->compact_at = NULL;
     m->n_compact = 0;
     int r = sdk_wire_reader_take(&c->in, &m->up, &err);
     if (r == 0) return 0;
@@ -420,22 +448,21 @@ int rpc_flush(rpc_conn *c, int timeout_ms)
 void rpc_msg_free(rpc_msg *m)
 {
     msgpack_unpacked_destroy(&m->up);
-    free(m->solutions);
-    free(m->guesses);
-    m->solutions = NULL;
-    m->guesses = NULL;
+    free(m->compact_at);
+    free(m->compact_own);
+    m->compact = m->compact_own = NULL;
+    m->compact_at = NULL;
     m->n_compact = 0;
 }
 
 const msgpack_object *rpc_msg_result(const rpc_msg *m, uint32_t i, msgpack_object tmp[3])
 {
-    if (m->solutions) {
+    if (m->compact_at) {
         if (i >= m->n_compact) return NULL;
         tmp[1].type = MSGPACK_OBJECT_STR;
-        tmp[1].via.str.ptr = m->solutions + (size_t)i * 81;
+        rpc_msg_compact(m, i, &tmp[1].via.str.ptr, &tmp[2].via.u64);
         tmp[1].via.str.size = 81;
         tmp[2].type = MSGPACK_OBJECT_POSITIVE_INTEGER;
-        tmp[2].via.u64 = m->guesses[i];
         tmp[0].type = MSGPACK_OBJECT_ARRAY;
         tmp[0].via.array.size = 2;
         tmp[0].via.array.ptr = &tmp[1];

@@ -34,10 +34,15 @@ typedef struct rpc_msg {
     msgpack_unpacked up;
     /* With rpc_read_compact: a response {results: [[solution, guesses],
      * ...]} (solve's `compact` answers, every one of them) read without
-     * building objects: n answers, solution i at solutions + 81 i (result
-     * is NIL then; rpc_msg_result gives each as an object). */
-    char *solutions;
-    uint64_t *guesses;
+     * building objects: n_compact answers, answer i the array of 2 at
+     * compact + compact_at[i] (rpc_msg_compact reads it; result is NIL
+     * then, and rpc_msg_result gives each as an object). They are read
+     * where they arrived, in the connection's buffer, which the next
+     * rpc_wait may reuse: a message kept longer is made to own its bytes
+     * first (rpc_msg_keep). */
+    const char *compact;
+    uint32_t *compact_at;
+    char *compact_own; /* the bytes compact points into, when kept */
     uint32_t n_compact;
 } rpc_msg;
 
@@ -80,9 +85,16 @@ const char *rpc_error(const rpc_conn *c);
 void rpc_msg_free(rpc_msg *m);
 
 /* Read answers made only of compact solve results without msgpack's object
- * tree (rpc_msg.solutions): a batch of easy puzzles' answers read at a
+ * tree (rpc_msg.compact): a batch of easy puzzles' answers read at a
  * fraction of the cost. Off by default. */
 void rpc_read_compact(rpc_conn *c, bool on);
+/* Compact answer i of m (i < m->n_compact): the solution's 81 digits (not
+ * NUL-terminated) and the guesses. */
+void rpc_msg_compact(const rpc_msg *m, uint32_t i, const char **solution, uint64_t *guesses);
+/* m is kept past the next rpc_wait: its compact answers are copied out of
+ * the connection's buffer (nothing to do for other messages). False when
+ * out of memory (m then has no compact answers left). */
+bool rpc_msg_keep(rpc_msg *m);
 /* Result i of a response's results array, or NULL when it has none; for a
  * compact answer built in *tmp (3 objects: the array and its two items). */
 const msgpack_object *rpc_msg_result(const rpc_msg *m, uint32_t i, msgpack_object tmp[3]);
