@@ -25,7 +25,7 @@ import time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from harness import (BUILD, EASY, HARD, SOURCE, SUDOKUD, Daemon, TestFailure, check, eq,  # noqa: E402
-                     main, make_conf, read_puzzles)
+                     main, make_conf, read_puzzles, valid_solution)
 import msgpack  # noqa: E402
 
 SKIP = 77  # ctest SKIP_RETURN_CODE
@@ -506,6 +506,50 @@ def test_worker_killed():
         r.close()
 
 
+def test_worker_killed_in_batch():
+    """Workers killed from outside while they solve pipelined batches of
+    cheap puzzles (pieces of hundreds, answers in bursts through the shared
+    ring, some answered but not read when the worker dies): every puzzle
+    gets exactly one result, in order, a right solution or a worker-killed
+    error, never more errors than kills, and the daemon serves on."""
+    puzzles = read_puzzles("17clue.txt", 24000)
+    with with_daemon() as d:
+        r, watch = d.rpc(), d.rpc()
+        eq(r.call("solve", {"puzzle": EASY})["status"], "unique", "workers up")
+        chunks = [puzzles[i:i + 3000] for i in range(0, len(puzzles), 3000)]
+        ids = [r.send("solve", {"puzzles": c}) for c in chunks]
+        kills = 0
+        for _ in range(3):
+            if not watch.call("status", {})["busy"]:
+                break
+            pid = workers_of(d)[kills % 2]
+            os.kill(int(pid), signal.SIGKILL)
+            kills += 1
+            wait_for("a new worker", lambda: pid not in workers_of(d)
+                     and watch.call("status", {})["workers"] == 2)
+        check(kills >= 1, "a worker was killed while busy")
+        errors = 0
+        for rid, c in zip(ids, chunks):
+            m = r.response(rid)
+            check(m[2] is None, f"a result, not an error: {m[2]}")
+            res = m[3]["results"]
+            eq(len(res), len(c), "one result per puzzle")
+            for p, x in zip(c, res):
+                if "error" in x:
+                    eq(x["error"]["code"], "worker-killed", f"the error of {p}")
+                    eq(x["puzzle"], p, "the error names its puzzle")
+                    errors += 1
+                else:
+                    check(x["status"] == "unique" and valid_solution(p, x["solution"]),
+                          f"{p}: {x}")
+        check(errors <= kills, f"{errors} errors for {kills} kills")
+        print(f"  {kills} kills, {errors} puzzles answered worker-killed, "
+              f"{len(puzzles) - errors} solved")
+        eq(r.call("solve", {"puzzle": HARD})["status"], "unique", "serves on")
+        r.close()
+        watch.close()
+
+
 def asan_build(d):
     return "not enforced in this AddressSanitizer build" in d.log_text()
 
@@ -573,6 +617,7 @@ TESTS = {
     "accepted_config": test_accepted_config,
     "config_values": test_config_values,
     "worker_killed": test_worker_killed,
+    "worker_killed_in_batch": test_worker_killed_in_batch,
     "worker_memory": test_worker_memory,
     "plugin_stderr": test_plugin_stderr,
     "protocol": test_protocol,
