@@ -598,11 +598,28 @@ out:
     return ret;
 }
 
+/* The premise set of a verity by name: unit of pass 0 (a candidate true or
+ * false), 1 (a cell), 2 (a digit in a house; unit = house * 9 + digit - 1). */
+static const char *verity_what(int pass, int unit, char what[32])
+{
+    if (pass == 0) {
+        snprintf(what, 32, "true/false");
+    } else if (pass == 1) {
+        sdk_cell_name(unit, what);
+    } else {
+        char hn[8];
+        snprintf(what, 32, "%d in %s", unit % 9 + 1, sdk_house_short(unit / 9, hn));
+    }
+    return what;
+}
+
 /* Verity: the premises ps[0..n) (one of them is true) all imply lit. */
-static int emit_verity(sctx *s, const int *ps, int n, int lit, const char *what,
+static int emit_verity(sctx *s, const int *ps, int n, int lit, int pass, int unit,
                        const sdk_technique *t, int base, seen *sn, sdk_sink *sink, sdk_step *st)
 {
     if (!seen_add(sn, lit)) return SDK_CONTINUE;
+    char what[32];
+    verity_what(pass, unit, what);
     sdk_step_init(st, t);
     /* the conclusion comes once, at the end (sdk_emit) */
     sdk_step_printf(st, "Forcing Chain Verity (%s):", what);
@@ -617,8 +634,10 @@ static int emit_verity(sctx *s, const int *ps, int n, int lit, const char *what,
     return sdk_emit(sink, st);
 }
 
-/* Intersect the tables of premises; emit every common conclusion. */
-static int verity_of(sctx *s, const int *ps, int n, int exclude_cell, const char *what, int base,
+/* Intersect the tables of premises; emit every common conclusion. The
+ * premise set (pass, unit: verity_what) is named only for a step, which
+ * most sets do not give. */
+static int verity_of(sctx *s, const int *ps, int n, int exclude_cell, int pass, int unit, int base,
                      seen *sn, sdk_sink *sink, sdk_step *st)
 {
     cset on = s->t[ps[0]].on, off = s->t[ps[0]].off;
@@ -636,10 +655,10 @@ static int verity_of(sctx *s, const int *ps, int n, int exclude_cell, const char
             if ((ps[i] >> 1) == k) premise = true;
         if (premise) continue;
         if (cs_has(&on, k) &&
-            emit_verity(s, ps, n, 2 * k + 1, what, &fcv, base, sn, sink, st) == SDK_STOP)
+            emit_verity(s, ps, n, 2 * k + 1, pass, unit, &fcv, base, sn, sink, st) == SDK_STOP)
             return SDK_STOP;
         if (cs_has(&off, k) &&
-            emit_verity(s, ps, n, 2 * k, what, &fcv, base, sn, sink, st) == SDK_STOP)
+            emit_verity(s, ps, n, 2 * k, pass, unit, &fcv, base, sn, sink, st) == SDK_STOP)
             return SDK_STOP;
     }
     return SDK_CONTINUE;
@@ -657,15 +676,14 @@ static int find_fcv(const sdk_ctx *ctx, const sdk_grid *g, sdk_sink *sink)
     for (int k = 0; k < SDK_NCAND && ret != SDK_STOP; k++) {
         if (!s.t[2 * k].valid) continue;
         int ps[2] = {2 * k + 1, 2 * k};
-        ret = verity_of(&s, ps, 2, k / 9, "true/false", 80, sn, sink, st);
+        ret = verity_of(&s, ps, 2, k / 9, 0, k, 80, sn, sink, st);
     }
     /* cells */
     for (int c = 0; c < 81 && ret != SDK_STOP; c++) {
         if (g->value[c]) continue;
         int ps[9] = {0}, n = 0;
         SDK_MASK_FOREACH(d, g->cand[c]) ps[n++] = SDK_LIT(SDK_CAND_NODE(c, d), 1);
-        char a[8];
-        ret = verity_of(&s, ps, n, -1, sdk_cell_name(c, a), 83, sn, sink, st);
+        ret = verity_of(&s, ps, n, -1, 1, c, 83, sn, sink, st);
     }
     /* houses */
     for (int h = 0; h < 27 && ret != SDK_STOP; h++)
@@ -674,9 +692,7 @@ static int find_fcv(const sdk_ctx *ctx, const sdk_grid *g, sdk_sink *sink)
             if (sdk_bb_count(b) < 2) continue;
             int ps[9] = {0}, n = 0;
             SDK_BB_FOREACH(c, b) ps[n++] = SDK_LIT(SDK_CAND_NODE(c, d), 1);
-            char hn[16], w[32];
-            snprintf(w, sizeof w, "%d in %s", d, sdk_house_short(h, hn));
-            ret = verity_of(&s, ps, n, -1, w, 82, sn, sink, st);
+            ret = verity_of(&s, ps, n, -1, 2, h * 9 + d - 1, 82, sn, sink, st);
         }
     forcing_static_free(&s);
 out:
@@ -935,21 +951,6 @@ static void seen_del(seen *sn, int lit)
 {
     cset *s = (lit & 1) ? &sn->place : &sn->elim;
     s->w[(lit >> 1) >> 6] &= ~(1ULL << ((lit >> 1) & 63));
-}
-
-/* The premise set of a verity by name: unit of pass 0 (a candidate true or
- * false), 1 (a cell), 2 (a digit in a house; unit = house * 9 + digit - 1). */
-static const char *verity_what(int pass, int unit, char what[32])
-{
-    if (pass == 0) {
-        snprintf(what, 32, "true/false");
-    } else if (pass == 1) {
-        sdk_cell_name(unit, what);
-    } else {
-        char hn[8];
-        snprintf(what, 32, "%d in %s", unit % 9 + 1, sdk_house_short(unit / 9, hn));
-    }
-    return what;
 }
 
 static int dyn_all(const sdk_ctx *ctx, const sdk_grid *g, unsigned flags, const sdk_technique *ct,
