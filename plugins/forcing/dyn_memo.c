@@ -29,6 +29,21 @@
  * digit) takes q's entry and q's read set; that set holds the cell or the
  * house that makes them partners, so while it is unchanged they still are.
  *
+ * The memo wants only a search's outcome, and with plain links (flags 0)
+ * that does not depend on the order of the search: its rules (a true
+ * candidate makes its cell's other candidates and its peers of the digit
+ * false; a cell with one candidate left, or a house with one place left for
+ * the digit, makes it true) only add literals, so what a premise derives
+ * when nothing stops it is one closure, and the search breaks exactly when
+ * that closure does (a candidate both true and false, a cell without
+ * candidate, a digit without place in a house: the search meets the clash
+ * when it derives the second literal, and the empty cell or house when it
+ * takes the last false one from its queue). So the memo fills those entries
+ * by closure_run() below, which keeps no reasons, depths or grid copy and
+ * makes a true literal's peers false a bitboard at a time; sdk_dyn_run()
+ * is left for the chains of a step. test_dyn_memo compares the entries with
+ * sdk_dyn_run() from scratch.
+ *
  * Within one position the memo is what the dynamic forcing chain, forcing
  * net contradiction and verity share (they run one after the other on a
  * position whenever the earlier ones find nothing). Two slots per thread
@@ -93,11 +108,83 @@ dyn_memo *dyn_memo_for(const sdk_grid *g, unsigned flags, int slot)
     return m;
 }
 
+/* The closure of a premise with plain links: per digit the cells derived
+ * true and false, and the literals derived in order (the queue). */
+typedef struct closure {
+    sdk_bb on[9], off[9];
+    int16_t lit[SDK_NCAND + 1];
+    int n, head;
+} closure;
+
+/* Derive lit; false when its candidate has the other value (a clash). */
+static inline bool derive(closure *s, int lit)
+{
+    int k = lit >> 1, c = k / 9, x = k % 9;
+    sdk_bb *mine = (lit & 1) ? &s->on[x] : &s->off[x];
+    const sdk_bb *other = (lit & 1) ? &s->off[x] : &s->on[x];
+    if (sdk_bb_has(*mine, c)) return true;
+    if (sdk_bb_has(*other, c)) return false;
+    sdk_bb_add(mine, c);
+    s->lit[s->n++] = (int16_t)lit;
+    return true;
+}
+
+/* What premise p derives on g with plain links (sdk_dyn_run's rules with
+ * flags 0), into s; true when it breaks the grid. */
+static bool closure_run(const sdk_grid *g, int p, closure *s)
+{
+    memset(s->on, 0, sizeof s->on);
+    memset(s->off, 0, sizeof s->off);
+    s->n = s->head = 0;
+    derive(s, p);
+    while (s->head < s->n) {
+        int lit = s->lit[s->head++], k = lit >> 1, c = k / 9, dg = k % 9 + 1;
+        if (lit & 1) {
+            /* the cell's other candidates, then the digit's peers */
+            unsigned others = g->cand[c] & ~sdk_digit_bit(dg);
+            SDK_MASK_FOREACH(e, others)
+                if (!derive(s, 2 * (c * 9 + e - 1))) return true;
+            sdk_bb peers = sdk_bb_and(sdk_peer_bb[c], g->digit[dg - 1]);
+            if (!sdk_bb_empty(sdk_bb_and(peers, s->on[dg - 1]))) return true;
+            sdk_bb fresh = sdk_bb_andnot(peers, s->off[dg - 1]);
+            s->off[dg - 1] = sdk_bb_or(s->off[dg - 1], fresh);
+            SDK_BB_FOREACH(x, fresh) s->lit[s->n++] = (int16_t)(2 * (x * 9 + dg - 1));
+            continue;
+        }
+        unsigned left = 0;
+        SDK_MASK_FOREACH(e, g->cand[c])
+            if (!sdk_bb_has(s->off[e - 1], c)) left |= sdk_digit_bit(e);
+        if (!left) return true;
+        if (sdk_mask_count(left) == 1 && !derive(s, 2 * (c * 9 + sdk_mask_first(left) - 1) + 1))
+            return true;
+        for (int i = 0; i < 3; i++) {
+            sdk_bb r = sdk_bb_andnot(sdk_house_digit(g, sdk_cell_house[c][i], dg), s->off[dg - 1]);
+            int n = sdk_bb_count(r);
+            if (n == 0) return true;
+            if (n == 1 && !derive(s, 2 * (sdk_bb_first(r) * 9 + dg - 1) + 1)) return true;
+        }
+    }
+    return false;
+}
+
 bool dyn_memo_fill(dyn_memo *m, const sdk_grid *g, int p, sdk_dyn *d)
 {
     if (m->state[p] != DYN_UNKNOWN) return false;
     int k = p >> 1;
-    bool broken = sdk_dyn_run(g, k / 9, k % 9 + 1, p & 1, m->flags, NULL, d);
+    const int16_t *order;
+    int n;
+    bool broken, ran = false;
+    closure s;
+    if (m->flags == 0) {
+        broken = closure_run(g, p, &s);
+        order = s.lit;
+        n = s.n;
+    } else {
+        broken = sdk_dyn_run(g, k / 9, k % 9 + 1, p & 1, m->flags, NULL, d);
+        order = d->order;
+        n = d->n;
+        ran = true;
+    }
     m->searched++;
     m->state[p] = broken ? DYN_BROKEN : DYN_OPEN;
     cset *on = &m->on[p], *off = &m->off[p];
@@ -105,14 +192,14 @@ bool dyn_memo_fill(dyn_memo *m, const sdk_grid *g, int p, sdk_dyn *d)
     memset(off, 0, sizeof *off);
     sdk_bb cells = sdk_bb_none(), houses[9];
     for (int x = 0; x < 9; x++) houses[x] = sdk_bb_none();
-    for (int i = 0; i < d->n; i++) {
-        int l = d->order[i], kk = l >> 1, c = kk / 9, x = kk % 9;
+    for (int i = 0; i < n; i++) {
+        int l = order[i], kk = l >> 1, c = kk / 9, x = kk % 9;
         cs_add((l & 1) ? on : off, kk);
         sdk_bb_add(&cells, c);
         houses[x] = sdk_bb_or(houses[x], sdk_peer_bb[c]);
     }
     for (int x = 0; x < 9; x++) m->read[p][x] = sdk_bb_or(houses[x], cells);
-    return true;
+    return ran;
 }
 
 void dyn_memo_share(dyn_memo *m, int p, int q)

@@ -29,7 +29,9 @@ typedef struct dyn_memo {
  * the memo's last position are dropped, the others kept. */
 dyn_memo *dyn_memo_for(const sdk_grid *g, unsigned flags, int slot);
 /* Search premise p on g (the memo's position) unless the memo has it; d is
- * a work area (it holds p's search when one ran: returns true then). */
+ * a work area: true when it holds p's search (sdk_dyn_run) now. With plain
+ * links (flags 0) the memo's own closure search runs instead (dyn_memo.c),
+ * and d is left as it was. */
 bool dyn_memo_fill(dyn_memo *m, const sdk_grid *g, int p, sdk_dyn *d);
 /* Premise p's entry is premise q's (the two imply each other on g, the
  * memo's position; q's entry is filled). */

@@ -1011,7 +1011,7 @@ static int dyn_all(const sdk_ctx *ctx, const sdk_grid *g, unsigned flags, const 
                     dyn_memo_share(dc, p, 2 * q + 1);
                     searched = false;
                 } else if (searched) {
-                    dyn_memo_fill(dc, g, p, d);
+                    searched = dyn_memo_fill(dc, g, p, d); /* d holds p's search? */
                 }
                 if (dc->state[p] == DYN_BROKEN) {
                     if (t) t[p] |= DT_CONTRA;

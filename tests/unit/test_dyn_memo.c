@@ -9,8 +9,11 @@
  * derived. Premises "k false" with a strong partner take the partner's
  * entry (dyn_memo_share), as the plugin does, and must match their own
  * search too. Between puzzles the memo jumps to an unrelated grid (candidates
- * come back), and nishio and group flags are mixed in. The memo must keep
- * some entries, or it saves nothing. */
+ * come back), and nishio and group flags are mixed in, and grids without a
+ * solution (a wrong digit placed, singles after it: the nested chains'
+ * grids, where most premises break). With plain links the memo fills its
+ * entries by its own closure search, with the others by sdk_dyn_run(): both
+ * are compared. The memo must keep some entries, or it saves nothing. */
 #include <stdlib.h>
 #include <string.h>
 #include "sudoku/format.h"
@@ -59,6 +62,22 @@ static void check_position(const sdk_grid *g, unsigned flags, int slot, sdk_dyn 
     }
 }
 
+/* A grid without a solution after g: a wrong digit placed in the first
+ * cell from *seed with two candidates or more, then singles and locked
+ * candidates; false when the grid broke. */
+static bool wrong_of(const sdk_grid *g, const uint8_t *sol, uint32_t *seed, sdk_grid *w)
+{
+    *w = *g;
+    *seed = *seed * 1103515245u + 12345u;
+    for (int i = 0; i < 81; i++) {
+        int c = (int)(((*seed >> 8) + (unsigned)i) % 81);
+        if (w->value[c] || sdk_mask_count(w->cand[c]) < 2) continue;
+        sdk_grid_place(w, c, sdk_mask_first(w->cand[c] & ~sdk_digit_bit(sol[c])), false);
+        return walk_basic(w);
+    }
+    return false;
+}
+
 static void test_memo_against_scratch(void **state)
 {
     (void)state;
@@ -81,6 +100,12 @@ static void test_memo_against_scratch(void **state)
             check_position(&g, 0, 0, d);
             if (round % 3 == 1) check_position(&g, SDK_DYN_NISHIO, 1, d);
             if (round % 3 == 2) check_position(&g, SDK_DYN_LOCKED, 1, d);
+            sdk_grid w;
+            if (round % 3 == 0 && wrong_of(&g, sol[0], &seed, &w)) {
+                check_position(&w, 0, 1, d);
+                walk_drop_wrong(&w, sol[0], 3, &seed);
+                check_position(&w, 0, 1, d);
+            }
             walk_drop_wrong(&g, sol[0], 3, &seed);
             if (round % 4 == 3 && !walk_basic(&g)) break;
         }
