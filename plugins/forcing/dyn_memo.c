@@ -112,6 +112,7 @@ dyn_memo *dyn_memo_for(const sdk_grid *g, unsigned flags, int slot)
  * true and false, and the literals derived in order (the queue). */
 typedef struct closure {
     sdk_bb on[9], off[9];
+    uint16_t off_cell[SDK_CELLS]; /* per cell its digits derived false */
     int16_t lit[SDK_NCAND + 1];
     int n, head;
 } closure;
@@ -125,6 +126,7 @@ static inline bool derive(closure *s, int lit)
     if (sdk_bb_has(*mine, c)) return true;
     if (sdk_bb_has(*other, c)) return false;
     sdk_bb_add(mine, c);
+    if (!(lit & 1)) s->off_cell[c] |= (uint16_t)(1u << x);
     s->lit[s->n++] = (int16_t)lit;
     return true;
 }
@@ -135,6 +137,7 @@ static bool closure_run(const sdk_grid *g, int p, closure *s)
 {
     memset(s->on, 0, sizeof s->on);
     memset(s->off, 0, sizeof s->off);
+    memset(s->off_cell, 0, sizeof s->off_cell);
     s->n = s->head = 0;
     derive(s, p);
     while (s->head < s->n) {
@@ -148,12 +151,13 @@ static bool closure_run(const sdk_grid *g, int p, closure *s)
             if (!sdk_bb_empty(sdk_bb_and(peers, s->on[dg - 1]))) return true;
             sdk_bb fresh = sdk_bb_andnot(peers, s->off[dg - 1]);
             s->off[dg - 1] = sdk_bb_or(s->off[dg - 1], fresh);
-            SDK_BB_FOREACH(x, fresh) s->lit[s->n++] = (int16_t)(2 * (x * 9 + dg - 1));
+            SDK_BB_FOREACH(x, fresh) {
+                s->off_cell[x] |= (uint16_t)sdk_digit_bit(dg);
+                s->lit[s->n++] = (int16_t)(2 * (x * 9 + dg - 1));
+            }
             continue;
         }
-        unsigned left = 0;
-        SDK_MASK_FOREACH(e, g->cand[c])
-            if (!sdk_bb_has(s->off[e - 1], c)) left |= sdk_digit_bit(e);
+        unsigned left = g->cand[c] & ~(unsigned)s->off_cell[c];
         if (!left) return true;
         if (sdk_mask_count(left) == 1 && !derive(s, 2 * (c * 9 + sdk_mask_first(left) - 1) + 1))
             return true;
