@@ -112,20 +112,9 @@ bool forcing_links_init(sctx *s, const sdk_grid *g, unsigned flags)
 {
     memset(s, 0, sizeof *s);
     s->g = g;
-    uint64_t serial;
-    const sdk_links *L = sdk_links_shared(g, flags, &serial);
+    const sdk_links *L = sdk_links_shared(g, flags, &s->serial);
     if (!L) return false;
-    if (!links_last) links_last = sdk_xcalloc(1, sizeof *links_last);
-    links_cache *lc = links_last;
-    if (!lc->used || lc->serial != serial) {
-        if (lc->used) sdk_lsearch_free(&lc->S);
-        lc->used = false;
-        if (!sdk_lsearch_init(&lc->S, L)) return false;
-        lc->used = true;
-        lc->serial = serial;
-    }
-    s->L = L;
-    s->S = &lc->S;
+    s->L = L; /* s->S: made on the first search (search_buffer) */
     table_cache *tc = &tables;
     if (!key_holds(&tc->key, g, flags)) {
         key_set(&tc->key, g, flags);
@@ -133,6 +122,24 @@ bool forcing_links_init(sctx *s, const sdk_grid *g, unsigned flags)
     }
     s->t = tc->t;
     return true;
+}
+
+/* The search buffer on s's links, made when first wanted: most finds read
+ * only the tables (made together, without it) and write no chain. */
+static sdk_lsearch *search_buffer(sctx *s)
+{
+    if (s->S) return s->S;
+    if (!links_last) links_last = sdk_xcalloc(1, sizeof *links_last);
+    links_cache *lc = links_last;
+    if (!lc->used || lc->serial != s->serial) {
+        if (lc->used) sdk_lsearch_free(&lc->S);
+        lc->used = false;
+        sdk_lsearch_init(&lc->S, s->L);
+        lc->used = true;
+        lc->serial = s->serial;
+    }
+    s->S = &lc->S;
+    return s->S;
 }
 
 /* A solution of the last grids, per thread. The finds of one puzzle's path
@@ -188,9 +195,10 @@ bool forcing_solution(const sdk_grid *g, uint8_t sol[SDK_CELLS])
 /* Search what lit implies and write it into t. */
 static void table_search(sctx *s, int lit, table *t)
 {
-    sdk_links_search(s->L, lit, s->S);
+    sdk_lsearch *S = search_buffer(s);
+    sdk_links_search(s->L, lit, S);
     const int *reached;
-    int nreached = sdk_lsearch_reached(s->S, &reached);
+    int nreached = sdk_lsearch_reached(S, &reached);
     if (nreached >= 0) { /* the literals reached, from the search's queue */
         memset(&t->on, 0, sizeof t->on);
         memset(&t->off, 0, sizeof t->off);
@@ -201,7 +209,7 @@ static void table_search(sctx *s, int lit, table *t)
         return;
     }
     /* word by word, without branches (this runs for every premise) */
-    const int *dist = s->S->dist;
+    const int *dist = S->dist;
     for (int w = 0; w < 12; w++) {
         uint64_t on_w = 0, off_w = 0;
         int k0 = w * 64, k1 = k0 + 64 < SDK_NCAND ? k0 + 64 : SDK_NCAND;
@@ -417,9 +425,10 @@ void forcing_static_free(sctx *s)
 /* Add the chain premise -> lit to the step; returns its node count. */
 int forcing_add_chain(sctx *s, int premise, int lit, sdk_step *st, char *txt, size_t n)
 {
-    sdk_links_search(s->L, premise, s->S);
+    sdk_lsearch *S = search_buffer(s);
+    sdk_links_search(s->L, premise, S);
     int ch[256];
-    int m = sdk_links_path(s->S, lit, ch, 256);
+    int m = sdk_links_path(S, lit, ch, 256);
     if (m <= 0) return 0;
     sdk_links_to_step(s->L, ch, m, st);
     if (txt) sdk_links_eureka(s->L, ch, m, txt, n);

@@ -72,7 +72,8 @@ typedef struct seen {
 typedef struct sctx {
     const sdk_grid *g;
     const sdk_links *L; /* the links of g (sdk_links_shared(): not ours) */
-    sdk_lsearch *S;     /* a search buffer on them */
+    uint64_t serial;    /* their build (sdk_links_shared) */
+    sdk_lsearch *S;     /* a search buffer on them, NULL until a search wants one */
     table *t;           /* 2 * 729 */
     bool all_tried;     /* forcing_table() computed every table (or tried to) */
 } sctx;
