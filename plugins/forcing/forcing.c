@@ -284,6 +284,7 @@ static void comp_mark_clean(int c)
 /* tables_all()'s state for the callback. */
 typedef struct tables_pass {
     const sdk_links *L;
+    const int *to; /* the edges' targets (tables_work.to) */
     const int *comp;
     int *merged; /* merged[c] == the completing component: c is in its set */
     int *leaf;   /* per component: its one literal when it has no successor, else -1 */
@@ -315,7 +316,7 @@ static void tables_component(void *ctx, int c, const int *members, int k)
         int w = members[i];
         table_add_lit(r, w);
         for (int e = p->L->first[w]; e < p->L->first[w + 1]; e++) {
-            int to = p->comp[p->L->edge[e].to];
+            int to = p->comp[p->to[e]];
             if (to == c || p->merged[to] == c) continue;
             p->merged[to] = c;
             successors = true;
@@ -374,6 +375,7 @@ static bool tables_all(sctx *s)
     }
     for (int e = 0; e < ne; e++) tw->to[e] = L->edge[e].to;
     tables_pass p = {.L = L,
+                     .to = tw->to,
                      .comp = comp,
                      .merged = merged,
                      .leaf = leaf,
