@@ -625,6 +625,42 @@ static sdk_bb xlevel_next(search *st, uint32_t avail, sdk_bb fresh, sdk_bb B, sd
     return kept;
 }
 
+/* Before the houses that may join the base at this level are tried: when
+ * every x on the list has used up its cover houses (count at its limit),
+ * a house keeps x only when it holds no cell that would count for x (open,
+ * not seeing x, not sharing a may-be-cover house with x's independent
+ * cells) and does not make x a base cell (a lower limit); kill[i] holds
+ * those cells for the i-th x. A house that meets every kill[i] would leave
+ * xlevel_next no x, and base_viable would say no: it is skipped without
+ * the call. Returns the number of x (kill[] filled), or -1 when some x has
+ * room left (every house is tried). On hard puzzles most last-level houses
+ * go this way. */
+static int xlevel_kills(const search *st, sdk_bb *kill)
+{
+    const xlevel *l = &st->xl[st->nbase];
+    sdk_bb open = sdk_bb_andnot(st->cand, st->B);
+    for (int i = 0; i < l->n; i++) {
+        int x = l->x[i];
+        bool in_base = sdk_bb_has(st->B, x);
+        if (l->count[i] < st->n - (in_base ? 2 : 1)) return -1;
+        sdk_bb k = sdk_bb_andnot(sdk_bb_andnot(open, st->seen_by[x]), l->shared[i]);
+        if (in_base)
+            sdk_bb_del(&k, x);
+        else
+            sdk_bb_add(&k, x);
+        kill[i] = k;
+    }
+    return l->n;
+}
+
+/* Does house candidates hc miss some kill[i] (see xlevel_kills)? */
+static inline bool house_keeps_some(sdk_bb hc, const sdk_bb *kill, int nkill)
+{
+    for (int i = 0; i < nkill; i++)
+        if (((hc.lo & kill[i].lo) | (hc.hi & kill[i].hi)) == 0) return true;
+    return false;
+}
+
 /* May a house join the base when its candidates already in the base are
  * endo? Those become endo fins: only in a finned search, within the fin
  * limits, and (with need_elims) with a candidate left that every fin sees.
@@ -811,6 +847,8 @@ static ALWAYS_INLINE void base_rec(search *st, int from, const bool since)
     }
     /* no wanted house yet: one must come, the last one at the last level */
     bool want_one = since && !(st->base_used & st->want), last = st->nbase + 1 == st->n;
+    sdk_bb kill[SDK_CELLS];
+    int nkill = st->per_x ? xlevel_kills(st, kill) : -1;
     for (int h = from; h < 27 && !st->stop; h++) {
         if (since && want_one && !(st->want >> h)) break;
         if (since && want_one && last && !(st->want >> h & 1)) continue;
@@ -822,6 +860,7 @@ static ALWAYS_INLINE void base_rec(search *st, int from, const bool since)
             break;
         sdk_bb hc = st->house_cand[h];
         if (sdk_bb_empty(hc)) continue;
+        if (nkill >= 0 && !house_keeps_some(hc, kill, nkill)) continue;
         sdk_bb endo = sdk_bb_and(st->B, hc), E2;
         if (!endo_fins_ok(st, endo, &E2)) continue;
         indep ind0 = st->ind;
