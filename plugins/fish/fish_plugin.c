@@ -310,28 +310,79 @@ static void miss_note(const fdef *def, const sdk_fish_search *s, sdk_bb cand)
  * technique and digit, the last candidate pattern where the technique found
  * nothing is kept; when the digit's pattern now is a subset of it, only the
  * fish that gained what it lost since can be new (sdk_fish_find_since in
- * fish.h), and only they are searched, in the usual order. Any other pattern
- * (another puzzle, other fin limits) gets the full search. */
+ * fish.h), and only they are searched, in the usual order.
+ *
+ * The path does not only shrink, though: forcing chains and nested searches
+ * ask the techniques on grids made from the current one by an assumption,
+ * then the engine comes back to the path, whose grid is no subset of the
+ * last (assumed) one. A fish depends on the pattern only, not on which digit
+ * it is, so each technique also keeps its last RECENT_MISSES patterns
+ * without fish (any digit, a ring): when the digit's own last miss is no
+ * subset or lost many candidates since, the pattern of the ring that holds
+ * the digit's with the fewest candidates more serves instead. Any other
+ * pattern (another puzzle, other fin limits) gets the full search. */
+enum { RECENT_MISSES = 64, FEW_GONE = 2 };
+
 typedef struct last_miss {
     sdk_bb cand; /* empty: nothing kept */
     int32_t max_fins, max_endo_fins;
 } last_miss;
 
+typedef struct recent {
+    last_miss m[RECENT_MISSES];
+    int next; /* the slot the next miss takes */
+} recent;
+
 static _Thread_local last_miss last_misses[54][9]; /* [def_index][digit - 1] */
+static _Thread_local recent recents[54];           /* [def_index] */
 
 static last_miss *last_miss_of(const fdef *def, int d)
 {
     return &last_misses[def_index(def)][d - 1];
 }
 
-/* Search digit d: since its last miss when there is one for these limits. */
+/* Candidates of P that cand lacks, or -1 when cand is no subset of P or P
+ * was kept for other fin limits. */
+static int gone_since(const last_miss *m, sdk_bb cand, const sdk_fish_search *s)
+{
+    if (sdk_bb_empty(m->cand) || m->max_fins != s->max_fins ||
+        m->max_endo_fins != s->max_endo_fins || !sdk_bb_empty(sdk_bb_andnot(cand, m->cand)))
+        return -1;
+    return sdk_bb_count(sdk_bb_andnot(m->cand, cand));
+}
+
+/* Remember a miss of the technique on cand (digit d). */
+static void note_last_miss(const fdef *def, int d, sdk_bb cand, const sdk_fish_search *s)
+{
+    last_miss m = {cand, s->max_fins, s->max_endo_fins};
+    *last_miss_of(def, d) = m;
+    recent *r = &recents[def_index(def)];
+    int newest = (r->next + RECENT_MISSES - 1) % RECENT_MISSES;
+    if (sdk_bb_eq(r->m[newest].cand, cand)) return;
+    r->m[r->next] = m;
+    r->next = (r->next + 1) % RECENT_MISSES;
+}
+
+/* Search digit d: since the closest kept miss when there is one for these
+ * limits. */
 static void search_digit(const fdef *def, const sdk_grid *g, int d, const sdk_fish_search *s,
                          run *r)
 {
-    const last_miss *m = last_miss_of(def, d);
-    if (!sdk_bb_empty(m->cand) && m->max_fins == s->max_fins &&
-        m->max_endo_fins == s->max_endo_fins)
-        sdk_fish_find_since(g, d, s, m->cand, on_fish, r);
+    sdk_bb cand = g->digit[d - 1];
+    const last_miss *best = last_miss_of(def, d);
+    int gone = gone_since(best, cand, s);
+    if (gone < 0 || gone > FEW_GONE) {
+        const recent *rc = &recents[def_index(def)];
+        for (int i = 0; i < RECENT_MISSES; i++) {
+            int k = gone_since(&rc->m[i], cand, s);
+            if (k >= 0 && (gone < 0 || k < gone)) {
+                gone = k;
+                best = &rc->m[i];
+            }
+        }
+    }
+    if (gone >= 0)
+        sdk_fish_find_since(g, d, s, best->cand, on_fish, r);
     else
         sdk_fish_find(g, d, s, on_fish, r);
 }
@@ -357,14 +408,14 @@ static int find_fish(const sdk_ctx *ctx, const sdk_grid *g, sdk_sink *sink)
         r.n = 0;
         sdk_bb cand = g->digit[d - 1];
         if (miss_known(def, &s, cand)) {
-            *last_miss_of(def, d) = (last_miss){cand, s.max_fins, s.max_endo_fins};
+            note_last_miss(def, d, cand, &s);
             continue;
         }
         r.emitted = 0;
         search_digit(def, g, d, &s, &r);
         if (!r.emitted && !r.stopped && (!siamese || r.n == 0)) {
             miss_note(def, &s, cand);
-            *last_miss_of(def, d) = (last_miss){cand, s.max_fins, s.max_endo_fins};
+            note_last_miss(def, d, cand, &s);
         }
         if (!siamese || r.stopped || r.n == 0) continue;
         /* memcmp over the whole arrays: unused slots are zero */
