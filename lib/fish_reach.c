@@ -89,6 +89,64 @@ static int clamp_size(int max_size)
     return max_size > SDK_FISH_MAX_SIZE ? SDK_FISH_MAX_SIZE : max_size;
 }
 
+/* The answers of some_fish per thread, for the next calls: a function of
+ * the digit's candidates, the good cells (rows; the columns say the same),
+ * the target (-1: a set bit, type 2) and max_size. The same chains come back
+ * at the next positions, where the digit's candidates and most implications
+ * stay. Direct-mapped; a slot taken by another key is overwritten. */
+struct tested {
+    sdk_bb cand;
+    uint16_t good[9];
+    int8_t target;
+    uint8_t max_size; /* 0: empty */
+    bool fits;
+};
+enum { TESTED_SLOTS = 2048 };
+static _Thread_local struct tested tested[TESTED_SLOTS];
+
+static uint64_t tested_key(sdk_bb cand, int max_size, int target)
+{
+    return cand.lo * 0x9E3779B97F4A7C15ULL ^ cand.hi * 0xD6E8FEB86659FD93ULL ^
+           (uint64_t)max_size * 0x94D049BB133111EBULL ^
+           (uint64_t)(target + 1) * 0xBF58476D1CE4E5B9ULL;
+}
+
+static uint64_t tested_hash(uint64_t key, const uint16_t *good)
+{
+    uint64_t a, b;
+    memcpy(&a, good, 8);
+    memcpy(&b, good + 4, 8);
+    return key ^ a * 0x9E3779B97F4A7C15ULL ^ b * 0xC2B2AE3D27D4EB4FULL ^
+           (uint64_t)good[8] * 0x165667B19E3779F9ULL;
+}
+
+static struct tested *tested_at(uint64_t h)
+{
+    return &tested[(h ^ h >> 29 ^ h >> 47) & (TESTED_SLOTS - 1)];
+}
+
+/* The kept entry for the key, or NULL. */
+static struct tested *tested_slot(uint64_t h, sdk_bb cand, const uint16_t *good, int max_size,
+                                  int target)
+{
+    struct tested *t = tested_at(h);
+    if (t->max_size == max_size && t->target == target && sdk_bb_eq(t->cand, cand) &&
+        !memcmp(t->good, good, sizeof t->good))
+        return t;
+    return NULL;
+}
+
+static void tested_put(uint64_t h, sdk_bb cand, const uint16_t *good, int max_size, int target,
+                       bool fits)
+{
+    struct tested *t = tested_at(h);
+    t->cand = cand;
+    memcpy(t->good, good, sizeof t->good);
+    t->target = (int8_t)target;
+    t->max_size = (uint8_t)max_size;
+    t->fits = fits;
+}
+
 bool sdk_fish_basic_sets_keep(sdk_bb cand, const uint64_t *sets, int set_words, int max_size,
                               uint64_t *keep)
 {
@@ -121,37 +179,20 @@ bool sdk_fish_basic_sets_keep(sdk_bb cand, const uint64_t *sets, int set_words, 
     }
     /* many bits have the same good cells (what one chain reaches), here
      * and at the next positions, where the digit's candidates and most
-     * chains stay: the answer, a function of the candidates, the good cells
-     * and max_size, is kept per thread (direct-mapped; a slot taken by
-     * another pattern is overwritten) */
-    static _Thread_local struct {
-        sdk_bb cand;
-        uint16_t good[9];
-        uint8_t max_size; /* 0: empty */
-        bool fits;
-    } tested[2048];
-    uint64_t hc = cand.lo * 0x9E3779B97F4A7C15ULL ^ cand.hi * 0xD6E8FEB86659FD93ULL ^
-                  (uint64_t)max_size * 0x94D049BB133111EBULL;
+     * chains stay: the answer is kept (see `tested`) */
+    uint64_t hc = tested_key(cand, max_size, -1);
     uint64_t any = 0;
     for (int w = 0, z = 0; w < set_words; w++) {
         for (uint64_t m = keep[w]; m; m &= m - 1, z++) {
-            uint64_t a, b;
-            memcpy(&a, good_row[z], 8);
-            memcpy(&b, good_row[z] + 4, 8);
-            uint64_t h = hc ^ a * 0x9E3779B97F4A7C15ULL ^ b * 0xC2B2AE3D27D4EB4FULL ^
-                         (uint64_t)good_row[z][8] * 0x165667B19E3779F9ULL;
-            unsigned slot = (unsigned)(h ^ h >> 29 ^ h >> 47) & 2047;
+            uint64_t h = tested_hash(hc, good_row[z]);
+            struct tested *t = tested_slot(h, cand, good_row[z], max_size, -1);
             bool fits;
-            if (tested[slot].max_size == max_size && sdk_bb_eq(tested[slot].cand, cand) &&
-                !memcmp(tested[slot].good, good_row[z], sizeof good_row[z])) {
-                fits = tested[slot].fits;
+            if (t) {
+                fits = t->fits;
             } else {
                 fits = some_fish(cand_row, good_row[z], -1, 0, none, max_size) ||
                        some_fish(cand_col, good_col[z], -1, 0, none, max_size);
-                tested[slot].cand = cand;
-                memcpy(tested[slot].good, good_row[z], sizeof good_row[z]);
-                tested[slot].max_size = (uint8_t)max_size;
-                tested[slot].fits = fits;
+                tested_put(h, cand, good_row[z], max_size, -1, fits);
             }
             if (!fits) keep[w] &= ~(m & -m);
         }
@@ -182,16 +223,26 @@ sdk_bb sdk_fish_basic_reach_targets(sdk_bb cand, const sdk_bb *reach, sdk_bb tar
             good_col[x][k] |= (uint16_t)(1u << r);
         }
     }
+    /* the answers are kept as sdk_fish_basic_sets_keep's are (`tested`):
+     * the same chains reach the same targets at the next positions */
     SDK_BB_FOREACH(x, targets) {
-        int xr = x / 9, xc = x % 9;
-        uint16_t box_row[9] = {0}, box_col[9] = {0}; /* the cross lines in x's box */
-        for (int l = 0; l < 9; l++) {
-            if (l / 3 == xr / 3) box_row[l] = (uint16_t)(7u << (xc / 3 * 3));
-            if (l / 3 == xc / 3) box_col[l] = (uint16_t)(7u << (xr / 3 * 3));
+        uint64_t h = tested_hash(tested_key(cand, max_size, x), good_row[x]);
+        struct tested *t = tested_slot(h, cand, good_row[x], max_size, x);
+        bool fits;
+        if (t) {
+            fits = t->fits;
+        } else {
+            int xr = x / 9, xc = x % 9;
+            uint16_t box_row[9] = {0}, box_col[9] = {0}; /* the cross lines in x's box */
+            for (int l = 0; l < 9; l++) {
+                if (l / 3 == xr / 3) box_row[l] = (uint16_t)(7u << (xc / 3 * 3));
+                if (l / 3 == xc / 3) box_col[l] = (uint16_t)(7u << (xr / 3 * 3));
+            }
+            fits = some_fish(cand_row, good_row[x], xr, xc, box_row, max_size) ||
+                   some_fish(cand_col, good_col[x], xc, xr, box_col, max_size);
+            tested_put(h, cand, good_row[x], max_size, x, fits);
         }
-        if (some_fish(cand_row, good_row[x], xr, xc, box_row, max_size) ||
-            some_fish(cand_col, good_col[x], xc, xr, box_col, max_size))
-            sdk_bb_add(&pass, x);
+        if (fits) sdk_bb_add(&pass, x);
     }
     return pass;
 }

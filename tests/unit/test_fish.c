@@ -9,6 +9,7 @@
  *     and the fish themselves) no fish eliminates a digit of the solution;
  *   - small checks: ids exported, text format, first-step mode stops,
  *     options (max-fins) change the result. */
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -413,7 +414,8 @@ static void test_pruning_exact(void **state)
  * cover house) and type 1 targets (a potential elimination every fin sees
  * or reaches, not every fin sees) are checked against what they keep; and
  * they must drop some, or they test nothing. Made-up sets and reach, dense
- * and sparse, on hard positions. */
+ * and sparse, on hard positions. Their answers kept per thread must be a
+ * new thread's. */
 
 typedef struct concl {
     uint64_t bits[WORDS]; /* type 2 conclusions */
@@ -440,6 +442,42 @@ static int note_conclusions(void *ctx, const sdk_fish *f)
     }
     c->targets = sdk_bb_or(c->targets, sdk_bb_andnot(sdk_bb_and(f->potential, seen), peers));
     return 0;
+}
+
+/* The two filters keep their answers per thread across calls (fish_reach.c,
+ * `tested`): what they answer in this thread, with what earlier calls left,
+ * must be what a new thread, with nothing kept, answers. */
+typedef struct filter_job {
+    sdk_bb cand;
+    uint64_t keep[WORDS];
+    bool any;
+    sdk_bb targets;
+} filter_job;
+
+static void filter_run(filter_job *j)
+{
+    j->keep[0] = j->keep[1] = ~0ULL;
+    j->any = sdk_fish_basic_sets_keep(j->cand, sets, WORDS, 4, j->keep);
+    j->targets = sdk_fish_basic_reach_targets(j->cand, reach, j->cand, 4);
+}
+
+static void *filter_thread(void *arg)
+{
+    filter_run(arg);
+    return NULL;
+}
+
+/* This thread's answers (kept ones among them) = a new thread's. */
+static void filter_same_as_fresh(sdk_bb cand)
+{
+    filter_job here = {.cand = cand}, fresh = {.cand = cand};
+    filter_run(&here);
+    pthread_t t;
+    assert_int_equal(pthread_create(&t, NULL, filter_thread, &fresh), 0);
+    assert_int_equal(pthread_join(t, NULL), 0);
+    assert_true(here.any == fresh.any);
+    assert_memory_equal(here.keep, fresh.keep, sizeof here.keep);
+    assert_true(sdk_bb_eq(here.targets, fresh.targets));
 }
 
 static void test_basic_filters_keep_all(void **state)
@@ -491,6 +529,15 @@ static void test_basic_filters_keep_all(void **state)
             x_in += sdk_bb_count(cand);
             x_kept += sdk_bb_count(x);
             x_needed += sdk_bb_count(need.targets);
+            /* kept answers: the same call again, then the next position's
+             * (a few cells imply and reach something else) */
+            filter_same_as_fresh(cand);
+            for (int k = 0; k < 3; k++) {
+                int c = (int)(rnd() % SDK_CELLS);
+                reach[c] = sdk_bb_and((sdk_bb){rnd(), rnd() & ((1ULL << 17) - 1)}, cand);
+                sets[c * WORDS] ^= rnd();
+            }
+            filter_same_as_fresh(cand);
         }
     }
     printf("basic fish filters: set bits %ld, kept %ld, concluded %ld; targets %ld, kept %ld, "
