@@ -598,21 +598,36 @@ static sdk_bb xlevel_next(search *st, uint32_t avail, sdk_bb fresh, sdk_bb B, sd
     xlevel *next = &st->xl[st->nbase + 1];
     sdk_bb kept = sdk_bb_none();
     int k = 0;
+    /* what a fresh cell chosen adds to an x's shared cells (itself and its
+     * may-be-cover houses): the same for every x, so made once; the loop
+     * below keeps plain words (see `search`) */
+    sdk_bb contrib[SDK_CELLS];
+    SDK_BB_FOREACH(c, fresh) {
+        sdk_bb sh = sdk_bb_none();
+        sdk_bb_add(&sh, c);
+        for (int j = 0; j < 3; j++)
+            if (avail >> sdk_cell_house[c][j] & 1)
+                sh = sdk_bb_or(sh, sdk_house_bb[sdk_cell_house[c][j]]);
+        contrib[c] = sh;
+    }
     for (int i = 0; i < l->n; i++) {
         int x = l->x[i];
         if (!sdk_bb_has(ok, x)) continue;
         int limit = st->n - (sdk_bb_has(B, x) ? 2 : 1), count = l->count[i];
         sdk_bb shared = l->shared[i];
-        sdk_bb cells = sdk_bb_andnot(sdk_bb_andnot(fresh, st->seen_by[x]), shared);
-        sdk_bb_del(&cells, x);
-        while (!sdk_bb_empty(cells) && count <= limit) {
-            int c = sdk_bb_first(cells);
+        uint64_t clo = fresh.lo & ~st->seen_by[x].lo & ~shared.lo;
+        uint64_t chi = fresh.hi & ~st->seen_by[x].hi & ~shared.hi;
+        if (x < 64)
+            clo &= ~(1ULL << x);
+        else
+            chi &= ~(1ULL << (x - 64));
+        while ((clo | chi) && count <= limit) {
+            int c = clo ? __builtin_ctzll(clo) : 64 + __builtin_ctzll(chi);
             count++;
-            sdk_bb_add(&shared, c);
-            for (int j = 0; j < 3; j++)
-                if (avail >> sdk_cell_house[c][j] & 1)
-                    shared = sdk_bb_or(shared, sdk_house_bb[sdk_cell_house[c][j]]);
-            cells = sdk_bb_andnot(cells, shared);
+            shared.lo |= contrib[c].lo;
+            shared.hi |= contrib[c].hi;
+            clo &= ~shared.lo;
+            chi &= ~shared.hi;
         }
         if (count > limit) continue;
         next->x[k] = (uint8_t)x;
