@@ -313,14 +313,17 @@ static void miss_note(const fdef *def, const sdk_fish_search *s, sdk_bb cand)
  * fish.h), and only they are searched, in the usual order.
  *
  * The path does not only shrink, though: forcing chains and nested searches
- * ask the techniques on grids made from the current one by an assumption,
- * then the engine comes back to the path, whose grid is no subset of the
- * last (assumed) one. A fish depends on the pattern only, not on which digit
- * it is, so each technique also keeps its last RECENT_MISSES patterns
- * without fish (any digit, a ring): when the digit's own last miss is no
- * subset or lost many candidates since, the pattern of the ring that holds
- * the digit's with the fewest candidates more serves instead. Any other
- * pattern (another puzzle, other fin limits) gets the full search. */
+ * ask the techniques on grids made from the current one by an assumption
+ * (inside a propagate, ctx->depth > 0), then the engine comes back to the
+ * path, whose grid is no subset of the last (assumed) one. So the last
+ * misses are kept apart for the path and for assumed grids, and an assumed
+ * grid may also start from the path's miss (its grid holds it). And a fish
+ * depends on the pattern only, not on which digit it is, so each technique
+ * also keeps its last RECENT_MISSES patterns without fish (any digit, a
+ * ring): when neither last miss is a subset with few candidates lost, the
+ * pattern of the ring that holds the digit's with the fewest candidates
+ * more serves instead. Any other pattern (another puzzle, other fin limits)
+ * gets the full search. */
 enum { RECENT_MISSES = 64, FEW_GONE = 2 };
 
 typedef struct last_miss {
@@ -333,12 +336,15 @@ typedef struct recent {
     int next; /* the slot the next miss takes */
 } recent;
 
-static _Thread_local last_miss last_misses[54][9]; /* [def_index][digit - 1] */
-static _Thread_local recent recents[54];           /* [def_index] */
+/* [inside][def_index][digit - 1]: inside 0 for the engine's own path
+ * (ctx->depth 0), 1 inside a propagate, so that the many assumed grids of
+ * a forcing chain leave the path's misses alone */
+static _Thread_local last_miss last_misses[2][54][9];
+static _Thread_local recent recents[54]; /* [def_index] */
 
-static last_miss *last_miss_of(const fdef *def, int d)
+static last_miss *last_miss_of(const fdef *def, int d, int inside)
 {
-    return &last_misses[def_index(def)][d - 1];
+    return &last_misses[inside][def_index(def)][d - 1];
 }
 
 /* Candidates of P that cand lacks, or -1 when cand is no subset of P or P
@@ -352,10 +358,11 @@ static int gone_since(const last_miss *m, sdk_bb cand, const sdk_fish_search *s)
 }
 
 /* Remember a miss of the technique on cand (digit d). */
-static void note_last_miss(const fdef *def, int d, sdk_bb cand, const sdk_fish_search *s)
+static void note_last_miss(const fdef *def, int d, int inside, sdk_bb cand,
+                           const sdk_fish_search *s)
 {
     last_miss m = {cand, s->max_fins, s->max_endo_fins};
-    *last_miss_of(def, d) = m;
+    *last_miss_of(def, d, inside) = m;
     recent *r = &recents[def_index(def)];
     int newest = (r->next + RECENT_MISSES - 1) % RECENT_MISSES;
     if (sdk_bb_eq(r->m[newest].cand, cand)) return;
@@ -365,12 +372,20 @@ static void note_last_miss(const fdef *def, int d, sdk_bb cand, const sdk_fish_s
 
 /* Search digit d: since the closest kept miss when there is one for these
  * limits. */
-static void search_digit(const fdef *def, const sdk_grid *g, int d, const sdk_fish_search *s,
-                         run *r)
+static void search_digit(const fdef *def, const sdk_grid *g, int d, int inside,
+                         const sdk_fish_search *s, run *r)
 {
     sdk_bb cand = g->digit[d - 1];
-    const last_miss *best = last_miss_of(def, d);
+    const last_miss *best = last_miss_of(def, d, inside);
     int gone = gone_since(best, cand, s);
+    if (inside) { /* an assumed grid: the path's grid holds it */
+        const last_miss *path = last_miss_of(def, d, 0);
+        int k = gone_since(path, cand, s);
+        if (k >= 0 && (gone < 0 || k < gone)) {
+            gone = k;
+            best = path;
+        }
+    }
     if (gone < 0 || gone > FEW_GONE) {
         const recent *rc = &recents[def_index(def)];
         for (int i = 0; i < RECENT_MISSES; i++) {
@@ -390,6 +405,7 @@ static void search_digit(const fdef *def, const sdk_grid *g, int d, const sdk_fi
 static int find_fish(const sdk_ctx *ctx, const sdk_grid *g, sdk_sink *sink)
 {
     const fdef *def = ctx->self->data;
+    int inside = ctx->depth > 0;
     sdk_fish_search s;
     sdk_fish_search_init(&s);
     s.min_size = s.max_size = def->size;
@@ -408,14 +424,14 @@ static int find_fish(const sdk_ctx *ctx, const sdk_grid *g, sdk_sink *sink)
         r.n = 0;
         sdk_bb cand = g->digit[d - 1];
         if (miss_known(def, &s, cand)) {
-            note_last_miss(def, d, cand, &s);
+            note_last_miss(def, d, inside, cand, &s);
             continue;
         }
         r.emitted = 0;
-        search_digit(def, g, d, &s, &r);
+        search_digit(def, g, d, inside, &s, &r);
         if (!r.emitted && !r.stopped && (!siamese || r.n == 0)) {
             miss_note(def, &s, cand);
-            note_last_miss(def, d, cand, &s);
+            note_last_miss(def, d, inside, cand, &s);
         }
         if (!siamese || r.stopped || r.n == 0) continue;
         /* memcmp over the whole arrays: unused slots are zero */
