@@ -339,6 +339,12 @@ typedef struct chain_walk {
      * the same set with the same first and excl (3 links: 13% more
      * instructions over the standard profile's chain searches). */
     list_slot *list[DEEP_MAX];
+    /* A list for j links holds those for fewer (an end within j - 1 links is
+     * one within j): when the list of (k, first, excl) for j links is empty,
+     * so are those for fewer. empty[key].at: the most links whose list is
+     * known empty (for the current start, gen); such a list is not built
+     * but read at pool offset 0, an empty list. */
+    list_slot *empty;
     int *pool, npool, cappool;
     /* Per set k, over its edges that the walk may take (forward): the sum of
      * the next sets' edge counts (deg), and the same for the edges of one RC
@@ -449,6 +455,18 @@ static void pool_reserve(chain_walk *w, int more)
     w->cappool = cap;
 }
 
+/* The list for j links of key is empty: so are those for fewer links. */
+static void note_empty(chain_walk *w, int key, int j)
+{
+    list_slot *e = &w->empty[key];
+    if (e->gen != w->gen) {
+        e->gen = w->gen;
+        e->at = j;
+    } else if (j > e->at) {
+        e->at = j;
+    }
+}
+
 /* The key of the lists above: first and excl are one digit each. */
 static int leaf_key(int k, unsigned first, unsigned excl)
 {
@@ -466,6 +484,7 @@ static int leaf_edges(chain_walk *w, int k, unsigned first, unsigned excl)
     int start = w->als[0];
     list_slot *slot = &w->list[0][key];
     if (slot->gen == w->gen) return slot->at;
+    if (w->empty[key].gen == w->gen) return 0; /* empty for more links */
     int lo = w->gr->first[k], hi = w->gr->first[k + 1];
     pool_reserve(w, hi - lo + 1);
     int at = w->npool, n = 0;
@@ -479,6 +498,7 @@ static int leaf_edges(chain_walk *w, int k, unsigned first, unsigned excl)
     w->npool += n + 1;
     slot->at = at;
     slot->gen = w->gen;
+    if (!n) note_empty(w, key, 1);
     return at;
 }
 
@@ -503,6 +523,7 @@ static int reach_edges(chain_walk *w, int j, int k, unsigned first, unsigned exc
     int key = leaf_key(k, first, excl);
     int start = w->als[0];
     if (w->list[j - 1][key].gen == w->gen) return w->list[j - 1][key].at;
+    if (w->empty[key].gen == w->gen && w->empty[key].at >= j) return 0; /* empty for more */
     int lo = w->gr->first[k], hi = w->gr->first[k + 1];
     /* the lists for j - 1 first (the pool may move, its offsets stay),
      * then this one; up to 64 edges, what to keep is noted on the way */
@@ -530,6 +551,7 @@ static int reach_edges(chain_walk *w, int j, int k, unsigned first, unsigned exc
     w->npool += n + 1;
     w->list[j - 1][key].at = at;
     w->list[j - 1][key].gen = w->gen;
+    if (!n) note_empty(w, key, j);
     return at;
 }
 
@@ -723,7 +745,7 @@ typedef struct chain_space {
     int cap;
     bool *in_chain;
     uz_slot *uz;
-    list_slot *list[DEEP_MAX];
+    list_slot *list[DEEP_MAX], *empty;
     int *pool, cappool;
     unsigned gen;
 } chain_space;
@@ -734,6 +756,7 @@ static void chain_space_free(chain_space *sp)
     free(sp->in_chain);
     free(sp->uz);
     for (int j = 0; j < DEEP_MAX; j++) free(sp->list[j]);
+    free(sp->empty);
     free(sp->pool);
     free(sp);
 }
@@ -751,6 +774,9 @@ static chain_space *chain_space_of(int n)
     sp->uz = sdk_xcalloc((size_t)cap, sizeof *sp->uz);
     for (int j = 0; j < DEEP_MAX; j++)
         sp->list[j] = sdk_xcalloc((size_t)cap * 81, sizeof *sp->list[j]);
+    sp->empty = sdk_xcalloc((size_t)cap * 81, sizeof *sp->empty);
+    sp->pool = sdk_xmalloc(sizeof *sp->pool * 256);
+    sp->cappool = 256;
     chain_space_last = sp;
     return sp;
 }
@@ -762,6 +788,7 @@ static unsigned chain_space_next_gen(chain_space *sp)
         memset(sp->uz, 0, sizeof *sp->uz * (size_t)sp->cap);
         for (int j = 0; j < DEEP_MAX; j++)
             memset(sp->list[j], 0, sizeof *sp->list[j] * (size_t)sp->cap * 81);
+        memset(sp->empty, 0, sizeof *sp->empty * (size_t)sp->cap * 81);
         sp->gen = 1;
     }
     return sp->gen;
@@ -787,19 +814,18 @@ static long chain_node_bound(const sdk_rcc_graph *gr, int max_rc)
     long *sum = sdk_xmalloc(sizeof *sum * (size_t)(n + 1));
     long *sum1 = sdk_xmalloc(sizeof *sum1 * (size_t)(9 * n + 1));
     int *rev = sdk_xmalloc(sizeof *rev * (size_t)(ne + 1));
+    /* rev[i]: the edge b->k of edge i = k->b (the graph is symmetric). A
+     * row is sorted by its other end, so walking the rows k = 0, 1, ...
+     * meets the edges into b in the order of b's row: a cursor per row. */
+    int *cursor = sdk_xmalloc(sizeof *cursor * (size_t)(n + 1));
+    memcpy(cursor, gr->first, sizeof *cursor * (size_t)n);
     for (int k = 0; k < n; k++)
         for (int i = gr->first[k]; i < gr->first[k + 1]; i++) {
-            int b = gr->edge[i].b, lo = gr->first[b], hi = gr->first[b + 1];
-            while (lo < hi) { /* b's edges are sorted by their other end */
-                int mid = (lo + hi) / 2;
-                if (gr->edge[mid].b < k)
-                    lo = mid + 1;
-                else
-                    hi = mid;
-            }
-            rev[i] = lo; /* the graph is symmetric: b->k exists */
+            int b = gr->edge[i].b;
+            rev[i] = cursor[b]++;
             cur[i] = gr->first[b + 1] - gr->first[b];
         }
+    free(cursor);
     for (int j = 1; j <= max_rc - 2; j++) {
         for (int k = 0; k < n; k++) {
             long t = 0;
@@ -835,11 +861,41 @@ static long chain_node_bound(const sdk_rcc_graph *gr, int max_rc)
     return total < cap ? total : cap;
 }
 
-/* Does chain_node_bound(gr, max_rc) fit in max_nodes? First a cruder
- * bound from the largest degree D alone: N_0 <= D, N_j <= D + (D - 1) N_{j-1}
- * (the edge back is always left out of S_{j-1}), total <= ne + 2 ne N. A
- * graph without a set of high degree fits in that one, at no cost. */
-static bool chain_nodes_fit(const sdk_rcc_graph *gr, int max_rc, long max_nodes)
+/* A cruder bound than chain_node_bound, per set instead of per edge, at a
+ * fraction of its cost: T_0(b) = deg(b), T_j(b) = deg(b) + the sum of
+ * T_{j-1} over b's neighbours (the edge back counted too), so N_j(e) <=
+ * T_j(b) for every edge e into b; total ne + sum over edges of T(b), twice
+ * for a doubly linked one. Saturated as chain_node_bound. */
+static long chain_set_bound(const sdk_rcc_graph *gr, int max_rc)
+{
+    const long cap = 1L << 50;
+    int n = gr->nals;
+    long *cur = sdk_xmalloc(sizeof *cur * (size_t)(n + 1));
+    long *next = sdk_xmalloc(sizeof *next * (size_t)(n + 1));
+    for (int k = 0; k < n; k++) cur[k] = gr->first[k + 1] - gr->first[k];
+    for (int j = 1; j <= max_rc - 2; j++) {
+        for (int k = 0; k < n; k++) {
+            long t = gr->first[k + 1] - gr->first[k];
+            for (int i = gr->first[k]; i < gr->first[k + 1]; i++) t += cur[gr->edge[i].b];
+            next[k] = t < cap ? t : cap; /* each term below cap: no overflow */
+        }
+        long *x = cur;
+        cur = next;
+        next = x;
+    }
+    long total = gr->n;
+    for (int i = 0; i < gr->n && total < cap; i++)
+        total += (sdk_mask_count(gr->edge[i].digits) >= 2 ? 2 : 1) * cur[gr->edge[i].b];
+    free(cur);
+    free(next);
+    return total < cap ? total : cap;
+}
+
+/* Does a cruder bound than chain_node_bound fit in max_nodes (then that one
+ * does too)? The bound from the largest degree D alone: N_0 <= D, N_j <= D
+ * + (D - 1) N_{j-1} (the edge back is always left out of S_{j-1}), total <=
+ * ne + 2 ne N. A graph without a set of high degree fits in it, at no cost. */
+static bool chain_nodes_fit_quick(const sdk_rcc_graph *gr, int max_rc, long max_nodes)
 {
     long deg = 0;
     for (int k = 0; k < gr->nals; k++)
@@ -847,8 +903,7 @@ static bool chain_nodes_fit(const sdk_rcc_graph *gr, int max_rc, long max_nodes)
     const long cap = 1L << 50;
     long m = deg;
     for (int j = 1; j <= max_rc - 2 && m < cap; j++) m = deg + (deg > 1 ? deg - 1 : 0) * m;
-    if (m < cap && max_nodes >= gr->n && m <= (max_nodes - gr->n) / (2L * gr->n + 1)) return true;
-    return chain_node_bound(gr, max_rc) <= max_nodes;
+    return m < cap && max_nodes >= gr->n && m <= (max_nodes - gr->n) / (2L * gr->n + 1);
 }
 
 /* Every ALS chain of l (up to max_rc links) with eliminations, recorded in
@@ -865,6 +920,7 @@ static void search_chain(const sdk_als_list *l, const sdk_rcc_graph *gr, int max
                     .max_rc = max_rc,
                     .in_chain = sp->in_chain,
                     .uz = sp->uz,
+                    .empty = sp->empty,
                     .pool = sp->pool,
                     .cappool = sp->cappool,
                     .forward = forward,
@@ -891,7 +947,8 @@ static void search_chain(const sdk_als_list *l, const sdk_rcc_graph *gr, int max
         if (gr->first[s] == gr->first[s + 1]) continue;
         if (since && !since->dirty[s] && since->need[s] > max_rc) continue;
         w.gen = chain_space_next_gen(sp);
-        w.npool = 0;
+        w.pool[0] = 0; /* the empty list read for those known empty */
+        w.npool = 1;
         w.n = 0;
         w.als[0] = s;
         w.fresh[0] = since && since->dirty[s];
@@ -1259,10 +1316,12 @@ static void als_cache_clear(als_cache *c)
 /* The thread unloading the plugin (the one that used it, in a daemon
  * worker) frees its cache. */
 static void chain_base_release(void);
+static void count_memo_release(void);
 
 __attribute__((destructor)) static void als_cache_release(void)
 {
     chain_base_release();
+    count_memo_release();
     if (chain_space_last) chain_space_free(chain_space_last);
     chain_space_last = NULL;
     if (!als_last) return;
@@ -1676,16 +1735,87 @@ static chain_since *chain_since_of(const sdk_grid *g, const sdk_als_list *l,
     return cs;
 }
 
+/* ---- the node count of a graph searched whole --------------------------- */
+
+/* The search nodes chain_dfs counts depend on the graph alone (its sets'
+ * edges and their digits, max_rc and forward), not on the grid: the same
+ * graph counts the same nodes, in the same places. So when a counted search
+ * ends within its budget, its count is kept per thread with a copy of the
+ * graph; the next position often has the same graph (only candidates that
+ * change no set's digits or restricted commons gone), and then the budget
+ * is known to hold without counting (nor the bound computed). */
+typedef struct count_memo {
+    bool valid, forward;
+    int max_rc, nals, nedge, capals, capedge;
+    long nodes;
+    int *first;
+    sdk_rcc *edge;
+} count_memo;
+static _Thread_local count_memo count_last;
+
+static void count_memo_release(void)
+{
+    free(count_last.first);
+    free(count_last.edge);
+    memset(&count_last, 0, sizeof count_last);
+}
+
+/* The nodes a counted search of gr counted whole, or -1 when not known. */
+static long count_memo_of(const sdk_rcc_graph *gr, int max_rc, bool forward)
+{
+    const count_memo *m = &count_last;
+    if (!m->valid || m->max_rc != max_rc || m->forward != forward || m->nals != gr->nals ||
+        m->nedge != gr->n || memcmp(m->first, gr->first, sizeof *m->first * (size_t)(gr->nals + 1)))
+        return -1;
+    for (int e = 0; e < gr->n; e++)
+        if (m->edge[e].b != gr->edge[e].b || m->edge[e].digits != gr->edge[e].digits) return -1;
+    return m->nodes;
+}
+
+/* A counted search of gr counted nodes and was not cut by its budget. */
+static void count_memo_set(const sdk_rcc_graph *gr, int max_rc, bool forward, long nodes)
+{
+    count_memo *m = &count_last;
+    if (gr->nals + 1 > m->capals) {
+        m->capals = gr->nals + 1 + gr->nals / 4;
+        m->first = sdk_xrealloc(m->first, sizeof *m->first * (size_t)m->capals);
+    }
+    if (gr->n + 1 > m->capedge) {
+        m->capedge = gr->n + 1 + gr->n / 4;
+        m->edge = sdk_xrealloc(m->edge, sizeof *m->edge * (size_t)m->capedge);
+    }
+    memcpy(m->first, gr->first, sizeof *m->first * (size_t)(gr->nals + 1));
+    memcpy(m->edge, gr->edge, sizeof *m->edge * (size_t)gr->n);
+    m->valid = true;
+    m->forward = forward;
+    m->max_rc = max_rc;
+    m->nals = gr->nals;
+    m->nedge = gr->n;
+    m->nodes = nodes;
+}
+
+/* Must the search of gr count its nodes against max_nodes (may the budget
+ * stop it)? */
+static bool chain_must_count(const sdk_rcc_graph *gr, int max_rc, bool forward, long max_nodes)
+{
+    if (chain_nodes_fit_quick(gr, max_rc, max_nodes)) return false;
+    if (chain_set_bound(gr, max_rc) <= max_nodes) return false;
+    long known = count_memo_of(gr, max_rc, forward);
+    if (known >= 0) return known > max_nodes;
+    return chain_node_bound(gr, max_rc) > max_nodes;
+}
+
 /* The chain search of find_als: whole, or only where g changed since the
  * thread's chain_base; g becomes the new base when it finds nothing. */
 static void find_chains(const sdk_grid *g, const sdk_als_list *l, const sdk_rcc_graph *gr,
                         int max_rc, bool forward, bool overlap, recs *R)
 {
-    bool count = !chain_nodes_fit(gr, max_rc, R->max_nodes);
+    bool count = chain_must_count(gr, max_rc, forward, R->max_nodes);
     chain_since *since = !count && !forward ? chain_since_of(g, l, gr, max_rc, overlap) : NULL;
     search_chain(l, gr, max_rc, forward, count, since, R);
     chain_since_free(since);
     bool complete = !R->oom && R->nodes <= R->max_nodes;
+    if (count && complete) count_memo_set(gr, max_rc, forward, R->nodes);
     if (!forward && complete && R->n == 0) chain_base_set(g, l, gr, max_rc, overlap);
 }
 

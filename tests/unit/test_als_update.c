@@ -18,8 +18,16 @@
  *     reuse skips are checked by the comparison).
  *   - the ALS list of such a position is updated too (only houses with a
  *     changed cell walked again): it must equal sdk_als_collect's.
- *   - the quick test of the node budget (chain_nodes_fit) decides as the
- *     bound chain_node_bound does, for several budgets.
+ *   - the cruder bounds of the chain search's nodes (chain_nodes_fit_quick,
+ *     chain_set_bound) are never below chain_node_bound, which equals the
+ *     bound computed with a binary search per edge (ref_node_bound).
+ *   - a counted chain search that ended within its budget leaves its node
+ *     count with its graph (count_memo); a later position with the same
+ *     graph is not counted when that count fits. At every position, with
+ *     two budgets (the default and a small one, where searches are counted
+ *     and cut), the search as find_chains runs it must give the instances
+ *     of a search from scratch (no base, no memo), and a known count must
+ *     be the count of the search from scratch.
  *   - ALS-XZ, ALS-XY-Wing and Death Blossom after a search of theirs that
  *     found nothing search only patterns with a changed set or stem
  *     (miss_dirty): at every position, the same instances in the same
@@ -49,6 +57,8 @@ static int chain_max_rc = 5;
 /* puzzles of the standard profile path (ALS_UPDATE_PUZZLES: more) */
 static int profile_puzzles = 1;
 #define CHAIN_MAX_NODES 100000000L
+/* a budget that counts and cuts searches on these paths (ALS_UPDATE_BUDGET) */
+static long small_budget = 200000;
 
 typedef struct stats {
     long positions;
@@ -59,7 +69,68 @@ typedef struct stats {
     long kept;      /* reused searches with a changed set that kept a base link */
     long listed;    /* ALS lists updated from the last one */
     long kind_reused[3], kind_found[3]; /* XZ, XY, DB searches after a miss; with finds */
+    long memo_known; /* chain searches whose graph's count was known (count_memo) */
+    long memo_fit;   /* ... and fit the budget (not counted, their bound was over) */
+    long memo_edge;  /* searches not counted by the memo with the budget at their count */
 } stats;
+
+/* chain_node_bound as first written: the edge back found by a binary search
+ * in the other set's row. */
+static long ref_node_bound(const sdk_rcc_graph *gr, int max_rc)
+{
+    const long cap = 1L << 50;
+    int n = gr->nals, ne = gr->n;
+    long *cur = sdk_xmalloc(sizeof *cur * (size_t)(ne + 1));
+    long *next = sdk_xmalloc(sizeof *next * (size_t)(ne + 1));
+    long *sum = sdk_xmalloc(sizeof *sum * (size_t)(n + 1));
+    long *sum1 = sdk_xmalloc(sizeof *sum1 * (size_t)(9 * n + 1));
+    int *rev = sdk_xmalloc(sizeof *rev * (size_t)(ne + 1));
+    for (int k = 0; k < n; k++)
+        for (int i = gr->first[k]; i < gr->first[k + 1]; i++) {
+            int b = gr->edge[i].b, lo = gr->first[b], hi = gr->first[b + 1];
+            while (lo < hi) {
+                int mid = (lo + hi) / 2;
+                if (gr->edge[mid].b < k)
+                    lo = mid + 1;
+                else
+                    hi = mid;
+            }
+            assert_true(lo < gr->first[b + 1] && gr->edge[lo].b == k);
+            assert_int_equal(gr->edge[lo].digits, gr->edge[i].digits);
+            rev[i] = lo;
+            cur[i] = gr->first[b + 1] - gr->first[b];
+        }
+    for (int j = 1; j <= max_rc - 2; j++) {
+        for (int k = 0; k < n; k++) {
+            sum[k] = 0;
+            for (int x = 0; x < 9; x++) sum1[k * 9 + x] = 0;
+            for (int i = gr->first[k]; i < gr->first[k + 1]; i++) {
+                sum[k] += cur[i];
+                if (sdk_mask_count(gr->edge[i].digits) == 1)
+                    sum1[k * 9 + __builtin_ctz(gr->edge[i].digits)] += cur[i];
+            }
+        }
+        for (int i = 0; i < ne; i++) {
+            const sdk_rcc *e = &gr->edge[i];
+            long t = gr->first[e->b + 1] - gr->first[e->b] + sum[e->b];
+            t -= sdk_mask_count(e->digits) == 1 ? sum1[e->b * 9 + __builtin_ctz(e->digits)]
+                                                : cur[rev[i]];
+            next[i] = t < cap ? t : cap;
+        }
+        long *x = cur;
+        cur = next;
+        next = x;
+    }
+    long total = ne;
+    for (int i = 0; i < ne && total < cap; i++)
+        total += (sdk_mask_count(gr->edge[i].digits) >= 2 ? 2 : 1) * cur[i];
+    free(cur);
+    free(next);
+    free(sum);
+    free(sum1);
+    free(rev);
+    return total < cap ? total : cap;
+}
 
 static void assert_same_graph(const sdk_rcc_graph *got, const sdk_rcc_graph *want, long pos, int ov)
 {
@@ -184,6 +255,95 @@ static void assert_same_recs(const recs *got, const recs *want, long pos)
     }
 }
 
+/* The chain search at g with this budget, as find_chains runs it (with the
+ * thread's base and count memo), against a search from scratch. */
+static void check_chains(stats *st, const sdk_grid *g, als_cache *ac, const sdk_rcc_graph *gr,
+                         long budget, long pos)
+{
+    bool count = chain_must_count(gr, chain_max_rc, false, budget);
+    long known = count_memo_of(gr, chain_max_rc, false);
+    chain_since *since = count ? NULL : chain_since_of(g, &ac->l, gr, chain_max_rc, false);
+    recs scratch, reuse;
+    memset(&scratch, 0, sizeof scratch);
+    memset(&reuse, 0, sizeof reuse);
+    scratch.max_nodes = reuse.max_nodes = budget;
+    chain_base base = chain_last;
+    count_memo memo = count_last;
+    memset(&chain_last, 0, sizeof chain_last); /* nothing to reuse */
+    memset(&count_last, 0, sizeof count_last);
+    find_chains(g, &ac->l, gr, chain_max_rc, false, false, &scratch);
+    chain_base_clear(&chain_last);
+    count_memo_release();
+    chain_last = base;
+    count_last = memo;
+    if (since) {
+        bool kept = false;
+        for (int i = 0; i < ac->l.n && !kept; i++)
+            for (int e = gr->first[i]; e < gr->first[i + 1] && since->dirty[i]; e++)
+                if (!since->fresh[e]) kept = true;
+        st->kept += kept;
+    }
+    find_chains(g, &ac->l, gr, chain_max_rc, false, false, &reuse);
+    assert_same_recs(&reuse, &scratch, pos);
+    if (known >= 0 && scratch.nodes > 0) { /* counted from scratch */
+        st->memo_known++;
+        bool complete = scratch.nodes <= budget;
+        if (complete ? known != scratch.nodes : known <= budget)
+            fail_msg("position %ld: count memo %ld, counted from scratch %ld (budget %ld)", pos,
+                     known, scratch.nodes, budget);
+        st->memo_fit += !count;
+    }
+    if (since) {
+        st->reused++;
+        st->chains += scratch.n;
+        st->with_find += scratch.n > 0;
+    }
+    chain_since_free(since);
+    recs_free(&scratch);
+    recs_free(&reuse);
+}
+
+/* The count memo at the edge of the budget: with gr's whole count n kept,
+ * find_chains with budget n must not count and give the counted search's
+ * instances; with n - 1, count (and be cut as the counted search is). */
+static void check_count_edge(stats *st, const sdk_grid *g, als_cache *ac, const sdk_rcc_graph *gr,
+                             long pos)
+{
+    recs whole;
+    memset(&whole, 0, sizeof whole);
+    whole.max_nodes = 1L << 60;
+    search_chain(&ac->l, gr, chain_max_rc, false, true, NULL, &whole);
+    long n = whole.nodes;
+    recs_free(&whole);
+    if (n < 2 || chain_set_bound(gr, chain_max_rc) <= n) return; /* the memo never decides */
+    chain_base base = chain_last;
+    count_memo memo = count_last;
+    memset(&chain_last, 0, sizeof chain_last);
+    memset(&count_last, 0, sizeof count_last);
+    for (long budget = n; budget >= n - 1; budget--) {
+        count_memo_set(gr, chain_max_rc, false, n);
+        if (chain_must_count(gr, chain_max_rc, false, budget) != (budget < n))
+            fail_msg("position %ld: count memo %ld decides wrong for budget %ld", pos, n, budget);
+        recs counted, got;
+        memset(&counted, 0, sizeof counted);
+        memset(&got, 0, sizeof got);
+        counted.max_nodes = got.max_nodes = budget;
+        search_chain(&ac->l, gr, chain_max_rc, false, true, NULL, &counted);
+        if ((counted.nodes <= budget) != (budget == n))
+            fail_msg("position %ld: counted %ld nodes, budget %ld, whole %ld", pos, counted.nodes,
+                     budget, n);
+        find_chains(g, &ac->l, gr, chain_max_rc, false, false, &got);
+        assert_same_recs(&got, &counted, pos);
+        st->memo_edge += budget == n;
+        recs_free(&counted);
+        recs_free(&got);
+        chain_base_clear(&chain_last);
+    }
+    count_memo_release();
+    chain_last = base;
+    count_last = memo;
+}
+
 /* The checks at one position g (the thread's caches hold the last one). */
 static void check_position(stats *st, const sdk_grid *g)
 {
@@ -213,41 +373,22 @@ static void check_position(stats *st, const sdk_grid *g)
     }
     /* the chain search, as find_als runs it for the standard profile */
     const sdk_rcc_graph *gr = rcc_of(ac, false);
-    /* the quick test of the node bound decides as the bound itself */
+    /* the cruder bounds of the nodes are above the bound itself */
     long bound = chain_node_bound(gr, chain_max_rc);
+    if (bound != ref_node_bound(gr, chain_max_rc))
+        fail_msg("position %ld: chain_node_bound %ld, by binary search %ld", pos, bound,
+                 ref_node_bound(gr, chain_max_rc));
+    if (chain_set_bound(gr, chain_max_rc) < bound)
+        fail_msg("position %ld: chain_set_bound %ld below the bound %ld", pos,
+                 chain_set_bound(gr, chain_max_rc), bound);
     const long budgets[] = {CHAIN_MAX_NODES, 1000000, 10000, 100};
     for (int k = 0; k < 4; k++)
-        if (chain_nodes_fit(gr, chain_max_rc, budgets[k]) != (bound <= budgets[k]))
-            fail_msg("position %ld: chain_nodes_fit(%ld) differs from the bound %ld", pos,
+        if (chain_nodes_fit_quick(gr, chain_max_rc, budgets[k]) && bound > budgets[k])
+            fail_msg("position %ld: chain_nodes_fit_quick(%ld) fits, the bound %ld does not", pos,
                      budgets[k], bound);
-    chain_since *since = NULL;
-    if (bound <= CHAIN_MAX_NODES) since = chain_since_of(g, &ac->l, gr, chain_max_rc, false);
-    recs scratch, reuse;
-    memset(&scratch, 0, sizeof scratch);
-    memset(&reuse, 0, sizeof reuse);
-    scratch.max_nodes = reuse.max_nodes = CHAIN_MAX_NODES;
-    if (since) { /* a search from scratch to compare with (else both are one) */
-        chain_base base = chain_last;
-        memset(&chain_last, 0, sizeof chain_last); /* nothing to reuse */
-        find_chains(g, &ac->l, gr, chain_max_rc, false, false, &scratch);
-        chain_base_clear(&chain_last);
-        chain_last = base;
-        bool kept = false;
-        for (int i = 0; i < ac->l.n && !kept; i++)
-            for (int e = gr->first[i]; e < gr->first[i + 1] && since->dirty[i]; e++)
-                if (!since->fresh[e]) kept = true;
-        st->kept += kept;
-    }
-    find_chains(g, &ac->l, gr, chain_max_rc, false, false, &reuse);
-    if (since) {
-        assert_same_recs(&reuse, &scratch, pos);
-        st->reused++;
-        st->chains += scratch.n;
-        st->with_find += scratch.n > 0;
-    }
-    chain_since_free(since);
-    recs_free(&scratch);
-    recs_free(&reuse);
+    for (int b = 0; b < 2; b++)
+        check_chains(st, g, ac, gr, b ? small_budget : CHAIN_MAX_NODES, pos);
+    if (pos % 5 == 1) check_count_edge(st, g, ac, gr, pos); /* counted searches: a sample */
     check_kinds(st, g, ac, pos);
 }
 
@@ -284,6 +425,9 @@ static void test_profile_path(void **state)
                   "(%ld with a changed set keeping base links), %ld of them with chains (%ld "
                   "chains)\n",
                   st.positions, st.listed, st.updated, st.reused, st.kept, st.with_find, st.chains);
+    print_message("  count memo: %ld searches with a known count, %ld of them not counted; %ld "
+                  "with the budget at the count\n",
+                  st.memo_known, st.memo_fit, st.memo_edge);
     /* the paths must exercise both reuses, not only full builds */
     assert_true(st.positions > 60);
     assert_true(st.updated > st.positions / 2);
@@ -296,6 +440,7 @@ static void test_profile_path(void **state)
                   st.kind_reused[0], st.kind_found[0], st.kind_reused[1], st.kind_found[1],
                   st.kind_reused[2], st.kind_found[2]);
     for (int t = 0; t < 3; t++) assert_true(st.kind_reused[t] > 20);
+    assert_true(st.memo_edge > 5);
     assert_true(st.kind_found[0] + st.kind_found[1] + st.kind_found[2] > 2);
     sdk_config_free(&cfg);
     reset_caches();
@@ -339,6 +484,9 @@ static void test_random_path(void **state)
         "random path: %d puzzles, %ld positions, %ld graphs updated, %ld chain searches reused "
         "(%ld with a changed set keeping base links), %ld of them with chains (%ld chains)\n",
         n, st.positions, st.updated, st.reused, st.kept, st.with_find, st.chains);
+    print_message("  count memo: %ld searches with a known count, %ld of them not counted; %ld "
+                  "with the budget at the count\n",
+                  st.memo_known, st.memo_fit, st.memo_edge);
     assert_true(st.positions > 20);
     assert_true(st.updated > st.positions / 2);
     assert_true(st.reused > 5);
@@ -351,6 +499,8 @@ int main(void)
     if (rc && *rc) chain_max_rc = atoi(rc);
     const char *np = getenv("ALS_UPDATE_PUZZLES");
     if (np && *np) profile_puzzles = atoi(np);
+    const char *nb = getenv("ALS_UPDATE_BUDGET");
+    if (nb && *nb) small_budget = atol(nb);
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_profile_path),
         cmocka_unit_test(test_random_path),
