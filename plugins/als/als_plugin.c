@@ -38,6 +38,11 @@ typedef struct list_slot {
     unsigned gen;
     int at;
 } list_slot;
+/* An edge i of the graph to set b, with its actual RC act under some excl. */
+typedef struct next_edge {
+    int i, b;
+    unsigned act;
+} next_edge;
 
 /* One instance found, compact: rebuilt into a step when emitted. */
 typedef struct rec {
@@ -346,13 +351,22 @@ typedef struct chain_walk {
      * but read at pool offset 0, an empty list. */
     list_slot *empty;
     int *pool, npool, cappool;
+    /* The lists above scan the edges of k that a chain entering k with excl
+     * may take (digits & ~excl not empty: most edges are single-digit, and
+     * many are excl's): usable[k * 9 + x].at is their offset in nx (a
+     * header whose i is the count, then the edges in graph order with their
+     * act, for excl digit x + 1), built once per search (call_gen). */
+    list_slot *usable;
+    unsigned call_gen;
+    next_edge *nx;
+    int nnx, capnx;
     /* Per set k, over its edges that the walk may take (forward): the sum of
      * the next sets' edge counts (deg), and the same for the edges of one RC
      * digit x only (sum1[k * 9 + x]). */
     long *sum, *sum1;
     uint16_t edig[MAX_RECORD_ALS]; /* edig[i]: every RC digit between als[i] and als[i+1] */
-    uint64_t *adj;                 /* adjacency bits (a * words + b), NULL: too many sets */
-    int words;
+    uint16_t *pairdig; /* RC digits of sets a and b at a * nals + b (0: no edge); NULL: too
+                        * many sets, the edge is looked up in a's row */
     /* count: search nodes are counted against R's budget; when false, the
      * budget is known to hold for the whole search (chain_node_bound), so
      * nothing is counted and no set is entered only to count. */
@@ -455,6 +469,35 @@ static void pool_reserve(chain_walk *w, int more)
     w->cappool = cap;
 }
 
+/* The edges of k usable with excl (one digit): offset in nx, see usable
+ * (usable_at: built already, without the call). */
+static int usable_edges(chain_walk *w, int k, unsigned excl)
+{
+    list_slot *slot = &w->usable[k * 9 + __builtin_ctz(excl)];
+    int lo = w->gr->first[k], hi = w->gr->first[k + 1];
+    if (w->nnx + hi - lo + 1 > w->capnx) {
+        int cap = w->capnx * 2 > w->nnx + hi - lo + 1 ? w->capnx * 2 : w->nnx + hi - lo + 1;
+        w->nx = sdk_xrealloc(w->nx, sizeof *w->nx * (size_t)cap);
+        w->capnx = cap;
+    }
+    int at = w->nnx, n = 0;
+    for (int i = lo; i < hi; i++) {
+        unsigned act = w->gr->edge[i].digits & ~excl;
+        if (act) w->nx[at + 1 + n++] = (next_edge){i, w->gr->edge[i].b, act};
+    }
+    w->nx[at].i = n;
+    w->nnx += n + 1;
+    slot->at = at;
+    slot->gen = w->call_gen;
+    return at;
+}
+
+static inline int usable_at(chain_walk *w, int k, unsigned excl)
+{
+    const list_slot *slot = &w->usable[k * 9 + __builtin_ctz(excl)];
+    return slot->gen == w->call_gen ? slot->at : usable_edges(w, k, excl);
+}
+
 /* The list for j links of key is empty: so are those for fewer links. */
 static void note_empty(chain_walk *w, int key, int j)
 {
@@ -485,14 +528,13 @@ static int leaf_edges(chain_walk *w, int k, unsigned first, unsigned excl)
     list_slot *slot = &w->list[0][key];
     if (slot->gen == w->gen) return slot->at;
     if (w->empty[key].gen == w->gen) return 0; /* empty for more links */
-    int lo = w->gr->first[k], hi = w->gr->first[k + 1];
-    pool_reserve(w, hi - lo + 1);
+    int u = usable_at(w, k, excl), cnt = w->nx[u].i;
+    const next_edge *q = &w->nx[u + 1];
+    pool_reserve(w, cnt + 1);
     int at = w->npool, n = 0;
-    for (int i = lo; i < hi; i++) {
-        const sdk_rcc *e = &w->gr->edge[i];
-        unsigned act = e->digits & ~excl;
-        if (e->b == start || !act || !(uz_of(w, e->b) & ~first & ~act)) continue;
-        w->pool[at + 1 + n++] = i;
+    for (int p = 0; p < cnt; p++) {
+        if (q[p].b == start || !(uz_of(w, q[p].b) & ~first & ~q[p].act)) continue;
+        w->pool[at + 1 + n++] = q[p].i;
     }
     w->pool[at] = n;
     w->npool += n + 1;
@@ -524,28 +566,26 @@ static int reach_edges(chain_walk *w, int j, int k, unsigned first, unsigned exc
     int start = w->als[0];
     if (w->list[j - 1][key].gen == w->gen) return w->list[j - 1][key].at;
     if (w->empty[key].gen == w->gen && w->empty[key].at >= j) return 0; /* empty for more */
-    int lo = w->gr->first[k], hi = w->gr->first[k + 1];
-    /* the lists for j - 1 first (the pool may move, its offsets stay),
-     * then this one; up to 64 edges, what to keep is noted on the way */
+    int u = usable_at(w, k, excl), cnt = w->nx[u].i;
+    /* the lists for j - 1 first (the pool and nx may move, their offsets
+     * stay), then this one; up to 64 edges, what to keep is noted on the way */
     uint64_t keep = 0;
-    for (int i = lo; i < hi; i++) {
-        const sdk_rcc *e = &w->gr->edge[i];
-        unsigned act = e->digits & ~excl;
-        if (e->b == start || !act) continue;
-        int next = reach_at(w, j - 1, e->b, first, act & (0u - act));
-        if (i - lo < 64 && ((uz_of(w, e->b) & ~first & ~act) || w->pool[next] > 0))
-            keep |= 1ULL << (i - lo);
+    for (int p = 0; p < cnt; p++) {
+        next_edge q = w->nx[u + 1 + p];
+        if (q.b == start) continue;
+        int next = reach_at(w, j - 1, q.b, first, q.act & (0u - q.act));
+        if (p < 64 && ((uz_of(w, q.b) & ~first & ~q.act) || w->pool[next] > 0)) keep |= 1ULL << p;
     }
-    pool_reserve(w, hi - lo + 1);
+    pool_reserve(w, cnt + 1);
     int at = w->npool, n = 0;
-    for (uint64_t m = keep; m; m &= m - 1) w->pool[at + 1 + n++] = lo + __builtin_ctzll(m);
-    for (int i = lo + 64; i < hi; i++) {
-        const sdk_rcc *e = &w->gr->edge[i];
-        unsigned act = e->digits & ~excl;
-        if (e->b == start || !act) continue;
-        bool end_here = (uz_of(w, e->b) & ~first & ~act) != 0;
-        int next = reach_at(w, j - 1, e->b, first, act & (0u - act)); /* built above */
-        if (end_here || w->pool[next] > 0) w->pool[at + 1 + n++] = i;
+    for (uint64_t m = keep; m; m &= m - 1)
+        w->pool[at + 1 + n++] = w->nx[u + 1 + __builtin_ctzll(m)].i;
+    for (int p = 64; p < cnt; p++) {
+        next_edge q = w->nx[u + 1 + p];
+        if (q.b == start) continue;
+        bool end_here = (uz_of(w, q.b) & ~first & ~q.act) != 0;
+        int next = reach_at(w, j - 1, q.b, first, q.act & (0u - q.act)); /* built above */
+        if (end_here || w->pool[next] > 0) w->pool[at + 1 + n++] = q.i;
     }
     w->pool[at] = n;
     w->npool += n + 1;
@@ -591,18 +631,21 @@ static long preleaf_nodes(const chain_walk *w, int k, unsigned excl, int nprev, 
     if (!(w->forward && m < k) && (last_digits & ~excl)) nodes -= first_of[m + 1] - first_of[m];
     for (int i = 0; i < nprev; i++) {
         m = w->als[i];
-        if (w->adj && !(w->adj[(size_t)k * (size_t)w->words + (size_t)(m >> 6)] >> (m & 63) & 1))
-            continue;
-        int lo = first_of[k], hi = first_of[k + 1];
-        while (lo < hi) {
-            int mid = (lo + hi) / 2;
-            if (edge[mid].b < m)
-                lo = mid + 1;
-            else
-                hi = mid;
+        unsigned digits = 0;
+        if (w->pairdig) {
+            digits = w->pairdig[(size_t)k * (size_t)w->gr->nals + (size_t)m];
+        } else {
+            int lo = first_of[k], hi = first_of[k + 1];
+            while (lo < hi) {
+                int mid = (lo + hi) / 2;
+                if (edge[mid].b < m)
+                    lo = mid + 1;
+                else
+                    hi = mid;
+            }
+            if (lo < first_of[k + 1] && edge[lo].b == m) digits = edge[lo].digits;
         }
-        if (lo == first_of[k + 1] || edge[lo].b != m) continue;
-        if ((w->forward && m < k) || !(edge[lo].digits & ~excl)) continue;
+        if ((w->forward && m < k) || !(digits & ~excl)) continue;
         nodes -= first_of[m + 1] - first_of[m];
     }
     return nodes;
@@ -745,9 +788,11 @@ typedef struct chain_space {
     int cap;
     bool *in_chain;
     uz_slot *uz;
-    list_slot *list[DEEP_MAX], *empty;
+    list_slot *list[DEEP_MAX], *empty, *usable;
     int *pool, cappool;
-    unsigned gen;
+    unsigned gen, call_gen;
+    next_edge *nx;
+    int capnx;
 } chain_space;
 static _Thread_local chain_space *chain_space_last;
 
@@ -757,6 +802,8 @@ static void chain_space_free(chain_space *sp)
     free(sp->uz);
     for (int j = 0; j < DEEP_MAX; j++) free(sp->list[j]);
     free(sp->empty);
+    free(sp->usable);
+    free(sp->nx);
     free(sp->pool);
     free(sp);
 }
@@ -777,6 +824,9 @@ static chain_space *chain_space_of(int n)
     sp->empty = sdk_xcalloc((size_t)cap * 81, sizeof *sp->empty);
     sp->pool = sdk_xmalloc(sizeof *sp->pool * 256);
     sp->cappool = 256;
+    sp->usable = sdk_xcalloc((size_t)cap * 9, sizeof *sp->usable);
+    sp->nx = sdk_xmalloc(sizeof *sp->nx * 1024);
+    sp->capnx = 1024;
     chain_space_last = sp;
     return sp;
 }
@@ -927,16 +977,23 @@ static void search_chain(const sdk_als_list *l, const sdk_rcc_graph *gr, int max
                     .count = count,
                     .since = since};
     memcpy(w.list, sp->list, sizeof w.list);
+    if (++sp->call_gen == 0) { /* wrapped: clear, start again */
+        memset(sp->usable, 0, sizeof *sp->usable * (size_t)sp->cap * 9);
+        sp->call_gen = 1;
+    }
+    w.usable = sp->usable;
+    w.call_gen = sp->call_gen;
+    w.nx = sp->nx;
+    w.capnx = sp->capnx;
     if (count) { /* what preleaf_nodes and counted_only count with */
         w.sum = sdk_xcalloc((size_t)l->n + 1, sizeof *w.sum);
         w.sum1 = sdk_xcalloc((size_t)(9 * l->n + 1), sizeof *w.sum1);
-        w.words = (l->n + 63) / 64;
-        if (l->n <= 8192) w.adj = sdk_xcalloc((size_t)l->n * (size_t)w.words + 1, sizeof *w.adj);
+        if (l->n <= 2048)
+            w.pairdig = sdk_xcalloc((size_t)l->n * (size_t)l->n + 1, sizeof *w.pairdig);
         for (int k = 0; k < l->n; k++)
             for (int i = gr->first[k]; i < gr->first[k + 1]; i++) {
                 const sdk_rcc *e = &gr->edge[i];
-                if (w.adj)
-                    w.adj[(size_t)k * (size_t)w.words + (size_t)(e->b >> 6)] |= 1ULL << (e->b & 63);
+                if (w.pairdig) w.pairdig[(size_t)k * (size_t)l->n + (size_t)e->b] = e->digits;
                 if (forward && e->b < k) continue;
                 long deg = gr->first[e->b + 1] - gr->first[e->b];
                 w.sum[k] += deg;
@@ -959,9 +1016,11 @@ static void search_chain(const sdk_als_list *l, const sdk_rcc_graph *gr, int max
     }
     sp->pool = w.pool; /* grown by pool_reserve */
     sp->cappool = w.cappool;
+    sp->nx = w.nx; /* grown by usable_edges */
+    sp->capnx = w.capnx;
     free(w.sum);
     free(w.sum1);
-    free(w.adj);
+    free(w.pairdig);
 }
 
 typedef struct blossom {
