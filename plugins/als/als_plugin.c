@@ -706,6 +706,22 @@ static bool counted_only(chain_walk *w, const sdk_rcc *e, unsigned act)
     return true;
 }
 
+static void chain_dfs(chain_walk *w, unsigned prev);
+
+/* Take edge i to set b with actual RC act: push b, check, extend, pop. */
+static void chain_step(chain_walk *w, int i, int b, unsigned act)
+{
+    w->act[w->n] = (uint16_t)act;
+    w->edig[w->n] = w->gr->edge[i].digits;
+    chain_push(w, b, i);
+    if (w->n >= 3) {
+        unsigned zs = uz_of(w, b) & ~w->act[0] & ~act;
+        if (zs) chain_check(w, zs);
+    }
+    chain_dfs(w, act);
+    chain_pop(w);
+}
+
 /* Extend the chain from its last set; prev is the actual RC of the last link. */
 static void chain_dfs(chain_walk *w, unsigned prev)
 {
@@ -735,46 +751,29 @@ static void chain_dfs(chain_walk *w, unsigned prev)
             int fi = w->pool[at + 1 + i];
             const sdk_rcc *f = &w->gr->edge[fi];
             if (w->in_chain[f->b] || (w->forward && f->b < k) || !may_take(w, fi, f->b)) continue;
-            unsigned act = f->digits & ~excl;
-            w->act[w->n] = (uint16_t)act;
-            w->edig[w->n] = f->digits;
-            chain_push(w, f->b, fi);
-            if (w->n >= 3) {
-                unsigned zs = uz_of(w, f->b) & ~first & ~act;
-                if (zs) chain_check(w, zs);
-            }
-            chain_dfs(w, act);
-            chain_pop(w);
+            chain_step(w, fi, f->b, f->digits & ~excl);
             at = reach_edges(w, j, k, first, excl); /* the pool may have moved: same list */
         }
         return;
     }
-    for (; e < end; e++) {
+    if (w->n > 0) { /* the edges usable with excl (the others: act empty) */
+        int u = usable_at(w, k, excl), cnt = w->nx[u].i;
+        for (int p = 0; p < cnt; p++) {
+            next_edge q = w->nx[u + 1 + p]; /* nx may move below: a copy */
+            if (w->in_chain[q.b] || (w->forward && q.b < k)) continue;
+            if (!w->count && !may_take(w, q.i, q.b)) continue;
+            if (w->n + 3 == w->max_rc && counted_only(w, &w->gr->edge[q.i], q.act)) continue;
+            chain_step(w, q.i, q.b, q.act);
+        }
+        return;
+    }
+    for (; e < end; e++) { /* the first link */
         if (w->in_chain[e->b] || (w->forward && e->b < k)) continue;
         if (!w->count && !may_take(w, (int)(e - w->gr->edge), e->b)) continue;
-        unsigned tries[2];
+        /* a doubly linked pair gives two chains, one per RC */
         int ntry = 0;
-        if (w->n == 0) {
-            /* first link: a doubly linked pair gives two chains, one per RC */
-            SDK_MASK_FOREACH(d, e->digits) {
-                if (ntry < 2) tries[ntry++] = sdk_digit_bit(d);
-            }
-        } else {
-            unsigned act = e->digits & ~excl;
-            if (!act) continue;
-            if (w->n + 3 == w->max_rc && counted_only(w, e, act)) continue;
-            tries[ntry++] = act;
-        }
-        for (int t = 0; t < ntry; t++) {
-            w->act[w->n] = (uint16_t)tries[t];
-            w->edig[w->n] = e->digits;
-            chain_push(w, e->b, (int)(e - w->gr->edge));
-            if (w->n >= 3) {
-                unsigned zs = uz_of(w, e->b) & ~w->act[0] & ~tries[t];
-                if (zs) chain_check(w, zs);
-            }
-            chain_dfs(w, tries[t]);
-            chain_pop(w);
+        SDK_MASK_FOREACH(d, e->digits) {
+            if (ntry++ < 2) chain_step(w, (int)(e - w->gr->edge), e->b, sdk_digit_bit(d));
         }
     }
 }
