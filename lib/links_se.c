@@ -506,6 +506,96 @@ bool sdk_se_chain_resume(sdk_se_run *r, const sdk_grid *g0)
     return chain_loop(r, g0, true);
 }
 
+void sdk_se_lits_of_set(const sdk_se_set *s, sdk_se_lits *out)
+{
+    memset(out, 0, sizeof *out);
+    for (int i = 0; i < s->non; i++) sdk_bb_add(&out->b[s->on_ord[i] % 9], s->on_ord[i] / 9);
+    for (int i = 0; i < s->noff; i++) sdk_bb_add(&out->b[9 + s->off_ord[i] % 9], s->off_ord[i] / 9);
+}
+
+bool sdk_se_closure(const sdk_grid *g, const uint8_t hcount[27][9], int lit, bool y,
+                    sdk_se_lits *out)
+{
+    /* A queue of literals, each taken once; on/off (out) say which are
+     * there. hc: the places of each digit in each house not yet taken off
+     * the queue as false (as the run's working grid has them), cc the same
+     * for the candidates of a cell (from the cell's first false one on,
+     * ccset). A count that falls to one leaves its last place true unless
+     * that one is false too (then the count falls to zero later). */
+    sdk_bb *on = out->b, *off = out->b + 9;
+    int cand = lit >> 1, cell = cand / 9, di = cand % 9;
+    memset(out, 0, sizeof *out);
+    if (!(lit & 1)) { /* a false candidate without a strong link: itself */
+        unsigned m = g->cand[cell];
+        if (!(y && sdk_mask_count(m) == 2) && hcount[sdk_cell_house[cell][0]][di] != 2 &&
+            hcount[sdk_cell_house[cell][1]][di] != 2 && hcount[sdk_cell_house[cell][2]][di] != 2) {
+            sdk_bb_add(&off[di], cell);
+            return true;
+        }
+    }
+    uint8_t hc[27][9], cc[81];
+    sdk_bb ccset = sdk_bb_none();
+    int16_t queue[1458];
+    int head = 0, tail = 0;
+    memcpy(hc, hcount, sizeof hc);
+    sdk_bb_add(&out->b[(lit & 1 ? 0 : 9) + di], cell);
+    queue[tail++] = (int16_t)lit;
+    while (head < tail) {
+        int l = queue[head++];
+        cand = l >> 1, cell = cand / 9, di = cand - cell * 9;
+        if (l & 1) {
+            if (y)
+                for (unsigned m = g->cand[cell] & ~(1u << di); m; m &= m - 1) {
+                    int e = __builtin_ctz(m);
+                    if (sdk_bb_has(on[e], cell)) return false;
+                    if (sdk_bb_has(off[e], cell)) continue;
+                    sdk_bb_add(&off[e], cell);
+                    queue[tail++] = (int16_t)((cell * 9 + e) * 2);
+                }
+            sdk_bb seen = sdk_bb_and(sdk_peer_bb[cell], g->digit[di]);
+            if (!sdk_bb_empty(sdk_bb_and(seen, on[di]))) return false;
+            seen = sdk_bb_andnot(seen, off[di]);
+            off[di] = sdk_bb_or(off[di], seen);
+            for (uint64_t w = seen.lo; w; w &= w - 1)
+                queue[tail++] = (int16_t)((__builtin_ctzll(w) * 9 + di) * 2);
+            for (uint64_t w = seen.hi; w; w &= w - 1)
+                queue[tail++] = (int16_t)(((64 + __builtin_ctzll(w)) * 9 + di) * 2);
+            continue;
+        }
+        for (int k = 0; k < 3; k++) {
+            int h = sdk_cell_house[cell][k], n = --hc[h][di];
+            if (n > 1) continue;
+            if (n == 0) {
+                if (hcount[h][di] >= 2) return false; /* every place false */
+                continue;
+            }
+            sdk_bb rest = sdk_bb_andnot(sdk_bb_and(sdk_house_bb[h], g->digit[di]), off[di]);
+            if (sdk_bb_empty(rest) || !sdk_bb_empty(sdk_bb_and(rest, on[di]))) continue;
+            on[di] = sdk_bb_or(on[di], rest);
+            queue[tail++] = (int16_t)((sdk_bb_first(rest) * 9 + di) * 2 + 1);
+        }
+        unsigned m = g->cand[cell];
+        if (!y || !(m & (m - 1))) continue; /* no cell link */
+        if (!sdk_bb_has(ccset, cell)) {
+            sdk_bb_add(&ccset, cell);
+            cc[cell] = (uint8_t)sdk_mask_count(m);
+        }
+        int n = --cc[cell];
+        if (n > 1) continue;
+        if (n == 0) return false;
+        for (; m; m &= m - 1) {
+            int e = __builtin_ctz(m);
+            if (sdk_bb_has(off[e], cell)) continue;
+            if (!sdk_bb_has(on[e], cell)) {
+                sdk_bb_add(&on[e], cell);
+                queue[tail++] = (int16_t)((cell * 9 + e) * 2 + 1);
+            }
+            break;
+        }
+    }
+    return true;
+}
+
 /* Append the cells of b (increasing) as candidates of digit index di with
  * cause cause to the peer list of cand; returns the new count. */
 static inline int static_peers(sdk_se_static *t, int cand, int n, sdk_bb b, int di, int cause)

@@ -110,6 +110,39 @@ bool sdk_se_chain_resume(sdk_se_run *r, const sdk_grid *g);
 /* Queue a false potential from a `more` callback (false when already known). */
 bool sdk_se_push_off(sdk_se_run *r, int node);
 
+/* A set of literals as bit boards: b[di] holds the cells whose candidate
+ * di + 1 is true, b[9 + di] those where it is false. */
+typedef struct sdk_se_lits {
+    sdk_bb b[18];
+} sdk_se_lits;
+
+/* Whether literal lit (cand*2 + on) is in l. */
+static inline bool sdk_se_lits_has(const sdk_se_lits *l, int lit)
+{
+    int cand = lit >> 1;
+    return sdk_bb_has(l->b[(lit & 1 ? 0 : 9) + cand % 9], cand / 9);
+}
+
+/* The literals of set s as boards. */
+void sdk_se_lits_of_set(const sdk_se_set *s, sdk_se_lits *out);
+
+/* The literals a dynamic run from literal lit on g reaches (SDK_SE_DYNAMIC,
+ * no `more`; y: cell links too, as without SDK_SE_NISHIO), into out, found
+ * without potentials (hcount: g's sdk_se_house_counts). A run that meets
+ * no clash ends where nothing more follows, and what follows does not depend on the
+ * order: a true candidate makes its cell's other candidates and its peers
+ * with the digit false; false candidates make true the last candidate of a
+ * cell (y) or the last place of a digit in a house that are not false. So
+ * its literals are the least set closed under those rules, whatever the
+ * order; and the run meets a clash exactly when that set holds a candidate
+ * both true and false, or a cell (y) or a house with two places or more all
+ * false (the last two of them make each other true). Returns false in that
+ * case (out then undefined): where the clash is met, and so what the run
+ * holds then, depends on the order, and only the run itself (sdk_se_chain)
+ * says. */
+bool sdk_se_closure(const sdk_grid *g, const uint8_t hcount[27][9], int lit, bool y,
+                    sdk_se_lits *out);
+
 /* The links of a grid that does not change (static chains), made once:
  * bivalue partner, conjugate in box/row/column, peers with the digit in SE's
  * order (box, then row and column outside the box). */

@@ -147,8 +147,8 @@ typedef struct chainer {
     struct onrun *oncache; /* propagation from each candidate on, made once */
     /* the literals of each oncache set, side by side: the intersections read
      * only these, and the sets themselves are large and mostly cold */
-    uint64_t (*onbits)[SDK_SE_SET_WORDS];
-    uint32_t *onwords; /* bit w: onbits[cand][w] is not 0 */
+    sdk_se_lits *onbits;
+    uint64_t *onwords; /* bit w: word w of onbits[cand] is not 0 */
     /* ... and their literals in insertion order with their nodes (a set is
      * 9 KB, mostly cold: the runs go through one set, onset, kept here) */
     struct onlit *onlit;
@@ -182,6 +182,7 @@ typedef struct onlit {
 
 typedef struct onrun {
     bool done, bad;
+    bool nodes; /* made with its potentials (else its literals only) */
     int absurd_on, absurd_off;
     int at, non, noff;
 } onrun;
@@ -412,6 +413,14 @@ static bool off_leads_nowhere(const sdk_grid *g, int cand, bool y)
     return true;
 }
 
+/* The places of each digit in each house of c->g, counted once. */
+static const uint8_t (*grid_counts(chainer *c))[9]
+{
+    if (!c->counted) sdk_se_house_counts(c->g, c->hcount);
+    c->counted = true;
+    return (const uint8_t(*)[9])c->hcount;
+}
+
 /* Propagate from one assumption into set s; true on a contradiction. */
 static bool run_from(chainer *c, sdk_se_set *s, int cand, bool on)
 {
@@ -427,11 +436,7 @@ static bool run_from(chainer *c, sdk_se_set *s, int cand, bool on)
     r->more_ctx = c;
     r->t = c->dynamic ? NULL : c->stat;
     r->hcount0 = NULL;
-    if (c->dynamic) {
-        if (!c->counted) sdk_se_house_counts(c->g, c->hcount);
-        c->counted = true;
-        r->hcount0 = c->hcount;
-    }
+    if (c->dynamic) r->hcount0 = grid_counts(c);
     return sdk_se_chain(r, c->g);
 }
 
@@ -597,26 +602,45 @@ static bool run_lit(chainer *c, sdk_se_set *s, int cand, bool on)
     return bad;
 }
 
-static const onrun *on_run(chainer *c, int cand)
+/* Whether c's runs are first found as literals alone (sdk_se_closure):
+ * dynamic searches without nested rules (level 0), most of which are the
+ * nested searches of level 4 and above. Few of their runs end in a hint (5%
+ * on the hardest puzzles); only those, and those that meet a clash, are
+ * made with their potentials, and the hints come from those potentials in
+ * the same order as before (at other places in the arena, which nothing
+ * reads). */
+static bool literals_first(const chainer *c)
 {
-    if (!c->oncache) {
-        c->oncache = pool_get(c->pool, B_ONCACHE, sizeof *c->oncache * 729);
-        memset(c->oncache, 0, sizeof *c->oncache * 729);
-        c->onbits = pool_get(c->pool, B_ONBITS, sizeof *c->onbits * 729);
-        c->onwords = pool_get(c->pool, B_ONWORDS, sizeof *c->onwords * 729);
-    }
-    onrun *o = &c->oncache[cand];
-    if (!o->done) {
+    return c->dynamic && c->level == 0;
+}
+
+/* The words of l, as 36 64-bit words (board i's low word is word 2i), and
+ * bit w set where word w is not 0. */
+static const uint64_t *lits_word(const sdk_se_lits *l)
+{
+    return (const uint64_t *)l->b;
+}
+
+static uint64_t lits_words(const sdk_se_lits *l)
+{
+    uint64_t words = 0;
+    for (int i = 0; i < 18; i++)
+        words |= (uint64_t)(l->b[i].lo != 0) << 2 * i | (uint64_t)(l->b[i].hi != 0) << (2 * i + 1);
+    return words;
+}
+
+/* The run from cand on with its potentials, kept in the on-run cache. */
+static void on_run_nodes_make(chainer *c, onrun *o, int cand)
+{
+    {
         if (!c->onset) c->onset = set_get(c->pool);
         sdk_se_set *s = c->onset;
-        o->done = true;
+        o->done = o->nodes = true;
         o->bad = run_lit(c, s, cand, true);
         o->absurd_on = c->run->absurd_on;
         o->absurd_off = c->run->absurd_off;
-        memcpy(c->onbits[cand], s->bits, sizeof c->onbits[cand]);
-        uint32_t words = 0;
-        for (int w = 0; w < SDK_SE_SET_WORDS; w++) words |= (uint32_t)(s->bits[w] != 0) << w;
-        c->onwords[cand] = words;
+        sdk_se_lits_of_set(s, &c->onbits[cand]);
+        c->onwords[cand] = lits_words(&c->onbits[cand]);
         int need = c->nonlit + s->non + s->noff;
         if (need > c->onlitcap) {
             c->onlitcap = need * 2 > 4096 ? need * 2 : 4096;
@@ -636,6 +660,36 @@ static const onrun *on_run(chainer *c, int cand)
         }
         c->nonlit = need;
     }
+}
+
+/* The run from cand on, kept: its literals (c->onbits), and where it has
+ * potentials (o->nodes) those too (c->onlit). */
+static const onrun *on_run(chainer *c, int cand)
+{
+    if (!c->oncache) {
+        c->oncache = pool_get(c->pool, B_ONCACHE, sizeof *c->oncache * 729);
+        memset(c->oncache, 0, sizeof *c->oncache * 729);
+        c->onbits = pool_get(c->pool, B_ONBITS, sizeof *c->onbits * 729);
+        c->onwords = pool_get(c->pool, B_ONWORDS, sizeof *c->onwords * 729);
+    }
+    onrun *o = &c->oncache[cand];
+    if (o->done) return o;
+    if (literals_first(c) &&
+        sdk_se_closure(c->g, grid_counts(c), cand * 2 + 1, !c->nishio, &c->onbits[cand])) {
+        o->done = true;
+        c->onwords[cand] = lits_words(&c->onbits[cand]);
+        return o;
+    }
+    on_run_nodes_make(c, o, cand);
+    return o;
+}
+
+/* on_run with its potentials: the run made again where only its literals
+ * were found (the same literals). */
+static const onrun *on_run_nodes(chainer *c, int cand)
+{
+    onrun *o = &c->oncache[cand];
+    if (!o->done || !o->nodes) on_run_nodes_make(c, o, cand);
     return o;
 }
 
@@ -700,24 +754,26 @@ static void intersect_hints(chainer *c, int kind, int src, int value, const int 
 {
     /* what every set holds, a word at a time (most often nothing), only in
      * the words where every set has something */
-    uint64_t common[SDK_SE_SET_WORDS], any = 0;
-    uint32_t words = c->onwords[cands[0]];
+    sdk_se_lits common;
+    uint64_t *cw = (uint64_t *)common.b, any = 0;
+    uint64_t words = c->onwords[cands[0]];
     for (int j = 1; j < n && words; j++) words &= c->onwords[cands[j]];
     if (!words) return;
-    memset(common, 0, sizeof common);
-    for (uint32_t m = words; m; m &= m - 1) {
-        int w = __builtin_ctz(m);
-        uint64_t b = c->onbits[cands[0]][w];
-        for (int j = 1; j < n && b; j++) b &= c->onbits[cands[j]][w];
-        common[w] = b;
+    memset(&common, 0, sizeof common);
+    for (uint64_t m = words; m; m &= m - 1) {
+        int w = __builtin_ctzll(m);
+        uint64_t b = lits_word(&c->onbits[cands[0]])[w];
+        for (int j = 1; j < n && b; j++) b &= lits_word(&c->onbits[cands[j]])[w];
+        cw[w] = b;
         any |= b;
     }
     if (!any) return;
+    for (int j = 0; j < n; j++) on_run_nodes(c, cands[j]);
     int lits[729];
     for (int on = 1; on >= 0; on--) { /* in the first set's order */
         int m = onrun_lits(c, cands[0], on, lits);
         for (int i = 0; i < m; i++)
-            if ((common[lits[i] >> 6] >> (lits[i] & 63)) & 1)
+            if (sdk_se_lits_has(&common, lits[i]))
                 multi_hint(c, kind, src, value, cands, n, lits[i]);
     }
 }
@@ -835,18 +891,36 @@ static void multiple_cell(chainer *c, int cell)
         int kind = c->nishio ? K_NISHIO : K_CONTRA;
         /* static multiple chains read the on runs only where they meet */
         const onrun *o = contra || dbl ? on_run(c, cand) : NULL;
-        const uint64_t *on_bits = o ? c->onbits[cand] : NULL;
-        if (o && o->bad && contra)
+        const uint64_t *on_bits = o ? lits_word(&c->onbits[cand]) : NULL;
+        if (o && o->bad && contra) /* a clash: the run was made with its potentials */
             binary_hint(c, kind, cand * 2 + 1, o->absurd_on, o->absurd_off, cand * 2);
         /* the run from cand off gives contradiction and double chains only:
-         * static multiple chains (neither) do not make it */
-        bool off_bad = (contra || dbl) && run_lit(c, off_set, cand, false);
+         * static multiple chains (neither) do not make it; with potentials
+         * only where a hint needs them (literals_first) */
+        bool off_bad = false, off_nodes = false;
+        sdk_se_lits off_lits;
+        /* a false candidate without a strong link: the run is that literal,
+         * which no run from cand on holds (they hold cand on) */
+        bool lone = literals_first(c) && off_leads_nowhere(g, cand, !c->nishio);
+        if ((contra || dbl) && !lone &&
+            !(literals_first(c) &&
+              sdk_se_closure(g, grid_counts(c), cand * 2, !c->nishio, &off_lits))) {
+            off_bad = run_lit(c, off_set, cand, false);
+            sdk_se_lits_of_set(off_set, &off_lits);
+            off_nodes = true;
+        }
+        const uint64_t *off_bits = lits_word(&off_lits);
         if (off_bad && contra)
             binary_hint(c, kind, cand * 2, c->run->absurd_on, c->run->absurd_off, cand * 2 + 1);
         uint64_t both = 0; /* most often the two sets share nothing */
-        for (int w = 0; dbl && w < SDK_SE_SET_WORDS && !both; w++)
-            both = on_bits[w] & off_set->bits[w];
+        uint64_t ws = dbl && !lone ? c->onwords[cand] : 0;
+        for (; ws && !both; ws &= ws - 1) {
+            int w = __builtin_ctzll(ws);
+            both = on_bits[w] & off_bits[w];
+        }
         if (both) {
+            on_run_nodes(c, cand);
+            if (!off_nodes) run_lit(c, off_set, cand, false);
             int lits[729];
             for (int on = 1; on >= 0; on--) {
                 int m = onrun_lits(c, cand, on, lits);
