@@ -58,7 +58,7 @@ typedef struct nest_reg {
  * find: a nested search runs once per propagation step, and fresh blocks of
  * this size cost page faults every time (malloc gives them back to the
  * system). Arenas keep their capacity; blocks are by kind, one size each. */
-enum { B_RUN, B_STATIC, B_SET, B_SCC, B_ONBITS, B_CLOSURE, B_ONCACHE, B_ONWORDS, B_KINDS };
+enum { B_RUN, B_SET, B_SCC, B_ONBITS, B_CLOSURE, B_ONCACHE, B_ONWORDS, B_KINDS };
 #define POOL_ARENAS 16
 #define POOL_BLOCKS 1024
 #define POOL_SCRATCH 16
@@ -351,14 +351,18 @@ static void chain_hint(chainer *c, int target, bool y)
     finish(c, h, y ? 70 : 66);
 }
 
+static const sdk_se_scc *static_scc_xy(void);
+
+/* t: the thread's static links of c->g (static_links). */
 static void unary(chainer *c, const sdk_se_static *t, bool y, bool x)
 {
     const sdk_grid *g = c->g;
     int out[512];
     /* searches that cannot find anything are skipped (sdk_se_scc) */
     /* (not for bivalue cells alone: few searches, each short) */
-    sdk_se_scc *scc = x ? pool_get(c->pool, B_SCC, sizeof *scc) : NULL;
-    if (scc) sdk_se_scc_init(scc, t, y, x);
+    sdk_se_scc *own = x && !y ? pool_get(c->pool, B_SCC, sizeof *own) : NULL;
+    if (own) sdk_se_scc_init(own, t, y, x);
+    const sdk_se_scc *scc = x && y ? static_scc_xy() : own;
     /* forcing chains: which sources reach their own negation, all at once */
     int from[1458], to[1458], nq = 0;
     bool reach[1458];
@@ -393,7 +397,7 @@ static void unary(chainer *c, const sdk_se_static *t, bool y, bool x)
             for (int i = 0; i < m; i++) chain_hint(c, chains[i], y);
         }
     }
-    pool_put(c->pool, B_SCC, scc);
+    pool_put(c->pool, B_SCC, own);
 }
 
 /* ---- multiple and dynamic ---------------------------------------------- */
@@ -1233,18 +1237,57 @@ static void chainer_free(chainer *c)
         sdk_se_arena_free(&c->A);
 }
 
+/* The static links of the last grid a static search ran on, and their
+ * graph with cell and house links, per thread: the nested levels 2 and 3
+ * run forcing chains (rule 4) and then, where those give nothing, static
+ * multiple chains (rule 5) on the same grid, and both start from these.
+ * Static searches nest nothing, so one at a time reads them. */
+typedef struct static_slot {
+    sdk_grid grid;
+    bool valid, has_xy;
+    sdk_se_static t;
+    sdk_se_scc xy;
+} static_slot;
+
+static _Thread_local static_slot *last_static;
+
+__attribute__((destructor)) static void static_at_unload(void)
+{
+    free(last_static);
+    last_static = NULL;
+}
+
+static const sdk_se_static *static_links(const sdk_grid *g)
+{
+    static_slot *sl = last_static;
+    if (!sl) sl = last_static = sdk_xcalloc(1, sizeof *sl);
+    if (!sl->valid || !same_grid(&sl->grid, g)) {
+        sdk_se_static_init(&sl->t, g);
+        sl->grid = *g;
+        sl->valid = true;
+        sl->has_xy = false;
+    }
+    return &sl->t;
+}
+
+/* The graph (cell and house links) of the links static_links gave last. */
+static const sdk_se_scc *static_scc_xy(void)
+{
+    static_slot *sl = last_static;
+    if (!sl->has_xy) sdk_se_scc_init(&sl->xy, &sl->t, true, true);
+    sl->has_xy = true;
+    return &sl->xy;
+}
+
 static void collect(chainer *c, unsigned unary_modes)
 {
     if (c->multiple || c->dynamic) {
-        sdk_se_static *t = NULL;
-        sdk_se_scc *scc = NULL;
+        const sdk_se_scc *scc = NULL;
         closure_tab *reach = NULL;
         if (!c->dynamic) { /* static runs: the links once for all of them */
-            t = pool_get(c->pool, B_STATIC, sizeof *t);
-            sdk_se_static_init(t, c->g);
+            const sdk_se_static *t = static_links(c->g);
             c->stat = t;
-            scc = pool_get(c->pool, B_SCC, sizeof *scc);
-            sdk_se_scc_init(scc, t, true, true);
+            scc = static_scc_xy();
             reach = closures(c->pool, scc, t);
             c->scc = scc;
             c->closure = reach;
@@ -1254,15 +1297,11 @@ static void collect(chainer *c, unsigned unary_modes)
         c->scc = NULL;
         c->closure = NULL;
         pool_put(c->pool, B_CLOSURE, reach);
-        pool_put(c->pool, B_SCC, scc);
-        pool_put(c->pool, B_STATIC, t);
     } else {
-        sdk_se_static *t = pool_get(c->pool, B_STATIC, sizeof *t);
-        sdk_se_static_init(t, c->g);
+        const sdk_se_static *t = static_links(c->g);
         if (unary_modes & M_UNARY_X) unary(c, t, false, true);
         if (unary_modes & M_UNARY_Y) unary(c, t, true, false);
         if (unary_modes & M_UNARY_XY) unary(c, t, true, true);
-        pool_put(c->pool, B_STATIC, t);
     }
     sort_dedup(&c->H);
 }
