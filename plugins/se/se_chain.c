@@ -735,20 +735,21 @@ static void binary_hint(chainer *c, int kind, int src_lit, int don, int doff, in
 }
 
 /* Cell (kind K_CELL, src = cell) or region (K_REGION, src = house) hint on
- * the potential lit implied by every run from cands[0..n) on. */
-static void multi_hint(chainer *c, int kind, int src, int value, const int *cands, int n, int lit)
+ * the potential lit implied by every run from n candidates on; nodes[i]:
+ * lit's node in the i-th run. */
+static void multi_hint(chainer *c, int kind, int src, int value, const int *nodes, int n, int lit)
 {
     hint *h = hadd(&c->H);
     h->kind = kind;
     h->sortkey = kind == K_CELL ? 5 : 6;
     h->src = src;
     h->value = value;
-    for (int i = 0; i < n && i < 9; i++) h->tar[h->ntar++] = onrun_node(c, cands[i], lit);
     set_result(h, c->g, lit >> 1, lit & 1);
     if (!h->nrem) {
         c->H.n--;
         return;
     }
+    for (int i = 0; i < n && i < 9; i++) h->tar[h->ntar++] = nodes[i];
     finish(c, h, rule_base(c));
 }
 
@@ -773,12 +774,24 @@ static void intersect_hints(chainer *c, int kind, int src, int value, const int 
     }
     if (!any) return;
     for (int j = 0; j < n; j++) on_run_nodes(c, cands[j]);
-    int lits[729];
-    for (int on = 1; on >= 0; on--) { /* in the first set's order */
-        int m = onrun_lits(c, cands[0], on, lits);
+    /* the common literals in the first set's order, and their nodes in
+     * each run: one pass over each run's literals */
+    int lits[729], k = 0, node_at[2 * 729];
+    for (int on = 1; on >= 0; on--) {
+        int base = k, m = onrun_lits(c, cands[0], on, lits + base);
         for (int i = 0; i < m; i++)
-            if (sdk_se_lits_has(&common, lits[i]))
-                multi_hint(c, kind, src, value, cands, n, lits[i]);
+            if (sdk_se_lits_has(&common, lits[base + i])) lits[k++] = lits[base + i];
+    }
+    for (int at = 0; at < k; at += 64) {
+        int nodes[64][9], m = k - at < 64 ? k - at : 64;
+        for (int j = 0; j < n && j < 9; j++) {
+            const onrun *o = &c->oncache[cands[j]];
+            const onlit *l = c->onlit + o->at;
+            for (int i = 0; i < o->non + o->noff; i++)
+                if (sdk_se_lits_has(&common, l[i].lit)) node_at[l[i].lit] = l[i].node;
+            for (int t = 0; t < m; t++) nodes[t][j] = node_at[lits[at + t]];
+        }
+        for (int t = 0; t < m; t++) multi_hint(c, kind, src, value, nodes[t], n, lits[at + t]);
     }
 }
 
