@@ -405,16 +405,29 @@ static void unary(chainer *c, const sdk_se_static *t, bool y, bool x)
 static int advanced(void *ctx, sdk_se_arena *a, sdk_se_set *s, const sdk_grid *cur,
                     const sdk_grid *src);
 
+/* A candidate that cand false makes true on g: the other candidate of a
+ * bivalue cell (y), else the other place of its digit in a house (box, row,
+ * column) where it has two; -1 when there is none. */
+static int strong_partner(const sdk_grid *g, int cand, bool y)
+{
+    int cell = cand / 9, d = cand % 9 + 1;
+    if (y && sdk_mask_count(g->cand[cell]) == 2)
+        return cell * 9 + sdk_mask_first(g->cand[cell] & ~sdk_digit_bit(d)) - 1;
+    for (int k = 0; k < 3; k++) {
+        sdk_bb pos = sdk_house_digit(g, sdk_cell_house[cell][k], d);
+        if (sdk_bb_count(pos) != 2) continue;
+        sdk_bb_del(&pos, cell);
+        return sdk_bb_first(pos) * 9 + d - 1;
+    }
+    return -1;
+}
+
 /* Whether cand false implies nothing on g: its cell is not bivalue (or cell
  * links are off) and no house of the cell has exactly two places for its
  * digit. A propagation from it without nested rules is that one potential. */
 static bool off_leads_nowhere(const sdk_grid *g, int cand, bool y)
 {
-    int cell = cand / 9, d = cand % 9 + 1;
-    if (y && sdk_mask_count(g->cand[cell]) == 2) return false;
-    for (int k = 0; k < 3; k++)
-        if (sdk_bb_count(sdk_house_digit(g, sdk_cell_house[cell][k], d)) == 2) return false;
-    return true;
+    return strong_partner(g, cand, y) < 0;
 }
 
 /* The places of each digit in each house of c->g, counted once. */
@@ -916,17 +929,22 @@ static void multiple_cell(chainer *c, int cell)
          * only where a hint needs them (literals_first) */
         bool off_bad = false, off_nodes = false;
         sdk_se_lits off_lits;
-        /* a false candidate without a strong link: the run is that literal,
-         * which no run from cand on holds (they hold cand on) */
-        bool lone = literals_first(c) && off_leads_nowhere(g, cand, !c->nishio);
-        if ((contra || dbl) && !lone &&
-            !(literals_first(c) &&
-              sdk_se_closure(g, grid_counts(c), cand * 2, !c->nishio, &off_lits))) {
+        const uint64_t *off_bits = lits_word(&off_lits);
+        /* literals_first: a false candidate without a strong link is its
+         * own run, which no run from cand on holds (they hold cand on);
+         * else its strong partner q is true in its run, which makes it
+         * false: the two runs reach the same literals (sdk_se_closure),
+         * and meet a clash together */
+        int q = literals_first(c) ? strong_partner(g, cand, !c->nishio) : -1;
+        bool lone = literals_first(c) && q < 0;
+        const onrun *oq = q >= 0 && (contra || dbl) ? on_run(c, q) : NULL;
+        if (oq && !oq->bad)
+            off_bits = lits_word(&c->onbits[q]);
+        else if ((contra || dbl) && !lone) {
             off_bad = run_lit(c, off_set, cand, false);
             sdk_se_lits_of_set(off_set, &off_lits);
             off_nodes = true;
         }
-        const uint64_t *off_bits = lits_word(&off_lits);
         if (off_bad && contra)
             binary_hint(c, kind, cand * 2, c->run->absurd_on, c->run->absurd_off, cand * 2 + 1);
         uint64_t both = 0; /* most often the two sets share nothing */
