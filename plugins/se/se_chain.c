@@ -788,7 +788,7 @@ static void intersect_hints(chainer *c, int kind, int src, int value, const int 
     if (!any) return;
     for (int j = 0; j < n; j++) on_run_nodes(c, cands[j]);
     /* the common literals in the first set's order, and their nodes in
-     * each run: one pass over each run's literals */
+     * each run (one pass over its literals, or a scan for one or two) */
     int lits[729], k = 0, node_at[2 * 729];
     for (int on = 1; on >= 0; on--) {
         int base = k, m = onrun_lits(c, cands[0], on, lits + base);
@@ -798,6 +798,10 @@ static void intersect_hints(chainer *c, int kind, int src, int value, const int 
     for (int at = 0; at < k; at += 64) {
         int nodes[64][9], m = k - at < 64 ? k - at : 64;
         for (int j = 0; j < n && j < 9; j++) {
+            if (m <= 2) { /* most often one: a scan that stops there */
+                for (int t = 0; t < m; t++) nodes[t][j] = onrun_node(c, cands[j], lits[at + t]);
+                continue;
+            }
             const onrun *o = &c->oncache[cands[j]];
             const onlit *l = c->onlit + o->at;
             for (int i = 0; i < o->non + o->noff; i++)
