@@ -10,6 +10,7 @@
 #include "sudoku/alloc.h"
 #include "sudoku/engine.h"
 #include "hodoku.h"
+#include "prop_memo.h"
 
 /* ---- profiles ----------------------------------------------------------- */
 
@@ -119,12 +120,15 @@ static bool consistent_after(const sdk_grid *g, const sdk_step *s);
 typedef struct engine_frame {
     const sdk_profile *p;
     const sdk_observer *obs;
-    int entry; /* the entry whose find() runs in this frame (-1: none yet) */
+    int entry;          /* the entry whose find() runs in this frame (-1: none yet) */
+    unsigned long call; /* which public call (run, find, hint) of this thread */
 } engine_frame;
+
+static _Thread_local unsigned long engine_calls; /* public calls so far */
 
 static engine_frame frame_of(const sdk_profile *p, const sdk_run_opts *o)
 {
-    return (engine_frame){p, o ? o->observer : NULL, -1};
+    return (engine_frame){p, o ? o->observer : NULL, -1, ++engine_calls};
 }
 
 /* Run entry i's find() with the context the engine gives it, telling the
@@ -133,7 +137,7 @@ static int run_find(const engine_frame *f, int i, const sdk_grid *g, const sdk_r
                     int depth, sdk_sink *sink)
 {
     const sdk_entry *e = &f->p->entry[i];
-    engine_frame inner = {f->p, f->obs, i};
+    engine_frame inner = {f->p, f->obs, i, f->call};
     sdk_ctx ctx;
     memset(&ctx, 0, sizeof ctx);
     ctx.self = e->tech;
@@ -309,6 +313,11 @@ static sdk_prop propagate_steps(const sdk_ctx *ctx, sdk_grid *g, int max_steps,
     if (!res) res = &local;
     memset(res, 0, sizeof *res);
     sdk_prop out = SDK_PROP_STUCK;
+    /* the same propagation from the same grid before: its steps (prop_memo.h) */
+    prop_key key = {fr->call, fr->p, ctx->position, ctx->depth, max_steps, ctx->unique};
+    int nkept = 0;
+    const sdk_step *const *kept = prop_memo_find(&key, g, &nkept);
+    int rec = kept ? -1 : prop_memo_begin(&key, g);
     bool ok = sdk_grid_check(g, res->why, sizeof res->why);
     for (;;) {
         if (!ok) {
@@ -321,10 +330,18 @@ static sdk_prop propagate_steps(const sdk_ctx *ctx, sdk_grid *g, int max_steps,
             break;
         }
         if (max_steps && res->steps >= max_steps) break;
-        if (next_step(fr, g, &o, ctx->position, ctx->depth + 1, NULL, step) < 0) break;
-        if (applied && applied->emit(applied->ctx, step) == SDK_STOP) break;
-        sdk_step_apply(step, g);
-        ok = consistent_after(g, step);
+        const sdk_step *s = step;
+        if (kept) {
+            if (res->steps == nkept) break;
+            s = kept[res->steps];
+        } else if (next_step(fr, g, &o, ctx->position, ctx->depth + 1, NULL, step) < 0) {
+            prop_memo_keep(rec); /* stuck: nothing more found */
+            break;
+        }
+        if (applied && applied->emit(applied->ctx, s) == SDK_STOP) break;
+        prop_memo_add(rec, s);
+        sdk_step_apply(s, g);
+        ok = consistent_after(g, s);
         res->steps++;
     }
     free(step);
