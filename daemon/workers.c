@@ -65,7 +65,7 @@ struct job {
     int scan;          /* no puzzle before this is still to do */
     /* how many state[] are 0, kept in step wherever one changes (assign,
      * job_item, a worker's failure), so none of them rescans state[] */
-    int todo;
+    int pending;
     int done;
     bool queued;
     job *qnext;
@@ -250,7 +250,7 @@ static job *job_new(conn *c, uint32_t msgid, const char *method, const msgpack_o
     }
     j->pz.data = malloc(bytes ? bytes : 1);
     j->pz.alloc = j->pz.data ? bytes : 0;
-    j->todo = n;
+    j->pending = n;
     if (!j->gen && j->pz.data) { /* each string as msgpack packs it: its head, its bytes */
         unsigned char *o = (unsigned char *)j->pz.data;
         size_t at = 0;
@@ -568,7 +568,7 @@ static void job_progress(job *j)
 static void job_item(job *j, int i, const char *body, size_t n)
 {
     if (j->state[i] == 2) return;
-    if (j->state[i] == 0) j->todo--;
+    if (j->state[i] == 0) j->pending--;
     j->res_bytes += n;
     j->held += n; /* results gathered count in the daemon-wide budget until sent */
     D.input_memory += n;
@@ -735,7 +735,7 @@ static void cost_update(const job *j, double us)
 
 static int chunk_size(const job *j)
 {
-    int left = j->todo; /* every one from scan on */
+    int left = j->pending; /* every one from scan on */
     int workers = D.lim.workers > 0 ? D.lim.workers : 1;
     /* with other work queued, a worker that finishes early goes on with
      * it: the pieces need not shrink for the workers to finish together
@@ -805,8 +805,8 @@ static bool assign(worker *w)
         while (first + count < j->n && count < max && j->state[first + count] == 0) count++;
         for (int i = first; i < first + count; i++) j->state[i] = 1;
         j->scan = first + count;
-        j->todo -= count;
-        if (!j->todo) queue_remove(j);
+        j->pending -= count;
+        if (!j->pending) queue_remove(j);
         if (count == 0) return assign(w); /* nothing left here after all */
         w->job = j;
         w->first = first, w->count = count, w->got = 0;
@@ -1198,7 +1198,7 @@ static void task_failed(worker *w, int64_t status, int sig)
     for (int i = w->first + w->got; i < w->first + w->count; i++)
         if (i != bad && j->state[i] == 1) {
             j->state[i] = 0; /* again, elsewhere */
-            j->todo++;
+            j->pending++;
             if (i < requeue) requeue = i;
         }
     if (requeue < w->first + w->count) {

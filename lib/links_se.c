@@ -384,11 +384,7 @@ static bool chain_loop_dyn(sdk_se_run *r, const sdk_grid *g0, bool resume)
             }
             if (cm & (1u << di)) { /* sdk_grid_eliminate */
                 g->cand[cell] = (uint16_t)(cm & ~(1u << di));
-                uint64_t bit = 1ull << (cell & 63);
-                if (cell < 64)
-                    g->digit[di].lo &= ~bit;
-                else
-                    g->digit[di].hi &= ~bit;
+                sdk_bb_del(&g->digit[di], cell);
                 hc[hb][di] = (uint8_t)(cb - 1), hc[hr][di] = (uint8_t)(cr - 1),
                 hc[hcol][di] = (uint8_t)(cc - 1);
             }

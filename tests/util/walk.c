@@ -68,6 +68,15 @@ static bool locked_candidates(sdk_grid *g)
     return any;
 }
 
+bool walk_hard_start(sdk_grid *g, const uint8_t *values, uint8_t *sol)
+{
+    uint8_t two[2][81];
+    sdk_grid_from_values(g, values);
+    if (sdk_solve_grid(g, 2, two, NULL) != 1) return false;
+    memcpy(sol, two[0], 81);
+    return walk_basic(g);
+}
+
 void walk_drop_wrong(sdk_grid *g, const uint8_t *sol, int tries, uint32_t *seed)
 {
     for (int k = 0; k < tries; k++) {

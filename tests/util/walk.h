@@ -26,6 +26,11 @@ int walk_check_step(const sdk_step *s, const uint8_t *sol, const char *who);
 bool walk_single(sdk_grid *g);
 bool walk_basic(sdk_grid *g);
 
+/* The start of a hard-path walk: g from the puzzle's values, its solution
+ * into sol (81 digits), then walk_basic. False when the puzzle has no
+ * single solution or walk_basic breaks the grid. */
+bool walk_hard_start(sdk_grid *g, const uint8_t *values, uint8_t *sol);
+
 /* Random wrong candidates gone: `tries` times a cell drawn by *seed (an LCG
  * step each), when empty, loses its first candidate that is not sol's
  * digit. Tests that follow hard paths use it to reach new positions. */
