@@ -72,35 +72,66 @@ static bool position_change(const dyn_memo *m, const sdk_grid *g, sdk_bb change[
     return any;
 }
 
+/* The candidates counted in a change (position_change). */
+static int change_size(const sdk_bb change[9])
+{
+    int n = 0;
+    for (int d = 0; d < 9; d++) n += sdk_bb_count(change[d]);
+    return n;
+}
+
+/* Carry src's entries whose search read nothing in change into dst (which
+ * may be src), the others unknown. */
+static void keep_unchanged(dyn_memo *dst, const dyn_memo *src, const sdk_bb change[9])
+{
+    int digits[9], nd = 0;
+    for (int d = 0; d < 9; d++)
+        if (!sdk_bb_empty(change[d])) digits[nd++] = d;
+    for (int p = 0; p < 2 * SDK_NCAND; p++) {
+        uint8_t state = src->state[p];
+        for (int i = 0; i < nd && state != DYN_UNKNOWN; i++) {
+            int d = digits[i];
+            if ((src->read[p][d].lo & change[d].lo) | (src->read[p][d].hi & change[d].hi))
+                state = DYN_UNKNOWN;
+        }
+        dst->state[p] = state;
+        if (state == DYN_UNKNOWN) continue;
+        dst->kept++;
+        if (dst == src) continue;
+        dst->borrowed++;
+        dst->on[p] = src->on[p];
+        dst->off[p] = src->off[p];
+        memcpy(dst->read[p], src->read[p], sizeof dst->read[p]);
+    }
+}
+
 dyn_memo *dyn_memo_for(const sdk_grid *g, unsigned flags, int slot)
 {
     dyn_memo *m = &memos[slot ? 1 : 0];
     /* group and ALS links read more of the grid: kept only while it is the same */
     bool carry = !(flags & (SDK_DYN_LOCKED | SDK_DYN_ALS));
     sdk_bb change[9];
-    if (m->used && m->flags == flags) {
-        if (!position_change(m, g, change)) return m;
-        if (carry) {
-            int digits[9], nd = 0;
-            for (int d = 0; d < 9; d++)
-                if (!sdk_bb_empty(change[d])) digits[nd++] = d;
-            for (int p = 0; p < 2 * SDK_NCAND; p++) {
-                if (m->state[p] == DYN_UNKNOWN) continue;
-                for (int i = 0; i < nd; i++) {
-                    int d = digits[i];
-                    if ((m->read[p][d].lo & change[d].lo) | (m->read[p][d].hi & change[d].hi)) {
-                        m->state[p] = DYN_UNKNOWN;
-                        break;
-                    }
-                }
-                if (m->state[p] != DYN_UNKNOWN) m->kept++;
-            }
-        } else {
-            memset(m->state, DYN_UNKNOWN, sizeof m->state);
+    bool mine = m->used && m->flags == flags;
+    if (mine && !position_change(m, g, change)) return m;
+    /* A nested propagation starts near the main path's position (slot 0)
+     * and far from where the last propagation ended: the entries come from
+     * the memo whose position differs from g in fewer candidates (either
+     * memo's kept entries are exact for g; this only chooses which keeps
+     * more). */
+    const dyn_memo *from = mine ? m : NULL;
+    const dyn_memo *top = &memos[0];
+    sdk_bb top_change[9];
+    if (slot && carry && top->used && top->flags == flags) {
+        position_change(top, g, top_change);
+        if (!from || change_size(top_change) < change_size(change)) {
+            from = top;
+            memcpy(change, top_change, sizeof change);
         }
-    } else {
-        memset(m->state, DYN_UNKNOWN, sizeof m->state);
     }
+    if (from && carry)
+        keep_unchanged(m, from, change);
+    else
+        memset(m->state, DYN_UNKNOWN, sizeof m->state);
     m->used = true;
     m->flags = flags;
     memcpy(m->cand, g->cand, sizeof m->cand);

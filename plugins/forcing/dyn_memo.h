@@ -21,12 +21,15 @@ typedef struct dyn_memo {
     cset on[2 * SDK_NCAND], off[2 * SDK_NCAND];
     sdk_bb read[2 * SDK_NCAND][9];
     long kept, searched; /* entries carried over to a new position; searches run */
+    long borrowed;       /* of the kept: taken from the other slot's memo */
 } dyn_memo;
 
 /* The memo of slot `slot` (0 or 1: a caller keeps apart grids that do not
  * follow each other, such as nested propagations) made to hold for g and
  * flags: entries whose search read a candidate that differs between g and
- * the memo's last position are dropped, the others kept. */
+ * the memo's last position are dropped, the others kept. Slot 1 takes its
+ * entries from slot 0's memo instead when that one's position is nearer to
+ * g (a nested propagation's first grids follow the main path's position). */
 dyn_memo *dyn_memo_for(const sdk_grid *g, unsigned flags, int slot);
 /* Search premise p on g (the memo's position) unless the memo has it; d is
  * a work area: true when it holds p's search (sdk_dyn_run) now. With plain

@@ -393,8 +393,7 @@ static bool tables_all(sctx *s)
             for (int on = 0; on < 2; on++) {
                 int l = SDK_LIT(SDK_CAND_NODE(c, d), on);
                 table *t = &s->t[l];
-                t->on = reach[comp[l]].on;
-                t->off = reach[comp[l]].off;
+                t->sets = &reach[comp[l]]; /* shared, not copied */
                 t->comp = graph ? comp[l] : -1;
                 t->valid = true;
             }
@@ -406,14 +405,15 @@ static bool tables_all(sctx *s)
 const table *forcing_table(sctx *s, int lit)
 {
     table *t = &s->t[lit];
-    if (t->valid) return t;
+    if (t->valid) return t->sets;
     /* the first table asked for on a position: all of them */
     if (!s->all_tried) {
         s->all_tried = true;
-        if (tables_all(s) && t->valid) return t;
+        if (tables_all(s) && t->valid) return t->sets;
     }
     table_search(s, lit, t);
     t->comp = -1;
+    t->sets = t;
     t->valid = true;
     return t;
 }
@@ -525,19 +525,19 @@ static int table_contradiction(sctx *s, int p, const table *t, sdk_step *st, int
  * table shows, table_contradiction()). */
 static int static_contradiction(sctx *s, const table_scan_grid *sg, int p, sdk_step *st, int *len)
 {
-    const table *t = &s->t[p];
+    const table *t = &s->t[p], *sets = t->sets;
     char txt[512];
     *len = 0;
     /* the premise implies its own negation */
-    if (cs_has((p & 1) ? &t->off : &t->on, p >> 1)) {
+    if (cs_has((p & 1) ? &sets->off : &sets->on, p >> 1)) {
         *len = forcing_add_chain(s, p, p ^ 1, st, txt, sizeof txt);
         sdk_step_printf(st, "%s", txt);
         return 1;
     }
     /* the rest reads the table only: its component's verdict, when known */
     if (t->comp >= 0 && twork.cstate[t->comp] == COMP_CLEAN) return 0;
-    int kind = table_scan(sg, &t->on, &t->off);
-    if (kind) kind = table_contradiction(s, p, t, st, len);
+    int kind = table_scan(sg, &sets->on, &sets->off);
+    if (kind) kind = table_contradiction(s, p, sets, st, len);
     if (t->comp >= 0) {
         if (kind)
             twork.cstate[t->comp] = COMP_BROKEN;
@@ -553,7 +553,7 @@ static int static_contradiction(sctx *s, const table_scan_grid *sg, int p, sdk_s
 static bool static_may_contradict(const sctx *s, int p)
 {
     const table *t = &s->t[p];
-    if (cs_has((p & 1) ? &t->off : &t->on, p >> 1)) return true;
+    if (cs_has((p & 1) ? &t->sets->off : &t->sets->on, p >> 1)) return true;
     return t->comp < 0 || twork.cstate[t->comp] != COMP_CLEAN;
 }
 
@@ -578,7 +578,7 @@ static void comp_verdicts(sctx *s, const table_scan_grid *sg, const bool *want, 
                 comp_mark_clean(s->t[p].comp);
     for (int c = ncomp - 1; c >= 0; c--) {
         if (rep[c] < 0 || twork.cstate[c] != COMP_UNKNOWN) continue;
-        if (table_scan(sg, &s->t[rep[c]].on, &s->t[rep[c]].off))
+        if (table_scan(sg, &s->t[rep[c]].sets->on, &s->t[rep[c]].sets->off))
             twork.cstate[c] = COMP_BROKEN;
         else
             comp_mark_clean(c);
@@ -671,10 +671,10 @@ static int emit_verity(sctx *s, const int *ps, int n, int lit, int pass, int uni
 static int verity_of(sctx *s, const int *ps, int n, int exclude_cell, int pass, int unit, int base,
                      seen *sn, sdk_sink *sink, sdk_step *st)
 {
-    cset on = s->t[ps[0]].on, off = s->t[ps[0]].off;
+    cset on = s->t[ps[0]].sets->on, off = s->t[ps[0]].sets->off;
     for (int i = 1; i < n; i++) {
-        cs_and(&on, &s->t[ps[i]].on);
-        cs_and(&off, &s->t[ps[i]].off);
+        cs_and(&on, &s->t[ps[i]].sets->on);
+        cs_and(&off, &s->t[ps[i]].sets->off);
     }
     if (cs_empty(&on) && cs_empty(&off)) return SDK_CONTINUE;
     cset any;

@@ -52,11 +52,16 @@ static inline bool cs_empty(const cset *a)
     return true;
 }
 
-/* Per premise (literal of a candidate): what it implies. */
+/* Per premise (literal of a candidate): what it implies. The sets of a
+ * premise whose component tables_all() computed stay in that component's
+ * table (forcing.c), which every premise of the component shares: `sets`
+ * points there, or to the table itself (searched alone). Read them through
+ * forcing_table(). */
 typedef struct table {
     cset on, off;
     bool valid;
-    int comp; /* its component in forcing.c's graph (tables_all), or -1 */
+    int comp;                  /* its component in forcing.c's graph (tables_all), or -1 */
+    const struct table *sets; /* where its on and off are (valid tables) */
 } table;
 
 /* Conclusions already emitted (one step per conclusion). */
