@@ -234,6 +234,13 @@ static void table_search(sctx *s, int lit, table *t)
  * implications on but are no premise). Only the grid's candidates get a
  * table (valid), as forcing_static_init() leaves them. False when out of
  * memory (then tables are searched one by one). */
+/* A literal that no link leaves (most of them: a candidate made false
+ * whose cell and houses hold no strong link) reaches itself only. The pass
+ * leaves such literals out of the graph it hands to Tarjan: an edge to one
+ * adds one bit to the set of the component it leaves, and the leaf is no
+ * component (unless it is a premise itself, then a component of its own
+ * with no successor). Four edges in five lead to a leaf on the hardest
+ * puzzles, so the search, the components and the component graph shrink. */
 /* tables_all()'s work arrays, per thread, kept between positions (grown
  * when a graph needs more): eight ints and one table per literal. */
 enum { COMP_UNKNOWN = 0, COMP_CLEAN, COMP_BROKEN }; /* tables_work.cstate */
@@ -246,8 +253,12 @@ typedef struct tables_work {
     int ecap;
     int *cfirst, *cedge, *cstack;
     uint8_t *cstate;
-    int *to;    /* the graph's edges' targets, for sdk_graph_scc (ecap) */
-    bool *root; /* the premises: the grid's candidates, both literals (cap) */
+    /* the graph without its leaves, for sdk_graph_scc: literal v's
+     * successors that are no leaf are to[first[v] .. first[v + 1]), its
+     * leaves leafto[leaf_first[v] .. leaf_first[v + 1]) (ecap, cap + 1) */
+    int *to, *leafto, *first, *leaf_first;
+    bool *root;  /* the premises: the grid's candidates, both literals (cap) */
+    long nleaf;  /* edges to a leaf in the last pass (test_forcing_tables) */
 } tables_work;
 static _Thread_local tables_work twork;
 
@@ -260,6 +271,9 @@ static void tables_work_release(void)
     free(twork.cstack);
     free(twork.cstate);
     free(twork.to);
+    free(twork.leafto);
+    free(twork.first);
+    free(twork.leaf_first);
     free(twork.root);
     memset(&twork, 0, sizeof twork);
 }
@@ -283,11 +297,9 @@ static void comp_mark_clean(int c)
 
 /* tables_all()'s state for the callback. */
 typedef struct tables_pass {
-    const sdk_links *L;
-    const int *to; /* the edges' targets (tables_work.to) */
+    const tables_work *tw; /* the graph without leaves (to, first, leafto, leaf_first) */
     const int *comp;
     int *merged; /* merged[c] == the completing component: c is in its set */
-    int *leaf;   /* per component: its one literal when it has no successor, else -1 */
     int nce;     /* edges of the component graph so far */
     bool graph;  /* the component graph is kept */
 } tables_pass;
@@ -300,10 +312,8 @@ static inline void table_add_lit(table *r, int w)
 }
 
 /* A component completed (every one it reaches came first): its set is its
- * members' candidates and its successor components' sets. Most successors
- * (four in five on the hardest puzzles) are one literal that leads nowhere
- * (a candidate made false that no strong link leaves): their set is that
- * literal, added as one bit rather than a union of 24 words. */
+ * members' candidates, the leaves they lead to (a bit each) and its
+ * successor components' sets. */
 static void tables_component(void *ctx, int c, const int *members, int k)
 {
     tables_pass *p = ctx;
@@ -311,27 +321,22 @@ static void tables_component(void *ctx, int c, const int *members, int k)
     table *r = &tw->reach[c];
     memset(r, 0, sizeof *r);
     if (p->graph) tw->cfirst[c] = p->nce;
-    bool successors = false;
     for (int i = 0; i < k; i++) {
         int w = members[i];
         table_add_lit(r, w);
-        for (int e = p->L->first[w]; e < p->L->first[w + 1]; e++) {
-            int to = p->comp[p->to[e]];
+        for (int e = tw->leaf_first[w]; e < tw->leaf_first[w + 1]; e++)
+            table_add_lit(r, tw->leafto[e]);
+        for (int e = tw->first[w]; e < tw->first[w + 1]; e++) {
+            int to = p->comp[tw->to[e]];
             if (to == c || p->merged[to] == c) continue;
             p->merged[to] = c;
-            successors = true;
             if (p->graph) tw->cedge[p->nce++] = to;
-            if (p->leaf[to] >= 0) {
-                table_add_lit(r, p->leaf[to]);
-                continue;
-            }
             for (int x = 0; x < 12; x++) {
                 r->on.w[x] |= tw->reach[to].on.w[x];
                 r->off.w[x] |= tw->reach[to].off.w[x];
             }
         }
     }
-    p->leaf[c] = k == 1 && !successors ? members[0] : -1;
 }
 
 static bool tables_all(sctx *s)
@@ -347,40 +352,59 @@ static bool tables_all(sctx *s)
         free(tw->cstack);
         free(tw->cstate);
         free(tw->root);
+        free(tw->first);
+        free(tw->leaf_first);
         tw->ints = malloc(sizeof(int) * (size_t)nlit * 8);
         tw->reach = malloc(sizeof(table) * (size_t)nlit);
         tw->cfirst = malloc(sizeof(int) * (size_t)(nlit + 2));
         tw->cstack = malloc(sizeof(int) * (size_t)nlit);
         tw->cstate = malloc((size_t)nlit);
         tw->root = malloc(sizeof(bool) * (size_t)nlit);
-        tw->cap = tw->ints && tw->reach && tw->root ? nlit : 0;
+        tw->first = malloc(sizeof(int) * (size_t)(nlit + 1));
+        tw->leaf_first = malloc(sizeof(int) * (size_t)(nlit + 1));
+        tw->cap = tw->ints && tw->reach && tw->root && tw->first && tw->leaf_first ? nlit : 0;
         if (!tw->cap) return false;
     }
     int ne = L->first[nlit];
-    if (tw->ecap < ne || !tw->cedge || !tw->to) {
+    if (tw->ecap < ne || !tw->cedge || !tw->to || !tw->leafto) {
         free(tw->cedge);
         free(tw->to);
+        free(tw->leafto);
         tw->cedge = malloc(sizeof(int) * (size_t)(ne ? ne : 1));
         tw->to = malloc(sizeof(int) * (size_t)(ne ? ne : 1));
-        tw->ecap = tw->cedge && tw->to ? ne : 0;
-        if (!tw->to) return false;
+        tw->leafto = malloc(sizeof(int) * (size_t)(ne ? ne : 1));
+        tw->ecap = tw->cedge && tw->to && tw->leafto ? ne : 0;
+        if (!tw->to || !tw->leafto) return false;
     }
     /* work: 5 * nlit */
-    int *comp = tw->ints, *merged = comp + nlit, *leaf = merged + nlit, *work = leaf + nlit;
+    int *comp = tw->ints, *merged = comp + nlit, *work = merged + nlit;
     /* from the premises: what none of them reaches needs no set */
     for (int v = 0; v < nlit; v++) {
         int k = v >> 1;
         tw->root[v] = v < 2 * SDK_NCAND && sdk_grid_has(g, k / 9, k % 9 + 1);
         merged[v] = -1;
     }
-    for (int e = 0; e < ne; e++) tw->to[e] = L->edge[e].to;
-    tables_pass p = {.L = L,
-                     .to = tw->to,
+    /* the edges, those to a leaf apart */
+    int nto = 0, nleaf = 0;
+    for (int v = 0; v < nlit; v++) {
+        tw->first[v] = nto;
+        tw->leaf_first[v] = nleaf;
+        for (int e = L->first[v]; e < L->first[v + 1]; e++) {
+            int w = L->edge[e].to;
+            if (L->first[w] == L->first[w + 1])
+                tw->leafto[nleaf++] = w;
+            else
+                tw->to[nto++] = w;
+        }
+    }
+    tw->first[nlit] = nto;
+    tw->leaf_first[nlit] = nleaf;
+    tw->nleaf = nleaf;
+    tables_pass p = {.tw = tw,
                      .comp = comp,
                      .merged = merged,
-                     .leaf = leaf,
                      .graph = tw->cedge && tw->cfirst && tw->cstack && tw->cstate};
-    int ncomp = sdk_graph_scc(nlit, L->first, tw->to, tw->root, comp, work, tables_component, &p);
+    int ncomp = sdk_graph_scc(nlit, tw->first, tw->to, tw->root, comp, work, tables_component, &p);
     bool graph = p.graph;
     table *reach = tw->reach;
     if (graph) {
@@ -557,11 +581,33 @@ static bool static_may_contradict(const sctx *s, int p)
     return t->comp < 0 || twork.cstate[t->comp] != COMP_CLEAN;
 }
 
+/* table_scan()'s verdict on the set of a premise p that no link leaves:
+ * p alone. Nothing is both true and false; an empty cell has every
+ * candidate false only when it has none at all (empty_cell), or when p
+ * makes its cell's last candidate false; a house's digit loses every place
+ * only when p makes its last place false. */
+static bool lone_broken(const sdk_grid *g, int p, bool empty_cell)
+{
+    if (empty_cell) return true;
+    if (p & 1) return false;
+    int k = p >> 1, c = k / 9, d = k % 9 + 1;
+    if (g->cand[c] == sdk_digit_bit(d)) return true;
+    for (int i = 0; i < 3; i++)
+        if (sdk_bb_count(sdk_house_digit(g, sdk_cell_house[c][i], d)) == 1) return true;
+    return false;
+}
+
 /* The verdicts of the premises' components, sources first: a clean one
  * spares the scan of every component below it. want[p]: premise p is
- * scanned by find_fcc; true_known: the others are true in a solution. */
+ * scanned by find_fcc; true_known: the others are true in a solution. A
+ * premise that no link leaves is no successor in the component graph
+ * (tables_all leaves it out): its verdict comes from lone_broken(). */
 static void comp_verdicts(sctx *s, const table_scan_grid *sg, const bool *want, bool true_known)
 {
+    const sdk_grid *g = s->g;
+    bool empty_cell = false;
+    for (int c = 0; c < 81; c++)
+        if (!g->value[c] && !g->cand[c]) empty_cell = true;
     /* a wanted premise per component (its members share one table), the
      * components then taken from the last one down */
     int ncomp = 2 * s->L->nnode;
@@ -578,7 +624,10 @@ static void comp_verdicts(sctx *s, const table_scan_grid *sg, const bool *want, 
                 comp_mark_clean(s->t[p].comp);
     for (int c = ncomp - 1; c >= 0; c--) {
         if (rep[c] < 0 || twork.cstate[c] != COMP_UNKNOWN) continue;
-        if (table_scan(sg, &s->t[rep[c]].sets->on, &s->t[rep[c]].sets->off))
+        const int *first = s->L->first;
+        if (first[rep[c]] == first[rep[c] + 1] ? lone_broken(g, rep[c], empty_cell)
+                                               : table_scan(sg, &s->t[rep[c]].sets->on,
+                                                            &s->t[rep[c]].sets->off))
             twork.cstate[c] = COMP_BROKEN;
         else
             comp_mark_clean(c);

@@ -8,16 +8,50 @@
  * position, with group links and with group and ALS links, and on a grid
  * with a wrong digit placed (no solution: the nested chains' grids), every
  * premise (candidate true and false) must get the table its own search
- * gives: the same candidates made true, the same made false. */
+ * gives: the same candidates made true, the same made false. The verdicts
+ * of the premises' components (comp_verdicts: clean passed down the
+ * component graph, premises that no link leaves judged alone) must be
+ * table_scan()'s on each premise's table; also on the grid right after the
+ * wrong digit (singles not yet applied: lone premises that break). */
 #include "../../plugins/forcing/forcing.c"
 #include "testutil.h"
 #include "walk.h"
 
-static long compared, leaves_seen;
+static long compared, leaves_seen, verdicts, lone_broken_seen;
+
+/* comp_verdicts() on every premise against table_scan() on its table. */
+static void check_verdicts(sctx *s, const sdk_grid *g)
+{
+    if (!twork.cstate || s->t[0].comp < 0) {
+        bool any = false; /* no component graph: nothing to compare */
+        for (int p = 0; p < 2 * SDK_NCAND; p++) any |= s->t[p].valid && s->t[p].comp >= 0;
+        if (any) fail_msg("components without a component graph");
+    }
+    bool *want = calloc(2 * SDK_NCAND, sizeof *want);
+    for (int p = 0; p < 2 * SDK_NCAND; p++) want[p] = true;
+    table_scan_grid sg;
+    table_scan_grid_init(&sg, g);
+    comp_verdicts(s, &sg, want, false);
+    free(want);
+    for (int p = 0; p < 2 * SDK_NCAND; p++) {
+        const table *t = &s->t[p];
+        if (!t->valid || t->comp < 0) continue;
+        int state = twork.cstate[t->comp];
+        if (state == COMP_UNKNOWN) fail_msg("premise %d: no verdict", p);
+        bool broken = table_scan(&sg, &t->sets->on, &t->sets->off) != 0;
+        if (broken != (state == COMP_BROKEN))
+            fail_msg("premise %d: verdict %s, its table %s", p, broken ? "clean" : "broken",
+                     broken ? "broken" : "clean");
+        bool lone = s->L->first[p] == s->L->first[p + 1];
+        lone_broken_seen += lone && broken;
+        verdicts++;
+    }
+}
 
 static void check_position(const sdk_grid *g, unsigned flags)
 {
     sctx s;
+    tables.key.used = false; /* made afresh, even where the last position was the same */
     if (!forcing_links_init(&s, g, flags)) fail_msg("links of a position not built");
     table fresh;
     for (int c = 0; c < 81; c++) {
@@ -34,11 +68,8 @@ static void check_position(const sdk_grid *g, unsigned flags)
             }
     }
     if (!s.all_tried) fail_msg("the tables were not made together");
-    /* the components without successors the pass took as one literal */
-    for (int v = 0; v < 2 * s.L->nnode; v++) {
-        int cp = twork.ints[v];
-        if (cp >= 0 && twork.cfirst[cp] == twork.cfirst[cp + 1]) leaves_seen++;
-    }
+    leaves_seen += twork.nleaf; /* edges to a literal no link leaves: one bit each */
+    check_verdicts(&s, g);
     forcing_static_free(&s);
 }
 
@@ -66,6 +97,8 @@ static void test_tables_against_search(void **state)
                                    false);
                     break;
                 }
+                char why[64];
+                if (sdk_grid_check(&w, why, sizeof why)) check_position(&w, SDK_LINKS_GROUPS);
                 if (walk_basic(&w)) check_position(&w, SDK_LINKS_GROUPS);
             }
             walk_drop_wrong(&g, sol[0], 4, &seed);
@@ -73,9 +106,11 @@ static void test_tables_against_search(void **state)
         }
     }
     free(puz);
-    print_message("premises compared %ld, literals in components without successors %ld\n",
-                  compared, leaves_seen);
+    print_message("premises compared %ld, edges to a leaf %ld, verdicts %ld (lone premises "
+                  "broken %ld)\n",
+                  compared, leaves_seen, verdicts, lone_broken_seen);
     assert_true(compared > 1000 && leaves_seen > 0);
+    assert_true(verdicts > 1000 && lone_broken_seen > 0);
 }
 
 int main(void)
