@@ -44,6 +44,18 @@
  * is left for the chains of a step. test_dyn_memo compares the entries with
  * sdk_dyn_run() from scratch.
  *
+ * A read candidate that changed need not drop an open entry either, when
+ * the new grid is settled (no cell with one candidate, no digit with one
+ * place in a house) and the change is a candidate removed that the search
+ * itself made false: the old closure without such candidates is closed
+ * under the rules on the new grid (a cell or house has the same candidates
+ * left alive as before) and each of its literals is still derived (a single
+ * the old search drew from a removed candidate's falsity comes from the
+ * cell's or house's other candidates, which the settled grid has). So
+ * the entry is kept without those candidates, its read set as it was (a
+ * larger set only keeps less later). test_dyn_memo checks these entries
+ * too, and fails when any of the three conditions is left out.
+ *
  * Within one position the memo is what the dynamic forcing chain, forcing
  * net contradiction and verity share (they run one after the other on a
  * position whenever the earlier ones find nothing). Two slots per thread
@@ -80,28 +92,63 @@ static int change_size(const sdk_bb change[9])
     return n;
 }
 
+/* No cell with one candidate, no digit with one place in a house: the
+ * singles are all applied (trim_removed in keep_unchanged). */
+static bool settled(const sdk_grid *g)
+{
+    for (int c = 0; c < SDK_CELLS; c++)
+        if (sdk_mask_count(g->cand[c]) == 1) return false;
+    for (int h = 0; h < 27; h++)
+        for (int d = 1; d <= 9; d++)
+            if (sdk_bb_count(sdk_house_digit(g, h, d)) == 1) return false;
+    return true;
+}
+
 /* Carry src's entries whose search read nothing in change into dst (which
- * may be src), the others unknown. */
-static void keep_unchanged(dyn_memo *dst, const dyn_memo *src, const sdk_bb change[9])
+ * may be src), the others unknown. With trim_removed (plain links, a
+ * settled grid: see the header) an open entry whose search read changed
+ * candidates is kept too when each of them is a candidate removed since
+ * and one the search made false: its closure on the new grid is the old one
+ * without them. */
+static void keep_unchanged(dyn_memo *dst, const dyn_memo *src, const sdk_bb change[9],
+                           bool trim_removed)
 {
     int digits[9], nd = 0;
     for (int d = 0; d < 9; d++)
         if (!sdk_bb_empty(change[d])) digits[nd++] = d;
     for (int p = 0; p < 2 * SDK_NCAND; p++) {
         uint8_t state = src->state[p];
+        sdk_bb cut[9];
+        unsigned cut_digits = 0;
         for (int i = 0; i < nd && state != DYN_UNKNOWN; i++) {
             int d = digits[i];
-            if ((src->read[p][d].lo & change[d].lo) | (src->read[p][d].hi & change[d].hi))
+            sdk_bb x = sdk_bb_and(src->read[p][d], change[d]);
+            if (sdk_bb_empty(x)) continue;
+            /* removed: a candidate of src's position (change is both ways) */
+            if (!trim_removed || state != DYN_OPEN ||
+                !sdk_bb_empty(sdk_bb_andnot(x, src->digit[d]))) {
                 state = DYN_UNKNOWN;
+                break;
+            }
+            SDK_BB_FOREACH(c, x)
+                if (c * 9 + d == p >> 1 || !cs_has(&src->off[p], c * 9 + d)) state = DYN_UNKNOWN;
+            cut[d] = x;
+            cut_digits |= 1u << d;
         }
         dst->state[p] = state;
         if (state == DYN_UNKNOWN) continue;
         dst->kept++;
-        if (dst == src) continue;
-        dst->borrowed++;
-        dst->on[p] = src->on[p];
-        dst->off[p] = src->off[p];
-        memcpy(dst->read[p], src->read[p], sizeof dst->read[p]);
+        if (dst != src) {
+            dst->borrowed++;
+            dst->on[p] = src->on[p];
+            dst->off[p] = src->off[p];
+            memcpy(dst->read[p], src->read[p], sizeof dst->read[p]);
+        }
+        if (!cut_digits) continue;
+        dst->trimmed++;
+        for (int d = 0; d < 9; d++) /* the read set stays (a superset only keeps less) */
+            if (cut_digits >> d & 1)
+                SDK_BB_FOREACH(c, cut[d]) cs_del(&dst->off[p], c * 9 + d);
     }
 }
 
@@ -129,7 +176,7 @@ dyn_memo *dyn_memo_for(const sdk_grid *g, unsigned flags, int slot)
         }
     }
     if (from && carry)
-        keep_unchanged(m, from, change);
+        keep_unchanged(m, from, change, flags == 0 && settled(g));
     else
         memset(m->state, DYN_UNKNOWN, sizeof m->state);
     m->used = true;

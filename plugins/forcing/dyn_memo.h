@@ -22,6 +22,7 @@ typedef struct dyn_memo {
     sdk_bb read[2 * SDK_NCAND][9];
     long kept, searched; /* entries carried over to a new position; searches run */
     long borrowed;       /* of the kept: taken from the other slot's memo */
+    long trimmed;        /* of the kept: without candidates removed since (dyn_memo.c) */
 } dyn_memo;
 
 /* The memo of slot `slot` (0 or 1: a caller keeps apart grids that do not

@@ -257,8 +257,8 @@ typedef struct tables_work {
      * successors that are no leaf are to[first[v] .. first[v + 1]), its
      * leaves leafto[leaf_first[v] .. leaf_first[v + 1]) (ecap, cap + 1) */
     int *to, *leafto, *first, *leaf_first;
-    bool *root;  /* the premises: the grid's candidates, both literals (cap) */
-    long nleaf;  /* edges to a leaf in the last pass (test_forcing_tables) */
+    bool *root; /* the premises: the grid's candidates, both literals (cap) */
+    long nleaf; /* edges to a leaf in the last pass (test_forcing_tables) */
 } tables_work;
 static _Thread_local tables_work twork;
 
@@ -625,9 +625,9 @@ static void comp_verdicts(sctx *s, const table_scan_grid *sg, const bool *want, 
     for (int c = ncomp - 1; c >= 0; c--) {
         if (rep[c] < 0 || twork.cstate[c] != COMP_UNKNOWN) continue;
         const int *first = s->L->first;
-        if (first[rep[c]] == first[rep[c] + 1] ? lone_broken(g, rep[c], empty_cell)
-                                               : table_scan(sg, &s->t[rep[c]].sets->on,
-                                                            &s->t[rep[c]].sets->off))
+        if (first[rep[c]] == first[rep[c] + 1]
+                ? lone_broken(g, rep[c], empty_cell)
+                : table_scan(sg, &s->t[rep[c]].sets->on, &s->t[rep[c]].sets->off))
             twork.cstate[c] = COMP_BROKEN;
         else
             comp_mark_clean(c);

@@ -24,6 +24,10 @@ static inline void cs_add(cset *s, int k)
 {
     s->w[k >> 6] |= 1ULL << (k & 63);
 }
+static inline void cs_del(cset *s, int k)
+{
+    s->w[k >> 6] &= ~(1ULL << (k & 63));
+}
 static inline bool cs_has(const cset *s, int k)
 {
     return s->w[k >> 6] >> (k & 63) & 1;
@@ -60,7 +64,7 @@ static inline bool cs_empty(const cset *a)
 typedef struct table {
     cset on, off;
     bool valid;
-    int comp;                  /* its component in forcing.c's graph (tables_all), or -1 */
+    int comp;                 /* its component in forcing.c's graph (tables_all), or -1 */
     const struct table *sets; /* where its on and off are (valid tables) */
 } table;
 

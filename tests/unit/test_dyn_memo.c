@@ -114,16 +114,21 @@ static void test_memo_against_scratch(void **state)
     }
     free(d);
     free(puz);
-    long kept_total = 0, searched = 0, borrowed = slots[1] ? slots[1]->borrowed : 0;
+    long kept_total = 0, searched = 0, trimmed = 0, borrowed = slots[1] ? slots[1]->borrowed : 0;
     for (int i = 0; i < 2; i++)
-        if (slots[i]) kept_total += slots[i]->kept, searched += slots[i]->searched;
+        if (slots[i])
+            kept_total += slots[i]->kept, searched += slots[i]->searched,
+                trimmed += slots[i]->trimmed;
     print_message("premises compared %ld (broken %ld, shared %ld), searched %ld, kept from a "
-                  "previous position %ld (slot 1 from slot 0: %ld)\n",
-                  compared, broken_seen, shared, searched, kept_total, borrowed);
+                  "previous position %ld (slot 1 from slot 0: %ld; without removed candidates: "
+                  "%ld)\n",
+                  compared, broken_seen, shared, searched, kept_total, borrowed, trimmed);
     assert_true(broken_seen > 0 && shared > 0);
     assert_true(kept_total > compared / 10);
     /* the grids without a solution follow the walk's position (slot 0) */
     assert_true(borrowed > 0);
+    /* entries whose search made false what a later position removed */
+    assert_true(trimmed > 0);
 }
 
 int main(void)
