@@ -720,14 +720,20 @@ static int emit_verity(sctx *s, const int *ps, int n, int lit, int pass, int uni
 static int verity_of(sctx *s, const int *ps, int n, int exclude_cell, int pass, int unit, int base,
                      seen *sn, sdk_sink *sink, sdk_step *st)
 {
-    cset on = s->t[ps[0]].sets->on, off = s->t[ps[0]].sets->off;
-    for (int i = 1; i < n; i++) {
-        cs_and(&on, &s->t[ps[i]].sets->on);
-        cs_and(&off, &s->t[ps[i]].sets->off);
+    cset on, off, any;
+    uint64_t all = 0;
+    for (int w = 0; w < 12; w++) {
+        uint64_t a = s->t[ps[0]].sets->on.w[w], b = s->t[ps[0]].sets->off.w[w];
+        for (int i = 1; i < n; i++) {
+            a &= s->t[ps[i]].sets->on.w[w];
+            b &= s->t[ps[i]].sets->off.w[w];
+        }
+        on.w[w] = a;
+        off.w[w] = b;
+        any.w[w] = a | b;
+        all |= a | b;
     }
-    if (cs_empty(&on) && cs_empty(&off)) return SDK_CONTINUE;
-    cset any;
-    for (int w = 0; w < 12; w++) any.w[w] = on.w[w] | off.w[w];
+    if (!all) return SDK_CONTINUE;
     for (int k = cs_next(&any, 0); k < SDK_NCAND; k = cs_next(&any, k + 1)) {
         if (k / 9 == exclude_cell) continue;
         bool premise = false;
@@ -752,9 +758,10 @@ static int find_fcv(const sdk_ctx *ctx, const sdk_grid *g, sdk_sink *sink)
     sdk_step *st = sdk_scratch_step(ctx, 0);
     seen *sn = sdk_xcalloc(1, sizeof *sn);
     if (!forcing_static_init(&s, g, flags, NULL)) goto out;
-    /* a candidate true and false */
+    /* a candidate true and false; "k false" that no link leaves implies
+     * only itself, in the cell left out */
     for (int k = 0; k < SDK_NCAND && ret != SDK_STOP; k++) {
-        if (!s.t[2 * k].valid) continue;
+        if (!s.t[2 * k].valid || s.L->first[2 * k] == s.L->first[2 * k + 1]) continue;
         int ps[2] = {2 * k + 1, 2 * k};
         ret = verity_of(&s, ps, 2, k / 9, 0, k, 80, sn, sink, st);
     }
