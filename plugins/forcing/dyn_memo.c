@@ -93,7 +93,7 @@ static int change_size(const sdk_bb change[9])
 }
 
 /* No cell with one candidate, no digit with one place in a house: the
- * singles are all applied (trim_removed in keep_unchanged). */
+ * singles are all applied (trim_on in keep_unchanged). */
 static bool settled(const sdk_grid *g)
 {
     for (int c = 0; c < SDK_CELLS; c++)
@@ -105,14 +105,15 @@ static bool settled(const sdk_grid *g)
 }
 
 /* Carry src's entries whose search read nothing in change into dst (which
- * may be src), the others unknown. With trim_removed (plain links, a
- * settled grid: see the header) an open entry whose search read changed
+ * may be src), the others unknown. With trim_on (plain links: the new
+ * grid, when it is settled, see the header) an open entry whose search read changed
  * candidates is kept too when each of them is a candidate removed since
  * and one the search made false: its closure on the new grid is the old one
  * without them. */
 static void keep_unchanged(dyn_memo *dst, const dyn_memo *src, const sdk_bb change[9],
-                           bool trim_removed)
+                           const sdk_grid *trim_on)
 {
+    int trim = -1; /* trim_on is settled: 1, 0, or -1 until an entry asks */
     int digits[9], nd = 0;
     for (int d = 0; d < 9; d++)
         if (!sdk_bb_empty(change[d])) digits[nd++] = d;
@@ -125,13 +126,18 @@ static void keep_unchanged(dyn_memo *dst, const dyn_memo *src, const sdk_bb chan
             sdk_bb x = sdk_bb_and(src->read[p][d], change[d]);
             if (sdk_bb_empty(x)) continue;
             /* removed: a candidate of src's position (change is both ways) */
-            if (!trim_removed || state != DYN_OPEN ||
-                !sdk_bb_empty(sdk_bb_andnot(x, src->digit[d]))) {
+            if (!trim_on || state != DYN_OPEN || !sdk_bb_empty(sdk_bb_andnot(x, src->digit[d]))) {
                 state = DYN_UNKNOWN;
                 break;
             }
             SDK_BB_FOREACH(c, x)
                 if (c * 9 + d == p >> 1 || !cs_has(&src->off[p], c * 9 + d)) state = DYN_UNKNOWN;
+            if (state == DYN_UNKNOWN) break;
+            if (trim < 0) trim = settled(trim_on);
+            if (!trim) {
+                state = DYN_UNKNOWN;
+                break;
+            }
             cut[d] = x;
             cut_digits |= 1u << d;
         }
@@ -176,7 +182,7 @@ dyn_memo *dyn_memo_for(const sdk_grid *g, unsigned flags, int slot)
         }
     }
     if (from && carry)
-        keep_unchanged(m, from, change, flags == 0 && settled(g));
+        keep_unchanged(m, from, change, flags == 0 ? g : NULL);
     else
         memset(m->state, DYN_UNKNOWN, sizeof m->state);
     m->used = true;
