@@ -874,30 +874,32 @@ static void pack_trace(const sdk_request *rq, puzzle *pz, msgpack_packer *pk)
  * bytes through the workers' sockets, the daemon and the client's. */
 static void pack_solve_compact(msgpack_packer *pk, const puzzle *pz)
 {
-    /* fixarray of 2, str 8 of 81 bytes, the digits: one write */
-    char s[3 + 81] = {(char)0x92, (char)0xd9, 81};
+    /* fixarray of 2, str 8 of 81 bytes, the digits, the count as
+     * msgpack_pack_uint64 packs it (the smallest form): one write */
+    char s[3 + 81 + 9] = {(char)0x92, (char)0xd9, 81};
     for (int i = 0; i < 81; i++) s[3 + i] = (char)('0' + pz->sol[0][i]);
-    pk->callback(pk->data, s, sizeof s);
-    msgpack_pack_uint64(pk, pz->guesses);
+    uint64_t g = pz->guesses;
+    size_t n = 3 + 81;
+    unsigned char *u = (unsigned char *)s + n;
+    if (g < 128) {
+        u[0] = (unsigned char)g, n += 1;
+    } else {
+        int bytes = g < 256 ? 1 : g < 65536 ? 2 : g < (1ull << 32) ? 4 : 8;
+        u[0] = bytes == 1 ? 0xcc : bytes == 2 ? 0xcd : bytes == 4 ? 0xce : 0xcf;
+        for (int b = 0; b < bytes; b++) u[1 + b] = (unsigned char)(g >> (8 * (bytes - 1 - b)));
+        n += 1 + (size_t)bytes;
+    }
+    pk->callback(pk->data, s, n);
 }
 
 static bool solve_plain_line(const sdk_request *rq, const msgpack_object *text, msgpack_packer *pk)
 {
     if (rq->m != M_SOLVE || rq->logic || text->via.str.size != 81) return false;
-    const unsigned char *s = (const unsigned char *)text->via.str.ptr;
     puzzle pz;
     uint8_t v[81];
-    /* a cell's value ('.' and '0' are 0), any other byte makes the line
-     * no plain line; arithmetic, no table, no branch: the compiler does
-     * 16 cells at a time */
-    uint8_t bad = 0;
-    for (int i = 0; i < 81; i++) {
-        uint8_t c = s[i], d = (uint8_t)(c - '0');
-        uint8_t digit = d < 10;
-        bad |= (uint8_t)(!digit & (c != '.'));
-        v[i] = digit ? d : 0;
-    }
-    if (bad) return false;
+    /* a cell's value ('.' and '0' are 0); any other byte makes the line no
+     * plain line */
+    if (!sdk_line81_values(text->via.str.ptr, v)) return false;
     sdk_solver_stats st = {0};
     pz.count = sdk_solve(v, 2, pz.sol, &st);
     if (pz.count < 1) return false;

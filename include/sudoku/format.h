@@ -27,6 +27,10 @@ extern "C" {
  * is checked for digits twice in a house. Returns true on success. */
 bool sdk_parse(const char *text, sdk_grid *g, sdk_error *err);
 
+/* The usual batch line: true when s holds 81 cells, each a digit or '.'
+ * (nothing is read past them), with their values in v ('.' and '0' are 0). */
+bool sdk_line81_values(const char *s, uint8_t v[81]);
+
 /* A puzzle reader over a stream of lines: one puzzle per line, or multi-line
  * printed grids. Blank lines and lines starting with '#' between puzzles are
  * skipped. sdk_reader_next() returns 1 with the puzzle's text (to feed to

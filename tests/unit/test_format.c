@@ -29,6 +29,28 @@ static void line81_and_trailing_text(void **state)
     assert_memory_equal(g.cand, h.cand, sizeof g.cand);
 }
 
+/* sdk_line81_values, 16 cells at a time, against the rule cell by cell:
+ * every byte value in every position (the first, inside each vector, the
+ * 81st that is read alone). */
+static void line81_values_every_byte(void **state)
+{
+    (void)state;
+    char line[82];
+    uint8_t v[81];
+    memcpy(line, seed, 82);
+    assert_true(sdk_line81_values(line, v));
+    for (int i = 0; i < 81; i++) assert_int_equal(v[i], seed[i] == '.' ? 0 : seed[i] - '0');
+    static const int at[] = {0, 1, 15, 16, 17, 47, 63, 64, 79, 80};
+    for (size_t k = 0; k < sizeof at / sizeof *at; k++)
+        for (int b = 0; b < 256; b++) {
+            memcpy(line, seed, 82);
+            line[at[k]] = (char)b;
+            bool ok = (b >= '0' && b <= '9') || b == '.';
+            assert_int_equal(sdk_line81_values(line, v), ok);
+            if (ok) assert_int_equal(v[at[k]], b == '.' ? 0 : b - '0');
+        }
+}
+
 static void errors_are_precise(void **state)
 {
     (void)state;
@@ -352,6 +374,7 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(line81_and_trailing_text),
+        cmocka_unit_test(line81_values_every_byte),
         cmocka_unit_test(errors_are_precise),
         cmocka_unit_test(printed_grid_round_trip),
         cmocka_unit_test(candidate_grids_round_trip),

@@ -453,6 +453,39 @@ static void test_solve_compact(void **state)
     assert_int_equal(compact, 2); /* EASY and HARD */
     call_free(&a);
     call_free(&b);
+    /* the bytes too: as msgpack packs [solution, guesses], with guesses in
+     * one byte, 0xcc and 0xcd forms (1, 236 and 291 guesses) */
+    const char *w[] = {
+        HARD,
+        "98.7..6..7..8..5......4....6..9..3...3...2.....8....1.3...7.....5..9.7.....5...63",
+        "98.7..6..7...5..9...4......39.2....6....73........932.23.8...6...1...8.......72..",
+    };
+    do_call(&a, "solve", "puzzles", 'a', 3, w, "compact", 'b', 1, NULL);
+    do_call(&b, "solve", "puzzles", 'a', 3, w, NULL);
+    assert_true(a.ok && b.ok);
+    msgpack_sbuffer want;
+    msgpack_sbuffer_init(&want);
+    msgpack_packer wp;
+    msgpack_packer_init(&wp, &want, msgpack_sbuffer_write);
+    msgpack_pack_map(&wp, 1);
+    msgpack_pack_str_with_body(&wp, "results", 7);
+    msgpack_pack_array(&wp, 3);
+    rb = get(b.res, "results");
+    uint64_t most = 0;
+    for (int i = 0; i < 3; i++) {
+        const msgpack_object *m = &rb->via.array.ptr[i];
+        msgpack_pack_array(&wp, 2);
+        msgpack_pack_object(&wp, *get(m, "solution"));
+        uint64_t g = get(m, "guesses")->via.u64;
+        msgpack_pack_uint64(&wp, g);
+        if (g > most) most = g;
+    }
+    assert_true(most >= 256);
+    assert_int_equal(a.result.size, want.size);
+    assert_memory_equal(a.result.data, want.data, want.size);
+    msgpack_sbuffer_destroy(&want);
+    call_free(&a);
+    call_free(&b);
     do_call(&c, "solve", "puzzles", 'a', 1, v, "compact", 'b', 1, "logic", 'b', 1, NULL);
     assert_true(c.ok);
     assert_int_equal(get(c.res, "results")->via.array.ptr[0].type, MSGPACK_OBJECT_MAP);
