@@ -369,6 +369,7 @@ static void on_connection(uv_stream_t *server, int status)
         log_err("out of memory accepting a connection");
         return;
     }
+    c->rd.fast = true; /* each message is done with before more is read (read_cb) */
     uv_pipe_init(D.loop, &c->h, 0);
     c->h.data = c;
     c->id = next_conn_id++;

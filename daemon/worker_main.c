@@ -320,109 +320,6 @@ static bool serve(sdk_service *sv, worker_shm *shm, const msgpack_object *o)
     return ok;
 }
 
-/* ---- a piece read without msgpack's parser for its puzzles ----------------
- * A batch piece is [method, params, mode] with the puzzles an array of
- * strings in params: msgpack's generic parser spends ~100 instructions on
- * each of them, a loop over their heads a tenth of that. The method, the
- * other params and the mode go through msgpack_unpack one object at a time;
- * the objects are the same as msgpack_unpack_next makes (strings pointing
- * into the piece). Anything else (a piece that is not laid out so) takes
- * the generic parser. */
-
-/* The msgpack object at p + *off (len bytes in all): true and *off past it. */
-static bool unpack_one(const char *p, size_t len, size_t *off, msgpack_zone *z, msgpack_object *o)
-{
-    msgpack_unpack_return rc = msgpack_unpack(p, len, off, z, o);
-    return rc == MSGPACK_UNPACK_SUCCESS || rc == MSGPACK_UNPACK_EXTRA_BYTES;
-}
-
-/* A big-endian count of k bytes at u. */
-static uint32_t be_count(const unsigned char *u, int k)
-{
-    uint32_t n = 0;
-    for (int i = 0; i < k; i++) n = n << 8 | u[i];
-    return n;
-}
-
-/* An array whose elements are all strings, at p + *off: its object, and
- * *off past it; false (*off unchanged) when it is anything else. */
-static bool string_array(const char *p, size_t len, size_t *off, msgpack_zone *z, msgpack_object *o)
-{
-    const unsigned char *u = (const unsigned char *)p;
-    size_t at = *off;
-    uint32_t n;
-    if (at >= len) return false;
-    if ((u[at] & 0xf0) == 0x90)
-        n = u[at] & 15, at += 1;
-    else if (u[at] == 0xdc && len - at >= 3)
-        n = be_count(u + at + 1, 2), at += 3;
-    else if (u[at] == 0xdd && len - at >= 5)
-        n = be_count(u + at + 1, 4), at += 5;
-    else
-        return false;
-    if (n > (len - at)) return false; /* a string takes one byte at least */
-    msgpack_object *e = n ? msgpack_zone_malloc(z, sizeof *e * n) : NULL;
-    if (n && !e) return false;
-    for (uint32_t i = 0; i < n; i++) {
-        if (at >= len) return false;
-        unsigned char b = u[at];
-        uint32_t l;
-        if ((b & 0xe0) == 0xa0)
-            l = b & 31, at += 1;
-        else if (b == 0xd9 && len - at >= 2)
-            l = u[at + 1], at += 2;
-        else if (b == 0xda && len - at >= 3)
-            l = be_count(u + at + 1, 2), at += 3;
-        else if (b == 0xdb && len - at >= 5)
-            l = be_count(u + at + 1, 4), at += 5;
-        else
-            return false;
-        if (l > len - at) return false;
-        e[i].type = MSGPACK_OBJECT_STR;
-        e[i].via.str.size = l;
-        e[i].via.str.ptr = p + at;
-        at += l;
-    }
-    o->type = MSGPACK_OBJECT_ARRAY;
-    o->via.array.size = n;
-    o->via.array.ptr = e;
-    *off = at;
-    return true;
-}
-
-/* The piece of len bytes at p as one object in z: false when it is not a
- * [method, params map, mode] this reader takes (the caller parses it then). */
-static bool unpack_piece(const char *p, size_t len, msgpack_zone *z, msgpack_object *o)
-{
-    const unsigned char *u = (const unsigned char *)p;
-    size_t off = 1;
-    if (len < 3 || u[0] != 0x93) return false;
-    msgpack_object *a = msgpack_zone_malloc(z, sizeof *a * 3);
-    if (!a || !unpack_one(p, len, &off, z, &a[0]) || off >= len) return false;
-    uint32_t nkv;
-    if ((u[off] & 0xf0) == 0x80)
-        nkv = u[off] & 15, off += 1;
-    else if (u[off] == 0xde && len - off >= 3)
-        nkv = be_count(u + off + 1, 2), off += 3;
-    else
-        return false;
-    if (nkv > (len - off) / 2) return false;
-    msgpack_object_kv *kv = nkv ? msgpack_zone_malloc(z, sizeof *kv * nkv) : NULL;
-    if (nkv && !kv) return false;
-    for (uint32_t i = 0; i < nkv; i++)
-        if (!unpack_one(p, len, &off, z, &kv[i].key) ||
-            !(string_array(p, len, &off, z, &kv[i].val) || unpack_one(p, len, &off, z, &kv[i].val)))
-            return false;
-    a[1].type = MSGPACK_OBJECT_MAP;
-    a[1].via.map.size = nkv;
-    a[1].via.map.ptr = kv;
-    if (!unpack_one(p, len, &off, z, &a[2]) || off != len) return false;
-    o->type = MSGPACK_OBJECT_ARRAY;
-    o->via.array.size = 3;
-    o->via.array.ptr = a;
-    return true;
-}
-
 /* After a request with big buffers, a worker idle for TRIM_IDLE_MS gives
  * the memory back (as the daemon does, trim.c): the reader and the burst
  * buffer shrink, and malloc_trim(0) returns the free pages. A busy worker
@@ -521,6 +418,7 @@ int worker_main(const char *config_path)
     malloc_trim(0); /* what loading the config and the plugins used and freed */
     sdk_wire_reader rd;
     sdk_wire_reader_init(&rd, (size_t)1 << 31);
+    rd.fast = true; /* each frame is served before the next is read */
     while (status == 0) {
         uint32_t len;
         trim_when_idle(&rd);
@@ -528,9 +426,11 @@ int worker_main(const char *config_path)
         len = ntohl(len);
         if (len & SHM_FRAME) { /* a piece in the shared area: read in place */
             len &= ~SHM_FRAME;
+            /* its puzzles read by a loop over their heads (sdk_wire_unpack) */
             msgpack_object piece;
+            size_t at = 0;
             msgpack_zone *z = g_piece && len <= SHM_PIECE_SIZE ? msgpack_zone_new(8192) : NULL;
-            if (z && unpack_piece(g_piece, len, z, &piece)) {
+            if (z && sdk_wire_unpack(g_piece, len, &at, z, &piece) && at == len) {
                 if (!serve(&sv, shm, &piece)) status = 1;
                 msgpack_zone_free(z);
                 if (probe) probe->requests++;

@@ -25,6 +25,8 @@ bool sdk_wire_reader_init(sdk_wire_reader *r, size_t max_message)
 
 void sdk_wire_reader_free(sdk_wire_reader *r)
 {
+    if (r->fast_zone) msgpack_zone_free(r->fast_zone);
+    r->fast_zone = NULL;
     if (!r->ok) return;
     msgpack_unpacked_destroy(&r->msg);
     msgpack_unpacker_destroy(&r->up);
@@ -58,8 +60,10 @@ void sdk_wire_reader_trim(sdk_wire_reader *r, size_t keep)
         msgpack_unpacker_buffer_capacity(&r->up) + r->up.used <= keep)
         return;
     size_t max = r->max;
+    bool fast = r->fast;
     sdk_wire_reader_free(r);
     sdk_wire_reader_init(r, max);
+    r->fast = fast;
 }
 
 bool sdk_wire_reader_feed(sdk_wire_reader *r, const void *data, size_t n)
@@ -80,6 +84,23 @@ int sdk_wire_reader_next(sdk_wire_reader *r, const msgpack_object **obj, sdk_err
         if (!r->failed) return 0;
         *err = r->fail;
         return -1;
+    }
+    /* a whole message at the front, and the parser between messages (its
+     * context fresh): read it with sdk_wire_unpack, and pass the parser
+     * over it; else (a message it does not take) msgpack's parser */
+    if (r->fast && r->ready && r->up.parsed == 0) {
+        if (r->fast_zone)
+            msgpack_zone_clear(r->fast_zone);
+        else
+            r->fast_zone = msgpack_zone_new(MSGPACK_ZONE_CHUNK_SIZE);
+        size_t at = r->up.off;
+        if (r->fast_zone &&
+            sdk_wire_unpack(r->up.buffer, r->up.used, &at, r->fast_zone, &r->fast_msg)) {
+            r->up.off = at;
+            r->ready--;
+            *obj = &r->fast_msg;
+            return 1;
+        }
     }
     msgpack_unpack_return rc = msgpack_unpacker_next(&r->up, &r->msg);
     switch (rc) {
@@ -115,6 +136,101 @@ int sdk_wire_reader_take(sdk_wire_reader *r, msgpack_unpacked *out, sdk_error *e
 size_t sdk_wire_reader_pending(const sdk_wire_reader *r)
 {
     return r->up.used - r->up.off;
+}
+
+/* ---- unpacking with arrays of strings read fast -------------------------- */
+
+/* A big-endian count of k bytes at u. */
+static uint32_t be_count(const unsigned char *u, int k)
+{
+    uint32_t n = 0;
+    for (int i = 0; i < k; i++) n = n << 8 | u[i];
+    return n;
+}
+
+/* An array or map header at u[at] (len bytes in all): its element count
+ * and header size; 0 when it is no such header. */
+static int container_head(const unsigned char *u, size_t len, size_t at, bool map, uint32_t *n)
+{
+    unsigned char b = u[at], fix = map ? 0x80 : 0x90, c16 = map ? 0xde : 0xdc;
+    if ((b & 0xf0) == fix) return *n = b & 15, 1;
+    if (b == c16 && len - at >= 3) return *n = be_count(u + at + 1, 2), 3;
+    if (b == c16 + 1 && len - at >= 5) return *n = be_count(u + at + 1, 4), 5;
+    return 0;
+}
+
+/* n strings from p + *off: true with their objects in e and *off past
+ * them; false (*off unchanged) when one is not a whole string. */
+static bool string_run(const char *p, size_t len, size_t *off, uint32_t n, msgpack_object *e)
+{
+    const unsigned char *u = (const unsigned char *)p;
+    size_t at = *off;
+    for (uint32_t i = 0; i < n; i++) {
+        if (at >= len) return false;
+        unsigned char b = u[at];
+        uint32_t l;
+        if ((b & 0xe0) == 0xa0)
+            l = b & 31, at += 1;
+        else if (b == 0xd9 && len - at >= 2)
+            l = u[at + 1], at += 2;
+        else if (b == 0xda && len - at >= 3)
+            l = be_count(u + at + 1, 2), at += 3;
+        else if (b == 0xdb && len - at >= 5)
+            l = be_count(u + at + 1, 4), at += 5;
+        else
+            return false;
+        if (l > len - at) return false;
+        e[i].type = MSGPACK_OBJECT_STR;
+        e[i].via.str.size = l;
+        e[i].via.str.ptr = p + at;
+        at += l;
+    }
+    *off = at;
+    return true;
+}
+
+static bool unpack_at(const char *p, size_t len, size_t *off, msgpack_zone *z, msgpack_object *o,
+                      int depth)
+{
+    const unsigned char *u = (const unsigned char *)p;
+    size_t at = *off;
+    uint32_t n;
+    int h;
+    if (at >= len || depth > SDK_WIRE_MAX_DEPTH) return false;
+    if ((h = container_head(u, len, at, false, &n))) { /* an array */
+        at += (size_t)h;
+        if (n > len - at) return false; /* an element takes a byte at least */
+        msgpack_object *e = n ? msgpack_zone_malloc(z, sizeof *e * n) : NULL;
+        if (n && !e) return false;
+        if (!string_run(p, len, &at, n, e))
+            for (uint32_t i = 0; i < n; i++)
+                if (!unpack_at(p, len, &at, z, &e[i], depth + 1)) return false;
+        o->type = MSGPACK_OBJECT_ARRAY;
+        o->via.array.size = n;
+        o->via.array.ptr = e;
+    } else if ((h = container_head(u, len, at, true, &n))) { /* a map */
+        at += (size_t)h;
+        if (n > (len - at) / 2) return false;
+        msgpack_object_kv *kv = n ? msgpack_zone_malloc(z, sizeof *kv * n) : NULL;
+        if (n && !kv) return false;
+        for (uint32_t i = 0; i < n; i++)
+            if (!unpack_at(p, len, &at, z, &kv[i].key, depth + 1) ||
+                !unpack_at(p, len, &at, z, &kv[i].val, depth + 1))
+                return false;
+        o->type = MSGPACK_OBJECT_MAP;
+        o->via.map.size = n;
+        o->via.map.ptr = kv;
+    } else { /* anything else: msgpack's own parser, one object */
+        msgpack_unpack_return rc = msgpack_unpack(p, len, &at, z, o);
+        if (rc != MSGPACK_UNPACK_SUCCESS && rc != MSGPACK_UNPACK_EXTRA_BYTES) return false;
+    }
+    *off = at;
+    return true;
+}
+
+bool sdk_wire_unpack(const char *p, size_t len, size_t *off, msgpack_zone *z, msgpack_object *o)
+{
+    return unpack_at(p, len, off, z, o, 0);
 }
 
 /* ---- messages ----------------------------------------------------------- */

@@ -59,6 +59,13 @@ typedef struct sdk_wire_reader {
     size_t ready; /* whole messages metered, not yet returned */
     bool failed;  /* the meter refused a message: fail after the ready ones */
     sdk_error fail;
+    /* next() reads whole messages with sdk_wire_unpack (fast_zone holds
+     * their objects): set by a caller that is done with a message before it
+     * reads more (space, commit, feed), as the strings point into the
+     * buffer without holding it; never with take() */
+    bool fast;
+    msgpack_zone *fast_zone;
+    msgpack_object fast_msg;
 } sdk_wire_reader;
 
 bool sdk_wire_reader_init(sdk_wire_reader *r, size_t max_message);
@@ -76,6 +83,13 @@ int sdk_wire_reader_next(sdk_wire_reader *r, const msgpack_object **obj, sdk_err
 /* The same, but the message becomes the caller's: it lives in *out (which
  * must be initialised) until msgpack_unpacked_destroy(out). */
 int sdk_wire_reader_take(sdk_wire_reader *r, msgpack_unpacked *out, sdk_error *err);
+/* One msgpack object at p + *off (len bytes in all) into o, its objects
+ * in z, as msgpack_unpack makes it (strings and binaries point into p), and
+ * *off past it; an array whose elements are all strings (a batch's
+ * puzzles) is read by a loop over their heads, a tenth of the generic
+ * parser's work. False when the bytes are not one whole object (nothing
+ * meaningful in o then). */
+bool sdk_wire_unpack(const char *p, size_t len, size_t *off, msgpack_zone *z, msgpack_object *o);
 /* Bytes buffered but not yet returned as messages. */
 size_t sdk_wire_reader_pending(const sdk_wire_reader *r);
 /* What the incomplete message read so far costs (0: between messages). */

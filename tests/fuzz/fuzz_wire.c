@@ -7,7 +7,8 @@
  * lookups, and whatever looks like a step (a response's result, its `steps`,
  * a request's params) unpacked. A step that unpacks must survive a round
  * trip: pack it, unpack it, and get the same step, or the target aborts;
- * and whatever msgpack writes, the reader's meter must read back whole.
+ * and whatever msgpack writes, the reader's meter must read back whole, and
+ * sdk_wire_unpack into the same objects.
  */
 #include <stdint.h>
 #include <stdio.h>
@@ -94,6 +95,24 @@ static void read_params(const msgpack_object *params)
     }
 }
 
+/* Two objects the same, as their packed bytes (msgpack_object_equal says a
+ * NaN differs from itself). */
+static bool same_objects(const msgpack_object *a, const msgpack_object *b)
+{
+    msgpack_sbuffer x, y;
+    msgpack_sbuffer_init(&x);
+    msgpack_sbuffer_init(&y);
+    msgpack_packer px, py;
+    msgpack_packer_init(&px, &x, msgpack_sbuffer_write);
+    msgpack_packer_init(&py, &y, msgpack_sbuffer_write);
+    msgpack_pack_object(&px, *a);
+    msgpack_pack_object(&py, *b);
+    bool same = x.size == y.size && (!x.size || memcmp(x.data, y.data, x.size) == 0);
+    msgpack_sbuffer_destroy(&x);
+    msgpack_sbuffer_destroy(&y);
+    return same;
+}
+
 /* What msgpack writes, the reader must read back whole: pack the message
  * again and feed it to a fresh reader (the reader walks every header before
  * msgpack sees a byte, so it must know every type msgpack writes). */
@@ -122,6 +141,16 @@ static void reread(const msgpack_object *o)
         }
     }
     sdk_wire_reader_free(&r);
+    /* and sdk_wire_unpack (the reader's fast path) makes the same objects */
+    msgpack_zone *z = msgpack_zone_new(MSGPACK_ZONE_CHUNK_SIZE);
+    msgpack_object fast;
+    size_t off = 0;
+    if (z && sdk_wire_unpack(buf.data, buf.size, &off, z, &fast) &&
+        (off != buf.size || !same_objects(&fast, o))) {
+        fprintf(stderr, "fuzz_wire: sdk_wire_unpack reads a message otherwise than msgpack\n");
+        abort();
+    }
+    if (z) msgpack_zone_free(z);
     msgpack_sbuffer_destroy(&buf);
 }
 
@@ -151,17 +180,29 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     if (size == 0) return 0;
     size_t piece = data[0] == 0 ? size : data[0];
     data++, size--;
-    sdk_wire_reader r;
+    sdk_wire_reader r, f; /* f: the same bytes through next()'s fast path */
     if (!sdk_wire_reader_init(&r, 1 << 16)) return 0;
-    sdk_error err;
+    if (!sdk_wire_reader_init(&f, 1 << 16)) {
+        sdk_wire_reader_free(&r);
+        return 0;
+    }
+    f.fast = true;
+    sdk_error err, ferr;
     bool dead = false;
     for (size_t off = 0; off < size && !dead; off += piece) {
         size_t n = size - off < piece ? size - off : piece;
-        if (!sdk_wire_reader_feed(&r, data + off, n)) break;
+        if (!sdk_wire_reader_feed(&r, data + off, n) || !sdk_wire_reader_feed(&f, data + off, n))
+            break;
         for (;;) {
             msgpack_unpacked up;
             msgpack_unpacked_init(&up);
             int rc = sdk_wire_reader_take(&r, &up, &err);
+            const msgpack_object *fo;
+            int frc = sdk_wire_reader_next(&f, &fo, &ferr);
+            if (frc != rc || (rc == 1 && !same_objects(&up.data, fo))) {
+                fprintf(stderr, "fuzz_wire: the fast reader reads otherwise (%d, %d)\n", rc, frc);
+                abort();
+            }
             if (rc == 1) one_message(&up.data);
             msgpack_unpacked_destroy(&up);
             if (rc < 0) dead = true; /* the stream cannot be resynchronised */
@@ -170,5 +211,6 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     }
     (void)sdk_wire_reader_pending(&r);
     sdk_wire_reader_free(&r);
+    sdk_wire_reader_free(&f);
     return 0;
 }

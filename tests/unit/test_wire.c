@@ -489,15 +489,16 @@ static void test_every_type(void **state)
     for (int i = 0; i < 65536; i++) msgpack_pack_nil(&q.pk);
     msgpack_pack_map(&q.pk, 16);
     for (int i = 0; i < 16; i++) msgpack_pack_int(&q.pk, i), msgpack_pack_int(&q.pk, -i);
-    for (size_t step = 0; step < 2; step++) {
+    for (size_t step = 0; step < 4; step++) { /* whole, bytewise; then with next()'s fast path */
         sdk_wire_reader r;
         assert_true(sdk_wire_reader_init(&r, 1 << 22)); /* 65536 objects: 1.5 MB parsed */
+        r.fast = step >= 2;
         sdk_error err = {"", ""};
         const msgpack_object *o;
         int got = 0;
         const packed *msgs[] = {&p, &q};
         for (int m = 0; m < 2; m++) {
-            size_t piece = step ? 1 : msgs[m]->buf.size;
+            size_t piece = step % 2 ? 1 : msgs[m]->buf.size;
             int rc = 0;
             for (size_t i = 0; i < msgs[m]->buf.size; i += piece) {
                 assert_true(sdk_wire_reader_feed(&r, msgs[m]->buf.data + i, piece));
@@ -507,6 +508,12 @@ static void test_every_type(void **state)
             if (rc != 1) fail_msg("message %d, pieces of %zu: %d %s", m, step, rc, err.msg);
             assert_int_equal(o->type, MSGPACK_OBJECT_ARRAY);
             assert_int_equal(o->via.array.size, m ? 3 : 43);
+            msgpack_unpacked u; /* the same objects as msgpack's own parser */
+            msgpack_unpacked_init(&u);
+            assert_int_equal(msgpack_unpack_next(&u, msgs[m]->buf.data, msgs[m]->buf.size, NULL),
+                             MSGPACK_UNPACK_SUCCESS);
+            assert_true(msgpack_object_equal(u.data, *o));
+            msgpack_unpacked_destroy(&u);
             got++;
         }
         assert_int_equal(got, 2);
@@ -515,6 +522,81 @@ static void test_every_type(void **state)
     }
     msgpack_sbuffer_destroy(&p.buf);
     msgpack_sbuffer_destroy(&q.buf);
+}
+
+/* sdk_wire_unpack: the objects msgpack's parser makes, with arrays of
+ * strings (every head size, among other elements or alone, empty, nested)
+ * read by its loop; any strict prefix is not a whole object. */
+static void test_unpack_fast(void **state)
+{
+    (void)state;
+    static char blob[70000];
+    memset(blob, 'p', sizeof blob);
+    packed p;
+    packed_init(&p);
+    msgpack_packer *pk = &p.pk;
+    msgpack_pack_array(pk, 4);
+    msgpack_pack_uint8(pk, 0);
+    msgpack_pack_uint32(pk, 9);
+    msgpack_pack_str_with_body(pk, "solve", 5);
+    msgpack_pack_map(pk, 6);
+    msgpack_pack_str_with_body(pk, "puzzles", 7); /* strings of every head size */
+    const size_t lens[] = {0, 31, 32, 81, 255, 256, 65535, 65536};
+    msgpack_pack_array(pk, 8);
+    for (size_t i = 0; i < 8; i++) msgpack_pack_str_with_body(pk, blob, lens[i]);
+    msgpack_pack_str_with_body(pk, "mixed", 5); /* strings, then not */
+    msgpack_pack_array(pk, 3);
+    msgpack_pack_str_with_body(pk, blob, 81);
+    msgpack_pack_str_with_body(pk, blob, 3);
+    msgpack_pack_int(pk, -7);
+    msgpack_pack_str_with_body(pk, "empty", 5);
+    msgpack_pack_array(pk, 0);
+    msgpack_pack_str_with_body(pk, "nested", 6); /* arrays of string arrays, a map inside */
+    msgpack_pack_array(pk, 2);
+    msgpack_pack_array(pk, 17); /* array 16 */
+    for (int i = 0; i < 17; i++) msgpack_pack_str_with_body(pk, blob, (size_t)i);
+    msgpack_pack_map(pk, 1);
+    msgpack_pack_bin_with_body(pk, blob, 2);
+    msgpack_pack_array(pk, 1);
+    msgpack_pack_str_with_body(pk, blob, 1);
+    msgpack_pack_str_with_body(pk, "compact", 7);
+    msgpack_pack_true(pk);
+    msgpack_pack_int(pk, 5); /* a key that is no string */
+    msgpack_pack_double(pk, 0.5);
+    msgpack_unpacked u;
+    msgpack_unpacked_init(&u);
+    assert_int_equal(msgpack_unpack_next(&u, p.buf.data, p.buf.size, NULL), MSGPACK_UNPACK_SUCCESS);
+    msgpack_zone *z = msgpack_zone_new(MSGPACK_ZONE_CHUNK_SIZE);
+    msgpack_object o;
+    size_t off = 0;
+    assert_true(sdk_wire_unpack(p.buf.data, p.buf.size, &off, z, &o));
+    assert_int_equal(off, p.buf.size);
+    assert_true(msgpack_object_equal(u.data, o));
+    /* the puzzles point into the bytes, as msgpack's do */
+    const msgpack_object *pz = &o.via.array.ptr[3].via.map.ptr[0].val;
+    assert_int_equal(pz->via.array.size, 8);
+    assert_ptr_equal(pz->via.array.ptr[3].via.str.ptr,
+                     u.data.via.array.ptr[3].via.map.ptr[0].val.via.array.ptr[3].via.str.ptr);
+    /* two messages one after the other: the first, and off between them */
+    size_t one = p.buf.size;
+    char *two = malloc(2 * one);
+    assert_non_null(two);
+    memcpy(two, p.buf.data, one);
+    memcpy(two + one, p.buf.data, one);
+    off = 0;
+    assert_true(sdk_wire_unpack(two, 2 * one, &off, z, &o));
+    assert_int_equal(off, one);
+    assert_true(sdk_wire_unpack(two, 2 * one, &off, z, &o));
+    assert_int_equal(off, 2 * one);
+    assert_true(msgpack_object_equal(u.data, o));
+    free(two);
+    for (size_t cut = 0; cut < one; cut += cut < 400 ? 1 : 997) {
+        off = 0;
+        assert_false(sdk_wire_unpack(p.buf.data, cut, &off, z, &o));
+    }
+    msgpack_zone_free(z);
+    msgpack_unpacked_destroy(&u);
+    msgpack_sbuffer_destroy(&p.buf);
 }
 
 /* Build a message from a small recipe and check what rpc_parse says. */
@@ -1218,6 +1300,7 @@ int main(void)
         cmocka_unit_test(test_garbage),
         cmocka_unit_test(test_declared_huge),
         cmocka_unit_test(test_every_type),
+        cmocka_unit_test(test_unpack_fast),
         cmocka_unit_test(test_shapes),
         cmocka_unit_test(test_response_error),
         cmocka_unit_test(test_typed_lookups),
