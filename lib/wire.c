@@ -124,7 +124,10 @@ int sdk_wire_reader_next(sdk_wire_reader *r, const msgpack_object **obj, sdk_err
 int sdk_wire_reader_take(sdk_wire_reader *r, msgpack_unpacked *out, sdk_error *err)
 {
     const msgpack_object *obj;
+    bool fast = r->fast; /* a message handed over holds its buffer: msgpack's parser */
+    r->fast = false;
     int rc = sdk_wire_reader_next(r, &obj, err);
+    r->fast = fast;
     if (rc != 1) return rc;
     /* hand over the message's zone: the reader starts its next one afresh */
     msgpack_unpacked_destroy(out);

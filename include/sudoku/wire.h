@@ -62,7 +62,7 @@ typedef struct sdk_wire_reader {
     /* next() reads whole messages with sdk_wire_unpack (fast_zone holds
      * their objects): set by a caller that is done with a message before it
      * reads more (space, commit, feed), as the strings point into the
-     * buffer without holding it; never with take() */
+     * buffer without holding it; take() reads with msgpack's parser */
     bool fast;
     msgpack_zone *fast_zone;
     msgpack_object fast_msg;
