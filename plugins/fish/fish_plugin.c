@@ -135,7 +135,8 @@ typedef struct run {
     const sdk_grid *g;
     sdk_sink *sink;
     int stopped;
-    int emitted; /* steps emitted for the current digit */
+    int emitted;       /* steps emitted for the current digit */
+    bool partner_seen; /* a fish of the partner class (see "finned and sashimi") */
     bool collect;
     sdk_fish *list;
     int n, cap;
@@ -190,9 +191,33 @@ static bool same_category(const fdef *def, const sdk_fish *f)
     return (fish_class(f) == CLS_FINLESS) == (def->cls == CLS_FINLESS);
 }
 
+/* ---- finned and sashimi -------------------------------------------------
+ *
+ * A finned basic fish technique and the sashimi one of its size run the
+ * same search (finned basic fish with eliminations, sdk_fish_search alike)
+ * and differ only in the class they report (sdk_fish.sashimi). So a search
+ * of one of them that sees every fish of both classes and sees none of the
+ * partner's class is a miss of the partner too, noted for it: the sashimi
+ * technique comes right after the finned one in the ladders, on the same
+ * grid, and nearly always finds nothing. Such a search is a full one, or
+ * one since a pattern without fish of either class (the last misses keep
+ * whether they are: `both`): a fish of the grid whose base holds none of
+ * the lost candidates is the same fish, of the same class, on the pattern
+ * (fish.h, sdk_fish_find_since; a search of finned basic fish applies
+ * that rule only), so a pattern without fish of either class leaves every
+ * fish of the grid, of either class, to the search since it. */
+
+/* The class of the technique's partner (-1: none). */
+static int partner_cls(const fdef *def)
+{
+    if (def->kind != SDK_FISH_BASIC || def->cls == CLS_FINLESS) return -1;
+    return def->cls == CLS_FINNED ? CLS_SASHIMI : CLS_FINNED;
+}
+
 static int on_fish(void *ctx, const sdk_fish *f)
 {
     run *r = ctx;
+    if (f->kind == r->def->kind && fish_class(f) == partner_cls(r->def)) r->partner_seen = true;
     if (!r->collect) {
         if (f->kind != r->def->kind || fish_class(f) != r->def->cls) return 0;
         return emit_fish(r, f, NULL) == SDK_STOP;
@@ -286,10 +311,11 @@ static miss *miss_lookup(const sdk_fish_search *s, sdk_bb cand)
     return NULL;
 }
 
-static bool miss_known(const fdef *def, const sdk_fish_search *s, sdk_bb cand)
+/* The techniques known to find nothing in cand (bits of def_bit). */
+static uint64_t miss_known(const sdk_fish_search *s, sdk_bb cand)
 {
     const miss *m = miss_lookup(s, cand);
-    return m && (m->none & def_bit(def));
+    return m ? m->none : 0;
 }
 
 static void miss_note(const fdef *def, const sdk_fish_search *s, sdk_bb cand)
@@ -329,6 +355,7 @@ enum { RECENT_MISSES = 64, FEW_GONE = 2 };
 typedef struct last_miss {
     sdk_bb cand; /* empty: nothing kept */
     int32_t max_fins, max_endo_fins;
+    bool both; /* nor has the partner a fish here (see "finned and sashimi") */
 } last_miss;
 
 typedef struct recent {
@@ -357,22 +384,28 @@ static int gone_since(const last_miss *m, sdk_bb cand, const sdk_fish_search *s)
     return sdk_bb_count(sdk_bb_andnot(m->cand, cand));
 }
 
-/* Remember a miss of the technique on cand (digit d). */
+/* Remember a miss of the technique on cand (digit d); both: of its partner
+ * too. */
 static void note_last_miss(const fdef *def, int d, int inside, sdk_bb cand,
-                           const sdk_fish_search *s)
+                           const sdk_fish_search *s, bool both)
 {
-    last_miss m = {cand, s->max_fins, s->max_endo_fins};
+    last_miss m = {cand, s->max_fins, s->max_endo_fins, both};
     *last_miss_of(def, d, inside) = m;
     recent *r = &recents[def_index(def)];
     int newest = (r->next + RECENT_MISSES - 1) % RECENT_MISSES;
-    if (sdk_bb_eq(r->m[newest].cand, cand)) return;
+    if (sdk_bb_eq(r->m[newest].cand, cand) && r->m[newest].max_fins == s->max_fins &&
+        r->m[newest].max_endo_fins == s->max_endo_fins) {
+        r->m[newest].both |= both;
+        return;
+    }
     r->m[r->next] = m;
     r->next = (r->next + 1) % RECENT_MISSES;
 }
 
 /* Search digit d: since the closest kept miss when there is one for these
- * limits. */
-static void search_digit(const fdef *def, const sdk_grid *g, int d, int inside,
+ * limits. True when the search saw every fish of the partner's class too
+ * (see "finned and sashimi"). */
+static bool search_digit(const fdef *def, const sdk_grid *g, int d, int inside,
                          const sdk_fish_search *s, run *r)
 {
     sdk_bb cand = g->digit[d - 1];
@@ -396,10 +429,12 @@ static void search_digit(const fdef *def, const sdk_grid *g, int d, int inside,
             }
         }
     }
-    if (gone >= 0)
-        sdk_fish_find_since(g, d, s, best->cand, on_fish, r);
-    else
+    if (gone < 0) {
         sdk_fish_find(g, d, s, on_fish, r);
+        return true;
+    }
+    sdk_fish_find_since(g, d, s, best->cand, on_fish, r);
+    return best->both;
 }
 
 static int find_fish(const sdk_ctx *ctx, const sdk_grid *g, sdk_sink *sink)
@@ -420,18 +455,24 @@ static int find_fish(const sdk_ctx *ctx, const sdk_grid *g, sdk_sink *sink)
     bool siamese = sdk_opt_bool(ctx, "siamese", false);
 
     run r = {.ctx = ctx, .def = def, .tech = ctx->self, .g = g, .sink = sink, .collect = siamese};
+    const fdef partner = {def->kind, def->size, partner_cls(def)};
+    uint64_t partner_bit = partner.cls >= 0 ? def_bit(&partner) : 0;
     for (int d = 1; d <= 9 && !r.stopped; d++) {
         r.n = 0;
         sdk_bb cand = g->digit[d - 1];
-        if (miss_known(def, &s, cand)) {
-            note_last_miss(def, d, inside, cand, &s);
+        uint64_t none = miss_known(&s, cand);
+        if (none & def_bit(def)) {
+            note_last_miss(def, d, inside, cand, &s, partner_bit && (none & partner_bit));
             continue;
         }
         r.emitted = 0;
-        search_digit(def, g, d, inside, &s, &r);
+        r.partner_seen = false;
+        bool saw_all = search_digit(def, g, d, inside, &s, &r);
         if (!r.emitted && !r.stopped && (!siamese || r.n == 0)) {
+            bool both = partner_bit && saw_all && !r.partner_seen;
             miss_note(def, &s, cand);
-            note_last_miss(def, d, inside, cand, &s);
+            if (both) miss_note(&partner, &s, cand);
+            note_last_miss(def, d, inside, cand, &s, both);
         }
         if (!siamese || r.stopped || r.n == 0) continue;
         /* memcmp over the whole arrays: unused slots are zero */

@@ -1,8 +1,11 @@
 /* test_fish_misc_memo.c - the fish, Sue de Coq, aligned exclusion and other
  * techniques remember, per thread, what found nothing on earlier grids
- * (plugins/fish: the last pattern without fish per digit; plugins/misc and
- * the others using plugins/misc/grid_memo.h: the first pattern that gave a
- * step on the grid of the last search at depth 0 and inside a propagate).
+ * (plugins/fish: the last pattern without fish per digit, and a finned basic
+ * fish search's misses of the sashimi class noted for the sashimi technique
+ * and the other way round, which the runs below in the ladder's order
+ * exercise; plugins/misc and the others using plugins/misc/grid_memo.h: the
+ * first pattern that gave a step on the grid of the last search at depth 0
+ * and inside a propagate).
  * This test checks that they answer exactly as a search from scratch:
  *   - the standard profile solves a few of the hardest puzzles in this thread
  *     (the memos see a real path, as in the daemon);
