@@ -548,6 +548,54 @@ static void test_basic_filters_keep_all(void **state)
     free(p);
 }
 
+/* The kept answers of sdk_fish_basic_reach_targets are per target: where
+ * every cell reaches every cell, each target has the same good cells (all
+ * of them), and only its place (its row, column and box) tells the answers
+ * apart. Small made-up patterns (a few rows of two or three cells), where
+ * some targets pass and others do not: each target's answer here, after
+ * the others', must be the one a new thread gives for that target alone. */
+typedef struct target_job {
+    sdk_bb cand, targets, pass;
+} target_job;
+
+static void *target_thread(void *arg)
+{
+    target_job *j = arg;
+    j->pass = sdk_fish_basic_reach_targets(j->cand, reach, j->targets, 4);
+    return NULL;
+}
+
+static void test_reach_targets_kept_per_target(void **state)
+{
+    (void)state;
+    long passed = 0, failed = 0;
+    for (int round = 0; round < 24; round++) {
+        sdk_bb cand = sdk_bb_none();
+        int rows = 3 + round % 3;
+        for (int k = 0; k < rows; k++) {
+            int r = (int)(rnd() % 9);
+            for (int m = 0; m < 2 + (int)(rnd() % 2); m++)
+                sdk_bb_add(&cand, r * 9 + (int)(rnd() % 9));
+        }
+        for (int c = 0; c < SDK_CELLS; c++) reach[c] = cand;
+        sdk_bb here = sdk_fish_basic_reach_targets(cand, reach, cand, 4);
+        SDK_BB_FOREACH(x, cand) {
+            target_job j = {.cand = cand, .targets = sdk_bb_none()};
+            sdk_bb_add(&j.targets, x);
+            pthread_t t;
+            assert_int_equal(pthread_create(&t, NULL, target_thread, &j), 0);
+            assert_int_equal(pthread_join(t, NULL), 0);
+            assert_true(sdk_bb_has(here, x) == sdk_bb_has(j.pass, x));
+            if (sdk_bb_has(here, x))
+                passed++;
+            else
+                failed++;
+        }
+    }
+    printf("reach targets kept per target: %ld pass, %ld do not\n", passed, failed);
+    assert_true(passed > 0 && failed > 0);
+}
+
 /* ---- searching since a pattern without fish ------------------------------ */
 
 enum { CLS_FINLESS, CLS_FINNED, CLS_SASHIMI };
@@ -691,6 +739,7 @@ int main(void)
         cmocka_unit_test(test_pruning_exact),
         cmocka_unit_test(test_since_exact),
         cmocka_unit_test(test_basic_filters_keep_all),
+        cmocka_unit_test(test_reach_targets_kept_per_target),
         cmocka_unit_test(test_reglib),
         cmocka_unit_test(test_soundness),
     };
