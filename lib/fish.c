@@ -28,10 +28,10 @@ typedef struct indep {
 
 /* Per possible elimination x, independent cells away from x (see "where a
  * base set can eliminate"): the cells sharing a may-be-cover house with
- * them, and how many there are; one list per number of base houses. */
+ * them, and how many there are; one table per number of base houses, read
+ * at the cells x of st->ind.xok (the x still possible at that level). */
 typedef struct xlevel {
-    int n;
-    uint8_t x[SDK_CELLS], count[SDK_CELLS];
+    uint8_t count[SDK_CELLS];
     sdk_bb shared[SDK_CELLS];
 } xlevel;
 
@@ -55,6 +55,7 @@ typedef struct search {
     const sdk_bb *sees;    /* per cell: what a fin there sees (peers, and with
                               fins->reach what it reaches) */
     const sdk_bb *seen_by; /* per cell x: the cells whose `sees` holds x */
+    sdk_bb *far;           /* per candidate x: the cells but x that `seen_by[x]` lacks */
     const uint64_t *fsets; /* fins->sets (NULL: none) */
     int fwords;            /* fins->set_words */
     sdk_fish_fn fn;
@@ -444,8 +445,7 @@ static sdk_bb elim_cells(const search *st)
             limit--;
             if (limit < 0 || sdk_bb_has(st->ind.away[limit], x)) continue;
         }
-        sdk_bb away = sdk_bb_andnot(open, st->seen_by[x]);
-        sdk_bb_del(&away, x);
+        sdk_bb away = sdk_bb_and(open, st->far[x]);
         if (independent_count(avail, away, limit) > limit) continue;
         sdk_bb_add(&ok, x);
     }
@@ -575,12 +575,9 @@ static bool sets_viable(search *st, sdk_bb added, sdk_bb endo)
 static void xlevel_start(search *st)
 {
     xlevel *l = &st->xl[0];
-    l->n = 0;
     SDK_BB_FOREACH(x, st->ind.xok) {
-        l->x[l->n] = (uint8_t)x;
-        l->count[l->n] = 0;
-        l->shared[l->n] = sdk_bb_none();
-        l->n++;
+        l->count[x] = 0;
+        l->shared[x] = sdk_bb_none();
     }
 }
 
@@ -596,8 +593,7 @@ static sdk_bb xlevel_next(search *st, uint32_t avail, sdk_bb fresh, sdk_bb B, sd
 {
     const xlevel *l = &st->xl[st->nbase];
     xlevel *next = &st->xl[st->nbase + 1];
-    sdk_bb kept = sdk_bb_none();
-    int k = 0;
+    uint64_t klo = 0, khi = 0; /* the x kept */
     /* what a fresh cell chosen adds to an x's shared cells (itself and its
      * may-be-cover houses): the same for every x, so made once; the loop
      * below keeps plain words (see `search`) */
@@ -610,34 +606,32 @@ static sdk_bb xlevel_next(search *st, uint32_t avail, sdk_bb fresh, sdk_bb B, sd
                 sh = sdk_bb_or(sh, sdk_house_bb[sdk_cell_house[c][j]]);
         contrib[c] = sh;
     }
-    for (int i = 0; i < l->n; i++) {
-        int x = l->x[i];
-        if (!sdk_bb_has(ok, x)) continue;
-        int limit = st->n - (sdk_bb_has(B, x) ? 2 : 1), count = l->count[i];
-        sdk_bb shared = l->shared[i];
-        uint64_t clo = fresh.lo & ~st->seen_by[x].lo & ~shared.lo;
-        uint64_t chi = fresh.hi & ~st->seen_by[x].hi & ~shared.hi;
-        if (x < 64)
-            clo &= ~(1ULL << x);
-        else
-            chi &= ~(1ULL << (x - 64));
-        while ((clo | chi) && count <= limit) {
-            int c = clo ? __builtin_ctzll(clo) : 64 + __builtin_ctzll(chi);
-            count++;
-            shared.lo |= contrib[c].lo;
-            shared.hi |= contrib[c].hi;
-            clo &= ~shared.lo;
-            chi &= ~shared.hi;
+    /* ok is within st->ind.xok, the x of this level (base_viable) */
+    for (int half = 0; half < 2; half++) {
+        for (uint64_t m = half ? ok.hi : ok.lo; m; m &= m - 1) {
+            int x = half * 64 + __builtin_ctzll(m);
+            int limit = st->n - (sdk_bb_has(B, x) ? 2 : 1), count = l->count[x];
+            sdk_bb shared = l->shared[x];
+            uint64_t clo = fresh.lo & st->far[x].lo & ~shared.lo;
+            uint64_t chi = fresh.hi & st->far[x].hi & ~shared.hi;
+            while ((clo | chi) && count <= limit) {
+                int c = clo ? __builtin_ctzll(clo) : 64 + __builtin_ctzll(chi);
+                count++;
+                shared.lo |= contrib[c].lo;
+                shared.hi |= contrib[c].hi;
+                clo &= ~shared.lo;
+                chi &= ~shared.hi;
+            }
+            if (count > limit) continue;
+            next->count[x] = (uint8_t)count;
+            next->shared[x] = shared;
+            if (half)
+                khi |= m & -m;
+            else
+                klo |= m & -m;
         }
-        if (count > limit) continue;
-        next->x[k] = (uint8_t)x;
-        next->count[k] = (uint8_t)count;
-        next->shared[k] = shared;
-        k++;
-        sdk_bb_add(&kept, x);
     }
-    next->n = k;
-    return kept;
+    return (sdk_bb){klo, khi};
 }
 
 /* Before the houses that may join the base at this level are tried: when
@@ -654,18 +648,15 @@ static int xlevel_kills(const search *st, sdk_bb *kill)
 {
     const xlevel *l = &st->xl[st->nbase];
     sdk_bb open = sdk_bb_andnot(st->cand, st->B);
-    for (int i = 0; i < l->n; i++) {
-        int x = l->x[i];
+    int n = 0;
+    SDK_BB_FOREACH(x, st->ind.xok) {
         bool in_base = sdk_bb_has(st->B, x);
-        if (l->count[i] < st->n - (in_base ? 2 : 1)) return -1;
-        sdk_bb k = sdk_bb_andnot(sdk_bb_andnot(open, st->seen_by[x]), l->shared[i]);
-        if (in_base)
-            sdk_bb_del(&k, x);
-        else
-            sdk_bb_add(&k, x);
-        kill[i] = k;
+        if (l->count[x] < st->n - (in_base ? 2 : 1)) return -1;
+        sdk_bb k = sdk_bb_andnot(sdk_bb_and(open, st->far[x]), l->shared[x]);
+        if (!in_base) sdk_bb_add(&k, x);
+        kill[n++] = k;
     }
-    return l->n;
+    return n;
 }
 
 /* Does house candidates hc miss some kill[i] (see xlevel_kills)? */
@@ -1004,6 +995,12 @@ static int find_digit(const sdk_grid *g, int d, const sdk_fish_search *s, const 
         st.sees = sees;
         st.seen_by = seen_by;
     }
+    sdk_bb far[SDK_CELLS]; /* read at the candidates only */
+    SDK_BB_FOREACH(x, st.cand) {
+        far[x] = (sdk_bb){~st.seen_by[x].lo, ~st.seen_by[x].hi & ((1ULL << 17) - 1)};
+        sdk_bb_del(&far[x], x);
+    }
+    st.far = far;
     if (fins && fins->sets && fins->set_words >= 1 && fins->set_words <= SDK_FISH_SET_WORDS) {
         st.fsets = fins->sets;
         st.fwords = fins->set_words;
