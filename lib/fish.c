@@ -855,15 +855,15 @@ static ALWAYS_INLINE void base_rec(search *st, int from, const bool since)
     bool want_one = since && !(st->base_used & st->want), last = st->nbase + 1 == st->n;
     sdk_bb kill[SDK_CELLS];
     int nkill = st->per_x ? xlevel_kills(st, kill) : -1;
-    for (int h = from; h < 27 && !st->stop; h++) {
-        if (since && want_one && !(st->want >> h)) break;
-        if (since && want_one && last && !(st->want >> h & 1)) continue;
-        if (!(st->base_bits >> h & 1)) continue;
-        /* a Franken fish has a row (column) in its base: houses come in
-         * order rows, columns, boxes, so none is left to come at a box */
-        if (st->s->only_kind && st->s->kind == SDK_FISH_FRANKEN && sdk_house_type(h) == SDK_BOX &&
-            !(st->base_used & LINE_HOUSES))
-            break;
+    uint32_t next = st->base_bits & ~((1u << from) - 1);
+    if (since && want_one) /* up to the last wanted house; at the last level those only */
+        next &= last ? st->want : (st->want ? (2u << (31 - __builtin_clz(st->want))) - 1 : 0);
+    /* a Franken fish has a row (column) in its base: houses come in order
+     * rows, columns, boxes, so none is left to come at a box */
+    if (st->s->only_kind && st->s->kind == SDK_FISH_FRANKEN && !(st->base_used & LINE_HOUSES))
+        next &= LINE_HOUSES;
+    for (; next && !st->stop; next &= next - 1) {
+        int h = __builtin_ctz(next);
         sdk_bb hc = st->house_cand[h];
         if (sdk_bb_empty(hc)) continue;
         if (nkill >= 0 && !house_keeps_some(hc, kill, nkill)) continue;
