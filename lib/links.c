@@ -95,7 +95,59 @@ bool sdk_links_build(const sdk_grid *g, unsigned flags, sdk_links *L)
 void links_room_free(links_room *room)
 {
     free(room->eb);
+    free(room->ebat);
+    free(room->ebsort);
     memset(room, 0, sizeof *room);
+}
+
+/* The links among candidates from (c, d) true, in the order every graph
+ * lists them first for that literal: the cell's other candidates (digit
+ * order), then the digit's peers (cell order). Written to out; returns the
+ * count. */
+static inline int cand_edges_on(const sdk_grid *g, int c, int d, sdk_ledge *out)
+{
+    int n = 0;
+    SDK_MASK_FOREACH(e, g->cand[c])
+        if (e != d) out[n++] = (sdk_ledge){SDK_LIT(SDK_CAND_NODE(c, e), 0), SDK_LINK_CELL, 1};
+    sdk_bb peers = sdk_bb_and(sdk_peer_bb[c], g->digit[d - 1]);
+    SDK_BB_FOREACH(p, peers)
+        out[n++] = (sdk_ledge){SDK_LIT(SDK_CAND_NODE(p, d), 0), SDK_LINK_HOUSE, 1};
+    return n;
+}
+
+/* The same from (c, d) false: the cell's other candidate when it has two,
+ * then the digit's other place in the row, column and box (each cell once)
+ * where it has two. */
+static inline int cand_edges_off(const sdk_grid *g, int c, int d, sdk_ledge *out)
+{
+    int n = 0;
+    unsigned m = g->cand[c];
+    if (sdk_mask_count(m) == 2)
+        out[n++] = (sdk_ledge){SDK_LIT(SDK_CAND_NODE(c, sdk_mask_first(m & ~sdk_digit_bit(d))), 1),
+                               SDK_LINK_CELL, 1};
+    int seen = -1;
+    for (int k = 0; k < 3; k++) {
+        sdk_bb h = sdk_house_digit(g, sdk_cell_house[c][k], d);
+        if (sdk_bb_count(h) != 2) continue;
+        sdk_bb_del(&h, c);
+        int o = sdk_bb_first(h);
+        if (o == seen) continue;
+        seen = o;
+        out[n++] = (sdk_ledge){SDK_LIT(SDK_CAND_NODE(o, d), 1), SDK_LINK_HOUSE, 1};
+    }
+    return n;
+}
+
+/* Literal lit's listed links (sorted by source in room->ebsort, see
+ * links_rebuild) to L->edge + at; returns the new end. */
+static inline int listed_edges(const links_room *room, int lit, sdk_links *L, int at)
+{
+    int from = lit ? room->ebat[lit - 1] : 0, to = room->ebat[lit];
+    if (to > from) {
+        memcpy(L->edge + at, room->ebsort + from, sizeof(sdk_ledge) * (size_t)(to - from));
+        at += to - from;
+    }
+    return at;
 }
 
 bool links_rebuild(const sdk_grid *g, unsigned flags, sdk_links *L, links_room *room)
@@ -113,52 +165,25 @@ bool links_rebuild(const sdk_grid *g, unsigned flags, sdk_links *L, links_room *
         free(L->node);
         L->node = sdk_xmalloc(sizeof *L->node * 1024);
         L->cap = 1024;
+        room->cand_nodes = false;
     }
-    memcpy(L->node, cand_nodes, sizeof cand_nodes);
+    /* the candidate nodes are never changed after: copied once per memory */
+    if (!room->cand_nodes) memcpy(L->node, cand_nodes, sizeof cand_nodes);
+    room->cand_nodes = true;
     L->nnode = SDK_NCAND;
     if (!L->group_of) L->group_of = sdk_xmalloc(sizeof(int) * SDK_NCAND);
-    for (int i = 0; i < SDK_NCAND; i++) L->group_of[i] = -1;
+    memset(L->group_of, 0xff, sizeof(int) * SDK_NCAND); /* -1: no group */
 
-    /* candidate links */
-    for (int c = 0; c < 81; c++) {
-        if (g->value[c]) continue;
-        unsigned m = g->cand[c];
-        int nc = sdk_mask_count(m);
-        SDK_MASK_FOREACH(d, m) {
-            int me = SDK_CAND_NODE(c, d);
-            SDK_MASK_FOREACH(e, m) {
-                if (e == d) continue;
-                ok &=
-                    eb_add(&eb, SDK_LIT(me, 1), SDK_LIT(SDK_CAND_NODE(c, e), 0), SDK_LINK_CELL, 1);
-                if (nc == 2)
-                    ok &= eb_add(&eb, SDK_LIT(me, 0), SDK_LIT(SDK_CAND_NODE(c, e), 1),
-                                 SDK_LINK_CELL, 1);
-            }
-            sdk_bb peers = sdk_bb_and(sdk_peer_bb[c], g->digit[d - 1]);
-            SDK_BB_FOREACH(p, peers)
-                ok &=
-                    eb_add(&eb, SDK_LIT(me, 1), SDK_LIT(SDK_CAND_NODE(p, d), 0), SDK_LINK_HOUSE, 1);
-            int seen = -1;
-            for (int k = 0; k < 3; k++) {
-                sdk_bb h = sdk_house_digit(g, sdk_cell_house[c][k], d);
-                if (sdk_bb_count(h) != 2) continue;
-                sdk_bb_del(&h, c);
-                int o = sdk_bb_first(h);
-                if (o == seen) continue;
-                seen = o;
-                ok &=
-                    eb_add(&eb, SDK_LIT(me, 0), SDK_LIT(SDK_CAND_NODE(o, d), 1), SDK_LINK_HOUSE, 1);
-            }
-        }
-    }
-    if (!ok) goto oom;
+    /* The links among candidates (cand_edges) go straight to their place
+     * at the end; the group and ALS links are listed here (eb) first. */
 
     /* group nodes */
     gnode *gn = NULL;
     int ngn = 0;
+    int digit_from[10] = {0}; /* gn[digit_from[d - 1] .. digit_from[d]): the groups of d */
     if (flags & (SDK_LINKS_GROUPS | SDK_LINKS_ALS)) {
         gn = sdk_xmalloc(sizeof *gn * 9 * 9 * 6);
-        for (int d = 1; d <= 9; d++)
+        for (int d = 1; d <= 9; digit_from[d++] = ngn)
             for (int b = 0; b < 9; b++) {
                 int bh = 18 + b;
                 for (int t = 0; t < 6; t++) {
@@ -202,14 +227,11 @@ bool links_rebuild(const sdk_grid *g, unsigned flags, sdk_links *L, links_room *
             }
             int cnt[2] = {0, 0}, one[2] = {-1, -1};
             /* gn[] is in digit order: the other groups of d are around i */
-            int lo = i, hi = i + 1;
-            while (lo > 0 && gn[lo - 1].digit == d) lo--;
-            while (hi < ngn && gn[hi].digit == d) hi++;
-            for (int j = lo; j < hi; j++) {
+            for (int j = digit_from[d - 1]; j < digit_from[d]; j++) {
                 gnode *b = &gn[j];
-                if (j == i) continue;
-                if (!sdk_bb_empty(sdk_bb_and(a->cells, b->cells))) continue;
                 bool same_line = b->line == a->line, same_box = b->box == a->box;
+                if (j == i || !(same_line || same_box)) continue;
+                if (!sdk_bb_empty(sdk_bb_and(a->cells, b->cells))) continue;
                 if (same_line) {
                     if (cnt[1]++ == 0) one[1] = j;
                 }
@@ -330,41 +352,78 @@ bool links_rebuild(const sdk_grid *g, unsigned flags, sdk_links *L, links_room *
     free(gn);
     if (!ok) goto oom;
 
-    /* CSR: first[lit + 1] counts lit's edges, then the sums; the edges
-     * placed from the end backwards (first[lit] moving down to its start)
-     * keep their order */
+    /* CSR: per source literal in order, its links among candidates, then
+     * its listed links in the order listed (a stable counting sort of eb:
+     * ebat[lit] is where lit's start in ebsort) */
     room->eb = eb.v;
     room->eb_cap = eb.cap;
     int nlit = L->nnode * 2;
-    if (room->first_cap < nlit + 1 || !L->first) {
+    if (room->first_cap < nlit + 1 || !L->first || !room->ebat) {
         free(L->first);
         L->first = sdk_xmalloc(sizeof(int) * ((size_t)nlit + 1));
+        free(room->ebat);
+        room->ebat = sdk_xmalloc(sizeof(int) * ((size_t)nlit + 1));
         room->first_cap = nlit + 1;
     }
-    if (room->edge_cap < eb.n || !L->edge) {
+    if (room->ebsort_cap < eb.n) {
+        free(room->ebsort);
+        room->ebsort = sdk_xmalloc(sizeof(sdk_ledge) * (size_t)eb.n);
+        room->ebsort_cap = eb.n;
+    }
+    int *ebat = room->ebat;
+    bool listed = eb.n > 0;
+    if (listed) {
+        memset(ebat, 0, sizeof(int) * ((size_t)nlit + 1));
+        for (int i = 0; i < eb.n; i++) ebat[eb.v[i].from + 1]++;
+        for (int i = 0; i < nlit; i++) ebat[i + 1] += ebat[i];
+        for (int i = 0; i < eb.n; i++) room->ebsort[ebat[eb.v[i].from]++] = eb.v[i].e;
+        /* ebat[lit] is now where lit + 1's start: lit's run is ebat[lit - 1]
+         * .. ebat[lit] (from 0 for the first) */
+    }
+    /* room for every edge: a candidate has at most 8 cell links and 20
+     * house links when true, 1 and 3 when false */
+    int present = 0;
+    for (int c = 0; c < SDK_CELLS; c++)
+        if (!g->value[c]) present += sdk_mask_count(g->cand[c]);
+    int need = present * 32 + eb.n;
+    if (room->edge_cap < need || !L->edge) {
         free(L->edge);
-        L->edge = sdk_xmalloc(sizeof(sdk_ledge) * (size_t)(eb.n ? eb.n : 1));
-        room->edge_cap = eb.n ? eb.n : 1;
+        L->edge = sdk_xmalloc(sizeof(sdk_ledge) * (size_t)(need ? need : 1));
+        room->edge_cap = need ? need : 1;
     }
-    int *first = L->first;
-    memset(first, 0, sizeof(int) * ((size_t)nlit + 1));
-    for (int i = 0; i < eb.n; i++) first[eb.v[i].from + 1]++;
-    for (int i = 0; i < nlit; i++) first[i + 1] += first[i];
-    for (int i = eb.n - 1; i >= 0; i--) {
-        int f = eb.v[i].from;
-        L->edge[first[f + 1] - 1] = eb.v[i].e;
-        first[f + 1]--;
+    /* the literals in order: the present candidates' (false, then true),
+     * the absent ones' between them (no links), then the other nodes' */
+    int *first = L->first, at = 0, next = 0;
+    for (int c = 0; c < SDK_CELLS; c++) {
+        if (g->value[c]) continue;
+        SDK_MASK_FOREACH(d, g->cand[c]) {
+            int off = SDK_LIT(SDK_CAND_NODE(c, d), 0);
+            for (; next < off; next++) {
+                first[next] = at;
+                if (listed) at = listed_edges(room, next, L, at);
+            }
+            first[off] = at;
+            at += cand_edges_off(g, c, d, L->edge + at);
+            if (listed) at = listed_edges(room, off, L, at);
+            first[off + 1] = at;
+            at += cand_edges_on(g, c, d, L->edge + at);
+            if (listed) at = listed_edges(room, off + 1, L, at);
+            next = off + 2;
+        }
     }
-    /* first[lit + 1] is now where lit's edges start: one place down */
-    memmove(first, first + 1, sizeof(int) * (size_t)nlit);
-    first[nlit] = eb.n;
-    L->nedge = eb.n;
+    for (; next < nlit; next++) {
+        first[next] = at;
+        if (listed) at = listed_edges(room, next, L, at);
+    }
+    first[nlit] = at;
+    L->nedge = at;
     return true;
 oom:
     room->eb = eb.v;
     room->eb_cap = eb.cap;
     sdk_links_free(L);
     room->first_cap = room->edge_cap = 0;
+    room->cand_nodes = false;
     return false;
 }
 

@@ -10,7 +10,11 @@
 typedef struct links_room {
     void *eb;
     int eb_cap;
-    int first_cap, edge_cap;
+    int first_cap, edge_cap; /* also ebat's size: first_cap */
+    int *ebat;               /* per source literal: where its listed links go */
+    sdk_ledge *ebsort;       /* the listed links sorted by source */
+    int ebsort_cap;
+    bool cand_nodes; /* L->node starts with the 729 candidate nodes */
 } links_room;
 
 /* sdk_links_build() into L, which holds a graph made by this function with

@@ -593,6 +593,15 @@ static int emit_cached(const sdk_ctx *ctx, const sdk_grid *g, sdk_sink *sink, co
     return ret;
 }
 
+/* The reachability arrays of the thread's last search (reused), freed by
+ * the thread that unloads the plugin. */
+static _Thread_local chain_reach reach_kept;
+
+__attribute__((destructor)) static void reach_kept_release(void)
+{
+    chain_reach_free(&reach_kept);
+}
+
 static int find_chains(const sdk_ctx *ctx, const sdk_grid *g, sdk_sink *sink)
 {
     const sdk_technique *t = ctx->self;
@@ -620,7 +629,10 @@ static int find_chains(const sdk_ctx *ctx, const sdk_grid *g, sdk_sink *sink)
     s->L = sdk_links_shared(g, flags, NULL);
     if (!s->L) goto out;
     /* the searches' work areas (S, S2) are made on first use: the
-     * reachability sets leave most positions without a search */
+     * reachability sets leave most positions without a search; their
+     * arrays are kept for the thread's next search */
+    s->R = reach_kept;
+    memset(&reach_kept, 0, sizeof reach_kept); /* ours until the end */
     chain_reach_build(s->L, &s->R);
     run_search(s, false);
     /* grouped: also the other shortest chains (ties broken the other way),
@@ -638,7 +650,8 @@ static int find_chains(const sdk_ctx *ctx, const sdk_grid *g, sdk_sink *sink)
     }
     sdk_lsearch_free(&s->S);
     sdk_lsearch_free(&s->S2);
-    chain_reach_free(&s->R);
+    chain_reach_free(&reach_kept); /* empty, unless a nested find kept its own */
+    reach_kept = s->R;
 out:
     free(s->f);
     free(s->hidx);

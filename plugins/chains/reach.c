@@ -49,57 +49,55 @@ void chain_reach_free(chain_reach *r)
     free(r->after);
     free(r->into);
     free(r->tmp);
+    free(r->stamp);
+    free(r->tfirst);
+    free(r->tadj);
+    free(r->work);
     memset(r, 0, sizeof *r);
 }
 
-/* The true-literal graph: per index, its successors (indices) in adj. */
-typedef struct tgraph {
-    int *first, *adj;
-} tgraph;
-
-/* The true-literal graph and r->into, from one pass over the links of the
- * true literals; false when a link does not alternate (from a true literal
- * to a true one, or from a false one to a false one). */
-static bool build_tgraph(const sdk_links *L, chain_reach *r, const int *node_of, tgraph *t)
+/* The true-literal graph (per index, its successors, indices, in tadj from
+ * tfirst) and r->into, from one pass over the links of the true literals;
+ * false when a link does not alternate (from a true literal to a true one,
+ * or from a false one to a false one). */
+static bool build_tgraph(const sdk_links *L, chain_reach *r)
 {
     size_t W = (size_t)r->words;
     bool alternating = true;
-    int n = r->n;
-    int *stamp = sdk_xmalloc(sizeof(int) * (size_t)(n ? n : 1));
+    int n = r->n, ncand = r->ncand;
+    const int *node_of = r->node, *idx = r->idx;
+    int *stamp = r->stamp, *first = r->tfirst;
     for (int i = 0; i < n; i++) stamp[i] = -1;
-    int cap = 1024, na = 0;
-    t->first = sdk_xmalloc(sizeof(int) * ((size_t)n + 1));
-    t->adj = sdk_xmalloc(sizeof(int) * (size_t)cap);
+    int na = 0;
     for (int i = 0; i < n; i++) {
-        t->first[i] = na;
+        first[i] = na;
         int a = SDK_LIT(node_of[i], 1);
         for (int e = L->first[a]; e < L->first[a + 1]; e++) {
             int f = L->edge[e].to;
             if (SDK_LIT_ON(f)) alternating = false;
-            int fi = r->idx[SDK_LIT_NODE(f)];
-            if (fi >= 0) put(r->into + (size_t)fi * W, i);
+            int fi = idx[SDK_LIT_NODE(f)];
+            /* only the candidates' rows are read */
+            if (fi >= 0 && fi < ncand) put(r->into + (size_t)fi * W, i);
             for (int e2 = L->first[f]; e2 < L->first[f + 1]; e2++) {
                 if (!SDK_LIT_ON(L->edge[e2].to)) alternating = false;
-                int b = r->idx[SDK_LIT_NODE(L->edge[e2].to)];
+                int b = idx[SDK_LIT_NODE(L->edge[e2].to)];
                 if (b < 0 || stamp[b] == i) continue;
                 stamp[b] = i;
-                if (na == cap) {
-                    cap *= 2;
-                    t->adj = sdk_xrealloc(t->adj, sizeof(int) * (size_t)cap);
+                if (na == r->adj_cap) {
+                    r->adj_cap = r->adj_cap ? r->adj_cap * 2 : 4096;
+                    r->tadj = sdk_xrealloc(r->tadj, sizeof(int) * (size_t)r->adj_cap);
                 }
-                t->adj[na++] = b;
+                r->tadj[na++] = b;
             }
         }
     }
-    t->first[n] = na;
-    free(stamp);
+    first[n] = na;
     return alternating;
 }
 
-/* components()'s state for the callback. */
+/* component_done()'s view of the build. */
 typedef struct reach_pass {
     chain_reach *r;
-    const tgraph *t;
 } reach_pass;
 
 /* A component completed (every component it reaches came first): its set
@@ -108,14 +106,14 @@ static void component_done(void *ctx, int comp, const int *members, int k)
 {
     const reach_pass *p = ctx;
     chain_reach *r = p->r;
-    const tgraph *t = p->t;
+    const int *first = r->tfirst, *adj = r->tadj;
     int W = r->words;
     uint64_t *set = r->after + (size_t)comp * (size_t)W;
     memset(set, 0, sizeof(uint64_t) * (size_t)W);
     for (int i = 0; i < k; i++) {
         int m = members[i];
-        for (int e = t->first[m]; e < t->first[m + 1]; e++) {
-            int b = t->adj[e];
+        for (int e = first[m]; e < first[m + 1]; e++) {
+            int b = adj[e];
             put(set, b);
             if (r->scc[b] == comp) continue;
             const uint64_t *sb = r->after + (size_t)r->scc[b] * (size_t)W;
@@ -124,44 +122,65 @@ static void component_done(void *ctx, int comp, const int *members, int k)
     }
 }
 
-/* The components of the true-literal graph and per component its set. */
-static void components(chain_reach *r, const tgraph *t)
+/* p's array of at least `need` elements of `size` bytes (*cap its size). */
+static void *room_for(void *p, int *cap, int need, size_t size)
 {
-    int *work = sdk_xmalloc(sizeof(int) * (size_t)(r->n ? r->n : 1) * 5);
-    reach_pass p = {r, t};
-    sdk_graph_scc(r->n, t->first, t->adj, NULL, r->scc, work, component_done, &p);
-    free(work);
+    if (need <= *cap && p) return p;
+    free(p);
+    *cap = need;
+    return sdk_xmalloc(size * (size_t)(need ? need : 1));
 }
 
 void chain_reach_build(const sdk_links *L, chain_reach *r)
 {
-    memset(r, 0, sizeof *r);
+    r->ok = false;
     if (L->flags & SDK_LINKS_ALS) return;
     const sdk_grid *g = &L->grid;
-    r->idx = sdk_xmalloc(sizeof(int) * (size_t)L->nnode);
-    int *node_of = r->node = sdk_xmalloc(sizeof(int) * (size_t)L->nnode);
+    int nnode = L->nnode;
+    if (nnode > r->nodes_cap || !r->idx) {
+        free(r->idx);
+        free(r->node);
+        free(r->scc);
+        free(r->stamp);
+        free(r->tfirst);
+        free(r->work);
+        r->nodes_cap = nnode;
+        r->idx = sdk_xmalloc(sizeof(int) * (size_t)nnode);
+        r->node = sdk_xmalloc(sizeof(int) * (size_t)nnode);
+        r->scc = sdk_xmalloc(sizeof(int) * (size_t)nnode);
+        r->stamp = sdk_xmalloc(sizeof(int) * (size_t)nnode);
+        r->tfirst = sdk_xmalloc(sizeof(int) * ((size_t)nnode + 1));
+        r->work = sdk_xmalloc(sizeof(int) * (size_t)nnode * 5);
+    }
+    /* present nodes: the grid's candidates (in node order), then the others */
     int n = 0;
-    for (int node = 0; node < L->nnode; node++) {
-        bool present = node >= SDK_NCAND || sdk_grid_has(g, node / 9, node % 9 + 1);
-        r->idx[node] = present ? n : -1;
-        if (present) node_of[n++] = node;
+    memset(r->idx, 0xff, sizeof(int) * SDK_NCAND); /* -1: absent */
+    for (int c = 0; c < SDK_CELLS; c++) {
+        if (g->value[c]) continue;
+        SDK_MASK_FOREACH(d, g->cand[c]) {
+            r->idx[SDK_CAND_NODE(c, d)] = n;
+            r->node[n++] = SDK_CAND_NODE(c, d);
+        }
+    }
+    r->ncand = n;
+    for (int node = SDK_NCAND; node < nnode; node++) {
+        r->idx[node] = n;
+        r->node[n++] = node;
     }
     r->n = n;
     r->words = (n + 63) / 64 ? (n + 63) / 64 : 1;
-    size_t W = (size_t)r->words;
-    r->scc = sdk_xmalloc(sizeof(int) * (size_t)(n ? n : 1));
-    r->after = sdk_xmalloc(sizeof(uint64_t) * W * (size_t)(n ? n : 1));
-    r->into = sdk_xcalloc(W * (size_t)(n ? n : 1), sizeof(uint64_t));
-    r->tmp = sdk_xmalloc(sizeof(uint64_t) * W * 2);
-    tgraph t;
+    int W = r->words;
+    r->after = room_for(r->after, &r->sets_cap, W * (n ? n : 1), sizeof(uint64_t));
+    r->into = room_for(r->into, &r->into_cap, W * (r->ncand ? r->ncand : 1), sizeof(uint64_t));
+    memset(r->into, 0, sizeof(uint64_t) * (size_t)W * (size_t)r->ncand);
+    r->tmp = room_for(r->tmp, &r->tmp_cap, W * 2, sizeof(uint64_t));
     /* every link a search from a true literal can take is checked here,
      * those of the false premises in chain_reach_false_may_chain() */
-    if (build_tgraph(L, r, node_of, &t)) {
-        components(r, &t);
+    if (build_tgraph(L, r)) {
+        reach_pass p = {r};
+        sdk_graph_scc(n, r->tfirst, r->tadj, NULL, r->scc, r->work, component_done, &p);
         r->ok = true;
     }
-    free(t.first);
-    free(t.adj);
 }
 
 bool chain_reach_true_may_loop(const chain_reach *r, const sdk_grid *g, int c, int d)

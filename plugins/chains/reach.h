@@ -10,17 +10,22 @@
 typedef struct chain_reach {
     bool ok;         /* false: no answers (every premise must be searched) */
     int n, words;    /* present nodes, 64-bit words of a set of them */
+    int ncand;       /* present candidate nodes (indices 0 .. ncand - 1) */
     int *idx;        /* per node: its index among the present nodes, or -1 */
     int *node;       /* per index: the node */
     int *scc;        /* per index: its strongly connected component */
     uint64_t *after; /* per component: the true literals reachable from it */
-    uint64_t *into;  /* per index: the true literals with a link into its false one */
+    uint64_t *into;  /* per candidate index: the true literals with a link into its false one */
     uint64_t *tmp;   /* two sets of work space */
+    /* the arrays' sizes and the build's work space, kept for the next build */
+    int nodes_cap, sets_cap, into_cap, adj_cap, tmp_cap;
+    int *stamp, *tfirst, *tadj, *work;
 } chain_reach;
 
-/* Build the reachability of L (not kept: L's edges are read now only).
+/* Build the reachability of L (not kept: L's edges are read now only) into
+ * r, which is zeroed or holds an earlier build (its arrays are reused).
  * Leaves r->ok false for graphs whose links do not alternate between true
- * and false literals (ALS nodes) or when out of memory. */
+ * and false literals (ALS nodes). */
 void chain_reach_build(const sdk_links *L, chain_reach *r);
 void chain_reach_free(chain_reach *r);
 

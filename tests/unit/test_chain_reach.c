@@ -7,7 +7,9 @@
  *   order (forwards, and backwards within a level for the lifo search);
  * - the chains plugin skips the premises that the reachability sets of
  *   plugins/chains/reach.c rule out: no skipped premise may reach a literal
- *   the plugin checks past distance 2 (of its cell, or an AIC end).
+ *   the plugin checks past distance 2 (of its cell, or an AIC end); sets
+ *   built in the arrays of earlier ones (as the plugin keeps them) answer
+ *   as fresh ones.
  *
  * Positions: hard puzzles after singles and locked candidates, then with
  * wrong candidates removed one by one (more strong links, longer chains),
@@ -71,14 +73,19 @@ static bool deep(const sdk_grid *g, const ref *r, int c, int d, bool on)
 }
 
 static int checked, skipped, searched_deep;
+/* reachability sets built position after position in the same arrays */
+static chain_reach kept;
 
 static void check_position(const sdk_grid *g, unsigned flags)
 {
     sdk_links L;
     assert_true(sdk_links_build(g, flags, &L));
-    chain_reach R;
+    chain_reach R = {0};
     chain_reach_build(&L, &R);
     assert_true(R.ok);
+    /* the same built again in the arrays of the earlier positions' sets */
+    chain_reach_build(&L, &kept);
+    assert_true(kept.ok);
     sdk_lsearch S;
     assert_true(sdk_lsearch_init(&S, &L));
     int nlit = L.nnode * 2;
@@ -103,6 +110,12 @@ static void check_position(const sdk_grid *g, unsigned flags)
                 }
                 bool may = on ? chain_reach_true_may_loop(&R, g, c, d)
                               : chain_reach_false_may_chain(&R, &L, g, c, d);
+                bool may_kept = on ? chain_reach_true_may_loop(&kept, g, c, d)
+                                   : chain_reach_false_may_chain(&kept, &L, g, c, d);
+                if (may != may_kept)
+                    fail_msg("flags %u: premise r%dc%d%s%d: sets rebuilt in used arrays answer "
+                             "%d, fresh ones %d",
+                             flags, c / 9 + 1, c % 9 + 1, on ? "=" : "<>", d, may_kept, may);
                 bool is_deep = deep(g, &r, c, d, on);
                 if (is_deep && !may)
                     fail_msg("flags %u: premise r%dc%d%s%d skipped but reaches a literal to check",
@@ -140,6 +153,7 @@ static void test_reach_and_search(void **state)
         }
     }
     free(puz);
+    chain_reach_free(&kept);
     print_message("premises %d, skipped %d, reaching a literal to check %d\n", checked, skipped,
                   searched_deep);
     /* the sets rule out most premises, and the others do reach something */
