@@ -81,6 +81,8 @@ int sdk_links_als_penalty(const sdk_als *a)
 typedef struct gnode {
     int node, digit, box, line; /* line: house index of the row/column */
     sdk_bb cells;
+    sdk_bb bud;    /* the digit's cells that see every cell of the group */
+    int single[2]; /* the only cell of bud in the rest of its box, line; or -1 */
 } gnode;
 
 bool sdk_links_build(const sdk_grid *g, unsigned flags, sdk_links *L)
@@ -97,6 +99,9 @@ void links_room_free(links_room *room)
     free(room->eb);
     free(room->ebat);
     free(room->ebsort);
+    free(room->gedge);
+    free(room->cg);
+    free(room->cgn);
     memset(room, 0, sizeof *room);
 }
 
@@ -136,6 +141,15 @@ static inline int cand_edges_off(const sdk_grid *g, int c, int d, sdk_ledge *out
         out[n++] = (sdk_ledge){SDK_LIT(SDK_CAND_NODE(o, d), 1), SDK_LINK_HOUSE, 1};
     }
     return n;
+}
+
+/* Candidate literal lit's links into group nodes (listed per literal in
+ * room->cg) to L->edge + at; returns the new end. */
+static inline int group_edges_of(const links_room *room, int lit, sdk_links *L, int at)
+{
+    int n = room->cgn[lit];
+    memcpy(L->edge + at, room->cg[lit], sizeof(sdk_ledge) * (size_t)n);
+    return at + n;
 }
 
 /* Literal lit's listed links (sorted by source in room->ebsort, see
@@ -180,10 +194,11 @@ bool links_rebuild(const sdk_grid *g, unsigned flags, sdk_links *L, links_room *
     /* group nodes */
     gnode *gn = NULL;
     int ngn = 0;
-    int digit_from[10] = {0}; /* gn[digit_from[d - 1] .. digit_from[d]): the groups of d */
+    int gid[9][9][6]; /* per digit, box, segment: the group's index in gn, or -1 */
     if (flags & (SDK_LINKS_GROUPS | SDK_LINKS_ALS)) {
+        memset(gid, 0xff, sizeof gid);
         gn = sdk_xmalloc(sizeof *gn * 9 * 9 * 6);
-        for (int d = 1; d <= 9; digit_from[d++] = ngn)
+        for (int d = 1; d <= 9; d++)
             for (int b = 0; b < 9; b++) {
                 int bh = 18 + b;
                 for (int t = 0; t < 6; t++) {
@@ -196,60 +211,108 @@ bool links_rebuild(const sdk_grid *g, unsigned flags, sdk_links *L, links_room *
                         free(gn);
                         goto oom;
                     }
-                    gn[ngn++] = (gnode){node, d, bh, line, cells};
+                    gid[d - 1][b][t] = ngn;
+                    gn[ngn++] = (gnode){node, d, bh, line, cells, sdk_bb_none(), {-1, -1}};
                     SDK_BB_FOREACH(c, cells)
                         if (L->group_of[SDK_CAND_NODE(c, d)] < 0)
                             L->group_of[SDK_CAND_NODE(c, d)] = node;
                 }
             }
     }
+    /* The group nodes' own links, node by node (false, then true: gat[2i],
+     * gat[2i + 1] start them in room->gedge), in the order the builder
+     * first listed them: false: to the only bud cell of the rest of its box,
+     * then of its line; to the only other group of the box, then of the
+     * line, when the two hold every place of the digit there. True: to the
+     * bud, then to the groups of its box and line that share no cell (in
+     * group order). The candidates' links into groups, group by group, in
+     * room->cg: from true to each group whose bud holds it, from false to
+     * each group whose only bud cell of a box or line it is (at most 8
+     * each: a cell in the bud of a group is in its box or on its line). */
+    int gat[2 * 9 * 9 * 6 + 1];
+    int ngedge = 0;
     if (flags & SDK_LINKS_GROUPS) {
+        if (room->gedge_cap < ngn * 32 || !room->gedge) {
+            free(room->gedge);
+            room->gedge = sdk_xmalloc(sizeof(sdk_ledge) * (size_t)(ngn ? ngn * 32 : 1));
+            room->gedge_cap = ngn * 32;
+        }
+        sdk_ledge *ge = room->gedge;
+        if (!room->cg) {
+            room->cg = sdk_xmalloc(sizeof *room->cg * 2 * SDK_NCAND);
+            room->cgn = sdk_xmalloc(2 * SDK_NCAND);
+        }
+        sdk_ledge(*cg)[8] = room->cg;
+        uint8_t *cgn = room->cgn;
+        memset(cgn, 0, 2 * SDK_NCAND);
         for (int i = 0; i < ngn; i++) {
             gnode *a = &gn[i];
-            int d = a->digit;
-            sdk_bb bud = sdk_bb_and(sdk_common_peers(a->cells), g->digit[d - 1]);
-            SDK_BB_FOREACH(c, bud) {
-                ok &= eb_add(&eb, SDK_LIT(a->node, 1), SDK_LIT(SDK_CAND_NODE(c, d), 0),
-                             SDK_LINK_GROUP, 1);
-                ok &= eb_add(&eb, SDK_LIT(SDK_CAND_NODE(c, d), 1), SDK_LIT(a->node, 0),
-                             SDK_LINK_GROUP, 1);
-            }
+            a->bud = sdk_bb_and(sdk_common_peers(a->cells), g->digit[a->digit - 1]);
             int hs[2] = {a->box, a->line};
             for (int k = 0; k < 2; k++) {
-                sdk_bb in = sdk_bb_and(bud, sdk_house_bb[hs[k]]);
-                if (sdk_bb_count(in) == 1) {
-                    int c = sdk_bb_first(in);
-                    ok &= eb_add(&eb, SDK_LIT(a->node, 0), SDK_LIT(SDK_CAND_NODE(c, d), 1),
-                                 SDK_LINK_GROUP, 1);
-                    ok &= eb_add(&eb, SDK_LIT(SDK_CAND_NODE(c, d), 0), SDK_LIT(a->node, 1),
-                                 SDK_LINK_GROUP, 1);
+                sdk_bb in = sdk_bb_and(a->bud, sdk_house_bb[hs[k]]);
+                a->single[k] = sdk_bb_count(in) == 1 ? sdk_bb_first(in) : -1;
+            }
+        }
+        for (int i = 0; i < ngn; i++) {
+            const gnode *a = &gn[i];
+            int d = a->digit, hs[2] = {a->box, a->line};
+            /* the groups of the line's three boxes (all of a's box), in
+             * group order */
+            int cnt[2] = {0, 0}, one[2] = {-1, -1}, pair[16], npair = 0;
+            int boxes[3], tline;
+            if (a->line < 9) {
+                for (int k = 0; k < 3; k++) boxes[k] = (a->line / 3) * 3 + k;
+                tline = a->line % 3;
+            } else {
+                for (int k = 0; k < 3; k++) boxes[k] = (a->line - 9) / 3 + 3 * k;
+                tline = 3 + (a->line - 9) % 3;
+            }
+            for (int k = 0; k < 3; k++) {
+                int bb = boxes[k];
+                bool own = 18 + bb == a->box;
+                for (int t = own ? 0 : tline; t < (own ? 6 : tline + 1); t++) {
+                    int j = gid[d - 1][bb][t];
+                    if (j < 0 || j == i) continue;
+                    const gnode *b = &gn[j];
+                    bool same_line = b->line == a->line, same_box = b->box == a->box;
+                    if (!(same_line || same_box)) continue;
+                    if (!sdk_bb_empty(sdk_bb_and(a->cells, b->cells))) continue;
+                    if (same_line && cnt[1]++ == 0) one[1] = j;
+                    if (same_box && cnt[0]++ == 0) one[0] = j;
+                    pair[npair++] = j;
                 }
             }
-            int cnt[2] = {0, 0}, one[2] = {-1, -1};
-            /* gn[] is in digit order: the other groups of d are around i */
-            for (int j = digit_from[d - 1]; j < digit_from[d]; j++) {
-                gnode *b = &gn[j];
-                bool same_line = b->line == a->line, same_box = b->box == a->box;
-                if (j == i || !(same_line || same_box)) continue;
-                if (!sdk_bb_empty(sdk_bb_and(a->cells, b->cells))) continue;
-                if (same_line) {
-                    if (cnt[1]++ == 0) one[1] = j;
-                }
-                if (same_box) {
-                    if (cnt[0]++ == 0) one[0] = j;
-                }
-                if (same_line || same_box)
-                    ok &= eb_add(&eb, SDK_LIT(a->node, 1), SDK_LIT(b->node, 0), SDK_LINK_GROUP, 1);
-            }
+            gat[2 * i] = ngedge;
+            for (int k = 0; k < 2; k++)
+                if (a->single[k] >= 0)
+                    ge[ngedge++] =
+                        (sdk_ledge){SDK_LIT(SDK_CAND_NODE(a->single[k], d), 1), SDK_LINK_GROUP, 1};
             for (int k = 0; k < 2; k++) {
                 if (cnt[k] != 1) continue;
-                gnode *b = &gn[one[k]];
+                const gnode *b = &gn[one[k]];
                 sdk_bb rest = sdk_house_digit(g, hs[k], d);
                 rest = sdk_bb_andnot(sdk_bb_andnot(rest, a->cells), b->cells);
                 if (sdk_bb_empty(rest))
-                    ok &= eb_add(&eb, SDK_LIT(a->node, 0), SDK_LIT(b->node, 1), SDK_LINK_GROUP, 1);
+                    ge[ngedge++] = (sdk_ledge){SDK_LIT(b->node, 1), SDK_LINK_GROUP, 1};
             }
+            gat[2 * i + 1] = ngedge;
+            SDK_BB_FOREACH(c, a->bud)
+                ge[ngedge++] = (sdk_ledge){SDK_LIT(SDK_CAND_NODE(c, d), 0), SDK_LINK_GROUP, 1};
+            /* the candidates' links into the group (in group order) */
+            SDK_BB_FOREACH(c, a->bud) {
+                int lit = SDK_LIT(SDK_CAND_NODE(c, d), 1);
+                cg[lit][cgn[lit]++] = (sdk_ledge){SDK_LIT(a->node, 0), SDK_LINK_GROUP, 1};
+            }
+            for (int k = 0; k < 2; k++)
+                if (a->single[k] >= 0) {
+                    int lit = SDK_LIT(SDK_CAND_NODE(a->single[k], d), 0);
+                    cg[lit][cgn[lit]++] = (sdk_ledge){SDK_LIT(a->node, 1), SDK_LINK_GROUP, 1};
+                }
+            for (int p = 0; p < npair; p++)
+                ge[ngedge++] = (sdk_ledge){SDK_LIT(gn[pair[p]].node, 0), SDK_LINK_GROUP, 1};
         }
+        gat[2 * ngn] = ngedge;
     }
     if (!ok) {
         free(gn);
@@ -349,8 +412,10 @@ bool links_rebuild(const sdk_grid *g, unsigned flags, sdk_links *L, links_room *
         }
         free(alsnode);
     }
-    free(gn);
-    if (!ok) goto oom;
+    if (!ok) {
+        free(gn);
+        goto oom;
+    }
 
     /* CSR: per source literal in order, its links among candidates, then
      * its listed links in the order listed (a stable counting sort of eb:
@@ -385,7 +450,8 @@ bool links_rebuild(const sdk_grid *g, unsigned flags, sdk_links *L, links_room *
     int present = 0;
     for (int c = 0; c < SDK_CELLS; c++)
         if (!g->value[c]) present += sdk_mask_count(g->cand[c]);
-    int need = present * 32 + eb.n;
+    int need = present * 32 + eb.n + 2 * ngedge; /* a candidate's links into groups: */
+    /* as many as the groups' into the bud and their only cells */
     if (room->edge_cap < need || !L->edge) {
         free(L->edge);
         L->edge = sdk_xmalloc(sizeof(sdk_ledge) * (size_t)(need ? need : 1));
@@ -393,6 +459,7 @@ bool links_rebuild(const sdk_grid *g, unsigned flags, sdk_links *L, links_room *
     }
     /* the literals in order: the present candidates' (false, then true),
      * the absent ones' between them (no links), then the other nodes' */
+    bool groups = flags & SDK_LINKS_GROUPS;
     int *first = L->first, at = 0, next = 0;
     for (int c = 0; c < SDK_CELLS; c++) {
         if (g->value[c]) continue;
@@ -404,17 +471,26 @@ bool links_rebuild(const sdk_grid *g, unsigned flags, sdk_links *L, links_room *
             }
             first[off] = at;
             at += cand_edges_off(g, c, d, L->edge + at);
+            if (groups) at = group_edges_of(room, off, L, at);
             if (listed) at = listed_edges(room, off, L, at);
             first[off + 1] = at;
             at += cand_edges_on(g, c, d, L->edge + at);
+            if (groups) at = group_edges_of(room, off + 1, L, at);
             if (listed) at = listed_edges(room, off + 1, L, at);
             next = off + 2;
         }
     }
     for (; next < nlit; next++) {
         first[next] = at;
+        int i = next / 2 - SDK_NCAND; /* a group node: gn[i] */
+        if (groups && i >= 0 && i < ngn) {
+            int from = gat[next - 2 * SDK_NCAND], to = gat[next - 2 * SDK_NCAND + 1];
+            memcpy(L->edge + at, room->gedge + from, sizeof(sdk_ledge) * (size_t)(to - from));
+            at += to - from;
+        }
         if (listed) at = listed_edges(room, next, L, at);
     }
+    free(gn);
     first[nlit] = at;
     L->nedge = at;
     return true;

@@ -14,7 +14,11 @@ typedef struct links_room {
     int *ebat;               /* per source literal: where its listed links go */
     sdk_ledge *ebsort;       /* the listed links sorted by source */
     int ebsort_cap;
-    bool cand_nodes; /* L->node starts with the 729 candidate nodes */
+    sdk_ledge *gedge; /* the group nodes' own links, node by node */
+    int gedge_cap;
+    sdk_ledge (*cg)[8]; /* per candidate literal: its links into group nodes */
+    uint8_t *cgn;       /* their count */
+    bool cand_nodes;    /* L->node starts with the 729 candidate nodes */
 } links_room;
 
 /* sdk_links_build() into L, which holds a graph made by this function with
