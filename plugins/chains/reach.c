@@ -113,10 +113,13 @@ static void component_done(void *ctx, int comp, const int *members, int k)
     for (int i = 0; i < k; i++) {
         int m = members[i];
         for (int e = first[m]; e < first[m + 1]; e++) {
-            int b = adj[e];
+            int b = adj[e], cb = r->scc[b];
             put(set, b);
-            if (r->scc[b] == comp) continue;
-            const uint64_t *sb = r->after + (size_t)r->scc[b] * (size_t)W;
+            /* each successor component's set once (r->stamp: the last
+             * component that took it) */
+            if (cb == comp || r->stamp[cb] == comp) continue;
+            r->stamp[cb] = comp;
+            const uint64_t *sb = r->after + (size_t)cb * (size_t)W;
             for (int x = 0; x < W; x++) set[x] |= sb[x];
         }
     }
@@ -177,6 +180,7 @@ void chain_reach_build(const sdk_links *L, chain_reach *r)
     /* every link a search from a true literal can take is checked here,
      * those of the false premises in chain_reach_false_may_chain() */
     if (build_tgraph(L, r)) {
+        for (int i = 0; i < n; i++) r->stamp[i] = -1; /* for component_done */
         reach_pass p = {r};
         sdk_graph_scc(n, r->tfirst, r->tadj, NULL, r->scc, r->work, component_done, &p);
         r->ok = true;
