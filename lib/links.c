@@ -12,8 +12,11 @@
 
 /* ---- building -------------------------------------------------------- */
 
-/* The edges in the order the builder makes them, each with its source
- * literal; sorted into L's arrays (by source, stable) at the end. */
+/* The ALS links in the order the builder makes them, each with its source
+ * literal; sorted into L's arrays (by source, stable) at the end. The links
+ * among candidates and those of group nodes are written in place (the
+ * order of each literal's links decides which shortest chain a search
+ * finds, so it is the order the builder always listed them in). */
 typedef struct ebuf {
     int n, cap;
     struct {
@@ -188,8 +191,9 @@ bool links_rebuild(const sdk_grid *g, unsigned flags, sdk_links *L, links_room *
     if (!L->group_of) L->group_of = sdk_xmalloc(sizeof(int) * SDK_NCAND);
     memset(L->group_of, 0xff, sizeof(int) * SDK_NCAND); /* -1: no group */
 
-    /* The links among candidates (cand_edges) go straight to their place
-     * at the end; the group and ALS links are listed here (eb) first. */
+    /* The links among candidates (cand_edges_on/off) and those of the
+     * group nodes go straight to their place at the end; the ALS links are
+     * listed here (eb) first. */
 
     /* group nodes */
     gnode *gn = NULL;
