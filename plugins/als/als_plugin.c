@@ -1327,7 +1327,15 @@ static void build_step(sdk_step *s, const sdk_technique *t, const sdk_als_list *
  * own cells) are the old ones. The list keeps its order (house by house,
  * each house's cell subsets in the same order whatever cells left), so the
  * old graph's rows are mapped over, and only pairs with a changed set are
- * tested again (rcc_update). */
+ * tested again (rcc_update).
+ *
+ * The engine's own path (ctx->depth 0) and the grids assumed inside a
+ * propagation (depth > 0, nested forcing chains: ~51 steps each) keep a
+ * cache each: the many assumed grids would otherwise replace the path's
+ * every time, and the path's next position (which descends from its last
+ * one, not from the last assumed grid) be built whole. An assumed grid
+ * that does not descend from the last assumed one descends from the path's
+ * position it was assumed on: its cache starts from a copy of the path's. */
 typedef struct als_cache {
     uint8_t value[SDK_CELLS];
     uint16_t cand[SDK_CELLS];
@@ -1345,7 +1353,7 @@ typedef struct als_cache {
     int *old_of, *new_of;
     int nchanged; /* sets of l with old_of -1 */
 } als_cache;
-static _Thread_local als_cache *als_last;
+static _Thread_local als_cache *als_last[2]; /* [inside a propagation] */
 
 static void als_cache_drop_prev(als_cache *c)
 {
@@ -1382,10 +1390,12 @@ __attribute__((destructor)) static void als_cache_release(void)
     count_memo_release();
     if (chain_space_last) chain_space_free(chain_space_last);
     chain_space_last = NULL;
-    if (!als_last) return;
-    als_cache_clear(als_last);
-    free(als_last);
-    als_last = NULL;
+    for (int side = 0; side < 2; side++) {
+        if (!als_last[side]) continue;
+        als_cache_clear(als_last[side]);
+        free(als_last[side]);
+        als_last[side] = NULL;
+    }
 }
 
 /* Pair the sets of c->l whose cells are outside changed with those of
@@ -1414,15 +1424,55 @@ static bool als_cache_map(als_cache *c, sdk_bb changed)
     return true;
 }
 
-/* The ALSs of g (NULL when out of memory). */
-static als_cache *als_of(const sdk_grid *g)
+/* Does g descend from c's position (a subset of its candidates in every
+ * cell)? */
+static bool als_cache_holds(const als_cache *c, const sdk_grid *g)
 {
-    if (!als_last) als_last = sdk_xcalloc(1, sizeof *als_last);
-    als_cache *c = als_last;
+    if (!c || !c->used) return false;
+    for (int k = 0; k < SDK_CELLS; k++)
+        if (g->cand[k] & ~c->cand[k]) return false;
+    return true;
+}
+
+/* c (cleared) becomes a copy of p's position: values, candidates, list and
+ * graphs (not p's previous position). */
+static void als_cache_copy(als_cache *c, const als_cache *p)
+{
+    memcpy(c->value, p->value, sizeof c->value);
+    memcpy(c->cand, p->cand, sizeof c->cand);
+    c->l = p->l;
+    c->l.cap = p->l.n;
+    c->l.als = sdk_xmalloc(sizeof *c->l.als * (size_t)(p->l.n + 1));
+    memcpy(c->l.als, p->l.als, sizeof *c->l.als * (size_t)p->l.n);
+    for (int i = 0; i < 2; i++) {
+        c->have_graph[i] = p->have_graph[i];
+        if (!p->have_graph[i]) continue;
+        const sdk_rcc_graph *pg = &p->gr[i];
+        sdk_rcc_graph *cg = &c->gr[i];
+        *cg = *pg;
+        cg->cap = pg->n;
+        cg->edge = sdk_xmalloc(sizeof *cg->edge * (size_t)(pg->n + 1));
+        memcpy(cg->edge, pg->edge, sizeof *cg->edge * (size_t)pg->n);
+        cg->first = sdk_xmalloc(sizeof *cg->first * (size_t)(pg->nals + 1));
+        memcpy(cg->first, pg->first, sizeof *cg->first * (size_t)(pg->nals + 1));
+    }
+    c->used = true;
+}
+
+/* The ALSs of g (NULL when out of memory); inside: g is an assumed grid
+ * (see als_cache). */
+static als_cache *als_of(const sdk_grid *g, int inside)
+{
+    if (!als_last[inside]) als_last[inside] = sdk_xcalloc(1, sizeof *als_last[inside]);
+    als_cache *c = als_last[inside];
     if (c->used && !memcmp(c->value, g->value, sizeof c->value) &&
         !memcmp(c->cand, g->cand, sizeof c->cand))
         return c;
     als_cache_drop_prev(c);
+    if (inside && !als_cache_holds(c, g) && als_cache_holds(als_last[0], g)) {
+        als_cache_clear(c); /* from the path's position instead */
+        als_cache_copy(c, als_last[0]);
+    }
     bool descends = c->used;
     sdk_bb changed = sdk_bb_none();
     for (int k = 0; descends && k < SDK_CELLS; k++) {
@@ -1617,7 +1667,10 @@ static const sdk_rcc_graph *rcc_of(als_cache *c, bool overlap)
  *
  * Per thread, the last such B: its candidates and the options it was
  * searched with, its sets (cells, digits; a hash of the cells) and its
- * graph (per set, the other sets and the RC digits, sorted). */
+ * graph (per set, the other sets and the RC digits, sorted). One for the
+ * engine's path and one for assumed grids (as the ALS lists: see
+ * als_cache); an assumed grid that does not descend from the last assumed
+ * base may descend from the path's. */
 typedef struct chain_base {
     bool valid, overlap;
     int max_rc;
@@ -1630,7 +1683,7 @@ typedef struct chain_base {
     uint16_t *rc;
     int *slot, nslot; /* hash of cells -> set + 1, 0 empty */
 } chain_base;
-static _Thread_local chain_base chain_last;
+static _Thread_local chain_base chain_last[2]; /* [inside a propagation] */
 
 static void chain_base_clear(chain_base *b)
 {
@@ -1645,7 +1698,8 @@ static void chain_base_clear(chain_base *b)
 
 static void chain_base_release(void)
 {
-    chain_base_clear(&chain_last);
+    chain_base_clear(&chain_last[0]);
+    chain_base_clear(&chain_last[1]);
 }
 
 static size_t cells_hash(sdk_bb c)
@@ -1657,9 +1711,9 @@ static size_t cells_hash(sdk_bb c)
 /* g (searched with these options, list l and graph gr) found nothing:
  * it becomes the thread's base. */
 static void chain_base_set(const sdk_grid *g, const sdk_als_list *l, const sdk_rcc_graph *gr,
-                           int max_rc, bool overlap)
+                           int max_rc, bool overlap, int inside)
 {
-    chain_base *b = &chain_last;
+    chain_base *b = &chain_last[inside];
     b->valid = true;
     b->overlap = overlap;
     b->max_rc = max_rc;
@@ -1734,18 +1788,29 @@ static void chain_since_free(chain_since *c)
     free(c);
 }
 
-/* When g descends from the thread's chain_base (same options): what
- * changed since, for list l and graph gr (malloc'd); else NULL. */
-static chain_since *chain_since_of(const sdk_grid *g, const sdk_als_list *l,
-                                   const sdk_rcc_graph *gr, int max_rc, bool overlap)
+/* Does g descend from base b, searched with these options? */
+static bool chain_base_holds(const chain_base *b, const sdk_grid *g, int max_rc, bool overlap)
 {
-    const chain_base *b = &chain_last;
-    if (!b->valid || b->max_rc != max_rc || b->overlap != overlap) return NULL;
-    sdk_bb changed = sdk_bb_none();
-    for (int c = 0; c < SDK_CELLS; c++) {
-        if (g->cand[c] & ~b->cand[c]) return NULL;
-        if (g->cand[c] != b->cand[c]) sdk_bb_add(&changed, c);
+    if (!b->valid || b->max_rc != max_rc || b->overlap != overlap) return false;
+    for (int c = 0; c < SDK_CELLS; c++)
+        if (g->cand[c] & ~b->cand[c]) return false;
+    return true;
+}
+
+/* When g descends from the thread's chain_base (inside: the assumed grids'
+ * one, else the path's; same options): what changed since, for list l and
+ * graph gr (malloc'd); else NULL. */
+static chain_since *chain_since_of(const sdk_grid *g, const sdk_als_list *l,
+                                   const sdk_rcc_graph *gr, int max_rc, bool overlap, int inside)
+{
+    const chain_base *b = &chain_last[inside];
+    if (!chain_base_holds(b, g, max_rc, overlap)) {
+        b = &chain_last[0];
+        if (!inside || !chain_base_holds(b, g, max_rc, overlap)) return NULL;
     }
+    sdk_bb changed = sdk_bb_none();
+    for (int c = 0; c < SDK_CELLS; c++)
+        if (g->cand[c] != b->cand[c]) sdk_bb_add(&changed, c);
     chain_since *cs = sdk_xcalloc(1, sizeof *cs);
     cs->dirty = sdk_xmalloc((size_t)l->n + 1);
     cs->need = sdk_xmalloc((size_t)l->n + 1);
@@ -1866,15 +1931,16 @@ static bool chain_must_count(const sdk_rcc_graph *gr, int max_rc, bool forward, 
 /* The chain search of find_als: whole, or only where g changed since the
  * thread's chain_base; g becomes the new base when it finds nothing. */
 static void find_chains(const sdk_grid *g, const sdk_als_list *l, const sdk_rcc_graph *gr,
-                        int max_rc, bool forward, bool overlap, recs *R)
+                        int max_rc, bool forward, bool overlap, int inside, recs *R)
 {
     bool count = chain_must_count(gr, max_rc, forward, R->max_nodes);
-    chain_since *since = !count && !forward ? chain_since_of(g, l, gr, max_rc, overlap) : NULL;
+    chain_since *since =
+        !count && !forward ? chain_since_of(g, l, gr, max_rc, overlap, inside) : NULL;
     search_chain(l, gr, max_rc, forward, count, since, R);
     chain_since_free(since);
     bool complete = !R->oom && R->nodes <= R->max_nodes;
     if (count && complete) count_memo_set(gr, max_rc, forward, R->nodes);
-    if (!forward && complete && R->n == 0) chain_base_set(g, l, gr, max_rc, overlap);
+    if (!forward && complete && R->n == 0) chain_base_set(g, l, gr, max_rc, overlap, inside);
 }
 
 /* ---- ALS-XZ, ALS-XY-Wing, Death Blossom after a search that found nothing */
@@ -1885,35 +1951,45 @@ static void find_chains(const sdk_grid *g, const sdk_als_list *l, const sdk_rcc_
  * pattern of B with the same restricted commons, and its eliminations on
  * g are a subset of those on B: none. So only patterns with a changed set
  * (or stem) are searched, in the same order: the same instances as a
- * whole search. Per thread and kind, the last such B and its option. */
+ * whole search. Per thread and kind, the last such B and its option, for
+ * the engine's path and for assumed grids (see chain_base). */
 typedef struct miss_base {
     bool valid, overlap;
     uint16_t cand[SDK_CELLS];
 } miss_base;
-static _Thread_local miss_base miss_last[4]; /* by K_*; chains keep chain_base */
+static _Thread_local miss_base miss_last[2][4]; /* [inside][K_*]; chains keep chain_base */
 
 /* When g descends from the kind's miss_base (same option): the cells whose
  * candidates changed since (*changed), and per set of l whether it holds
  * one (malloc'd); else NULL. */
-static uint8_t *miss_dirty(int kind, const sdk_grid *g, const sdk_als_list *l, bool overlap,
-                           sdk_bb *changed)
+static bool miss_holds(const miss_base *b, const sdk_grid *g, bool overlap)
 {
-    const miss_base *b = &miss_last[kind];
-    if (!b->valid || b->overlap != overlap) return NULL;
-    *changed = sdk_bb_none();
-    for (int c = 0; c < SDK_CELLS; c++) {
-        if (g->cand[c] & ~b->cand[c]) return NULL;
-        if (g->cand[c] != b->cand[c]) sdk_bb_add(changed, c);
+    if (!b->valid || b->overlap != overlap) return false;
+    for (int c = 0; c < SDK_CELLS; c++)
+        if (g->cand[c] & ~b->cand[c]) return false;
+    return true;
+}
+
+static uint8_t *miss_dirty(int kind, const sdk_grid *g, const sdk_als_list *l, bool overlap,
+                           int inside, sdk_bb *changed)
+{
+    const miss_base *b = &miss_last[inside][kind];
+    if (!miss_holds(b, g, overlap)) {
+        b = &miss_last[0][kind]; /* an assumed grid: the path's miss */
+        if (!inside || !miss_holds(b, g, overlap)) return NULL;
     }
+    *changed = sdk_bb_none();
+    for (int c = 0; c < SDK_CELLS; c++)
+        if (g->cand[c] != b->cand[c]) sdk_bb_add(changed, c);
     uint8_t *dirty = sdk_xmalloc((size_t)l->n + 1);
     for (int i = 0; i < l->n; i++) dirty[i] = !sdk_bb_empty(sdk_bb_and(l->als[i].cells, *changed));
     return dirty;
 }
 
 /* g (searched with this option) found nothing: the kind's new base. */
-static void miss_set(int kind, const sdk_grid *g, bool overlap)
+static void miss_set(int kind, const sdk_grid *g, bool overlap, int inside)
 {
-    miss_base *b = &miss_last[kind];
+    miss_base *b = &miss_last[inside][kind];
     b->valid = true;
     b->overlap = overlap;
     memcpy(b->cand, g->cand, sizeof b->cand);
@@ -1936,11 +2012,12 @@ static int find_als(const sdk_ctx *ctx, const sdk_grid *g, sdk_sink *sink)
         R.ret = SDK_CONTINUE;
     }
     R.max_nodes = sdk_opt_int(ctx, "max-nodes", 100000000);
-    als_cache *ac = als_of(g);
+    int inside = ctx->depth > 0; /* an assumed grid (see als_cache) */
+    als_cache *ac = als_of(g, inside);
     if (!ac) return SDK_CONTINUE;
     const sdk_als_list *lp = &ac->l;
     sdk_bb changed = sdk_bb_none();
-    uint8_t *dirty = kind != K_CHAIN ? miss_dirty(kind, g, lp, overlap, &changed) : NULL;
+    uint8_t *dirty = kind != K_CHAIN ? miss_dirty(kind, g, lp, overlap, inside, &changed) : NULL;
     if (kind == K_DB) {
         search_db(g, lp, overlap, dirty, changed, &R);
     } else {
@@ -1959,11 +2036,11 @@ static int find_als(const sdk_ctx *ctx, const sdk_grid *g, sdk_sink *sink)
             int max_len = sdk_opt_int(ctx, "max-length", 7);
             if (max_len > MAX_RECORD_ALS) max_len = MAX_RECORD_ALS;
             if (max_len < 4) max_len = 4;
-            find_chains(g, lp, gr, max_len - 1, order && !strcmp(order, "hodoku"), overlap, &R);
+            find_chains(g, lp, gr, max_len - 1, order && !strcmp(order, "hodoku"), overlap, inside, &R);
         }
     }
     free(dirty);
-    if (kind != K_CHAIN && R.n == 0 && !R.oom && R.nodes <= R.max_nodes) miss_set(kind, g, overlap);
+    if (kind != K_CHAIN && R.n == 0 && !R.oom && R.nodes <= R.max_nodes) miss_set(kind, g, overlap, inside);
     int ret = SDK_CONTINUE;
     if (hodoku) { /* emitted as found */
         ret = R.ret;

@@ -210,7 +210,7 @@ static void check_kinds(stats *st, const sdk_grid *g, als_cache *ac, long pos)
     for (int t = 0; t < 3; t++) {
         int kind = kind_of[t];
         sdk_bb changed = sdk_bb_none();
-        uint8_t *dirty = miss_dirty(kind, g, &ac->l, false, &changed);
+        uint8_t *dirty = miss_dirty(kind, g, &ac->l, false, 0, &changed);
         recs scratch, reuse;
         memset(&scratch, 0, sizeof scratch);
         memset(&reuse, 0, sizeof reuse);
@@ -232,7 +232,7 @@ static void check_kinds(stats *st, const sdk_grid *g, als_cache *ac, long pos)
             st->kind_found[t] += scratch.n > 0;
         }
         if (scratch.n == 0 && !scratch.oom && scratch.nodes <= scratch.max_nodes)
-            miss_set(kind, g, false);
+            miss_set(kind, g, false, 0);
         free(dirty);
         recs_free(&scratch);
         recs_free(&reuse);
@@ -262,19 +262,19 @@ static void check_chains(stats *st, const sdk_grid *g, als_cache *ac, const sdk_
 {
     bool count = chain_must_count(gr, chain_max_rc, false, budget);
     long known = count_memo_of(gr, chain_max_rc, false);
-    chain_since *since = count ? NULL : chain_since_of(g, &ac->l, gr, chain_max_rc, false);
+    chain_since *since = count ? NULL : chain_since_of(g, &ac->l, gr, chain_max_rc, false, 0);
     recs scratch, reuse;
     memset(&scratch, 0, sizeof scratch);
     memset(&reuse, 0, sizeof reuse);
     scratch.max_nodes = reuse.max_nodes = budget;
-    chain_base base = chain_last;
+    chain_base base = chain_last[0];
     count_memo memo = count_last;
-    memset(&chain_last, 0, sizeof chain_last); /* nothing to reuse */
+    memset(&chain_last[0], 0, sizeof chain_last[0]); /* nothing to reuse */
     memset(&count_last, 0, sizeof count_last);
-    find_chains(g, &ac->l, gr, chain_max_rc, false, false, &scratch);
-    chain_base_clear(&chain_last);
+    find_chains(g, &ac->l, gr, chain_max_rc, false, false, 0, &scratch);
+    chain_base_clear(&chain_last[0]);
     count_memo_release();
-    chain_last = base;
+    chain_last[0] = base;
     count_last = memo;
     if (since) {
         bool kept = false;
@@ -283,7 +283,7 @@ static void check_chains(stats *st, const sdk_grid *g, als_cache *ac, const sdk_
                 if (!since->fresh[e]) kept = true;
         st->kept += kept;
     }
-    find_chains(g, &ac->l, gr, chain_max_rc, false, false, &reuse);
+    find_chains(g, &ac->l, gr, chain_max_rc, false, false, 0, &reuse);
     assert_same_recs(&reuse, &scratch, pos);
     if (known >= 0 && scratch.nodes > 0) { /* counted from scratch */
         st->memo_known++;
@@ -316,9 +316,9 @@ static void check_count_edge(stats *st, const sdk_grid *g, als_cache *ac, const 
     long n = whole.nodes;
     recs_free(&whole);
     if (n < 2 || chain_set_bound(gr, chain_max_rc) <= n) return; /* the memo never decides */
-    chain_base base = chain_last;
+    chain_base base = chain_last[0];
     count_memo memo = count_last;
-    memset(&chain_last, 0, sizeof chain_last);
+    memset(&chain_last[0], 0, sizeof chain_last[0]);
     memset(&count_last, 0, sizeof count_last);
     for (long budget = n; budget >= n - 1; budget--) {
         count_memo_set(gr, chain_max_rc, false, n);
@@ -332,15 +332,15 @@ static void check_count_edge(stats *st, const sdk_grid *g, als_cache *ac, const 
         if ((counted.nodes <= budget) != (budget == n))
             fail_msg("position %ld: counted %ld nodes, budget %ld, whole %ld", pos, counted.nodes,
                      budget, n);
-        find_chains(g, &ac->l, gr, chain_max_rc, false, false, &got);
+        find_chains(g, &ac->l, gr, chain_max_rc, false, false, 0, &got);
         assert_same_recs(&got, &counted, pos);
         st->memo_edge += budget == n;
         recs_free(&counted);
         recs_free(&got);
-        chain_base_clear(&chain_last);
+        chain_base_clear(&chain_last[0]);
     }
     count_memo_release();
-    chain_last = base;
+    chain_last[0] = base;
     count_last = memo;
 }
 
@@ -348,8 +348,8 @@ static void check_count_edge(stats *st, const sdk_grid *g, als_cache *ac, const 
 static void check_position(stats *st, const sdk_grid *g)
 {
     long pos = ++st->positions;
-    bool had_list = als_last && als_last->used; /* als_of may update the list */
-    als_cache *ac = als_of(g);
+    bool had_list = als_last[0] && als_last[0]->used; /* als_of may update the list */
+    als_cache *ac = als_of(g, 0);
     assert_non_null(ac);
     sdk_als_list all;
     assert_true(sdk_als_collect(g, NULL, &all) >= 0);
@@ -493,6 +493,207 @@ static void test_random_path(void **state)
     reset_caches();
 }
 
+
+/* ---- the path's memos kept apart from the assumed grids' ---------------
+ *
+ * find_als keeps its list, graphs and last misses apart for the engine's
+ * path (ctx->depth 0) and for assumed grids (depth > 0), and an assumed
+ * grid that does not descend from the last assumed one starts from the
+ * path's (als_of, chain_since_of, miss_dirty). The walk here does what
+ * nested forcing chains do: from a path position, several "propagations"
+ * (an assumed grid made from it by removing candidates, true ones too, then
+ * a few steps removing more, at depth 1), then the path's next position
+ * (depth 0). At every call, the steps find_als emits for each of the four
+ * techniques must be those of find_als with no memo at all. */
+
+typedef struct texts {
+    char *buf;
+    size_t len, cap;
+} texts;
+
+static int collect_text(void *ctx, const sdk_step *s)
+{
+    texts *t = ctx;
+    size_t n = strlen(s->text) + 1;
+    if (t->len + n + 1 > t->cap) {
+        t->cap = (t->len + n + 1) * 2;
+        t->buf = realloc(t->buf, t->cap);
+        assert_non_null(t->buf);
+    }
+    memcpy(t->buf + t->len, s->text, n);
+    t->len += n;
+    t->buf[t->len - 1] = '\n';
+    t->buf[t->len] = 0;
+    return SDK_CONTINUE;
+}
+
+static const sdk_technique *const kind_tech[4] = {&als_xz, &als_xy_wing, &als_chain,
+                                                  &death_blossom};
+
+static void run_find(int kind, const sdk_grid *g, int depth, const sdk_options *opts, texts *out)
+{
+    sdk_ctx ctx;
+    memset(&ctx, 0, sizeof ctx);
+    ctx.self = kind_tech[kind];
+    ctx.opts = opts;
+    ctx.depth = depth;
+    out->len = 0;
+    if (out->buf) out->buf[0] = 0;
+    sdk_sink sink = {collect_text, out};
+    find_als(&ctx, g, &sink);
+}
+
+/* find_als on g with none of the thread's memos (they are put back after). */
+static void run_scratch(int kind, const sdk_grid *g, const sdk_options *opts, texts *out)
+{
+    als_cache *als_saved[2] = {als_last[0], als_last[1]};
+    chain_base chain_saved[2] = {chain_last[0], chain_last[1]};
+    count_memo count_saved = count_last;
+    miss_base miss_saved[2][4];
+    memcpy(miss_saved, miss_last, sizeof miss_saved);
+    chain_space *space = chain_space_last;
+    als_last[0] = als_last[1] = NULL;
+    memset(chain_last, 0, sizeof chain_last);
+    memset(&count_last, 0, sizeof count_last);
+    memset(miss_last, 0, sizeof miss_last);
+    chain_space_last = NULL;
+    run_find(kind, g, 0, opts, out);
+    als_cache_release();
+    als_last[0] = als_saved[0];
+    als_last[1] = als_saved[1];
+    chain_last[0] = chain_saved[0];
+    chain_last[1] = chain_saved[1];
+    count_last = count_saved;
+    memcpy(miss_last, miss_saved, sizeof miss_saved);
+    chain_space_last = space;
+}
+
+typedef struct side_stats {
+    long calls[2];     /* find_als calls at depth 0, inside */
+    long from_path[3]; /* inside: list seeded from the path's; chain base, misses of the path */
+    long found;        /* calls that emitted steps */
+    long foreign; /* inside chain searches whose last inside base does not hold g */
+} side_stats;
+
+/* The four techniques on g at depth, each against a search from scratch. */
+static void check_sides(side_stats *st, const sdk_grid *g, int depth, const sdk_options *opts,
+                        texts *got, texts *want)
+{
+    int inside = depth > 0;
+    for (int kind = 0; kind < 4; kind++) {
+        if (inside) {
+            st->from_path[0] += kind == K_XZ && !als_cache_holds(als_last[1], g) &&
+                                als_cache_holds(als_last[0], g);
+            st->foreign += kind == K_CHAIN && chain_last[1].valid &&
+                           !chain_base_holds(&chain_last[1], g, 4, false);
+            if (kind == K_CHAIN)
+                st->from_path[1] += !chain_base_holds(&chain_last[1], g, 4, false) &&
+                                    chain_base_holds(&chain_last[0], g, 4, false);
+            else
+                st->from_path[2] += !miss_holds(&miss_last[1][kind], g, false) &&
+                                    miss_holds(&miss_last[0][kind], g, false);
+        }
+        /* a base is used only when g descends from it: the side's own, or
+         * (inside) the path's */
+        if (kind == K_CHAIN || kind == K_XZ) {
+            als_cache *ac = als_of(g, inside);
+            assert_non_null(ac);
+            sdk_bb changed;
+            bool want_base;
+            void *since;
+            if (kind == K_CHAIN) {
+                want_base = chain_base_holds(&chain_last[inside], g, 4, false) ||
+                            (inside && chain_base_holds(&chain_last[0], g, 4, false));
+                since = chain_since_of(g, &ac->l, rcc_of(ac, false), 4, false, inside);
+                chain_since_free(since);
+            } else {
+                want_base = miss_holds(&miss_last[inside][kind], g, false) ||
+                            (inside && miss_holds(&miss_last[0][kind], g, false));
+                since = miss_dirty(kind, g, &ac->l, false, inside, &changed);
+                free(since);
+            }
+            if (want_base != (since != NULL))
+                fail_msg("%s at depth %d: a base %s, reused %d", kind_tech[kind]->id, depth,
+                         want_base ? "holds g" : "does not hold g", since != NULL);
+        }
+        run_scratch(kind, g, opts, want);
+        run_find(kind, g, depth, opts, got);
+        st->calls[inside]++;
+        st->found += want->len > 0;
+        if (strcmp(got->buf ? got->buf : "", want->buf ? want->buf : ""))
+            fail_msg("%s at depth %d differs from scratch:\n%s\nscratch:\n%s", kind_tech[kind]->id,
+                     depth, got->buf ? got->buf : "", want->buf ? want->buf : "");
+    }
+}
+
+/* Remove k candidates of cells with two or more, at random (true ones too:
+ * an assumed grid need not have a solution). */
+static void remove_random(sdk_grid *g, unsigned *seed, int k, const uint8_t *sol)
+{
+    for (int j = 0; j < k; j++) {
+        int cands[729], nc = 0;
+        for (int c = 0; c < 81; c++)
+            if (sdk_mask_count(g->cand[c]) >= 2)
+                SDK_MASK_FOREACH(d, g->cand[c]) {
+                    if (!sol || d != sol[c]) cands[nc++] = c * 9 + d - 1;
+                }
+        if (!nc) return;
+        *seed = *seed * 1103515245u + 12345u;
+        int x = cands[(*seed >> 8) % (unsigned)nc];
+        sdk_grid_eliminate(g, x / 9, x % 9 + 1);
+    }
+}
+
+static void test_propagation_sides(void **state)
+{
+    (void)state;
+    uint8_t(*puz)[81];
+    int n = tu_read_puzzles("forum_hardest_1106.txt", 2, 157, &puz);
+    assert_true(n > 0);
+    reset_caches();
+    sdk_options opts;
+    char why[128];
+    assert_true(sdk_options_parse("max-length=5", &opts, why, sizeof why)); /* max_rc 4 */
+    side_stats st = {0};
+    texts got = {0}, want = {0};
+    unsigned seed = 4242;
+    for (int i = 0; i < n; i++) {
+        uint8_t sol[81];
+        assert_int_equal(sdk_solve(puz[i], 2, &sol, NULL), 1);
+        sdk_grid path;
+        sdk_grid_from_values(&path, puz[i]);
+        walk_basic(&path);
+        for (int step = 0; step < 12 && !sdk_grid_solved(&path); step++) {
+            check_sides(&st, &path, 0, &opts, &got, &want);
+            for (int prop = 0; prop < 3; prop++) { /* propagations from this position */
+                sdk_grid a = path;
+                remove_random(&a, &seed, 1, NULL);
+                for (int k = 0; k < 4; k++) {
+                    check_sides(&st, &a, 1, &opts, &got, &want);
+                    remove_random(&a, &seed, 1, NULL);
+                }
+            }
+            remove_random(&path, &seed, 2, sol); /* the path's next position */
+            if (step % 4 == 3) walk_basic(&path);
+        }
+    }
+    free(puz);
+    free(got.buf);
+    free(want.buf);
+    print_message("path and propagations: %ld calls on the path, %ld inside; inside from the "
+                  "path's list %ld, chain base %ld, misses %ld; %ld calls with steps; %ld inside "
+                  "chain searches where the last inside base does not hold the grid\n",
+                  st.calls[0], st.calls[1], st.from_path[0], st.from_path[1], st.from_path[2],
+                  st.found, st.foreign);
+    assert_true(st.calls[0] > 20);
+    assert_true(st.from_path[0] > 10);
+    assert_true(st.from_path[1] > 5);
+    assert_true(st.from_path[2] > 10);
+    assert_true(st.found > 10);
+    assert_true(st.foreign > 10);
+    reset_caches();
+}
+
 int main(void)
 {
     const char *rc = getenv("ALS_UPDATE_MAX_RC");
@@ -504,6 +705,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_profile_path),
         cmocka_unit_test(test_random_path),
+        cmocka_unit_test(test_propagation_sides),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
