@@ -1383,11 +1383,13 @@ static void als_cache_clear(als_cache *c)
  * worker) frees its cache. */
 static void chain_base_release(void);
 static void count_memo_release(void);
+static void seen_release(void);
 
 __attribute__((destructor)) static void als_cache_release(void)
 {
     chain_base_release();
     count_memo_release();
+    seen_release();
     if (chain_space_last) chain_space_free(chain_space_last);
     chain_space_last = NULL;
     for (int side = 0; side < 2; side++) {
@@ -1995,6 +1997,78 @@ static void miss_set(int kind, const sdk_grid *g, bool overlap, int inside)
     memcpy(b->cand, g->cand, sizeof b->cand);
 }
 
+/* ---- grids searched before ---------------------------------------------
+ * Nested forcing chains' propagations meet the same grid again (another
+ * assumption leads to the same position: about 8% of the ALS calls inside
+ * them on the hardest puzzles, most within the last few hundred calls).
+ * What a search finds depends on the grid and the options alone (the
+ * memos above only spare work), so per thread and kind the grids where a
+ * whole search (not cut by its budget) found nothing are kept in a
+ * direct-mapped table by a hash of their candidates, values and the
+ * options; the same grid with the same options again finds nothing at once
+ * (after a full comparison). */
+enum { SEEN_SLOTS = 256 };
+
+typedef struct seen_opts {
+    long max_nodes;
+    int max_len;
+    bool overlap, hodoku;
+} seen_opts;
+
+typedef struct seen_miss {
+    uint64_t hash; /* 0: empty */
+    seen_opts o;
+    uint16_t cand[SDK_CELLS];
+    uint8_t value[SDK_CELLS];
+} seen_miss;
+static _Thread_local seen_miss *seen_last[4]; /* by K_*, SEEN_SLOTS each */
+
+static void seen_release(void)
+{
+    for (int k = 0; k < 4; k++) {
+        free(seen_last[k]);
+        seen_last[k] = NULL;
+    }
+}
+
+static uint64_t seen_hash(const sdk_grid *g, const seen_opts *o)
+{
+    uint64_t h = 0x9e3779b97f4a7c15ULL ^ (uint64_t)o->max_nodes;
+    h = (h ^ (uint64_t)(o->max_len * 4 + o->overlap * 2 + o->hodoku)) * 0xff51afd7ed558ccdULL;
+    for (int i = 0; i < SDK_CELLS; i += 4) { /* 81 candidates, four by four */
+        uint64_t w = 0;
+        for (int k = i; k < i + 4 && k < SDK_CELLS; k++)
+            w = w << 16 | (uint64_t)(g->cand[k] | (g->value[k] ? 0x8000u : 0));
+        h = (h ^ w) * 0xff51afd7ed558ccdULL;
+        h ^= h >> 32;
+    }
+    return h ? h : 1;
+}
+
+static bool seen_same(const seen_miss *m, uint64_t h, const sdk_grid *g, const seen_opts *o)
+{
+    return m->hash == h && m->o.max_nodes == o->max_nodes && m->o.max_len == o->max_len &&
+           m->o.overlap == o->overlap && m->o.hodoku == o->hodoku &&
+           !memcmp(m->cand, g->cand, sizeof m->cand) && !memcmp(m->value, g->value, sizeof m->value);
+}
+
+/* Did a whole search of this kind find nothing on g with these options? */
+static bool seen_missed(int kind, const sdk_grid *g, const seen_opts *o, uint64_t h)
+{
+    const seen_miss *t = seen_last[kind];
+    return t && seen_same(&t[h & (SEEN_SLOTS - 1)], h, g, o);
+}
+
+static void seen_note(int kind, const sdk_grid *g, const seen_opts *o, uint64_t h)
+{
+    if (!seen_last[kind]) seen_last[kind] = sdk_xcalloc(SEEN_SLOTS, sizeof *seen_last[kind]);
+    seen_miss *m = &seen_last[kind][h & (SEEN_SLOTS - 1)];
+    m->hash = h;
+    m->o = *o;
+    memcpy(m->cand, g->cand, sizeof m->cand);
+    memcpy(m->value, g->value, sizeof m->value);
+}
+
 /* One find for the family: the kind (K_*) is the descriptor's data. */
 static int find_als(const sdk_ctx *ctx, const sdk_grid *g, sdk_sink *sink)
 {
@@ -2012,6 +2086,15 @@ static int find_als(const sdk_ctx *ctx, const sdk_grid *g, sdk_sink *sink)
         R.ret = SDK_CONTINUE;
     }
     R.max_nodes = sdk_opt_int(ctx, "max-nodes", 100000000);
+    int max_len = sdk_opt_int(ctx, "max-length", 7);
+    if (max_len > MAX_RECORD_ALS) max_len = MAX_RECORD_ALS;
+    if (max_len < 4) max_len = 4;
+    seen_opts so = {.max_nodes = R.max_nodes,
+                    .max_len = kind == K_CHAIN ? max_len : 0,
+                    .overlap = overlap,
+                    .hodoku = order && !strcmp(order, "hodoku")};
+    uint64_t seen_h = seen_hash(g, &so);
+    if (seen_missed(kind, g, &so, seen_h)) return SDK_CONTINUE; /* found nothing before */
     int inside = ctx->depth > 0; /* an assumed grid (see als_cache) */
     als_cache *ac = als_of(g, inside);
     if (!ac) return SDK_CONTINUE;
@@ -2033,14 +2116,14 @@ static int find_als(const sdk_ctx *ctx, const sdk_grid *g, sdk_sink *sink)
         else if (kind == K_XY)
             search_xy(lp, gr, overlap, dirty, &R);
         else {
-            int max_len = sdk_opt_int(ctx, "max-length", 7);
-            if (max_len > MAX_RECORD_ALS) max_len = MAX_RECORD_ALS;
-            if (max_len < 4) max_len = 4;
             find_chains(g, lp, gr, max_len - 1, order && !strcmp(order, "hodoku"), overlap, inside, &R);
         }
     }
     free(dirty);
-    if (kind != K_CHAIN && R.n == 0 && !R.oom && R.nodes <= R.max_nodes) miss_set(kind, g, overlap, inside);
+    if (R.n == 0 && !R.oom && R.nodes <= R.max_nodes) {
+        if (kind != K_CHAIN) miss_set(kind, g, overlap, inside);
+        seen_note(kind, g, &so, seen_h);
+    }
     int ret = SDK_CONTINUE;
     if (hodoku) { /* emitted as found */
         ret = R.ret;

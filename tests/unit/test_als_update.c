@@ -552,6 +552,9 @@ static void run_scratch(int kind, const sdk_grid *g, const sdk_options *opts, te
     miss_base miss_saved[2][4];
     memcpy(miss_saved, miss_last, sizeof miss_saved);
     chain_space *space = chain_space_last;
+    seen_miss *seen_saved[4];
+    memcpy(seen_saved, seen_last, sizeof seen_saved);
+    memset(seen_last, 0, sizeof seen_last);
     als_last[0] = als_last[1] = NULL;
     memset(chain_last, 0, sizeof chain_last);
     memset(&count_last, 0, sizeof count_last);
@@ -566,12 +569,14 @@ static void run_scratch(int kind, const sdk_grid *g, const sdk_options *opts, te
     count_last = count_saved;
     memcpy(miss_last, miss_saved, sizeof miss_saved);
     chain_space_last = space;
+    memcpy(seen_last, seen_saved, sizeof seen_saved);
 }
 
 typedef struct side_stats {
     long calls[2];     /* find_als calls at depth 0, inside */
     long from_path[3]; /* inside: list seeded from the path's; chain base, misses of the path */
     long found;        /* calls that emitted steps */
+    long seen;         /* calls on a grid where the same search found nothing before */
     long foreign; /* inside chain searches whose last inside base does not hold g */
 } side_stats;
 
@@ -616,8 +621,14 @@ static void check_sides(side_stats *st, const sdk_grid *g, int depth, const sdk_
                 fail_msg("%s at depth %d: a base %s, reused %d", kind_tech[kind]->id, depth,
                          want_base ? "holds g" : "does not hold g", since != NULL);
         }
+        seen_opts so = {.max_nodes = 100000000, .max_len = kind == K_CHAIN ? 5 : 0};
+        bool seen = seen_missed(kind, g, &so, seen_hash(g, &so));
+        st->seen += seen;
         run_scratch(kind, g, opts, want);
         run_find(kind, g, depth, opts, got);
+        if (seen && want->len)
+            fail_msg("%s: a grid known to give nothing gives steps from scratch",
+                     kind_tech[kind]->id);
         st->calls[inside]++;
         st->found += want->len > 0;
         if (strcmp(got->buf ? got->buf : "", want->buf ? want->buf : ""))
@@ -665,7 +676,9 @@ static void test_propagation_sides(void **state)
         walk_basic(&path);
         for (int step = 0; step < 12 && !sdk_grid_solved(&path); step++) {
             check_sides(&st, &path, 0, &opts, &got, &want);
-            for (int prop = 0; prop < 3; prop++) { /* propagations from this position */
+            unsigned again = seed;
+            for (int prop = 0; prop < 4; prop++) { /* propagations from this position */
+                if (prop == 3) seed = again; /* the first one again: the same grids */
                 sdk_grid a = path;
                 remove_random(&a, &seed, 1, NULL);
                 for (int k = 0; k < 4; k++) {
@@ -682,15 +695,17 @@ static void test_propagation_sides(void **state)
     free(want.buf);
     print_message("path and propagations: %ld calls on the path, %ld inside; inside from the "
                   "path's list %ld, chain base %ld, misses %ld; %ld calls with steps; %ld inside "
-                  "chain searches where the last inside base does not hold the grid\n",
+                  "chain searches where the last inside base does not hold the grid; %ld on a "
+                  "grid known to give nothing\n",
                   st.calls[0], st.calls[1], st.from_path[0], st.from_path[1], st.from_path[2],
-                  st.found, st.foreign);
+                  st.found, st.foreign, st.seen);
     assert_true(st.calls[0] > 20);
     assert_true(st.from_path[0] > 10);
     assert_true(st.from_path[1] > 5);
     assert_true(st.from_path[2] > 10);
     assert_true(st.found > 10);
     assert_true(st.foreign > 10);
+    assert_true(st.seen > 20);
     reset_caches();
 }
 
