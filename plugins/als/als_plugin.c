@@ -2049,7 +2049,8 @@ static bool seen_same(const seen_miss *m, uint64_t h, const sdk_grid *g, const s
 {
     return m->hash == h && m->o.max_nodes == o->max_nodes && m->o.max_len == o->max_len &&
            m->o.overlap == o->overlap && m->o.hodoku == o->hodoku &&
-           !memcmp(m->cand, g->cand, sizeof m->cand) && !memcmp(m->value, g->value, sizeof m->value);
+           !memcmp(m->cand, g->cand, sizeof m->cand) &&
+           !memcmp(m->value, g->value, sizeof m->value);
 }
 
 /* Did a whole search of this kind find nothing on g with these options? */
@@ -2116,7 +2117,8 @@ static int find_als(const sdk_ctx *ctx, const sdk_grid *g, sdk_sink *sink)
         else if (kind == K_XY)
             search_xy(lp, gr, overlap, dirty, &R);
         else {
-            find_chains(g, lp, gr, max_len - 1, order && !strcmp(order, "hodoku"), overlap, inside, &R);
+            find_chains(g, lp, gr, max_len - 1, order && !strcmp(order, "hodoku"), overlap, inside,
+                        &R);
         }
     }
     free(dirty);

@@ -493,7 +493,6 @@ static void test_random_path(void **state)
     reset_caches();
 }
 
-
 /* ---- the path's memos kept apart from the assumed grids' ---------------
  *
  * find_als keeps its list, graphs and last misses apart for the engine's
@@ -577,7 +576,7 @@ typedef struct side_stats {
     long from_path[3]; /* inside: list seeded from the path's; chain base, misses of the path */
     long found;        /* calls that emitted steps */
     long seen;         /* calls on a grid where the same search found nothing before */
-    long foreign; /* inside chain searches whose last inside base does not hold g */
+    long foreign;      /* inside chain searches whose last inside base does not hold g */
 } side_stats;
 
 /* The four techniques on g at depth, each against a search from scratch. */
@@ -587,8 +586,8 @@ static void check_sides(side_stats *st, const sdk_grid *g, int depth, const sdk_
     int inside = depth > 0;
     for (int kind = 0; kind < 4; kind++) {
         if (inside) {
-            st->from_path[0] += kind == K_XZ && !als_cache_holds(als_last[1], g) &&
-                                als_cache_holds(als_last[0], g);
+            st->from_path[0] +=
+                kind == K_XZ && !als_cache_holds(als_last[1], g) && als_cache_holds(als_last[0], g);
             st->foreign += kind == K_CHAIN && chain_last[1].valid &&
                            !chain_base_holds(&chain_last[1], g, 4, false);
             if (kind == K_CHAIN)
@@ -678,7 +677,7 @@ static void test_propagation_sides(void **state)
             check_sides(&st, &path, 0, &opts, &got, &want);
             unsigned again = seed;
             for (int prop = 0; prop < 4; prop++) { /* propagations from this position */
-                if (prop == 3) seed = again; /* the first one again: the same grids */
+                if (prop == 3) seed = again;       /* the first one again: the same grids */
                 sdk_grid a = path;
                 remove_random(&a, &seed, 1, NULL);
                 for (int k = 0; k < 4; k++) {
