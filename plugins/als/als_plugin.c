@@ -1961,9 +1961,7 @@ typedef struct miss_base {
 } miss_base;
 static _Thread_local miss_base miss_last[2][4]; /* [inside][K_*]; chains keep chain_base */
 
-/* When g descends from the kind's miss_base (same option): the cells whose
- * candidates changed since (*changed), and per set of l whether it holds
- * one (malloc'd); else NULL. */
+/* Does g descend from miss base b, searched with this option? */
 static bool miss_holds(const miss_base *b, const sdk_grid *g, bool overlap)
 {
     if (!b->valid || b->overlap != overlap) return false;
@@ -1972,6 +1970,10 @@ static bool miss_holds(const miss_base *b, const sdk_grid *g, bool overlap)
     return true;
 }
 
+/* When g descends from the kind's miss_base (inside: the assumed grids'
+ * one, else the path's; same option): the cells whose candidates changed
+ * since (*changed), and per set of l whether it holds one (malloc'd); else
+ * NULL. */
 static uint8_t *miss_dirty(int kind, const sdk_grid *g, const sdk_als_list *l, bool overlap,
                            int inside, sdk_bb *changed)
 {
