@@ -58,20 +58,36 @@ static int ate_check(const sdk_ctx *ctx, const sdk_grid *g, const ate_cell *t[3]
     /* For a pair (x, y), an excluder e kills every z when e lies in {x, y},
      * and the one z it lacks when one candidate of e is outside: the z left
      * for the pair are found at once, with the same combinations as trying
-     * each z. Stop as soon as every candidate of the three has a survivor. */
+     * each z. Per digit the excluders are folded beforehand: pair[x] holds
+     * the other digit of every two-digit excluder with x (x with one of
+     * them kills every z, x and y both in it kill all z), and a three-digit
+     * excluder {p, q, r} kills r for (p, q) (trio[p] bit q: r there). Stop
+     * as soon as every candidate of the three has a survivor. */
+    unsigned pair[10] = {0}, trio_with[10] = {0};
+    unsigned trio[20], ntrio = 0;
+    for (int k = 0; k < ne; k++) {
+        unsigned m = emask[k];
+        if (sdk_mask_count(m) == 2) {
+            int p = sdk_mask_first(m), q = sdk_mask_first(m & (m - 1));
+            pair[p] |= sdk_digit_bit(q);
+            pair[q] |= sdk_digit_bit(p);
+        } else {
+            trio[ntrio++] = m;
+            SDK_MASK_FOREACH(d, m) trio_with[d] |= 1u << (ntrio - 1);
+        }
+    }
     unsigned ok[3] = {0, 0, 0};
     const unsigned full0 = t[0]->cand, full1 = t[1]->cand, full2 = t[2]->cand;
     SDK_MASK_FOREACH(x, full0) {
         SDK_MASK_FOREACH(y, full1) {
             if (x == y && s01) continue;
-            unsigned xy = sdk_digit_bit(x) | sdk_digit_bit(y);
-            unsigned zs = full2;
+            if (pair[x] & sdk_digit_bit(y)) continue; /* a two-digit excluder is {x, y} */
+            unsigned zs = full2 & ~(pair[x] | pair[y]);
             if (s02) zs &= ~sdk_digit_bit(x);
             if (s12) zs &= ~sdk_digit_bit(y);
-            for (int k = 0; k < ne && zs; k++) {
-                unsigned rest = emask[k] & ~xy;
-                if (!(rest & (rest - 1))) zs &= rest ? ~rest : 0u;
-            }
+            if (x != y)
+                for (unsigned both = trio_with[x] & trio_with[y]; both; both &= both - 1)
+                    zs &= ~(trio[__builtin_ctz(both)] & ~(sdk_digit_bit(x) | sdk_digit_bit(y)));
             if (!zs) continue;
             ok[0] |= sdk_digit_bit(x);
             ok[1] |= sdk_digit_bit(y);
@@ -146,8 +162,11 @@ static bool ate_reachable(const ate_cell *t[3])
  * with D the cells whose candidates changed, a triple before that one is
  * the same as on the kept grid, so it gave nothing and is skipped, when
  *  - none of a, b, c is in D or is a base cell now and was not then, and
- *  - no common peer of the three is in D and held 2 or 3 candidates on
- *    either grid (the common excluders are then the same cells, unchanged).
+ *  - no common peer of the three is in D and holds 2 or 3 candidates now
+ *    (the common excluders now are then excluders on the kept grid too,
+ *    unchanged: a triple that has fewer of them excludes fewer
+ *    combinations, so it still eliminates nothing; it has two at least,
+ *    so it had them on the kept grid, where it was examined).
  * The others are examined in the usual order, so the steps are those of the
  * full search. */
 static _Thread_local pattern_memo ate_last[2];
@@ -209,8 +228,8 @@ static int find_ate(const sdk_ctx *ctx, const sdk_grid *g, sdk_sink *sink)
     }
 
     /* what changed since the kept grid: dirty = D and the new base cells (a
-     * triple with a cell there is examined), xdirty = D's excluders on
-     * either grid (a triple with a common peer there is) */
+     * triple with a cell there is examined), xdirty = D's excluders now
+     * (a triple with a common peer there is) */
     pattern_since since = pattern_memo_begin(ate_last, g, false);
     const grid_memo *m = since.ref;
     sdk_bb dirty = since.changed, xdirty = sdk_bb_none();
@@ -218,16 +237,23 @@ static int find_ate(const sdk_ctx *ctx, const sdk_grid *g, sdk_sink *sink)
     if (m) {
         sdk_bb was_small, was_base = base_cells(m->value, m->cand, &was_small);
         dirty = sdk_bb_or(dirty, sdk_bb_andnot(basebb, was_base));
-        xdirty = sdk_bb_and(since.changed, sdk_bb_or(small, was_small));
+        /* a cell that was an excluder and is none now (solved, one
+         * candidate, four or more) leaves fewer excluders, which exclude
+         * fewer combinations: only the excluders now count */
+        xdirty = sdk_bb_and(since.changed, small);
     }
 
     int rc = SDK_CONTINUE;
     uint64_t gave = PATTERN_NONE;
     for (int i = 0; i < nb && rc != SDK_STOP; i++) {
         int a = base[i].cell;
-        for (int j = i + 1; j < nb && rc != SDK_STOP; j++) {
+        /* the second cells, in order: base cells after a seeing two of its
+         * excluders at least (then two common excluders: excluders are
+         * the peers holding 2 or 3 candidates) */
+        sdk_bb seconds = sdk_bb_and(sdk_bb_and(basebb, cells_after(a)), seeing_two(base[i].excl));
+        while (!sdk_bb_empty(seconds) && rc != SDK_STOP) {
+            int j = index[sdk_bb_pop(&seconds)];
             sdk_bb eij = sdk_bb_and(base[i].excl, base[j].excl);
-            if (sdk_bb_count(eij) < 2) continue;
             int b = base[j].cell;
             sdk_bb pab = sdk_bb_and(sdk_peer_bb[a], sdk_peer_bb[b]);
             bool ab_dirty = sdk_bb_has(dirty, a) || sdk_bb_has(dirty, b);

@@ -302,10 +302,16 @@ static int find_ape(const sdk_ctx *ctx, const sdk_grid *g, sdk_sink *sink)
 static int ape_search(const sdk_ctx *ctx, const sdk_grid *g, sdk_sink *sink, sdk_bb dirty,
                       sdk_bb xdirty, uint64_t first, uint64_t *gave)
 {
+    const uint64_t hi_all = (1ULL << (SDK_CELLS - 64)) - 1;
+    sdk_bb unsolved = sdk_bb_andnot((sdk_bb){~0ULL, hi_all}, g->solved);
     for (int p = 0; p < 81; p++) {
         if (g->value[p]) continue;
-        for (int q = p + 1; q < 81; q++) {
-            if (g->value[q] || !sdk_sees(p, q)) continue;
+        /* the unsolved peers of p after it, in order */
+        sdk_bb after = p < 63 ? (sdk_bb){~0ULL << (p + 1), hi_all}
+                              : (sdk_bb){0, (hi_all << (p - 63)) & hi_all};
+        sdk_bb seconds = sdk_bb_and(sdk_bb_and(sdk_peer_bb[p], unsolved), after);
+        while (!sdk_bb_empty(seconds)) {
+            int q = sdk_bb_pop(&seconds);
             /* cells seeing both whose candidates could be emptied: at most 2 digits */
             sdk_bb common = sdk_bb_andnot(sdk_bb_and(sdk_peer_bb[p], sdk_peer_bb[q]), g->solved);
             if (!sdk_bb_has(dirty, p) && !sdk_bb_has(dirty, q) &&
