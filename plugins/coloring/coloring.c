@@ -3,6 +3,7 @@
  * clusters; each cluster is coloured in two alternating colours, one of which
  * holds the digit everywhere and the other nowhere. */
 #include <string.h>
+#include "../misc/grid_memo.h"
 #include "sudoku/strong.h"
 #include "sudoku/technique.h"
 
@@ -121,12 +122,22 @@ static void cluster_text(sdk_step *s, const cluster *k)
                     sdk_cells_compact(k->c[1], b1, sizeof b1));
 }
 
+/* The steps for digit d depend on d's candidates only (its clusters, the
+ * cells that lose it): per thread and technique, the digits before the
+ * first that gave a step on an earlier grid, with the same candidates now,
+ * are skipped (grid_memo.h, digit_memo). */
+static _Thread_local digit_memo simple_last[2][2], multi_last[2][2]; /* [kind][slot] */
+
 static int find_simple(const sdk_ctx *ctx, const sdk_grid *g, sdk_sink *sink)
 {
     const sdk_technique *tech = ctx->self;
     bool wrap = *(const bool *)tech->data;
+    digit_memo *memo = simple_last[wrap];
+    unsigned skip = digit_memo_begin(memo, g, 0);
+    int first = 10, rc = SDK_CONTINUE;
     cluster k[SDK_CELLS];
-    for (int d = 1; d <= 9; d++) {
+    for (int d = 1; d <= 9 && rc != SDK_STOP; d++) {
+        if (skip >> d & 1) continue;
         int n = clusters_of(g, d, k);
         for (int i = 0; i < n; i++) {
             sdk_bb t = sdk_bb_none();
@@ -150,10 +161,15 @@ static int find_simple(const sdk_ctx *ctx, const sdk_grid *g, sdk_sink *sink)
             mark_cluster(s, &k[i], d, SDK_ROLE_ON, SDK_ROLE_OFF);
             sdk_step_printf(s, "%s: %d", tech->name, d);
             cluster_text(s, &k[i]);
-            if (sdk_emit(sink, s) == SDK_STOP) return SDK_STOP;
+            if (first == 10) first = d;
+            if (sdk_emit(sink, s) == SDK_STOP) {
+                rc = SDK_STOP;
+                break;
+            }
         }
     }
-    return SDK_CONTINUE;
+    digit_memo_end(memo, ctx, g, 0, first);
+    return rc;
 }
 
 static bool sees(sdk_bb a, sdk_bb b)
@@ -171,10 +187,14 @@ static int find_multi(const sdk_ctx *ctx, const sdk_grid *g, sdk_sink *sink)
 {
     const sdk_technique *tech = ctx->self;
     int type = *(const int *)tech->data;
+    digit_memo *memo = multi_last[type == 2];
+    unsigned skip = digit_memo_begin(memo, g, 0);
+    int first = 10, rc = SDK_CONTINUE;
     cluster k[SDK_CELLS];
-    for (int d = 1; d <= 9; d++) {
+    for (int d = 1; d <= 9 && rc != SDK_STOP; d++) {
+        if (skip >> d & 1) continue;
         int n = clusters_of(g, d, k);
-        for (int i = 0; i < n; i++) {
+        for (int i = 0; i < n && rc != SDK_STOP; i++) {
             for (int j = 0; j < n; j++) {
                 if (i == j) continue;
                 const sdk_bb *a = k[i].c, *b = k[j].c;
@@ -199,9 +219,14 @@ static int find_multi(const sdk_ctx *ctx, const sdk_grid *g, sdk_sink *sink)
                 cluster_text(s, &k[i]);
                 sdk_step_printf(s, ",");
                 cluster_text(s, &k[j]);
-                if (sdk_emit(sink, s) == SDK_STOP) return SDK_STOP;
+                if (first == 10) first = d;
+                if (sdk_emit(sink, s) == SDK_STOP) {
+                    rc = SDK_STOP;
+                    break;
+                }
             }
         }
     }
-    return SDK_CONTINUE;
+    digit_memo_end(memo, ctx, g, 0, first);
+    return rc;
 }

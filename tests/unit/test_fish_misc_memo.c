@@ -59,6 +59,10 @@ static const char *const ids[] = {
     "empty-rectangle",
     "turbot-fish",
     "x-chain",
+    "simple-colors-trap",
+    "simple-colors-wrap",
+    "multi-colors-1",
+    "multi-colors-2",
 };
 enum { NIDS = sizeof ids / sizeof ids[0] };
 
