@@ -19,6 +19,7 @@
  * Avoidable rectangles use cells solved while solving (never givens): a
  * pattern of placed a/b that the open corners must not complete.
  */
+#include <stdint.h>
 #include <string.h>
 #include "sudoku/technique.h"
 
@@ -122,17 +123,41 @@ static void corner_digits(const sdk_grid *g, bool missing, unsigned *may)
     }
 }
 
-/* Visit every rectangle once per digit pair: from each corner holding exactly
- * two digits, as HoDoKu does; a rectangle already seen with that pair is
- * skipped. */
-static int for_each_ur(const sdk_ctx *ctx, const sdk_grid *g, sdk_sink *sink, ur_check check)
+/* The rectangles of one grid, in the order they are visited, per thread:
+ * types 1-6 and the hidden rectangle run one after the other on the same
+ * grid whenever the ones before find nothing, and the rectangles depend on
+ * the grid (values, candidates) and option missing only, so they are found
+ * once per grid. At most 81 corners with two digits, 4 box partners each
+ * in line, 6 rectangles per partner. */
+enum { UR_VISITS = 81 * 4 * 6 };
+
+typedef struct ur_visit {
+    uint8_t cell[4]; /* HoDoKu's order (ur.cell) */
+    uint8_t a, b;
+} ur_visit;
+
+typedef struct ur_list {
+    bool valid, missing;
+    uint8_t value[SDK_CELLS];
+    uint16_t cand[SDK_CELLS];
+    int n;
+    ur_visit visit[UR_VISITS];
+} ur_list;
+
+static _Thread_local ur_list ur_last;
+
+/* Every rectangle once per digit pair, in order: from each corner holding
+ * exactly two digits, as HoDoKu does; a rectangle already seen with that
+ * pair is skipped (the first 512 seen are remembered). */
+static void list_urs(const sdk_grid *g, bool missing, ur_list *out)
 {
     unsigned may[81];
-    corner_digits(g, sdk_opt_bool(ctx, "missing", true), may);
+    corner_digits(g, missing, may);
     struct {
         int cells[4], a, b;
     } seen[512];
     int nseen = 0;
+    out->n = 0;
     for (int i11 = 0; i11 < 81; i11++) {
         if (g->value[i11] || sdk_mask_count(g->cand[i11]) != 2) continue;
         unsigned m = g->cand[i11];
@@ -150,31 +175,56 @@ static int for_each_ur(const sdk_ctx *ctx, const sdk_grid *g, sdk_sink *sink, ur
                 int i21 = sdk_house_cell[u1][j], i22 = sdk_house_cell[u2][j];
                 if (sdk_box(i21) == box) continue;
                 if ((may[i21] & m) != m || (may[i22] & m) != m) continue;
-                ur u = {.cell = {i11, i12, i21, i22}, .a = a, .b = b};
-                memcpy(u.sorted, u.cell, sizeof u.sorted);
-                sort4(u.sorted);
+                int sorted[4] = {i11, i12, i21, i22};
+                sort4(sorted);
                 bool dup = false;
                 for (int s = 0; s < nseen && !dup; s++)
                     dup = seen[s].a == a && seen[s].b == b &&
-                          !memcmp(seen[s].cells, u.sorted, sizeof u.sorted);
+                          !memcmp(seen[s].cells, sorted, sizeof sorted);
                 if (dup) continue;
                 if (nseen < 512) {
-                    memcpy(seen[nseen].cells, u.sorted, sizeof u.sorted);
+                    memcpy(seen[nseen].cells, sorted, sizeof sorted);
                     seen[nseen].a = a;
                     seen[nseen].b = b;
                     nseen++;
                 }
-                unsigned urm = sdk_digit_bit(a) | sdk_digit_bit(b);
-                for (int q = 0; q < 4; q++) {
-                    int c = u.sorted[q];
-                    if (g->cand[c] & ~urm)
-                        u.add[u.nadd++] = c;
-                    else
-                        u.two[u.ntwo++] = c;
-                }
-                if (check(ctx, g, &u, sink) == SDK_STOP) return SDK_STOP;
+                out->visit[out->n++] =
+                    (ur_visit){{(uint8_t)i11, (uint8_t)i12, (uint8_t)i21, (uint8_t)i22},
+                               (uint8_t)a,
+                               (uint8_t)b};
             }
         }
+    }
+}
+
+/* Visit every rectangle of g (list_urs, kept per grid) with check. */
+static int for_each_ur(const sdk_ctx *ctx, const sdk_grid *g, sdk_sink *sink, ur_check check)
+{
+    bool missing = sdk_opt_bool(ctx, "missing", true);
+    ur_list *l = &ur_last;
+    if (!l->valid || l->missing != missing || memcmp(l->value, g->value, sizeof l->value) ||
+        memcmp(l->cand, g->cand, sizeof l->cand)) {
+        l->valid = false; /* until the list is whole */
+        list_urs(g, missing, l);
+        l->missing = missing;
+        memcpy(l->value, g->value, sizeof l->value);
+        memcpy(l->cand, g->cand, sizeof l->cand);
+        l->valid = true;
+    }
+    for (int i = 0; i < l->n; i++) {
+        const ur_visit *v = &l->visit[i];
+        ur u = {.cell = {v->cell[0], v->cell[1], v->cell[2], v->cell[3]}, .a = v->a, .b = v->b};
+        memcpy(u.sorted, u.cell, sizeof u.sorted);
+        sort4(u.sorted);
+        unsigned urm = sdk_digit_bit(u.a) | sdk_digit_bit(u.b);
+        for (int q = 0; q < 4; q++) {
+            int c = u.sorted[q];
+            if (g->cand[c] & ~urm)
+                u.add[u.nadd++] = c;
+            else
+                u.two[u.ntwo++] = c;
+        }
+        if (check(ctx, g, &u, sink) == SDK_STOP) return SDK_STOP;
     }
     return SDK_CONTINUE;
 }

@@ -63,6 +63,13 @@ static const char *const ids[] = {
     "simple-colors-wrap",
     "multi-colors-1",
     "multi-colors-2",
+    "unique-rectangle-1",
+    "unique-rectangle-2",
+    "unique-rectangle-3",
+    "unique-rectangle-4",
+    "unique-rectangle-5",
+    "unique-rectangle-6",
+    "hidden-rectangle",
 };
 enum { NIDS = sizeof ids / sizeof ids[0] };
 

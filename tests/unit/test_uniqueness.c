@@ -152,13 +152,84 @@ static void test_se_loops(void **state)
     sdk_config_free(&cfg);
 }
 
+/* The rectangles are listed once per grid and kept (uniqueness.c, ur_last):
+ * a grid that differs from the one before by a candidate alone must get its
+ * own list. At positions of a standard-profile walk, every cell with three
+ * candidates loses its last one in turn (a new corner holding two digits:
+ * new rectangles); each type's steps there, run right after the position
+ * itself (its list kept), must be those run after a blank grid (the list
+ * made afresh). */
+static const char *const ur_ids[] = {
+    "unique-rectangle-1", "unique-rectangle-2", "unique-rectangle-3", "unique-rectangle-4",
+    "unique-rectangle-5", "unique-rectangle-6", "hidden-rectangle"};
+static const char *const ur_opts[] = {"missing=1", "missing=0"};
+
+typedef struct ur_kept {
+    long grids, runs, steps;
+} ur_kept;
+
+static bool same_steps(const tu_steps *a, const tu_steps *b)
+{
+    if (a->n != b->n) return false;
+    for (int i = 0; i < a->n; i++)
+        if (strcmp(a->s[i].text, b->s[i].text)) return false;
+    return true;
+}
+
+static void ur_kept_hook(void *ctx, const sdk_step *s, const sdk_grid *before, const uint8_t *sol,
+                         int nstep)
+{
+    (void)s, (void)sol;
+    ur_kept *k = ctx;
+    sdk_grid blank;
+    sdk_grid_init(&blank);
+    tu_steps kept = {0}, fresh = {0}, scratch = {0};
+    for (int c = 0; c < SDK_CELLS; c++) {
+        if (before->value[c] || sdk_mask_count(before->cand[c]) != 3) continue;
+        sdk_grid g = *before;
+        sdk_grid_eliminate(&g, c, 32 - __builtin_clz((unsigned)g.cand[c])); /* the last */
+        for (size_t t = 0; t < sizeof ur_ids / sizeof *ur_ids; t++)
+            for (size_t o = 0; o < 2; o++) {
+                const sdk_technique *tech = tu_tech(U, ur_ids[t]);
+                tu_find_all(tech, ur_opts[o], before, &scratch);
+                tu_find_all(tech, ur_opts[o], &g, &kept);
+                tu_find_all(tech, ur_opts[o], &blank, &scratch);
+                tu_find_all(tech, ur_opts[o], &g, &fresh);
+                if (!same_steps(&kept, &fresh))
+                    fail_msg("%s %s at step %d, r%dc%d: %d steps after the grid before, %d "
+                             "afresh",
+                             ur_ids[t], ur_opts[o], nstep, c / 9 + 1, c % 9 + 1, kept.n, fresh.n);
+                k->runs++;
+                k->steps += fresh.n;
+            }
+    }
+    k->grids++;
+    tu_steps_free(&kept);
+    tu_steps_free(&fresh);
+    tu_steps_free(&scratch);
+}
+
+static void test_list_per_grid(void **state)
+{
+    (void)state;
+    sdk_config cfg;
+    tu_load_config(&cfg);
+    const sdk_profile *p = sdk_config_profile(&cfg, "standard");
+    assert_non_null(p);
+    ur_kept k = {0};
+    walk_result r = {0};
+    walk_profile(p, "forum_hardest_1106.txt", 2, 101, ur_kept_hook, &k, &r, NULL);
+    printf("rectangles kept per grid: %ld grids, %ld runs, %ld steps\n", k.grids, k.runs, k.steps);
+    assert_true(k.grids > 50 && k.steps > 20);
+    sdk_config_free(&cfg);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_ur1_text),
-        cmocka_unit_test(test_reglib),
-        cmocka_unit_test(test_soundness),
-        cmocka_unit_test(test_se_loops),
+        cmocka_unit_test(test_ur1_text),      cmocka_unit_test(test_reglib),
+        cmocka_unit_test(test_soundness),     cmocka_unit_test(test_se_loops),
+        cmocka_unit_test(test_list_per_grid),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
