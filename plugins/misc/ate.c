@@ -92,6 +92,7 @@ static int ate_check(const sdk_ctx *ctx, const sdk_grid *g, const ate_cell *t[3]
             ok[0] |= sdk_digit_bit(x);
             ok[1] |= sdk_digit_bit(y);
             ok[2] |= zs;
+            if (ok[1] == full1 && ok[2] == full2) break; /* x lives, the other y add nothing */
         }
         if (ok[0] == full0 && ok[1] == full1 && ok[2] == full2) return SDK_CONTINUE;
     }
