@@ -3,7 +3,9 @@
  * line), claiming (a digit of a line confined to one box leaves the rest of
  * the box), and locked pair/triple (a naked pair/triple inside a box-line
  * segment clears its digits from both houses). */
+#include <limits.h>
 #include <string.h>
+#include "../misc/grid_memo.h"
 #include "sudoku/technique.h"
 
 /* Locked candidates: data is the bool `box_first` (pointing) or not
@@ -71,7 +73,9 @@ static bool hodoku_order(const sdk_ctx *ctx)
 }
 
 static int locked_one(const sdk_grid *g, sdk_sink *sink, const sdk_ctx *ctx, int from, int to,
-                      int d);
+                      int d, bool *emitted);
+static int locked_subset_search(const sdk_ctx *ctx, const sdk_grid *g, sdk_sink *sink, int n,
+                                const pattern_since *since, uint64_t *gave);
 
 /* Option order=hodoku: HoDoKu's order, house by house (boxes for pointing,
  * rows then columns for claiming), digit by digit within a house. */
@@ -87,7 +91,8 @@ static int locked_hodoku(const sdk_grid *g, sdk_sink *sink, const sdk_ctx *ctx, 
                 int to = sdk_cell_house[c][k];
                 if (to == from || (box_first ? to >= 18 : to < 18)) continue;
                 if (!sdk_bb_subset(in, sdk_house_bb[to])) continue;
-                if (locked_one(g, sink, ctx, from, to, d) == SDK_STOP) return SDK_STOP;
+                bool emitted;
+                if (locked_one(g, sink, ctx, from, to, d, &emitted) == SDK_STOP) return SDK_STOP;
             }
         }
     }
@@ -97,7 +102,7 @@ static int locked_hodoku(const sdk_grid *g, sdk_sink *sink, const sdk_ctx *ctx, 
 /* Digit d of house `from` lies only where `from` meets `to`: it leaves the
  * rest of `to`. Both search orders (segments, HoDoKu's) end here. */
 static int locked_one(const sdk_grid *g, sdk_sink *sink, const sdk_ctx *ctx, int from, int to,
-                      int d)
+                      int d, bool *emitted)
 {
     char hn[4];
     sdk_bb seg = sdk_bb_and(sdk_house_bb[from], sdk_house_bb[to]);
@@ -111,6 +116,7 @@ static int locked_one(const sdk_grid *g, sdk_sink *sink, const sdk_ctx *ctx, int
     sdk_step_house(s, from, SDK_ROLE_BASE);
     sdk_step_house(s, to, SDK_ROLE_COVER);
     sdk_step_printf(s, "%s: %d in %s", ctx->self->name, d, sdk_house_short(from, hn));
+    *emitted = true;
     return sdk_emit(sink, s);
 }
 
@@ -204,26 +210,93 @@ static int emit_subset(const sdk_grid *g, sdk_sink *sink, const sdk_ctx *ctx, in
     return subset_emit(sink, s, b, l, set, digits);
 }
 
+/* ---- what found nothing before ------------------------------------------
+ *
+ * Pointing and claiming of digit d in a segment depend on d's candidates
+ * only; the engine asks again after every step, and a step changes the
+ * candidates of a few digits. Per thread and kind, the digits of an earlier
+ * grid are kept with the rank (segment, digit) of the first that gave a
+ * step there, one grid at depth 0 and one inside a propagate (grid_memo.h):
+ * a (segment, digit) ranked before it whose digit has the same candidates
+ * now gives nothing now either and is skipped ("same inputs"). */
+typedef struct locked_memo {
+    bool valid;
+    int first; /* rank of the first (segment, digit) that gave a step; INT_MAX: none */
+    sdk_bb digit[9];
+} locked_memo;
+
+static _Thread_local locked_memo locked_last[2][2]; /* [box_first][slot] */
+
+/* The digits with the same candidates on g as on the kept grid of memo[2]
+ * that shares more (bit d), and that grid's first rank. */
+static unsigned locked_memo_begin(const locked_memo memo[2], const sdk_grid *g, int *first)
+{
+    unsigned best = 0;
+    *first = 0;
+    for (int k = 0; k < 2; k++) {
+        const locked_memo *m = &memo[k];
+        if (!m->valid) continue;
+        unsigned same = 0;
+        for (int d = 1; d <= 9; d++)
+            if (sdk_bb_eq(m->digit[d - 1], g->digit[d - 1])) same |= 1u << d;
+        if (sdk_popcount64(same) > sdk_popcount64(best)) {
+            best = same;
+            *first = m->first;
+        }
+    }
+    return best;
+}
+
+static void locked_memo_end(locked_memo memo[2], const sdk_ctx *ctx, const sdk_grid *g, int first)
+{
+    locked_memo *m = &memo[pattern_memo_slot(ctx)];
+    m->valid = true;
+    m->first = first;
+    memcpy(m->digit, g->digit, sizeof m->digit);
+}
+
 /* For each box-line intersection (segment): digit d's cells in `from` all lie
  * in `to`; eliminate d from the rest of `to`. */
 static int find_locked(const sdk_ctx *ctx, const sdk_grid *g, sdk_sink *sink)
 {
     bool box_first = *(const bool *)ctx->self->data;
     if (hodoku_order(ctx)) return locked_hodoku(g, sink, ctx, box_first);
-    for (int b = 18; b < 27; b++) {
-        for (int l = 0; l < 18; l++) {
+    locked_memo *memo = locked_last[box_first];
+    int first;
+    unsigned same = locked_memo_begin(memo, g, &first);
+    int gave = INT_MAX, rc = SDK_CONTINUE;
+    for (int b = 18; b < 27 && rc != SDK_STOP; b++) {
+        for (int l = 0; l < 18 && rc != SDK_STOP; l++) {
             sdk_bb seg = sdk_bb_and(sdk_house_bb[b], sdk_house_bb[l]);
             if (sdk_bb_empty(seg)) continue;
             int from = box_first ? b : l, to = box_first ? l : b;
-            for (int d = 1; d <= 9; d++) {
+            int rank0 = ((b - 18) * 18 + l) * 9 - 1; /* + d: the rank of (segment, d) */
+            unsigned todo = SDK_ALL_DIGITS << 1;     /* bit d */
+            if (rank0 + 9 < first) /* the digits the same as on the kept grid: nothing */
+                todo &= ~same;
+            else
+                for (int d = 1; d <= 9; d++)
+                    if ((same >> d & 1) && rank0 + d < first) todo &= ~(1u << d);
+            for (; todo && rc != SDK_STOP; todo &= todo - 1) {
+                int d = __builtin_ctz(todo), rank = rank0 + d;
                 sdk_bb in = sdk_house_digit(g, from, d);
                 if (sdk_bb_count(in) < 2 || !sdk_bb_subset(in, seg)) continue;
-                if (locked_one(g, sink, ctx, from, to, d) == SDK_STOP) return SDK_STOP;
+                bool emitted = false;
+                rc = locked_one(g, sink, ctx, from, to, d, &emitted);
+                if (emitted && gave == INT_MAX) gave = rank;
             }
         }
     }
-    return SDK_CONTINUE;
+    locked_memo_end(memo, ctx, g, gave);
+    return rc;
 }
+
+/* A locked pair or triple of a segment and what it clears depend on the
+ * cells of its box and line only: per thread and size, an earlier grid is
+ * kept with the first segment that gave a step there (grid_memo.h, "same
+ * inputs"); a segment before it whose box and line did not change gives
+ * nothing now either and is skipped. */
+static _Thread_local pattern_memo subset_last[2][2]; /* [triple][slot] */
 
 /* n cells of a segment (n = 2, 3) holding together exactly n digits. */
 static int find_locked_subset(const sdk_ctx *ctx, const sdk_grid *g, sdk_sink *sink)
@@ -231,8 +304,23 @@ static int find_locked_subset(const sdk_ctx *ctx, const sdk_grid *g, sdk_sink *s
     const sdk_technique *t = ctx->self;
     int n = *(const int *)t->data;
     if (hodoku_order(ctx)) return locked_subset_hodoku(g, sink, ctx, n);
+    pattern_memo *memo = subset_last[n == 3];
+    pattern_since since = pattern_memo_begin(memo, g, false);
+    uint64_t gave = PATTERN_NONE;
+    int rc = locked_subset_search(ctx, g, sink, n, &since, &gave);
+    pattern_memo_end(memo, ctx, g, gave);
+    return rc;
+}
+
+static int locked_subset_search(const sdk_ctx *ctx, const sdk_grid *g, sdk_sink *sink, int n,
+                                const pattern_since *since, uint64_t *gave)
+{
+    const sdk_technique *t = ctx->self;
     for (int b = 18; b < 27; b++) {
         for (int l = 0; l < 18; l++) {
+            uint64_t rank = (uint64_t)(b - 18) * 18 + (uint64_t)l;
+            if (pattern_memo_skip(since, rank, sdk_bb_or(sdk_house_bb[b], sdk_house_bb[l])))
+                continue; /* as on the kept grid: nothing */
             sdk_bb seg = sdk_bb_andnot(sdk_bb_and(sdk_house_bb[b], sdk_house_bb[l]), g->solved);
             int c[3], k = 0;
             SDK_BB_FOREACH(x, seg) c[k++] = x;
@@ -252,6 +340,7 @@ static int find_locked_subset(const sdk_ctx *ctx, const sdk_grid *g, sdk_sink *s
                 sdk_step_init(s, t);
                 sdk_bb around = sdk_bb_andnot(sdk_bb_or(sdk_house_bb[b], sdk_house_bb[l]), set);
                 SDK_MASK_FOREACH(d, digits) sdk_step_elim_bb(s, g, around, d);
+                if (!sdk_step_empty(s) && *gave == PATTERN_NONE) *gave = rank;
                 if (subset_emit(sink, s, b, l, set, digits) == SDK_STOP) return SDK_STOP;
             }
         }

@@ -70,6 +70,10 @@ static const char *const ids[] = {
     "unique-rectangle-5",
     "unique-rectangle-6",
     "hidden-rectangle",
+    "pointing",
+    "claiming",
+    "locked-pair",
+    "locked-triple",
 };
 enum { NIDS = sizeof ids / sizeof ids[0] };
 
