@@ -252,6 +252,18 @@ static int find_ate(const sdk_ctx *ctx, const sdk_grid *g, sdk_sink *sink)
          * excluders at least (then two common excluders: excluders are
          * the peers holding 2 or 3 candidates) */
         sdk_bb seconds = sdk_bb_and(sdk_bb_and(basebb, cells_after(a)), seeing_two(base[i].excl));
+        if (!sdk_bb_has(dirty, a) && triple_rank(a, SDK_CELLS - 1, SDK_CELLS - 1) < first) {
+            /* a clean, every triple with it before the first that gave a
+             * step: only a second cell in dirty, or seeing a common peer of
+             * a in xdirty, or with a third cell in dirty, can make a triple
+             * examined (below) */
+            sdk_bb may = dirty;
+            SDK_BB_FOREACH(x, sdk_bb_and(sdk_peer_bb[a], xdirty))
+                may = sdk_bb_or(may, sdk_peer_bb[x]);
+            SDK_BB_FOREACH(c, sdk_bb_and(sdk_bb_and(dirty, basebb), cells_after(a)))
+                may = sdk_bb_or(may, seeing_two(sdk_bb_and(base[i].excl, base[index[c]].excl)));
+            seconds = sdk_bb_and(seconds, may);
+        }
         while (!sdk_bb_empty(seconds) && rc != SDK_STOP) {
             int j = index[sdk_bb_pop(&seconds)];
             sdk_bb eij = sdk_bb_and(base[i].excl, base[j].excl);
