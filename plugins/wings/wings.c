@@ -320,11 +320,11 @@ static uint64_t wxyz_rank(unsigned mask, const int *q)
 static int find_wxyz_wing(const sdk_ctx *ctx, const sdk_grid *g, sdk_sink *sink)
 {
     pattern_since since = pattern_memo_begin(wxyz_last, g, true);
-    int open[81], nopen = 0; /* unsolved cells with 2 candidates or more */
+    int open[81], nopen = 0; /* unsolved cells with 2 to 4 candidates (may fit a mask) */
     unsigned moved[81];      /* the candidates of those that changed */
     int nmoved = 0;
     for (int c = 0; c < 81; c++)
-        if (!g->value[c] && sdk_mask_count(g->cand[c]) >= 2) {
+        if (!g->value[c] && sdk_mask_count(g->cand[c]) >= 2 && sdk_mask_count(g->cand[c]) <= 4) {
             open[nopen++] = c;
             if (sdk_bb_has(since.changed, c)) moved[nmoved++] = g->cand[c];
         }
