@@ -5,7 +5,8 @@
  * and the other way round, which the runs below in the ladder's order
  * exercise; plugins/misc and the others using plugins/misc/grid_memo.h: the
  * first pattern that gave a step on the grid of the last search at depth 0
- * and inside a propagate).
+ * and inside a propagate; plugins/uniqueness: the rectangles listed once per
+ * grid).
  * This test checks that they answer exactly as a search from scratch:
  *   - the standard profile solves a few of the hardest puzzles in this thread
  *     (the memos see a real path, as in the daemon);
