@@ -219,40 +219,23 @@ static int emit_subset(const sdk_grid *g, sdk_sink *sink, const sdk_ctx *ctx, in
  * step there, one grid at depth 0 and one inside a propagate (grid_memo.h):
  * a (segment, digit) ranked before it whose digit has the same candidates
  * now gives nothing now either and is skipped ("same inputs"). */
-typedef struct locked_memo {
-    bool valid;
-    int first; /* rank of the first (segment, digit) that gave a step; INT_MAX: none */
-    sdk_bb digit[9];
-} locked_memo;
-
-static _Thread_local locked_memo locked_last[2][2]; /* [box_first][slot] */
+static _Thread_local digit_memo locked_last[2][2]; /* [box_first][slot]; first: a rank */
 
 /* The digits with the same candidates on g as on the kept grid of memo[2]
  * that shares more (bit d), and that grid's first rank. */
-static unsigned locked_memo_begin(const locked_memo memo[2], const sdk_grid *g, int *first)
+static unsigned locked_memo_begin(const digit_memo memo[2], const sdk_grid *g, int *first)
 {
     unsigned best = 0;
     *first = 0;
     for (int k = 0; k < 2; k++) {
-        const locked_memo *m = &memo[k];
-        if (!m->valid) continue;
-        unsigned same = 0;
-        for (int d = 1; d <= 9; d++)
-            if (sdk_bb_eq(m->digit[d - 1], g->digit[d - 1])) same |= 1u << d;
+        if (!memo[k].valid) continue;
+        unsigned same = digit_memo_same(&memo[k], g, 10);
         if (sdk_popcount64(same) > sdk_popcount64(best)) {
             best = same;
-            *first = m->first;
+            *first = memo[k].first;
         }
     }
     return best;
-}
-
-static void locked_memo_end(locked_memo memo[2], const sdk_ctx *ctx, const sdk_grid *g, int first)
-{
-    locked_memo *m = &memo[pattern_memo_slot(ctx)];
-    m->valid = true;
-    m->first = first;
-    memcpy(m->digit, g->digit, sizeof m->digit);
 }
 
 /* For each box-line intersection (segment): digit d's cells in `from` all lie
@@ -261,7 +244,7 @@ static int find_locked(const sdk_ctx *ctx, const sdk_grid *g, sdk_sink *sink)
 {
     bool box_first = *(const bool *)ctx->self->data;
     if (hodoku_order(ctx)) return locked_hodoku(g, sink, ctx, box_first);
-    locked_memo *memo = locked_last[box_first];
+    digit_memo *memo = locked_last[box_first];
     int first;
     unsigned same = locked_memo_begin(memo, g, &first);
     int gave = INT_MAX, rc = SDK_CONTINUE;
@@ -271,14 +254,9 @@ static int find_locked(const sdk_ctx *ctx, const sdk_grid *g, sdk_sink *sink)
             if (sdk_bb_empty(seg)) continue;
             int from = box_first ? b : l, to = box_first ? l : b;
             int rank0 = ((b - 18) * 18 + l) * 9 - 1; /* + d: the rank of (segment, d) */
-            unsigned todo = SDK_ALL_DIGITS << 1;     /* bit d */
-            if (rank0 + 9 < first) /* the digits the same as on the kept grid: nothing */
-                todo &= ~same;
-            else
-                for (int d = 1; d <= 9; d++)
-                    if ((same >> d & 1) && rank0 + d < first) todo &= ~(1u << d);
-            for (; todo && rc != SDK_STOP; todo &= todo - 1) {
-                int d = __builtin_ctz(todo), rank = rank0 + d;
+            for (int d = 1; d <= 9 && rc != SDK_STOP; d++) {
+                int rank = rank0 + d;
+                if ((same >> d & 1) && rank < first) continue; /* as on the kept grid: nothing */
                 sdk_bb in = sdk_house_digit(g, from, d);
                 if (sdk_bb_count(in) < 2 || !sdk_bb_subset(in, seg)) continue;
                 bool emitted = false;
@@ -287,7 +265,7 @@ static int find_locked(const sdk_ctx *ctx, const sdk_grid *g, sdk_sink *sink)
             }
         }
     }
-    locked_memo_end(memo, ctx, g, gave);
+    digit_memo_end(memo, ctx, g, 0, gave);
     return rc;
 }
 

@@ -135,9 +135,19 @@ static inline bool pattern_memo_skip(const pattern_since *s, uint64_t rank, sdk_
 typedef struct digit_memo {
     bool valid;
     int option; /* what the search's options made of it (kept grids of others are not used) */
-    int first;  /* the first digit that gave a step; 10: none */
+    int first;  /* the first digit that gave a step, 10: none (or, for a search
+                 * ranking (place, digit) pairs, the first rank: see intersections.c) */
     sdk_bb digit[9];
 } digit_memo;
+
+/* The digits of g below `below` with the same candidates as on m's grid (bit d). */
+static inline unsigned digit_memo_same(const digit_memo *m, const sdk_grid *g, int below)
+{
+    unsigned same = 0;
+    for (int d = 1; d < below && d <= 9; d++)
+        if (sdk_bb_eq(m->digit[d - 1], g->digit[d - 1])) same |= 1u << d;
+    return same;
+}
 
 /* The digits that may be skipped on g (bit d), from whichever of memo[2]
  * (searched with the same option) allows more. */
@@ -147,9 +157,7 @@ static inline unsigned digit_memo_begin(const digit_memo memo[2], const sdk_grid
     for (int k = 0; k < 2; k++) {
         const digit_memo *m = &memo[k];
         if (!m->valid || m->option != option) continue;
-        unsigned skip = 0;
-        for (int d = 1; d < m->first && d <= 9; d++)
-            if (sdk_bb_eq(m->digit[d - 1], g->digit[d - 1])) skip |= 1u << d;
+        unsigned skip = digit_memo_same(m, g, m->first);
         if (sdk_popcount64(skip) > sdk_popcount64(best)) best = skip;
     }
     return best;
