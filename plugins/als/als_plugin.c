@@ -22,6 +22,7 @@
 #include "sudoku/alloc.h"
 #include "sudoku/als.h"
 #include "sudoku/technique.h"
+#include "../misc/grid_memo.h"
 
 enum { K_XZ, K_XY, K_CHAIN, K_DB };
 
@@ -2010,20 +2011,7 @@ static void miss_set(int kind, const sdk_grid *g, bool overlap, int inside)
  * options; the same grid with the same options again finds nothing at once
  * (after a full comparison). */
 enum { SEEN_SLOTS = 256 };
-
-typedef struct seen_opts {
-    long max_nodes;
-    int max_len;
-    bool overlap, hodoku;
-} seen_opts;
-
-typedef struct seen_miss {
-    uint64_t hash; /* 0: empty */
-    seen_opts o;
-    uint16_t cand[SDK_CELLS];
-    uint8_t value[SDK_CELLS];
-} seen_miss;
-static _Thread_local seen_miss *seen_last[4]; /* by K_*, SEEN_SLOTS each */
+static _Thread_local position_miss *seen_last[4]; /* by K_*; grid_memo.h */
 
 static void seen_release(void)
 {
@@ -2033,43 +2021,12 @@ static void seen_release(void)
     }
 }
 
-static uint64_t seen_hash(const sdk_grid *g, const seen_opts *o)
+/* The options a search's result depends on, as one key (max_nodes is an
+ * int option, max_len at most MAX_RECORD_ALS). */
+static uint64_t seen_key(long max_nodes, int max_len, bool overlap, bool hodoku)
 {
-    uint64_t h = 0x9e3779b97f4a7c15ULL ^ (uint64_t)o->max_nodes;
-    h = (h ^ (uint64_t)(o->max_len * 4 + o->overlap * 2 + o->hodoku)) * 0xff51afd7ed558ccdULL;
-    for (int i = 0; i < SDK_CELLS; i += 4) { /* 81 candidates, four by four */
-        uint64_t w = 0;
-        for (int k = i; k < i + 4 && k < SDK_CELLS; k++)
-            w = w << 16 | (uint64_t)(g->cand[k] | (g->value[k] ? 0x8000u : 0));
-        h = (h ^ w) * 0xff51afd7ed558ccdULL;
-        h ^= h >> 32;
-    }
-    return h ? h : 1;
-}
-
-static bool seen_same(const seen_miss *m, uint64_t h, const sdk_grid *g, const seen_opts *o)
-{
-    return m->hash == h && m->o.max_nodes == o->max_nodes && m->o.max_len == o->max_len &&
-           m->o.overlap == o->overlap && m->o.hodoku == o->hodoku &&
-           !memcmp(m->cand, g->cand, sizeof m->cand) &&
-           !memcmp(m->value, g->value, sizeof m->value);
-}
-
-/* Did a whole search of this kind find nothing on g with these options? */
-static bool seen_missed(int kind, const sdk_grid *g, const seen_opts *o, uint64_t h)
-{
-    const seen_miss *t = seen_last[kind];
-    return t && seen_same(&t[h & (SEEN_SLOTS - 1)], h, g, o);
-}
-
-static void seen_note(int kind, const sdk_grid *g, const seen_opts *o, uint64_t h)
-{
-    if (!seen_last[kind]) seen_last[kind] = sdk_xcalloc(SEEN_SLOTS, sizeof *seen_last[kind]);
-    seen_miss *m = &seen_last[kind][h & (SEEN_SLOTS - 1)];
-    m->hash = h;
-    m->o = *o;
-    memcpy(m->cand, g->cand, sizeof m->cand);
-    memcpy(m->value, g->value, sizeof m->value);
+    return (uint64_t)(uint32_t)max_nodes << 32 | (uint64_t)max_len << 2 | (uint64_t)overlap << 1 |
+           (uint64_t)hodoku;
 }
 
 /* One find for the family: the kind (K_*) is the descriptor's data. */
@@ -2092,12 +2049,10 @@ static int find_als(const sdk_ctx *ctx, const sdk_grid *g, sdk_sink *sink)
     int max_len = sdk_opt_int(ctx, "max-length", 7);
     if (max_len > MAX_RECORD_ALS) max_len = MAX_RECORD_ALS;
     if (max_len < 4) max_len = 4;
-    seen_opts so = {.max_nodes = R.max_nodes,
-                    .max_len = kind == K_CHAIN ? max_len : 0,
-                    .overlap = overlap,
-                    .hodoku = order && !strcmp(order, "hodoku")};
-    uint64_t seen_h = seen_hash(g, &so);
-    if (seen_missed(kind, g, &so, seen_h)) return SDK_CONTINUE; /* found nothing before */
+    uint64_t key = seen_key(R.max_nodes, kind == K_CHAIN ? max_len : 0, overlap,
+                            order && !strcmp(order, "hodoku"));
+    if (position_miss_seen(seen_last[kind], SEEN_SLOTS, g, key))
+        return SDK_CONTINUE;     /* found nothing before */
     int inside = ctx->depth > 0; /* an assumed grid (see als_cache) */
     als_cache *ac = als_of(g, inside);
     if (!ac) return SDK_CONTINUE;
@@ -2126,7 +2081,7 @@ static int find_als(const sdk_ctx *ctx, const sdk_grid *g, sdk_sink *sink)
     free(dirty);
     if (R.n == 0 && !R.oom && R.nodes <= R.max_nodes) {
         if (kind != K_CHAIN) miss_set(kind, g, overlap, inside);
-        seen_note(kind, g, &so, seen_h);
+        position_miss_note(&seen_last[kind], SEEN_SLOTS, g, key);
     }
     int ret = SDK_CONTINUE;
     if (hodoku) { /* emitted as found */

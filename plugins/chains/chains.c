@@ -17,7 +17,8 @@
  * the whole position at once (reachability sets of the true literals), and
  * only the others are searched. A position searched a little earlier without
  * result (an exact repeat, frequent within nested forcing chains) is
- * answered from miss_memo.c. */
+ * answered from a table of recent misses (../misc/grid_memo.h, "whole
+ * positions"). */
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -25,7 +26,7 @@
 #include "sudoku/alloc.h"
 #include "sudoku/links.h"
 #include "sudoku/technique.h"
-#include "miss_memo.h"
+#include "../misc/grid_memo.h"
 #include "reach.h"
 
 enum { T_CNL = 0, T_DNL, T_AIC };
@@ -597,9 +598,15 @@ static int emit_cached(const sdk_ctx *ctx, const sdk_grid *g, sdk_sink *sink, co
  * the thread that unloads the plugin. */
 static _Thread_local chain_reach reach_kept;
 
+/* The thread's recent misses, by position and link flags (grid_memo.h). */
+enum { MISS_SLOTS = 512 };
+static _Thread_local position_miss *misses;
+
 __attribute__((destructor)) static void reach_kept_release(void)
 {
     chain_reach_free(&reach_kept);
+    free(misses);
+    misses = NULL;
 }
 
 static int find_chains(const sdk_ctx *ctx, const sdk_grid *g, sdk_sink *sink)
@@ -619,7 +626,7 @@ static int find_chains(const sdk_ctx *ctx, const sdk_grid *g, sdk_sink *sink)
     chain_cache *c = &cache[grouped ? 1 : 0];
     if (reuse && cache_hit(c, g, flags) && c->complete)
         return emit_cached(ctx, g, sink, c, type, grouped);
-    if (reuse && chain_miss_seen(g, flags)) return SDK_CONTINUE;
+    if (reuse && position_miss_seen(misses, MISS_SLOTS, g, flags)) return SDK_CONTINUE;
     search *s = sdk_xcalloc(1, sizeof *s);
     s->g = g;
     s->only_grouped = grouped;
@@ -640,7 +647,7 @@ static int find_chains(const sdk_ctx *ctx, const sdk_grid *g, sdk_sink *sink)
     if (grouped) run_search(s, true);
     if (reuse) {
         cache_store(c, g, flags, s);
-        if (s->n == 0) chain_miss_store(g, flags);
+        if (s->n == 0) position_miss_note(&misses, MISS_SLOTS, g, flags);
     }
     for (int i = 0; i < s->n && ret != SDK_STOP; i++) {
         const found *f = &s->f[i];

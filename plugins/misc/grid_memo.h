@@ -31,6 +31,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 #include <string.h>
+#include "sudoku/alloc.h"
 #include "sudoku/technique.h"
 
 typedef struct grid_memo {
@@ -171,6 +172,59 @@ static inline void digit_memo_end(digit_memo memo[2], const sdk_ctx *ctx, const 
     m->option = option;
     m->first = first;
     memcpy(m->digit, g->digit, sizeof m->digit);
+}
+
+/* ---- whole positions: exact repeats of a miss -------------------------------
+ *
+ * Inside nested forcing chains the ladder runs on the positions each
+ * assumption propagates to; another assumption, or the same one on the next
+ * position, often reaches a position searched a few hundred calls before,
+ * and nearly every search there finds nothing. A search whose result depends
+ * on the position (values and candidates) and its options alone keeps its
+ * recent misses per thread in a direct-mapped table of nslot entries (a power
+ * of two, made on the first miss), hashed by position and options and
+ * compared whole: only exact repeats are answered "nothing". The options are
+ * one 64-bit key the caller packs without loss. */
+typedef struct position_miss {
+    uint64_t hash; /* 0: empty */
+    uint64_t key;  /* the search's options */
+    uint8_t value[SDK_CELLS];
+    uint16_t cand[SDK_CELLS];
+} position_miss;
+
+static inline uint64_t position_miss_hash(const sdk_grid *g, uint64_t key)
+{
+    uint64_t h = 1469598103934665603ULL ^ key;
+    for (int c = 0; c < SDK_CELLS; c++) {
+        h ^= (uint64_t)g->cand[c] | (uint64_t)g->value[c] << 16;
+        h *= 1099511628211ULL;
+    }
+    h ^= h >> 31;
+    return h | 1;
+}
+
+/* Did a search with options key find nothing on g recently (table may be NULL)? */
+static inline bool position_miss_seen(const position_miss *table, unsigned nslot, const sdk_grid *g,
+                                      uint64_t key)
+{
+    if (!table) return false;
+    uint64_t h = position_miss_hash(g, key);
+    const position_miss *e = &table[(h >> 8) & (nslot - 1)];
+    return e->hash == h && e->key == key && !memcmp(e->cand, g->cand, sizeof e->cand) &&
+           !memcmp(e->value, g->value, sizeof e->value);
+}
+
+/* A search with options key found nothing on g. */
+static inline void position_miss_note(position_miss **table, unsigned nslot, const sdk_grid *g,
+                                      uint64_t key)
+{
+    if (!*table) *table = sdk_xcalloc(nslot, sizeof **table);
+    uint64_t h = position_miss_hash(g, key);
+    position_miss *e = &(*table)[(h >> 8) & (nslot - 1)];
+    e->hash = h;
+    e->key = key;
+    memcpy(e->value, g->value, sizeof e->value);
+    memcpy(e->cand, g->cand, sizeof e->cand);
 }
 
 #endif

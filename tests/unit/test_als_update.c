@@ -551,7 +551,7 @@ static void run_scratch(int kind, const sdk_grid *g, const sdk_options *opts, te
     miss_base miss_saved[2][4];
     memcpy(miss_saved, miss_last, sizeof miss_saved);
     chain_space *space = chain_space_last;
-    seen_miss *seen_saved[4];
+    position_miss *seen_saved[4];
     memcpy(seen_saved, seen_last, sizeof seen_saved);
     memset(seen_last, 0, sizeof seen_last);
     als_last[0] = als_last[1] = NULL;
@@ -620,8 +620,8 @@ static void check_sides(side_stats *st, const sdk_grid *g, int depth, const sdk_
                 fail_msg("%s at depth %d: a base %s, reused %d", kind_tech[kind]->id, depth,
                          want_base ? "holds g" : "does not hold g", since != NULL);
         }
-        seen_opts so = {.max_nodes = 100000000, .max_len = kind == K_CHAIN ? 5 : 0};
-        bool seen = seen_missed(kind, g, &so, seen_hash(g, &so));
+        bool seen = position_miss_seen(seen_last[kind], SEEN_SLOTS, g,
+                                       seen_key(100000000, kind == K_CHAIN ? 5 : 0, false, false));
         st->seen += seen;
         run_scratch(kind, g, opts, want);
         run_find(kind, g, depth, opts, got);
