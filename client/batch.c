@@ -182,8 +182,8 @@ static const char *chunk_text(const chunk *c, int i, char **scratch, size_t *cap
     return *scratch;
 }
 
-/* Compact answers' lines are gathered here, then written. */
-static char lines[256 << 10];
+/* Compact answers' lines are gathered in a buffer this big, then written. */
+#define LINES_SIZE ((size_t)256 << 10)
 
 /* Write n bytes of lines to f: straight to its file (after what f holds),
  * not copied into f's buffer first, when f has one. */
@@ -245,6 +245,12 @@ int batch_run(const batch_plan *p)
     progress_init(&pg, show, p->progress > 0, total > 0 ? total : 0, in.total_bytes);
     render_begin(ro);
 
+    /* the ring's arenas, the answers and the lines on huge pages: a few
+     * faults instead of one per 4 KiB (wire_heap.c); answers as big again
+     * as their puzzles, room for one more message and the lines */
+    size_t heap_want = (size_t)window * (size_t)chunk_size * 83 * 2 + ((size_t)2 << 20);
+    if (!interactive) sdk_wire_heap_reserve(heap_want < (28u << 20) ? heap_want : (28u << 20));
+    char *lines = sdk_xmalloc(LINES_SIZE);
     chunk *ring = calloc((size_t)window, sizeof *ring);
     int head = 0, count = 0;
     bool eof = false, bad = false;
@@ -444,7 +450,7 @@ int batch_run(const batch_plan *p)
                 size_t nlines = 0;
                 for (int i = 0; i < h->n; i++) {
                     if ((uint32_t)i < ncompact && h->len[i] == 81) {
-                        if (nlines > sizeof lines - RENDER_COMPACT_MAX) {
+                        if (nlines > LINES_SIZE - RENDER_COMPACT_MAX) {
                             write_lines(ro->out, lines, nlines);
                             nlines = 0;
                         }
@@ -511,7 +517,9 @@ int batch_run(const batch_plan *p)
     rpc_drop_lent(conn);
     for (int i = 0; i < window; i++) chunk_free(&ring[i]);
     free(scratch);
+    free(lines);
     free(ring);
+    sdk_wire_heap_release();
     if (in.failed && !status) status = EXIT_PUZZLE;
     input_free(&in);
     if (status) return status;

@@ -206,6 +206,18 @@ int sdk_wire_cell(const msgpack_object *o);
 bool sdk_wire_cand(const msgpack_object *o, int *cell, int *digit, bool *place);
 int sdk_wire_role(const msgpack_object *o);
 
+/* ---- the heap ----------------------------------------------------------- */
+
+/* Make the next `bytes` of malloc's heap eligible for transparent huge
+ * pages (wire_heap.c), before a batch's big buffers are allocated there:
+ * a few page faults rather than one per 4 KiB. The caller keeps glibc's
+ * mmap threshold above bytes + 2 MiB and its trim threshold above that
+ * (M_MMAP_THRESHOLD, M_TRIM_THRESHOLD). Nothing more while one is held;
+ * without huge pages it does nothing. */
+void sdk_wire_heap_reserve(size_t bytes);
+/* Give the reservation back (the batch is over). */
+void sdk_wire_heap_release(void);
+
 /* ---- the socket --------------------------------------------------------- */
 
 /* Where a daemon listens when no --socket is given: the per-user socket

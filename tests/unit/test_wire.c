@@ -1,7 +1,10 @@
 /* test_wire.c - the msgpack-rpc codec: framing in pieces, limits, garbage,
  * message shapes, typed lookups, the packed form of a step and its way back
- * (pack, unpack, compare every field), the role table and the socket path. */
+ * (pack, unpack, compare every field), the role table, the socket path and
+ * the heap marked for huge pages. */
 #include "testutil.h"
+#include <malloc.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -1291,6 +1294,73 @@ static void test_default_socket(void **state)
     unsetenv("SUDOKUD_TMPDIR");
 }
 
+/* The flags of the mapping that holds p (smaps' VmFlags line), in out. */
+static bool vm_flags(const void *p, char *out, size_t n)
+{
+    FILE *f = fopen("/proc/self/smaps", "r");
+    if (!f) return false;
+    char line[512];
+    bool in = false, found = false;
+    while (!found && fgets(line, sizeof line, f)) {
+        unsigned long lo, hi;
+        if (sscanf(line, "%lx-%lx ", &lo, &hi) == 2 && strchr(line, '-') < strchr(line, ' '))
+            in = (uintptr_t)p >= lo && (uintptr_t)p < hi;
+        else if (in && !strncmp(line, "VmFlags:", 8)) {
+            snprintf(out, n, "%s", line + 8);
+            found = true;
+        }
+    }
+    fclose(f);
+    return found;
+}
+
+static bool has_flag(const char *flags, const char *flag)
+{
+    for (const char *p = flags; (p = strstr(p, flag)); p += 2)
+        if ((p == flags || p[-1] == ' ') && (p[2] == ' ' || p[2] == '\n' || !p[2])) return true;
+    return false;
+}
+
+/* sdk_wire_heap_reserve: the next big buffer malloc gives lies in memory
+ * marked for huge pages, its first byte past the pad (at most a few bytes
+ * below a 2 MiB boundary); the release marks it never again. Skipped where
+ * the kernel has no transparent huge pages, or malloc is not glibc's heap
+ * (a sanitizer's or valgrind's allocator). */
+static void test_heap_reserve(void **state)
+{
+    (void)state;
+    char mode[128] = "";
+    FILE *f = fopen("/sys/kernel/mm/transparent_hugepage/enabled", "r");
+    if (f) {
+        if (!fgets(mode, sizeof mode, f)) mode[0] = 0;
+        fclose(f);
+    }
+    if (!strstr(mode, "[madvise]") && !strstr(mode, "[always]")) skip();
+#if defined(__SANITIZE_ADDRESS__)
+    skip();
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer)
+    skip();
+#endif
+#endif
+    if (getenv("LD_PRELOAD") && strstr(getenv("LD_PRELOAD"), "vgpreload")) skip();
+    mallopt(M_MMAP_THRESHOLD, 32 << 20);
+    mallopt(M_TRIM_THRESHOLD, 64 << 20);
+    char flags[512];
+    sdk_wire_heap_reserve((size_t)8 << 20);
+    char *big = malloc((size_t)1 << 20);
+    assert_non_null(big);
+    assert_true(vm_flags(big + 4096, flags, sizeof flags));
+    assert_true(has_flag(flags, "hg"));
+    uintptr_t off = ((uintptr_t)big + 4096) & (((uintptr_t)2 << 20) - 1);
+    assert_true(off < 4096 + 64); /* the pad took the small pages below */
+    sdk_wire_heap_release();
+    assert_true(vm_flags(big + 4096, flags, sizeof flags));
+    assert_false(has_flag(flags, "hg"));
+    assert_true(has_flag(flags, "nh"));
+    free(big);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -1316,6 +1386,7 @@ int main(void)
         cmocka_unit_test(test_take),
         cmocka_unit_test(test_default_socket),
         cmocka_unit_test(test_str_head),
+        cmocka_unit_test(test_heap_reserve),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
