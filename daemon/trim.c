@@ -10,10 +10,13 @@
  * TRIM_QUIET_MS and some came since the last trim, malloc_trim(0) hands the
  * free pages back to the kernel (and after TRIM_SHARED_QUIET_MS the pieces
  * and answers an idle worker shares with the daemon: workers_trim_shared).
- * The quiet second keeps a batch's buffers for a client that sends the next
- * batch at once (a script running sudoctl in a loop): without it each run
- * faulted in megabytes anew (~900 page faults in the daemon per run of
- * 17clue.txt). The workers still trim after 200 ms idle: a worker left
+ * The quiet five seconds keep a batch's buffers for a client that sends the
+ * next batch soon (a script running sudoctl in a loop): without them each
+ * run faulted in megabytes anew (~950 page faults in the daemon per run of
+ * 17clue.txt, 0.019-0.029 s of its CPU against 0.006-0.008 s without a
+ * trim). One second was too short on a loaded machine, where the runs of
+ * such a loop come more than a second apart (bench_e2e.py --only lean at
+ * load 13-15, 2026-12-02). The workers still trim after 200 ms idle: a worker left
  * waiting in its idle poll() for a second made the next batch's wall time
  * twice as long on a loaded machine (bench_e2e.py --only lean, the run after
  * the in-process one; the cause not found).
@@ -33,7 +36,7 @@
 #include "workers.h"
 
 #define TRIM_MS 250
-#define TRIM_QUIET_MS 1000
+#define TRIM_QUIET_MS 5000
 /* The memory shared with the workers goes back later: pages punched out
  * of it cost the next batch more than their faults (sudoctl --json solve
  * -f 17clue.txt after 1.6 s idle, alternated with main's: 0.5 ms of CPU
