@@ -55,6 +55,18 @@ static inline bool cs_empty(const cset *a)
         if (a->w[i]) return false;
     return true;
 }
+/* The cells of the candidates in both s and within, read from their
+ * common bits (within holds one digit's candidates, so a cell comes once):
+ * the cells x with cs_has(s, k) and cs_has(within, k) for k = x * 9 + d - 1,
+ * without asking cell by cell. */
+static inline sdk_bb cs_cells_within(const cset *s, const cset *within)
+{
+    sdk_bb b = sdk_bb_none();
+    for (int w = 0; w < 12; w++)
+        for (uint64_t m = s->w[w] & within->w[w]; m; m &= m - 1)
+            sdk_bb_add(&b, (w * 64 + __builtin_ctzll(m)) / 9);
+    return b;
+}
 
 /* Per premise (literal of a candidate): what it implies. The sets of a
  * premise whose component tables_all() computed stay in that component's

@@ -261,13 +261,19 @@ static int find_kraken(const sdk_ctx *ctx, const sdk_grid *g, sdk_sink *sink)
             sdk_bb cand = g->digit[d - 1];
             if (sdk_bb_empty(cand)) continue;
             bool far = false; /* type 1: a cell reaching beyond its peers */
+            /* type 1: the digit's candidates that may be a target, as a set */
+            cset may_target;
+            if (type == 1) {
+                memset(&may_target, 0, sizeof may_target);
+                SDK_BB_FOREACH(x, cand)
+                    if (!cs_has(&truth, x * 9 + d - 1)) cs_add(&may_target, x * 9 + d - 1);
+            }
             SDK_BB_FOREACH(c, cand) {
                 const cset *off = &forcing_table(&s, SDK_LIT(SDK_CAND_NODE(c, d), 1))->off;
                 if (type == 1) {
-                    sdk_bb b = sdk_bb_none();
-                    SDK_BB_FOREACH(x, cand)
-                        if (cs_has(off, x * 9 + d - 1) && !cs_has(&truth, x * 9 + d - 1))
-                            sdk_bb_add(&b, x);
+                    /* the cells x of cand with (x, d) made false and no
+                     * truth: the set bits of off within may_target */
+                    sdk_bb b = cs_cells_within(off, &may_target);
                     reach[c] = b;
                     far |= !sdk_bb_empty(sdk_bb_andnot(b, sdk_peer_bb[c]));
                 } else {
