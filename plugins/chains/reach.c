@@ -52,42 +52,76 @@ void chain_reach_free(chain_reach *r)
     free(r->stamp);
     free(r->tfirst);
     free(r->tadj);
+    free(r->sfirst);
+    free(r->sadj);
     free(r->work);
     memset(r, 0, sizeof *r);
 }
 
+/* Per present node (index), the successors of its false literal, indices
+ * (in sadj from sfirst): its strong links, read once here rather than once
+ * per weak link into it. False when a link of a false literal leads to a
+ * false literal (not alternating). */
+static bool build_strong(const sdk_links *L, chain_reach *r)
+{
+    bool alternating = true;
+    int n = r->n, ns = 0;
+    const int *node_of = r->node, *idx = r->idx;
+    int *sfirst = r->sfirst;
+    for (int i = 0; i < n; i++) {
+        sfirst[i] = ns;
+        int f = SDK_LIT(node_of[i], 0);
+        int from = L->first[f], to = L->first[f + 1];
+        if (ns + (to - from) > r->sadj_cap) {
+            r->sadj_cap = 2 * (ns + (to - from)) + 4096;
+            r->sadj = sdk_xrealloc(r->sadj, sizeof(int) * (size_t)r->sadj_cap);
+        }
+        for (int e = from; e < to; e++) {
+            if (!SDK_LIT_ON(L->edge[e].to)) alternating = false;
+            int b = idx[SDK_LIT_NODE(L->edge[e].to)];
+            if (b >= 0) r->sadj[ns++] = b;
+        }
+    }
+    sfirst[n] = ns;
+    return alternating;
+}
+
 /* The true-literal graph (per index, its successors, indices, in tadj from
- * tfirst) and r->into, from one pass over the links of the true literals;
- * false when a link does not alternate (from a true literal to a true one,
- * or from a false one to a false one). */
+ * tfirst) and r->into, from one pass over the links of the true literals
+ * and the strong links of build_strong(); false when a link does not
+ * alternate (from a true literal to a true one, or from a false one to a
+ * false one). A weak link never leads to an absent candidate (the graph
+ * links present ones only), and an absent one has no links. */
 static bool build_tgraph(const sdk_links *L, chain_reach *r)
 {
     size_t W = (size_t)r->words;
-    bool alternating = true;
+    bool alternating = build_strong(L, r);
     int n = r->n, ncand = r->ncand;
-    const int *node_of = r->node, *idx = r->idx;
+    const int *node_of = r->node, *idx = r->idx, *sfirst = r->sfirst, *sadj = r->sadj;
     int *stamp = r->stamp, *first = r->tfirst;
     for (int i = 0; i < n; i++) stamp[i] = -1;
     int na = 0;
     for (int i = 0; i < n; i++) {
         first[i] = na;
+        /* room for every successor (each index once) */
+        if (na + n > r->adj_cap) {
+            r->adj_cap = 2 * (na + n) + 4096;
+            r->tadj = sdk_xrealloc(r->tadj, sizeof(int) * (size_t)r->adj_cap);
+        }
+        int *tadj = r->tadj;
         int a = SDK_LIT(node_of[i], 1);
         for (int e = L->first[a]; e < L->first[a + 1]; e++) {
             int f = L->edge[e].to;
             if (SDK_LIT_ON(f)) alternating = false;
             int fi = idx[SDK_LIT_NODE(f)];
+            if (fi < 0) continue;
             /* only the candidates' rows are read */
-            if (fi >= 0 && fi < ncand) put(r->into + (size_t)fi * W, i);
-            for (int e2 = L->first[f]; e2 < L->first[f + 1]; e2++) {
-                if (!SDK_LIT_ON(L->edge[e2].to)) alternating = false;
-                int b = idx[SDK_LIT_NODE(L->edge[e2].to)];
-                if (b < 0 || stamp[b] == i) continue;
+            if (fi < ncand) put(r->into + (size_t)fi * W, i);
+            for (int s = sfirst[fi]; s < sfirst[fi + 1]; s++) {
+                int b = sadj[s];
+                if (stamp[b] == i) continue;
                 stamp[b] = i;
-                if (na == r->adj_cap) {
-                    r->adj_cap = r->adj_cap ? r->adj_cap * 2 : 4096;
-                    r->tadj = sdk_xrealloc(r->tadj, sizeof(int) * (size_t)r->adj_cap);
-                }
-                r->tadj[na++] = b;
+                tadj[na++] = b;
             }
         }
     }
@@ -146,6 +180,7 @@ void chain_reach_build(const sdk_links *L, chain_reach *r)
         free(r->scc);
         free(r->stamp);
         free(r->tfirst);
+        free(r->sfirst);
         free(r->work);
         r->nodes_cap = nnode;
         r->idx = sdk_xmalloc(sizeof(int) * (size_t)nnode);
@@ -153,6 +188,7 @@ void chain_reach_build(const sdk_links *L, chain_reach *r)
         r->scc = sdk_xmalloc(sizeof(int) * (size_t)nnode);
         r->stamp = sdk_xmalloc(sizeof(int) * (size_t)nnode);
         r->tfirst = sdk_xmalloc(sizeof(int) * ((size_t)nnode + 1));
+        r->sfirst = sdk_xmalloc(sizeof(int) * ((size_t)nnode + 1));
         r->work = sdk_xmalloc(sizeof(int) * (size_t)nnode * 5);
     }
     /* present nodes: the grid's candidates (in node order), then the others */

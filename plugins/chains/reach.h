@@ -18,8 +18,9 @@ typedef struct chain_reach {
     uint64_t *into;  /* per candidate index: the true literals with a link into its false one */
     uint64_t *tmp;   /* two sets of work space */
     /* the arrays' sizes and the build's work space, kept for the next build */
-    int nodes_cap, sets_cap, into_cap, adj_cap, tmp_cap;
+    int nodes_cap, sets_cap, into_cap, adj_cap, tmp_cap, sadj_cap;
     int *stamp, *tfirst, *tadj, *work;
+    int *sfirst, *sadj; /* per index, its false literal's successors (reach.c) */
 } chain_reach;
 
 /* Build the reachability of L (not kept: L's edges are read now only) into
