@@ -116,6 +116,8 @@ int table_scan(const table_scan_grid *sg, const cset *on, const cset *off)
     }
     uint64_t alive_lo[9], alive_hi[9];
     bool dead_cell = false;
+    /* unrolled: each row's words and shifts are then constants */
+#pragma GCC unroll 9
     for (int r = 0; r < 9; r++) {
         uint64_t lo = sg->cand_lo[r] & ~bits_at(off->w, 81 * r, 63);
         uint64_t hi = sg->cand_hi[r] & ~bits_at(off->w, 81 * r + 63, 18);
