@@ -167,7 +167,23 @@ static inline int listed_edges(const links_room *room, int lit, sdk_links *L, in
     return at;
 }
 
+/* The links among candidates of literal lit (cand_edges_on/off's) to
+ * L->edge + at, copied from the plain graph `plain` of the same position,
+ * where they are all of lit's links; returns the new end. */
+static inline int plain_edges(const sdk_links *plain, int lit, sdk_links *L, int at)
+{
+    int from = plain->first[lit], n = plain->first[lit + 1] - from;
+    memcpy(L->edge + at, plain->edge + from, sizeof(sdk_ledge) * (size_t)n);
+    return at + n;
+}
+
 bool links_rebuild(const sdk_grid *g, unsigned flags, sdk_links *L, links_room *room)
+{
+    return links_rebuild_from(g, flags, L, room, NULL);
+}
+
+bool links_rebuild_from(const sdk_grid *g, unsigned flags, sdk_links *L, links_room *room,
+                        const sdk_links *plain)
 {
     /* what L holds is kept for its memory: the arrays are refilled */
     sdk_als_list_free(&L->als);
@@ -474,11 +490,17 @@ bool links_rebuild(const sdk_grid *g, unsigned flags, sdk_links *L, links_room *
                 if (listed) at = listed_edges(room, next, L, at);
             }
             first[off] = at;
-            at += cand_edges_off(g, c, d, L->edge + at);
+            if (plain)
+                at = plain_edges(plain, off, L, at);
+            else
+                at += cand_edges_off(g, c, d, L->edge + at);
             if (groups) at = group_edges_of(room, off, L, at);
             if (listed) at = listed_edges(room, off, L, at);
             first[off + 1] = at;
-            at += cand_edges_on(g, c, d, L->edge + at);
+            if (plain)
+                at = plain_edges(plain, off + 1, L, at);
+            else
+                at += cand_edges_on(g, c, d, L->edge + at);
             if (groups) at = group_edges_of(room, off + 1, L, at);
             if (listed) at = listed_edges(room, off + 1, L, at);
             next = off + 2;

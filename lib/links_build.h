@@ -26,6 +26,13 @@ typedef struct links_room {
  * reused. The same graph as sdk_links_build(). On failure L is freed (and
  * zeroed) as by sdk_links_free(). */
 bool links_rebuild(const sdk_grid *g, unsigned flags, sdk_links *L, links_room *room);
+/* The same, with the links among candidates copied from `plain` (NULL:
+ * made here), a graph of the same position (values and candidates) built
+ * with flags 0: a candidate literal's links there are exactly those, and
+ * any graph lists them first for the literal, before its links into group
+ * and ALS nodes. Not L itself. */
+bool links_rebuild_from(const sdk_grid *g, unsigned flags, sdk_links *L, links_room *room,
+                        const sdk_links *plain);
 void links_room_free(links_room *room);
 
 #endif

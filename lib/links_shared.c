@@ -15,6 +15,9 @@
  * position meanwhile; `serial` tells a caller that keeps work sized on the
  * graph, such as a search buffer, whether it is still the graph it had).
  * A slot rebuilt for another position keeps its memory (links_rebuild).
+ * The plain graph of a position usually comes first (AICs and nice loops
+ * before their grouped kinds): a grouped graph built after it copies its
+ * links among candidates, the same links, rather than making them again.
  * Each thread's slots are freed when the thread ends. */
 #include <pthread.h>
 #include <stdlib.h>
@@ -87,8 +90,17 @@ const sdk_links *sdk_links_shared(const sdk_grid *g, unsigned flags, uint64_t *s
         s = &c->slot[c->victim];
         c->victim = (c->victim + 1) % SLOTS;
     }
+    /* a grouped graph takes the links among candidates from the plain
+     * graph of the position when a slot holds it (links_rebuild_from) */
+    const sdk_links *plain = NULL;
+    for (int i = 0; i < SLOTS && flags && !plain; i++) {
+        const shared_slot *p = &c->slot[i];
+        if (p != s && p->used && p->flags == 0 && !memcmp(p->value, g->value, sizeof p->value) &&
+            !memcmp(p->cand, g->cand, sizeof p->cand))
+            plain = &p->L;
+    }
     s->used = false;
-    if (!links_rebuild(g, flags, &s->L, &s->room)) return NULL;
+    if (!links_rebuild_from(g, flags, &s->L, &s->room, plain)) return NULL;
     s->used = true;
     s->flags = flags;
     memcpy(s->value, g->value, sizeof s->value);

@@ -7,7 +7,9 @@
  * wrong candidates removed a few at a time (the graph shrinks, strong links
  * appear), a jump to the next puzzle (the graph grows again), and the link
  * flags changing from one rebuild to the next (plain, groups, groups and
- * ALS), so every array is refilled smaller and larger than it was. The
+ * ALS), so every array is refilled smaller and larger than it was; the
+ * grouped graphs once more from the position's plain graph (its links
+ * among candidates copied, links_rebuild_from). The
  * plain and grouped graphs are also compared with a reference written here:
  * the links in the order the first builder listed them, sorted by source
  * (the builder now writes them in place). */
@@ -20,7 +22,7 @@
 #include "walk.h"
 #include "../../lib/links_build.h"
 
-static int compared;
+static int compared, compared_plain;
 
 static void same_graph(const sdk_links *a, const sdk_links *b)
 {
@@ -204,6 +206,16 @@ static void test_rebuild_is_build(void **state)
                 assert_true(links_rebuild(&g, f, &R, &room));
                 same_graph(&B, &R);
                 if (!(f & SDK_LINKS_ALS)) same_as_reference(&g, &R);
+                /* the same from the position's plain graph
+                 * (links_rebuild_from, as links_shared.c builds) */
+                if (f) {
+                    sdk_links P;
+                    assert_true(sdk_links_build(&g, 0, &P));
+                    assert_true(links_rebuild_from(&g, f, &R, &room, &P));
+                    same_graph(&B, &R);
+                    compared_plain++;
+                    sdk_links_free(&P);
+                }
                 sdk_links_free(&B);
             }
             walk_drop_wrong(&g, sol, 5, &seed);
@@ -213,8 +225,10 @@ static void test_rebuild_is_build(void **state)
     sdk_links_free(&R);
     links_room_free(&room);
     free(puz);
-    print_message("graphs compared %d, %d with the reference\n", compared, compared_ref);
+    print_message("graphs compared %d, %d with the reference, %d built from a plain one\n",
+                  compared, compared_ref, compared_plain);
     assert_true(compared > 60);
+    assert_true(compared_plain > 40);
     assert_true(compared_ref > 40);
 }
 
