@@ -11,7 +11,8 @@
  * The depth-first search keeps its own stack (call[] with the next edge of
  * each node in edge_at[]) rather than recursing: a chain graph's paths can
  * be thousands of literals long. A node is on Tarjan's stack while it has an
- * index and no component yet. */
+ * index and no component yet. A node's edges to nodes already seen are
+ * read in one loop, up to the first edge that enters a new node. */
 #include "sudoku/links.h"
 
 int sdk_graph_scc(int n, const int *first, const int *adj, const bool *root, int *comp, int *work,
@@ -30,16 +31,25 @@ int sdk_graph_scc(int n, const int *first, const int *adj, const bool *root, int
         stack[sp++] = r;
         while (depth) {
             int v = call[depth - 1];
-            if (edge_at[v] < first[v + 1]) {
-                int w = adj[edge_at[v]++];
-                if (index[w] < 0) {
-                    index[w] = low[w] = next++;
-                    edge_at[w] = first[w];
-                    stack[sp++] = w;
-                    call[depth++] = w;
-                } else if (comp[w] < 0 && index[w] < low[v]) {
-                    low[v] = index[w]; /* on the stack: the same component */
+            /* v's edges up to the first to a node not seen yet, which the
+             * search enters (v is taken up again at the edge after it) */
+            int e = edge_at[v], end = first[v + 1], lv = low[v], w = -1;
+            for (; e < end; e++) {
+                int x = adj[e];
+                if (index[x] < 0) {
+                    w = x;
+                    break;
                 }
+                if (comp[x] < 0 && index[x] < lv)
+                    lv = index[x]; /* on the stack: the same component */
+            }
+            low[v] = lv;
+            if (w >= 0) {
+                edge_at[v] = e + 1;
+                index[w] = low[w] = next++;
+                edge_at[w] = first[w];
+                stack[sp++] = w;
+                call[depth++] = w;
                 continue;
             }
             depth--;
