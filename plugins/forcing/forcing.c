@@ -258,6 +258,7 @@ typedef struct tables_work {
      * leaves leafto[leaf_first[v] .. leaf_first[v + 1]) (ecap, cap + 1) */
     int *to, *leafto, *first, *leaf_first;
     bool *root; /* the premises: the grid's candidates, both literals (cap) */
+    bool *leaf; /* the literals no link leaves (cap) */
     long nleaf; /* edges to a leaf in the last pass (test_forcing_tables) */
 } tables_work;
 static _Thread_local tables_work twork;
@@ -275,6 +276,7 @@ static void tables_work_release(void)
     free(twork.first);
     free(twork.leaf_first);
     free(twork.root);
+    free(twork.leaf);
     memset(&twork, 0, sizeof twork);
 }
 
@@ -352,6 +354,7 @@ static bool tables_all(sctx *s)
         free(tw->cstack);
         free(tw->cstate);
         free(tw->root);
+        free(tw->leaf);
         free(tw->first);
         free(tw->leaf_first);
         tw->ints = malloc(sizeof(int) * (size_t)nlit * 8);
@@ -360,9 +363,11 @@ static bool tables_all(sctx *s)
         tw->cstack = malloc(sizeof(int) * (size_t)nlit);
         tw->cstate = malloc((size_t)nlit);
         tw->root = malloc(sizeof(bool) * (size_t)nlit);
+        tw->leaf = malloc(sizeof(bool) * (size_t)nlit);
         tw->first = malloc(sizeof(int) * (size_t)(nlit + 1));
         tw->leaf_first = malloc(sizeof(int) * (size_t)(nlit + 1));
-        tw->cap = tw->ints && tw->reach && tw->root && tw->first && tw->leaf_first ? nlit : 0;
+        tw->cap =
+            tw->ints && tw->reach && tw->root && tw->leaf && tw->first && tw->leaf_first ? nlit : 0;
         if (!tw->cap) return false;
     }
     int ne = L->first[nlit];
@@ -378,20 +383,25 @@ static bool tables_all(sctx *s)
     }
     /* work: 5 * nlit */
     int *comp = tw->ints, *merged = comp + nlit, *work = merged + nlit;
-    /* from the premises: what none of them reaches needs no set */
-    for (int v = 0; v < nlit; v++) {
-        int k = v >> 1;
-        tw->root[v] = v < 2 * SDK_NCAND && sdk_grid_has(g, k / 9, k % 9 + 1);
-        merged[v] = -1;
-    }
-    /* the edges, those to a leaf apart */
+    /* from the premises (the grid's candidates, both literals): what none
+     * of them reaches needs no set */
+    memset(tw->root, 0, sizeof(bool) * (size_t)nlit);
+    memset(merged, 0xff, sizeof(int) * (size_t)nlit);
+    for (int c = 0; c < SDK_CELLS; c++)
+        SDK_MASK_FOREACH(d, g->cand[c]) {
+            int k = SDK_CAND_NODE(c, d);
+            tw->root[2 * k] = tw->root[2 * k + 1] = true;
+        }
+    /* the edges, those to a leaf apart (a literal's flag made once) */
+    bool *leaf = tw->leaf;
+    for (int v = 0; v < nlit; v++) leaf[v] = L->first[v] == L->first[v + 1];
     int nto = 0, nleaf = 0;
     for (int v = 0; v < nlit; v++) {
         tw->first[v] = nto;
         tw->leaf_first[v] = nleaf;
         for (int e = L->first[v]; e < L->first[v + 1]; e++) {
             int w = L->edge[e].to;
-            if (L->first[w] == L->first[w + 1])
+            if (leaf[w])
                 tw->leafto[nleaf++] = w;
             else
                 tw->to[nto++] = w;
