@@ -509,85 +509,127 @@ void sdk_se_lits_of_set(const sdk_se_set *s, sdk_se_lits *out)
     for (int i = 0; i < s->noff; i++) sdk_bb_add(&out->b[9 + s->off_ord[i] % 9], s->off_ord[i] / 9);
 }
 
+/* The working state of sdk_se_closure: the literals found (out's boards),
+ * the places of each digit in each house not yet false (hc, from the
+ * grid's counts), the candidates of a cell not yet false (cc, counted from
+ * the cell's first false one on: ccset), and the true literals whose
+ * consequences are still to be drawn (queue). */
+typedef struct closure_state {
+    const sdk_grid *g;
+    const uint8_t (*hcount)[9];
+    sdk_bb *on, *off;
+    bool y;
+    int tail;
+    uint8_t hc[27][9], cc[81];
+    sdk_bb ccset;
+    int16_t queue[729];
+} closure_state;
+
+/* A count no false place can take down to one: that of a house or cell that
+ * holds a true literal. Its other places are all made false by that literal,
+ * and the literal itself never becomes false without a clash (a false
+ * literal is refused where its true one is there, and a true one is made
+ * only where its candidate is not false), so the last-place rule would only
+ * find that true literal again: nothing to do, and no count to keep. */
+#define CLOSURE_HELD 64
+
+/* What candidate di + 1 of cell being false (just added to off) implies:
+ * the last place of its digit in each of its houses, and (y) the last
+ * candidate of its cell, become true (queued). False on a clash: a house
+ * or cell with two places or more all false. */
+static inline __attribute__((always_inline)) bool closure_off(closure_state *st, int cell, int di)
+{
+    sdk_bb *on = st->on, *off = st->off;
+    for (int k = 0; k < 3; k++) {
+        int h = sdk_cell_house[cell][k], n = --st->hc[h][di];
+        if (n > 1) continue;
+        if (n == 0) {
+            if (st->hcount[h][di] >= 2) return false; /* every place false */
+            continue;
+        }
+        sdk_bb rest = sdk_bb_andnot(sdk_bb_and(sdk_house_bb[h], st->g->digit[di]), off[di]);
+        if (sdk_bb_empty(rest) || !sdk_bb_empty(sdk_bb_and(rest, on[di]))) continue;
+        on[di] = sdk_bb_or(on[di], rest);
+        st->queue[st->tail++] = (int16_t)(sdk_bb_first(rest) * 9 + di);
+    }
+    unsigned m = st->g->cand[cell];
+    if (!st->y || !(m & (m - 1))) return true; /* no cell link */
+    if (!sdk_bb_has(st->ccset, cell)) {
+        sdk_bb_add(&st->ccset, cell);
+        st->cc[cell] = (uint8_t)sdk_mask_count(m);
+    }
+    int n = --st->cc[cell];
+    if (n > 1) return true;
+    if (n == 0) return false;
+    for (; m; m &= m - 1) {
+        int e = __builtin_ctz(m);
+        if (sdk_bb_has(off[e], cell)) continue;
+        if (!sdk_bb_has(on[e], cell)) {
+            sdk_bb_add(&on[e], cell);
+            st->queue[st->tail++] = (int16_t)(cell * 9 + e);
+        }
+        break;
+    }
+    return true;
+}
+
 bool sdk_se_closure(const sdk_grid *g, const uint8_t hcount[27][9], int lit, bool y,
                     sdk_se_lits *out)
 {
-    /* A queue of literals, each taken once; on/off (out) say which are
-     * there. hc: the places of each digit in each house not yet taken off
-     * the queue as false (as the run's working grid has them), cc the same
-     * for the candidates of a cell (from the cell's first false one on,
-     * ccset). A count that falls to one leaves its last place true unless
-     * that one is false too (then the count falls to zero later). */
-    sdk_bb *on = out->b, *off = out->b + 9;
+    /* The least set closed under the rules does not depend on the order
+     * they are applied in, nor does whether it holds a clash: a false
+     * literal's consequences are drawn as soon as it is found, a true
+     * literal's when it leaves the queue. */
     int cand = lit >> 1, cell = cand / 9, di = cand % 9;
     memset(out, 0, sizeof *out);
     if (!(lit & 1)) { /* a false candidate without a strong link: itself */
         unsigned m = g->cand[cell];
         if (!(y && sdk_mask_count(m) == 2) && hcount[sdk_cell_house[cell][0]][di] != 2 &&
             hcount[sdk_cell_house[cell][1]][di] != 2 && hcount[sdk_cell_house[cell][2]][di] != 2) {
-            sdk_bb_add(&off[di], cell);
+            sdk_bb_add(&out->b[9 + di], cell);
             return true;
         }
     }
-    uint8_t hc[27][9], cc[81];
-    sdk_bb ccset = sdk_bb_none();
-    int16_t queue[1458];
-    int head = 0, tail = 0;
-    memcpy(hc, hcount, sizeof hc);
-    sdk_bb_add(&out->b[(lit & 1 ? 0 : 9) + di], cell);
-    queue[tail++] = (int16_t)lit;
-    while (head < tail) {
-        int l = queue[head++];
-        cand = l >> 1, cell = cand / 9, di = cand - cell * 9;
-        if (l & 1) {
-            if (y)
-                for (unsigned m = g->cand[cell] & ~(1u << di); m; m &= m - 1) {
-                    int e = __builtin_ctz(m);
-                    if (sdk_bb_has(on[e], cell)) return false;
-                    if (sdk_bb_has(off[e], cell)) continue;
-                    sdk_bb_add(&off[e], cell);
-                    queue[tail++] = (int16_t)((cell * 9 + e) * 2);
-                }
-            sdk_bb seen = sdk_bb_and(sdk_peer_bb[cell], g->digit[di]);
-            if (!sdk_bb_empty(sdk_bb_and(seen, on[di]))) return false;
-            seen = sdk_bb_andnot(seen, off[di]);
-            off[di] = sdk_bb_or(off[di], seen);
-            for (uint64_t w = seen.lo; w; w &= w - 1)
-                queue[tail++] = (int16_t)((__builtin_ctzll(w) * 9 + di) * 2);
-            for (uint64_t w = seen.hi; w; w &= w - 1)
-                queue[tail++] = (int16_t)(((64 + __builtin_ctzll(w)) * 9 + di) * 2);
-            continue;
-        }
-        for (int k = 0; k < 3; k++) {
-            int h = sdk_cell_house[cell][k], n = --hc[h][di];
-            if (n > 1) continue;
-            if (n == 0) {
-                if (hcount[h][di] >= 2) return false; /* every place false */
-                continue;
-            }
-            sdk_bb rest = sdk_bb_andnot(sdk_bb_and(sdk_house_bb[h], g->digit[di]), off[di]);
-            if (sdk_bb_empty(rest) || !sdk_bb_empty(sdk_bb_and(rest, on[di]))) continue;
-            on[di] = sdk_bb_or(on[di], rest);
-            queue[tail++] = (int16_t)((sdk_bb_first(rest) * 9 + di) * 2 + 1);
-        }
+    closure_state st;
+    st.g = g;
+    st.hcount = hcount;
+    st.on = out->b;
+    st.off = out->b + 9;
+    st.y = y;
+    st.tail = 0;
+    st.ccset = sdk_bb_none();
+    memcpy(st.hc, hcount, sizeof st.hc);
+    sdk_bb *on = st.on, *off = st.off;
+    if (lit & 1) {
+        sdk_bb_add(&on[di], cell);
+        st.queue[st.tail++] = (int16_t)cand;
+    } else {
+        sdk_bb_add(&off[di], cell);
+        if (!closure_off(&st, cell, di)) return false;
+    }
+    for (int head = 0; head < st.tail; head++) {
+        cand = st.queue[head], cell = cand / 9, di = cand - cell * 9;
         unsigned m = g->cand[cell];
-        if (!y || !(m & (m - 1))) continue; /* no cell link */
-        if (!sdk_bb_has(ccset, cell)) {
-            sdk_bb_add(&ccset, cell);
-            cc[cell] = (uint8_t)sdk_mask_count(m);
-        }
-        int n = --cc[cell];
-        if (n > 1) continue;
-        if (n == 0) return false;
-        for (; m; m &= m - 1) {
-            int e = __builtin_ctz(m);
-            if (sdk_bb_has(off[e], cell)) continue;
-            if (!sdk_bb_has(on[e], cell)) {
-                sdk_bb_add(&on[e], cell);
-                queue[tail++] = (int16_t)((cell * 9 + e) * 2 + 1);
+        for (int k = 0; k < 3; k++) st.hc[sdk_cell_house[cell][k]][di] = CLOSURE_HELD;
+        if (y && (m & (m - 1))) {
+            sdk_bb_add(&st.ccset, cell);
+            st.cc[cell] = CLOSURE_HELD;
+            for (m &= ~(1u << di); m; m &= m - 1) {
+                int e = __builtin_ctz(m);
+                if (sdk_bb_has(on[e], cell)) return false;
+                if (sdk_bb_has(off[e], cell)) continue;
+                sdk_bb_add(&off[e], cell);
+                if (!closure_off(&st, cell, e)) return false;
             }
-            break;
         }
+        sdk_bb seen = sdk_bb_and(sdk_peer_bb[cell], g->digit[di]);
+        if (!sdk_bb_empty(sdk_bb_and(seen, on[di]))) return false;
+        seen = sdk_bb_andnot(seen, off[di]);
+        off[di] = sdk_bb_or(off[di], seen);
+        for (uint64_t w = seen.lo; w; w &= w - 1)
+            if (!closure_off(&st, __builtin_ctzll(w), di)) return false;
+        for (uint64_t w = seen.hi; w; w &= w - 1)
+            if (!closure_off(&st, 64 + __builtin_ctzll(w), di)) return false;
     }
     return true;
 }
