@@ -62,11 +62,13 @@ enum { B_RUN, B_SET, B_SCC, B_ONBITS, B_CLOSURE, B_ONCACHE, B_ONWORDS, B_KINDS }
 #define POOL_ARENAS 16
 #define POOL_BLOCKS 1024
 #define POOL_SCRATCH 16
-/* A search's growing buffers (chainer: onlit, flat, the hint list, blob,
- * rule hints), kept with their capacity; flat is all zero when kept. */
+/* A search's growing buffers (chainer: onlit, onpos, flat, the hint list,
+ * blob, rule hints), kept with their capacity; flat is all zero when kept. */
 typedef struct scratch {
     void *onlit, *hints, *rh;
     int onlitcap, hintcap;
+    int16_t *onpos;
+    int onposcap;
     int *flat;
     int flatcap;
     unsigned char *blob;
@@ -112,6 +114,7 @@ static sdk_se_set *set_get(pool *pl)
 static void scratch_free(scratch *x)
 {
     free(x->onlit);
+    free(x->onpos);
     free(x->hints);
     free(x->rh);
     free(x->flat);
@@ -153,6 +156,11 @@ typedef struct chainer {
      * 9 KB, mostly cold: the runs go through one set, onset, kept here) */
     struct onlit *onlit;
     int nonlit, onlitcap;
+    /* where each literal of a run kept with its potentials is in its
+     * onlit list, 2 * 729 entries a run (onrun.pos): written for the run's
+     * literals only, and read only for literals the run holds */
+    int16_t *onpos;
+    int nonpos, onposcap;
     sdk_se_set *onset;
     struct rule_hint *rh; /* advanced(): rule hints of one call */
     unsigned char *blob;  /* advanced(): a nested search's result, packed */
@@ -185,6 +193,7 @@ typedef struct onrun {
     bool nodes; /* made with its potentials (else its literals only) */
     int absurd_on, absurd_off;
     int at, non, noff;
+    int pos; /* nodes: its literals' places in onlit at c->onpos + pos */
 } onrun;
 
 static int reg_id(nest_reg *r, uint64_t key)
@@ -652,12 +661,17 @@ static void on_run_nodes_make(chainer *c, onrun *o, int cand)
     {
         if (!c->onset) c->onset = set_get(c->pool);
         sdk_se_set *s = c->onset;
+        /* made before as literals alone (sdk_se_closure): the run reaches
+         * the same literals, without a clash, and they are kept already */
+        bool known = o->done;
         o->done = o->nodes = true;
         o->bad = run_lit(c, s, cand, true);
         o->absurd_on = c->run->absurd_on;
         o->absurd_off = c->run->absurd_off;
-        sdk_se_lits_of_set(s, &c->onbits[cand]);
-        c->onwords[cand] = lits_words(&c->onbits[cand]);
+        if (!known) {
+            sdk_se_lits_of_set(s, &c->onbits[cand]);
+            c->onwords[cand] = lits_words(&c->onbits[cand]);
+        }
         int need = c->nonlit + s->non + s->noff;
         if (need > c->onlitcap) {
             c->onlitcap = need * 2 > 4096 ? need * 2 : 4096;
@@ -666,13 +680,22 @@ static void on_run_nodes_make(chainer *c, onrun *o, int cand)
         o->at = c->nonlit;
         o->non = s->non;
         o->noff = s->noff;
+        if (c->nonpos + 2 * 729 > c->onposcap) {
+            c->onposcap = c->onposcap ? 2 * c->onposcap : 32 * 2 * 729;
+            c->onpos = sdk_xrealloc(c->onpos, sizeof *c->onpos * (size_t)c->onposcap);
+        }
+        o->pos = c->nonpos;
+        c->nonpos += 2 * 729;
+        int16_t *pos = c->onpos + o->pos;
         onlit *l = c->onlit + c->nonlit;
         for (int i = 0; i < s->non; i++) {
             l->lit = s->on_ord[i] * 2 + 1;
+            pos[l->lit] = (int16_t)i;
             l++->node = s->idx[s->on_ord[i] * 2 + 1];
         }
         for (int i = 0; i < s->noff; i++) {
             l->lit = s->off_ord[i] * 2;
+            pos[l->lit] = (int16_t)(s->non + i);
             l++->node = s->idx[s->off_ord[i] * 2];
         }
         c->nonlit = need;
@@ -710,14 +733,17 @@ static const onrun *on_run_nodes(chainer *c, int cand)
     return o;
 }
 
+/* Where literal lit (known to be there) is in the list of the run from
+ * cand on, kept with its potentials. */
+static int onrun_pos(const chainer *c, int cand, int lit)
+{
+    return c->onpos[c->oncache[cand].pos + lit];
+}
+
 /* The node of literal lit (known to be there) in the kept run from cand on. */
 static int onrun_node(const chainer *c, int cand, int lit)
 {
-    const onrun *o = &c->oncache[cand];
-    const onlit *l = c->onlit + o->at;
-    int i = (lit & 1) ? 0 : o->non, end = (lit & 1) ? o->non : o->non + o->noff;
-    while (i < end && l[i].lit != lit) i++;
-    return l[i].node;
+    return c->onlit[c->oncache[cand].at + onrun_pos(c, cand, lit)].node;
 }
 
 /* The true (on) or false literals of the kept run from cand on, in order. */
@@ -787,28 +813,22 @@ static void intersect_hints(chainer *c, int kind, int src, int value, const int 
     }
     if (!any) return;
     for (int j = 0; j < n; j++) on_run_nodes(c, cands[j]);
-    /* the common literals in the first set's order, and their nodes in
-     * each run (one pass over its literals, or a scan for one or two) */
-    int lits[729], k = 0, node_at[2 * 729];
-    for (int on = 1; on >= 0; on--) {
-        int base = k, m = onrun_lits(c, cands[0], on, lits + base);
-        for (int i = 0; i < m; i++)
-            if (sdk_se_lits_has(&common, lits[base + i])) lits[k++] = lits[base + i];
-    }
-    for (int at = 0; at < k; at += 64) {
-        int nodes[64][9], m = k - at < 64 ? k - at : 64;
-        for (int j = 0; j < n && j < 9; j++) {
-            if (m <= 2) { /* most often one: a scan that stops there */
-                for (int t = 0; t < m; t++) nodes[t][j] = onrun_node(c, cands[j], lits[at + t]);
-                continue;
-            }
-            const onrun *o = &c->oncache[cands[j]];
-            const onlit *l = c->onlit + o->at;
-            for (int i = 0; i < o->non + o->noff; i++)
-                if (sdk_se_lits_has(&common, l[i].lit)) node_at[l[i].lit] = l[i].node;
-            for (int t = 0; t < m; t++) nodes[t][j] = node_at[lits[at + t]];
+    /* the common literals in the first run's order (its list: its true
+     * literals, then its false ones, as found), by their places in it */
+    int lits[2 * 729], place[2 * 729], k = 0;
+    for (uint64_t m = words; m; m &= m - 1) {
+        int w = __builtin_ctzll(m), board = w >> 1, di = board % 9, on = board < 9;
+        for (uint64_t b = cw[w]; b; b &= b - 1) {
+            int cell = (w & 1) * 64 + __builtin_ctzll(b), lit = (cell * 9 + di) * 2 + on;
+            int at = onrun_pos(c, cands[0], lit), i = k++;
+            for (; i > 0 && place[i - 1] > at; i--) place[i] = place[i - 1], lits[i] = lits[i - 1];
+            place[i] = at, lits[i] = lit;
         }
-        for (int t = 0; t < m; t++) multi_hint(c, kind, src, value, nodes[t], n, lits[at + t]);
+    }
+    for (int t = 0; t < k; t++) {
+        int nodes[9];
+        for (int j = 0; j < n && j < 9; j++) nodes[j] = onrun_node(c, cands[j], lits[t]);
+        multi_hint(c, kind, src, value, nodes, n, lits[t]);
     }
 }
 
@@ -1235,6 +1255,7 @@ static void chainer_init(chainer *c, const sdk_grid *g, bool multi, bool dyn, bo
     if (pl->nsc) {
         scratch *x = &pl->sc[--pl->nsc];
         c->onlit = x->onlit, c->onlitcap = x->onlitcap;
+        c->onpos = x->onpos, c->onposcap = x->onposcap;
         c->H.h = x->hints, c->H.cap = x->hintcap;
         c->rh = x->rh;
         c->flat = x->flat, c->flatcap = x->flatcap;
@@ -1251,6 +1272,8 @@ static void chainer_free(chainer *c)
     }
     if (c->onset) pool_put(c->pool, B_SET, c->onset);
     scratch x = {.onlit = c->onlit,
+                 .onpos = c->onpos,
+                 .onposcap = c->onposcap,
                  .hints = c->H.h,
                  .rh = c->rh,
                  .onlitcap = c->onlitcap,
