@@ -634,6 +634,24 @@ bool sdk_se_closure(const sdk_grid *g, const uint8_t hcount[27][9], int lit, boo
     return true;
 }
 
+bool sdk_se_closure_keeps(const sdk_se_lits *l, const int16_t *diff, int n, bool y)
+{
+    const sdk_bb *on = l->b, *off = l->b + 9;
+    sdk_bb any = sdk_bb_none(); /* cells with a literal, for y */
+    if (y)
+        for (int e = 0; e < 9; e++) any = sdk_bb_or(any, sdk_bb_or(on[e], off[e]));
+    for (int i = 0; i < n; i++) {
+        int cell = diff[i] / 9, di = diff[i] % 9;
+        if (sdk_bb_has(any, cell)) return false;
+        sdk_bb near = sdk_peer_bb[cell];
+        sdk_bb_add(&near, cell);
+        if (!sdk_bb_empty(sdk_bb_and(on[di], near))) return false;
+        /* a cell's peers are the cells of its three houses */
+        if (!sdk_bb_empty(sdk_bb_and(off[di], near))) return false;
+    }
+    return true;
+}
+
 /* Append the cells of b (increasing) as candidates of digit index di with
  * cause cause to the peer list of cand; returns the new count. */
 static inline int static_peers(sdk_se_static *t, int cand, int n, sdk_bb b, int di, int cause)

@@ -143,6 +143,19 @@ void sdk_se_lits_of_set(const sdk_se_set *s, sdk_se_lits *out);
 bool sdk_se_closure(const sdk_grid *g, const uint8_t hcount[27][9], int lit, bool y,
                     sdk_se_lits *out);
 
+/* Whether l, what sdk_se_closure found (true) on a grid g, is also its
+ * answer on a grid that differs from g only in the candidates diff[0..n)
+ * (cell*9 + digit-1, each a candidate of one of the two grids only), with
+ * the same y. The rules read a candidate X of cell c only through: a true
+ * literal of X's digit in c or a peer (it makes X false), with y one of
+ * another digit in c (the same); a false literal of X's digit in a house of
+ * c (that house's count of places); with y a false one in c (the cell's
+ * count). Where l holds none of those for any X, every step that made l
+ * reads the same on both grids, and l is closed under the rules of both,
+ * with the same counts wherever it has a false literal: the least closed
+ * set, without a clash, on both. */
+bool sdk_se_closure_keeps(const sdk_se_lits *l, const int16_t *diff, int n, bool y);
+
 /* The links of a grid that does not change (static chains), made once:
  * bivalue partner, conjugate in box/row/column, peers with the digit in SE's
  * order (box, then row and column outside the box). */

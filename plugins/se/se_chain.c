@@ -178,6 +178,11 @@ typedef struct chainer {
     bool last_open;             /* advanced(): its last call had no rule hint */
     bool counted;               /* hcount holds g's house counts (dynamic runs) */
     uint8_t hcount[27][9];
+    /* literals_first: the candidates by which g differs from the grid of
+     * the closures kept (closures_last), or ndiff < 0: none to take (-1:
+     * not looked at yet) */
+    int ndiff;
+    int16_t diff[16];
 } chainer;
 
 /* A propagation from cand on is the same every time it is asked for (cell
@@ -655,6 +660,80 @@ static uint64_t lits_words(const sdk_se_lits *l)
     return words;
 }
 
+/* The closures of the last search whose runs were first found as literals
+ * alone (literals_first), kept per thread for the next one: the nested
+ * searches of a step run one after the other on grids that often differ
+ * from the one just before in a few candidates (of the 9,031 on line 113 of
+ * forum_hardest_1106 that se_memo does not answer, 5,748 in 16 or fewer),
+ * and a closure that reads none of them is the same on both grids
+ * (sdk_se_closure_keeps says when, and why): 21.6% of their closures are
+ * taken over. A search that differs in more candidates makes its own. */
+typedef struct closures_kept {
+    sdk_grid grid;
+    bool y;
+    sdk_se_lits *bits; /* by candidate, from the search's onbits */
+    uint64_t *words;   /* ... and its onwords */
+    bool ok[729];      /* bits[cand] is the closure from cand on, found */
+} closures_kept;
+
+static _Thread_local closures_kept *closures_last;
+
+__attribute__((destructor)) static void closures_at_unload(void)
+{
+    if (!closures_last) return;
+    free(closures_last->bits);
+    free(closures_last->words);
+    free(closures_last);
+    closures_last = NULL;
+}
+
+/* Keep the closures of c (literals_first, with an on-run cache) for the next
+ * search: its onbits and onwords go to closures_last, whose blocks (the same
+ * size) go back to c in their place, for the pool. */
+static void closures_keep(chainer *c)
+{
+    closures_kept *k = closures_last;
+    if (!k) k = closures_last = sdk_xcalloc(1, sizeof *k);
+    sdk_se_lits *bits = k->bits;
+    uint64_t *words = k->words;
+    k->bits = c->onbits, k->words = c->onwords;
+    c->onbits = bits, c->onwords = words;
+    k->grid = *c->g;
+    k->y = !c->nishio;
+    /* a run made with its potentials without a clash reaches the literals
+     * of its closure (sdk_se_closure); one that met a clash holds where it
+     * stopped */
+    for (int cand = 0; cand < 729; cand++)
+        k->ok[cand] = c->oncache[cand].done && !c->oncache[cand].bad;
+}
+
+/* The closure from cand on taken from closures_last into c's onbits, where
+ * it is c's too; false when it is not. */
+static bool closure_from_last(chainer *c, int cand)
+{
+    const closures_kept *k = closures_last;
+    if (c->ndiff == -1) {
+        c->ndiff = -2;
+        if (k && k->bits && k->y == !c->nishio) {
+            int n = 0;
+            for (int cell = 0; cell < 81 && n >= 0; cell++)
+                for (unsigned m = c->g->cand[cell] ^ k->grid.cand[cell]; m && n >= 0; m &= m - 1) {
+                    if (n == (int)(sizeof c->diff / sizeof c->diff[0]))
+                        n = -2;
+                    else
+                        c->diff[n++] = (int16_t)(cell * 9 + __builtin_ctz(m));
+                }
+            c->ndiff = n;
+        }
+    }
+    if (c->ndiff < 0 || !k->ok[cand] ||
+        !sdk_se_closure_keeps(&k->bits[cand], c->diff, c->ndiff, !c->nishio))
+        return false;
+    c->onbits[cand] = k->bits[cand];
+    c->onwords[cand] = k->words[cand];
+    return true;
+}
+
 /* The run from cand on with its potentials, kept in the on-run cache. */
 static void on_run_nodes_make(chainer *c, onrun *o, int cand)
 {
@@ -714,6 +793,10 @@ static const onrun *on_run(chainer *c, int cand)
     }
     onrun *o = &c->oncache[cand];
     if (o->done) return o;
+    if (literals_first(c) && closure_from_last(c, cand)) {
+        o->done = true;
+        return o;
+    }
     if (literals_first(c) &&
         sdk_se_closure(c->g, grid_counts(c), cand * 2 + 1, !c->nishio, &c->onbits[cand])) {
         o->done = true;
@@ -1250,6 +1333,7 @@ static void chainer_init(chainer *c, const sdk_grid *g, bool multi, bool dyn, bo
     c->level = level;
     c->reg = reg;
     c->pool = pl;
+    c->ndiff = -1;
     c->run = pool_get(pl, B_RUN, sizeof *c->run);
     if (pl->narena) c->A = pl->arena[--pl->narena];
     if (pl->nsc) {
@@ -1266,6 +1350,7 @@ static void chainer_init(chainer *c, const sdk_grid *g, bool multi, bool dyn, bo
 static void chainer_free(chainer *c)
 {
     if (c->oncache) {
+        if (literals_first(c)) closures_keep(c);
         pool_put(c->pool, B_ONCACHE, c->oncache);
         pool_put(c->pool, B_ONBITS, c->onbits);
         pool_put(c->pool, B_ONWORDS, c->onwords);

@@ -1,6 +1,7 @@
 /* test_se_closure.c - sdk_se_closure (lib/links_se.c) against the run it
  * stands for (sdk_se_chain with potentials), as plugins/se/se_chain.c uses
- * it for the dynamic runs of level 0.
+ * it for the dynamic runs of level 0; and sdk_se_closure_keeps (a closure
+ * taken over by a grid a few candidates apart) against sdk_se_closure.
  *
  * The claim (links_se.h): a dynamic run from one literal, without `more`,
  * that meets no clash reaches exactly the least set of literals closed under
@@ -26,6 +27,7 @@
 
 typedef struct counts {
     long runs, clashes, equal, positions;
+    long kept, kept_checked; /* sdk_se_closure_keeps: said yes, and asked */
 } counts;
 
 /* The ordered run from lit on g: true on a clash; its literals into *lits. */
@@ -96,6 +98,38 @@ static void check_position(sdk_se_run *r, const sdk_grid *g, counts *c)
     }
 }
 
+/* sdk_se_closure_keeps: every closure of a that it says is also b's (a and
+ * b differ in a few candidates) must be what sdk_se_closure finds on b. */
+static void check_kept(const sdk_grid *a, const sdk_grid *b, counts *c)
+{
+    int16_t diff[64];
+    int n = 0;
+    for (int cell = 0; cell < 81; cell++)
+        for (unsigned m = a->cand[cell] ^ b->cand[cell]; m; m &= m - 1)
+            if (n < 64) diff[n++] = (int16_t)(cell * 9 + __builtin_ctz(m));
+    if (n == 0 || n == 64) return;
+    uint8_t ha[27][9], hb[27][9];
+    sdk_se_house_counts(a, ha);
+    sdk_se_house_counts(b, hb);
+    for (int cand = 0; cand < 729; cand++) {
+        if (!(a->cand[cand / 9] & (1u << cand % 9))) continue;
+        for (int y = 0; y < 2; y++)
+            for (int on = 0; on < 2; on++) {
+                int lit = cand * 2 + on;
+                sdk_se_lits la, lb;
+                if (!sdk_se_closure(a, ha, lit, y, &la)) continue;
+                c->kept_checked++;
+                if (!sdk_se_closure_keeps(&la, diff, n, y)) continue;
+                c->kept++;
+                char nm[16];
+                if (!sdk_se_closure(b, hb, lit, y, &lb))
+                    fail_msg("%s %s (y %d): kept, but it clashes on the other grid",
+                             cand_name(lit, nm), on ? "on" : "off", y);
+                if (memcmp(&la, &lb, sizeof la) != 0) first_difference(&lb, &la, lit, y);
+            }
+    }
+}
+
 static void test_closure_is_run(void **state)
 {
     (void)state;
@@ -119,7 +153,10 @@ static void test_closure_is_run(void **state)
         assert_true(walk_hard_start(&g, puz[p], sol));
         for (int round = 0; round < 8 && sdk_grid_empty_count(&g) > 0; round++) {
             check_position(r, &g, &c);
+            sdk_grid before = g;
             walk_drop_wrong(&g, sol, 3, &seed);
+            check_kept(&before, &g, &c);
+            check_kept(&g, &before, &c);
             if (!walk_basic(&g)) break;
         }
     }
@@ -127,11 +164,13 @@ static void test_closure_is_run(void **state)
     free(r);
     free(s);
     free(puz);
-    print_message("positions %ld, runs %ld: %ld clashes, %ld equal literal sets\n", c.positions,
-                  c.runs, c.clashes, c.equal);
+    print_message("positions %ld, runs %ld: %ld clashes, %ld equal literal sets; "
+                  "closures kept for a grid with a few candidates more or less: %ld of %ld\n",
+                  c.positions, c.runs, c.clashes, c.equal, c.kept, c.kept_checked);
     assert_true(c.positions >= 400);
     assert_true(c.clashes > 1000);
     assert_true(c.equal > 1000);
+    assert_true(c.kept > 1000 && c.kept < c.kept_checked);
 }
 
 int main(void)
