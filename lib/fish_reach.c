@@ -102,7 +102,24 @@ struct tested {
     bool fits;
 };
 enum { TESTED_SLOTS = 2048 };
-static _Thread_local struct tested tested[TESTED_SLOTS];
+
+/* A thread's state: the kept answers, and sdk_fish_basic_sets_keep's good
+ * cells per kept bit, row by row and column by column. */
+typedef struct reach_state {
+    struct tested tested[TESTED_SLOTS];
+    uint16_t good_row[SDK_FISH_SET_WORDS * 64][9];
+    uint16_t good_col[SDK_FISH_SET_WORDS * 64][9];
+} reach_state;
+
+/* This file is in a shared library, where a thread-local variable's address
+ * costs a call to __tls_get_addr, and GCC makes that call again inside the
+ * loops rather than keep the address: so it is taken once per call here,
+ * out of line, and passed on. */
+static __attribute__((noinline)) reach_state *this_thread(void)
+{
+    static _Thread_local reach_state state;
+    return &state;
+}
 
 static uint64_t tested_key(sdk_bb cand, int max_size, int target)
 {
@@ -120,26 +137,26 @@ static uint64_t tested_hash(uint64_t key, const uint16_t *good)
            (uint64_t)good[8] * 0x165667B19E3779F9ULL;
 }
 
-static struct tested *tested_at(uint64_t h)
+static struct tested *tested_at(reach_state *rs, uint64_t h)
 {
-    return &tested[(h ^ h >> 29 ^ h >> 47) & (TESTED_SLOTS - 1)];
+    return &rs->tested[(h ^ h >> 29 ^ h >> 47) & (TESTED_SLOTS - 1)];
 }
 
 /* The kept entry for the key, or NULL. */
-static struct tested *tested_slot(uint64_t h, sdk_bb cand, const uint16_t *good, int max_size,
-                                  int target)
+static struct tested *tested_slot(reach_state *rs, uint64_t h, sdk_bb cand, const uint16_t *good,
+                                  int max_size, int target)
 {
-    struct tested *t = tested_at(h);
+    struct tested *t = tested_at(rs, h);
     if (t->max_size == max_size && t->target == target && sdk_bb_eq(t->cand, cand) &&
         !memcmp(t->good, good, sizeof t->good))
         return t;
     return NULL;
 }
 
-static void tested_put(uint64_t h, sdk_bb cand, const uint16_t *good, int max_size, int target,
-                       bool fits)
+static void tested_put(reach_state *rs, uint64_t h, sdk_bb cand, const uint16_t *good, int max_size,
+                       int target, bool fits)
 {
-    struct tested *t = tested_at(h);
+    struct tested *t = tested_at(rs, h);
     t->cand = cand;
     memcpy(t->good, good, sizeof t->good);
     t->target = (int8_t)target;
@@ -154,8 +171,8 @@ bool sdk_fish_basic_sets_keep(sdk_bb cand, const uint64_t *sets, int set_words, 
     if (max_size < 2 || set_words < 1 || set_words > SDK_FISH_SET_WORDS) return false;
     /* per kept bit (numbered by rank), the good cells row by row and column
      * by column */
-    static _Thread_local uint16_t good_row[SDK_FISH_SET_WORDS * 64][9];
-    static _Thread_local uint16_t good_col[SDK_FISH_SET_WORDS * 64][9];
+    reach_state *rs = this_thread();
+    uint16_t(*good_row)[9] = rs->good_row, (*good_col)[9] = rs->good_col;
     int rank[SDK_FISH_SET_WORDS], bits = 0;
     for (int w = 0; w < set_words; w++) {
         rank[w] = bits;
@@ -185,14 +202,14 @@ bool sdk_fish_basic_sets_keep(sdk_bb cand, const uint64_t *sets, int set_words, 
     for (int w = 0, z = 0; w < set_words; w++) {
         for (uint64_t m = keep[w]; m; m &= m - 1, z++) {
             uint64_t h = tested_hash(hc, good_row[z]);
-            struct tested *t = tested_slot(h, cand, good_row[z], max_size, -1);
+            struct tested *t = tested_slot(rs, h, cand, good_row[z], max_size, -1);
             bool fits;
             if (t) {
                 fits = t->fits;
             } else {
                 fits = some_fish(cand_row, good_row[z], -1, 0, none, max_size) ||
                        some_fish(cand_col, good_col[z], -1, 0, none, max_size);
-                tested_put(h, cand, good_row[z], max_size, -1, fits);
+                tested_put(rs, h, cand, good_row[z], max_size, -1, fits);
             }
             if (!fits) keep[w] &= ~(m & -m);
         }
@@ -210,6 +227,7 @@ sdk_bb sdk_fish_basic_reach_targets(sdk_bb cand, const sdk_bb *reach, sdk_bb tar
      * row and column by column */
     uint16_t good_row[SDK_CELLS][9], good_col[SDK_CELLS][9];
     uint16_t cand_row[9] = {0}, cand_col[9] = {0};
+    reach_state *rs = this_thread();
     SDK_BB_FOREACH(x, targets) {
         memset(good_row[x], 0, sizeof good_row[x]);
         memset(good_col[x], 0, sizeof good_col[x]);
@@ -227,7 +245,7 @@ sdk_bb sdk_fish_basic_reach_targets(sdk_bb cand, const sdk_bb *reach, sdk_bb tar
      * the same chains reach the same targets at the next positions */
     SDK_BB_FOREACH(x, targets) {
         uint64_t h = tested_hash(tested_key(cand, max_size, x), good_row[x]);
-        struct tested *t = tested_slot(h, cand, good_row[x], max_size, x);
+        struct tested *t = tested_slot(rs, h, cand, good_row[x], max_size, x);
         bool fits;
         if (t) {
             fits = t->fits;
@@ -240,7 +258,7 @@ sdk_bb sdk_fish_basic_reach_targets(sdk_bb cand, const sdk_bb *reach, sdk_bb tar
             }
             fits = some_fish(cand_row, good_row[x], xr, xc, box_row, max_size) ||
                    some_fish(cand_col, good_col[x], xc, xr, box_col, max_size);
-            tested_put(h, cand, good_row[x], max_size, x, fits);
+            tested_put(rs, h, cand, good_row[x], max_size, x, fits);
         }
         if (fits) sdk_bb_add(&pass, x);
     }
