@@ -700,6 +700,13 @@ static bool base_viable(search *st, int h, sdk_bb hc, sdk_bb endo, sdk_bb E2)
     if (st->fsets && !sets_viable(st, added, endo)) return false;
     if (!st->s->need_elims) return true;
     sdk_bb ok = sdk_bb_andnot(st->ind.xok, st->ind.away[st->n - 1]);
+    /* an x in the base (from now on: the base only grows) is a cannibal, in
+     * two cover houses, so the cells away from it go in n - 2 others, which
+     * n - 1 independent cells away from it (away[n - 2]) do not fit: what
+     * elim_cells says at a full base, said as soon as it holds, before the
+     * bound per x looks at x (a bitboard test against a loop per x) */
+    if (st->n >= 2)
+        ok = sdk_bb_andnot(ok, sdk_bb_and(sdk_bb_or(st->B, hc), st->ind.away[st->n - 2]));
     if (!sdk_bb_empty(endo)) ok = sdk_bb_and(ok, common_sees(st, E2));
     if (st->per_x) ok = xlevel_next(st, avail, sdk_bb_andnot(hc, endo), sdk_bb_or(st->B, hc), ok);
     st->ind.xok = ok;
