@@ -89,6 +89,10 @@ typedef struct search {
     int wit;                          /* the lost cell chosen as witness */
     bool per_x;                       /* keep the bound per elimination (st->xl) */
     xlevel xl[SDK_FISH_MAX_SIZE + 1]; /* per number of base houses (see below) */
+    /* per number of base houses: the cells in one (two, three) houses or
+     * more that cannot be cover houses (see cover_short) */
+    sdk_bb short1[SDK_FISH_MAX_SIZE + 1], short2[SDK_FISH_MAX_SIZE + 1],
+        short3[SDK_FISH_MAX_SIZE + 1];
 } search;
 
 static unsigned type_mask(int h)
@@ -681,6 +685,48 @@ static inline bool endo_fins_ok(const search *st, sdk_bb endo, sdk_bb *E2)
     return !st->s->need_elims || !sdk_bb_empty(sdk_bb_and(common_sees(st, *E2), st->cand));
 }
 
+/* ---- where an elimination lies -------------------------------------------
+ *
+ * An elimination lies in a cover house, a base cell (a cannibal) in two:
+ * a cell whose houses that may still be cover houses (of the cover types,
+ * neither in the base nor banned) are too few is none. Those houses only
+ * go as the base grows, so the cells short of them, kept per level as the
+ * cells with one, two or three houses that cannot be cover houses, only
+ * grow too. */
+
+/* Level 0: the houses not of the cover types (or banned). */
+static void cover_short_start(search *st)
+{
+    sdk_bb s1 = sdk_bb_none(), s2 = sdk_bb_none(), s3 = sdk_bb_none();
+    for (uint32_t out = ~st->cover_bits & ALL_HOUSES; out; out &= out - 1) {
+        sdk_bb H = sdk_house_bb[__builtin_ctz(out)];
+        s3 = sdk_bb_or(s3, sdk_bb_and(s2, H));
+        s2 = sdk_bb_or(s2, sdk_bb_and(s1, H));
+        s1 = sdk_bb_or(s1, H);
+    }
+    st->short1[0] = s1;
+    st->short2[0] = s2;
+    st->short3[0] = s3;
+}
+
+/* House h joins the base (level st->nbase + 1), B the base cells with it:
+ * the x of ok that stay possible. */
+static sdk_bb cover_short(search *st, int h, sdk_bb B, sdk_bb ok)
+{
+    int k = st->nbase;
+    sdk_bb s1 = st->short1[k], s2 = st->short2[k], s3 = st->short3[k];
+    if (st->cover_bits >> h & 1) {
+        sdk_bb H = sdk_house_bb[h];
+        s3 = sdk_bb_or(s3, sdk_bb_and(s2, H));
+        s2 = sdk_bb_or(s2, sdk_bb_and(s1, H));
+        s1 = sdk_bb_or(s1, H);
+    }
+    st->short1[k + 1] = s1;
+    st->short2[k + 1] = s2;
+    st->short3[k + 1] = s3;
+    return sdk_bb_andnot(ok, sdk_bb_or(s3, sdk_bb_and(B, s2)));
+}
+
 /* Add house h (its candidates hc, those already in the base endo, the endo
  * fins then E2) to the independent cells: can the base set still give a
  * fish? (With need_elims: some candidate left to eliminate; finless: at most
@@ -708,6 +754,7 @@ static bool base_viable(search *st, int h, sdk_bb hc, sdk_bb endo, sdk_bb E2)
     if (st->n >= 2)
         ok = sdk_bb_andnot(ok, sdk_bb_and(sdk_bb_or(st->B, hc), st->ind.away[st->n - 2]));
     if (!sdk_bb_empty(endo)) ok = sdk_bb_and(ok, common_sees(st, E2));
+    ok = cover_short(st, h, sdk_bb_or(st->B, hc), ok);
     if (st->per_x) ok = xlevel_next(st, avail, sdk_bb_andnot(hc, endo), sdk_bb_or(st->B, hc), ok);
     st->ind.xok = ok;
     return !sdk_bb_empty(ok);
@@ -937,6 +984,7 @@ static void witness_case(search *st, int r, uint32_t pins, uint32_t ban)
     memset(&st->ind, 0, sizeof st->ind);
     st->ind.xok = st->cand;
     xlevel_start(st);
+    cover_short_start(st);
     bool ok = __builtin_popcount(pins) <= st->n;
     for (uint32_t p = pins; p && ok; p &= p - 1) ok = pin_house(st, __builtin_ctz(p));
     if (ok) {
@@ -1058,6 +1106,7 @@ static int find_digit(const sdk_grid *g, int d, const sdk_fish_search *s, const 
             memset(&st.ind, 0, sizeof st.ind);
             st.ind.xok = st.cand;
             xlevel_start(&st);
+            cover_short_start(&st);
             if (st.fsets) {
                 memset(st.set_away[0], 0, sizeof st.set_away[0]);
                 memset(st.set_ok[0], 0xff, sizeof st.set_ok[0]);

@@ -334,9 +334,9 @@ static bool wanted(const sdk_fish_search *s, const sdk_fish_fins *imply, const s
 }
 
 /* Fish reported with a cannibalistic elimination: base_viable drops such
- * an x as soon as the base set leaves it too many independent cells (see
- * lib/fish.c), so the positions must hold some for the comparison to test
- * that rule. */
+ * an x as soon as the base set leaves it too many independent cells or
+ * fewer than two houses that may be cover houses (see lib/fish.c), so the
+ * positions must hold some for the comparison to test those rules. */
 static long cannibal_elims;
 
 static void compare_searches(const sdk_grid *g, int d, sdk_fish_search *s,
