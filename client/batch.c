@@ -184,6 +184,8 @@ static const char *chunk_text(const chunk *c, int i, char **scratch, size_t *cap
 
 /* Compact answers' lines are gathered in a buffer this big, then written. */
 #define LINES_SIZE ((size_t)256 << 10)
+/* The most a batch asks to be on huge pages (sdk_wire_heap_reserve). */
+#define HEAP_MAX ((size_t)28 << 20)
 
 /* Write n bytes of lines to f: straight to its file (after what f holds),
  * not copied into f's buffer first, when f has one. */
@@ -249,7 +251,7 @@ int batch_run(const batch_plan *p)
      * faults instead of one per 4 KiB (wire_heap.c); answers as big again
      * as their puzzles, room for one more message and the lines */
     size_t heap_want = (size_t)window * (size_t)chunk_size * 83 * 2 + ((size_t)2 << 20);
-    if (!interactive) sdk_wire_heap_reserve(heap_want < (28u << 20) ? heap_want : (28u << 20));
+    if (!interactive) sdk_wire_heap_reserve(heap_want < HEAP_MAX ? heap_want : HEAP_MAX);
     char *lines = sdk_xmalloc(LINES_SIZE);
     chunk *ring = calloc((size_t)window, sizeof *ring);
     int head = 0, count = 0;

@@ -694,16 +694,21 @@ static inline bool endo_fins_ok(const search *st, sdk_bb endo, sdk_bb *E2)
  * cells with one, two or three houses that cannot be cover houses, only
  * grow too. */
 
+/* One more house H that cannot be a cover house: the cells of H move up a
+ * count (s1: one such house or more, s2: two, s3: three). */
+static inline void cover_short_add(sdk_bb *s1, sdk_bb *s2, sdk_bb *s3, sdk_bb H)
+{
+    *s3 = sdk_bb_or(*s3, sdk_bb_and(*s2, H));
+    *s2 = sdk_bb_or(*s2, sdk_bb_and(*s1, H));
+    *s1 = sdk_bb_or(*s1, H);
+}
+
 /* Level 0: the houses not of the cover types (or banned). */
 static void cover_short_start(search *st)
 {
     sdk_bb s1 = sdk_bb_none(), s2 = sdk_bb_none(), s3 = sdk_bb_none();
-    for (uint32_t out = ~st->cover_bits & ALL_HOUSES; out; out &= out - 1) {
-        sdk_bb H = sdk_house_bb[__builtin_ctz(out)];
-        s3 = sdk_bb_or(s3, sdk_bb_and(s2, H));
-        s2 = sdk_bb_or(s2, sdk_bb_and(s1, H));
-        s1 = sdk_bb_or(s1, H);
-    }
+    for (uint32_t out = ~st->cover_bits & ALL_HOUSES; out; out &= out - 1)
+        cover_short_add(&s1, &s2, &s3, sdk_house_bb[__builtin_ctz(out)]);
     st->short1[0] = s1;
     st->short2[0] = s2;
     st->short3[0] = s3;
@@ -715,12 +720,7 @@ static sdk_bb cover_short(search *st, int h, sdk_bb B, sdk_bb ok)
 {
     int k = st->nbase;
     sdk_bb s1 = st->short1[k], s2 = st->short2[k], s3 = st->short3[k];
-    if (st->cover_bits >> h & 1) {
-        sdk_bb H = sdk_house_bb[h];
-        s3 = sdk_bb_or(s3, sdk_bb_and(s2, H));
-        s2 = sdk_bb_or(s2, sdk_bb_and(s1, H));
-        s1 = sdk_bb_or(s1, H);
-    }
+    if (st->cover_bits >> h & 1) cover_short_add(&s1, &s2, &s3, sdk_house_bb[h]);
     st->short1[k + 1] = s1;
     st->short2[k + 1] = s2;
     st->short3[k + 1] = s3;
