@@ -708,6 +708,64 @@ static bool counted_only(chain_walk *w, const sdk_rcc *e, unsigned act)
 }
 
 static void chain_dfs(chain_walk *w, unsigned prev);
+static void chain_step(chain_walk *w, int i, int b, unsigned act);
+
+/* Off only in tests: the counted walk two links before the last without
+ * bulk_counted (each next set counted on its own, as counted_only). */
+static bool chain_count_bulk = true;
+
+/* The counted walk at set k (k = als[n], n = max_rc - 3 > 0: every next set
+ * is counted_only's case), when the nodes of all of k's next sets fit in
+ * the budget. Each next set b (edge q, usable with excl, b not in the
+ * chain) counts deg(b) + preleaf_nodes(b, x, ...) with x = q's lowest
+ * actual digit, whether it is entered (chain_dfs counts deg(b), then
+ * chain_preleaf its preleaf_nodes) or only counted (counted_only): the
+ * total T is known before the walk. If nodes + T fits in max_nodes, no
+ * budget test on the way can fail (nodes only grows, up to nodes + T), so
+ * T is added at once and the next sets are walked uncounted: only those
+ * counted_only would enter, the edges of reach_edges(3, k, ...) (a set
+ * that may end a chain, or whose list for 2 links is not empty; the test
+ * for an end there is made for n + 1 >= 3 only, a superset otherwise:
+ * a set entered uncounted that can find nothing finds nothing). Returns
+ * false (nothing done) when T does not fit: the caller counts edge by
+ * edge, and the budget stops it exactly where it stopped. */
+static bool bulk_counted(chain_walk *w, int k, unsigned excl, int u)
+{
+    const int *first_of = w->gr->first;
+    const int n = w->n, nk = w->gr->nals, cnt = w->nx[u].i;
+    const long degk = first_of[k + 1] - first_of[k];
+    long total = 0;
+    for (int p = 0; p < cnt; p++) {
+        const next_edge *q = &w->nx[u + 1 + p];
+        int b = q->b;
+        if (w->in_chain[b] || (w->forward && b < k)) continue;
+        unsigned x = q->act & (0u - q->act);
+        long t = first_of[b + 1] - first_of[b] + w->sum[b] - w->sum1[b * 9 + __builtin_ctz(x)];
+        if (!(w->forward && k < b) && (w->gr->edge[q->i].digits & ~x)) t -= degk;
+        for (int i = 0; i < n; i++) {
+            int m = w->als[i];
+            if (w->forward && m < b) continue;
+            if (w->pairdig[(size_t)b * (size_t)nk + (size_t)m] & ~x)
+                t -= first_of[m + 1] - first_of[m];
+        }
+        total += t;
+    }
+    recs *R = w->R;
+    if (R->nodes + total > R->max_nodes) return false;
+    R->nodes += total;
+    w->count = false;
+    unsigned first = w->act[0];
+    int at = reach_edges(w, 3, k, first, excl);
+    for (int i = 0; i < w->pool[at]; i++) {
+        int fi = w->pool[at + 1 + i];
+        const sdk_rcc *f = &w->gr->edge[fi];
+        if (w->in_chain[f->b] || (w->forward && f->b < k)) continue;
+        chain_step(w, fi, f->b, f->digits & ~excl);
+        at = reach_edges(w, 3, k, first, excl); /* the pool may have moved: same list */
+    }
+    w->count = true;
+    return true;
+}
 
 /* Take edge i to set b with actual RC act: push b, check, extend, pop. */
 static void chain_step(chain_walk *w, int i, int b, unsigned act)
@@ -759,6 +817,9 @@ static void chain_dfs(chain_walk *w, unsigned prev)
     }
     if (w->n > 0) { /* the edges usable with excl (the others: act empty) */
         int u = usable_at(w, k, excl), cnt = w->nx[u].i;
+        if (w->count && !w->since && w->n + 3 == w->max_rc && w->pairdig && chain_count_bulk &&
+            bulk_counted(w, k, excl, u))
+            return;
         for (int p = 0; p < cnt; p++) {
             next_edge q = w->nx[u + 1 + p]; /* nx may move below: a copy */
             if (w->in_chain[q.b] || (w->forward && q.b < k)) continue;
