@@ -39,6 +39,17 @@ typedef struct list_slot {
     unsigned gen;
     int at;
 } list_slot;
+/* The reach lists of one key (set k, first RC, excl) for the current start
+ * (valid while gen is its generation): at[j - 1] the offset of the list for
+ * j links in the pool (-1: not built yet), empty the most links whose list
+ * is known empty (0: none). One record per key, the keys of one first RC
+ * together: the lists for all j and the empty mark are read from one
+ * place, and a start's lookups stay in a ninth of the table. */
+typedef struct reach_slot {
+    unsigned gen;
+    int empty;
+    int at[DEEP_MAX];
+} reach_slot;
 /* An edge i of the graph to set b, with its actual RC act under some excl. */
 typedef struct next_edge {
     int i, b;
@@ -330,27 +341,27 @@ typedef struct chain_walk {
     /* The last link of a chain only looks for eliminations, and almost every
      * restricted common it scans gives none (the end set shares no digit z
      * with the start that some cell sees in both, or the link's only RC digit
-     * is the one the link before used). For the current start,
-     * list[0][(k * 9 + f) * 9 + x].at lists (in pool, count first) the
-     * edges of set k that can give one when the chain's first RC is digit
-     * f + 1 and the last link may not use digit x + 1; built the first time
-     * a chain ends next to k so. */
-    /* The same j = 2..DEEP_MAX links before the end: list[j - 1][same key]
+     * is the one the link before used). For the current start, the record
+     * reach[(f * cap + k) * 9 + x] (reach_slot) has at[0]: the list (in
+     * pool, count first) of the edges of set k that can give one when the
+     * chain's first RC is digit f + 1 and the last link may not use digit
+     * x + 1; built the first time a chain ends next to k so. */
+    /* The same j = 2..DEEP_MAX links before the end: at[j - 1] of the record
      * lists the edges of k to a set that may end a chain (the test of
-     * list[0]) or whose own list for j - 1 is not empty; the others only
+     * at[0]) or whose own list for j - 1 is not empty; the others only
      * count their search nodes (j = 2) or find nothing. reach_edges builds
      * them. Nearly all are empty, so a walk without node counting takes
      * them from 5 links left on (the start's next set): a set whose list
      * is empty is not entered, and the lists are shared by every path to
      * the same set with the same first and excl (3 links: 13% more
      * instructions over the standard profile's chain searches). */
-    list_slot *list[DEEP_MAX];
     /* A list for j links holds those for fewer (an end within j - 1 links is
      * one within j): when the list of (k, first, excl) for j links is empty,
-     * so are those for fewer. empty[key].at: the most links whose list is
-     * known empty (for the current start, gen); such a list is not built
-     * but read at pool offset 0, an empty list. */
-    list_slot *empty;
+     * so are those for fewer. The record's empty: the most links whose list
+     * is known empty; such a list is not built but read at pool offset 0, an
+     * empty list. */
+    reach_slot *reach;
+    int cap; /* sets the tables are sized for (chain_space) */
     int *pool, npool, cappool;
     /* The lists above scan the edges of k that a chain entering k with excl
      * may take (digits & ~excl not empty: most edges are single-digit, and
@@ -499,22 +510,23 @@ static inline int usable_at(chain_walk *w, int k, unsigned excl)
     return slot->gen == w->call_gen ? slot->at : usable_edges(w, k, excl);
 }
 
-/* The list for j links of key is empty: so are those for fewer links. */
-static void note_empty(chain_walk *w, int key, int j)
+/* The record of the lists above: first and excl are one digit each. */
+static inline reach_slot *reach_slot_at(const chain_walk *w, int k, unsigned first, unsigned excl)
 {
-    list_slot *e = &w->empty[key];
-    if (e->gen != w->gen) {
-        e->gen = w->gen;
-        e->at = j;
-    } else if (j > e->at) {
-        e->at = j;
-    }
+    return &w->reach[((size_t)__builtin_ctz(first) * (size_t)w->cap + (size_t)k) * 9 +
+                     (size_t)__builtin_ctz(excl)];
 }
 
-/* The key of the lists above: first and excl are one digit each. */
-static int leaf_key(int k, unsigned first, unsigned excl)
+/* The record, made the current start's (nothing built) if it was not. */
+static reach_slot *reach_slot_of(const chain_walk *w, int k, unsigned first, unsigned excl)
 {
-    return (k * 9 + __builtin_ctz(first)) * 9 + __builtin_ctz(excl);
+    reach_slot *r = reach_slot_at(w, k, first, excl);
+    if (r->gen != w->gen) {
+        r->gen = w->gen;
+        r->empty = 0;
+        for (int j = 0; j < DEEP_MAX; j++) r->at[j] = -1;
+    }
+    return r;
 }
 
 /* The edges of set k that may end a chain whose first RC is `first` with
@@ -524,11 +536,10 @@ static int leaf_key(int k, unsigned first, unsigned excl)
  * offset in pool: the count n, then n edge indices in graph order. */
 static int leaf_edges(chain_walk *w, int k, unsigned first, unsigned excl)
 {
-    int key = leaf_key(k, first, excl);
     int start = w->als[0];
-    list_slot *slot = &w->list[0][key];
-    if (slot->gen == w->gen) return slot->at;
-    if (w->empty[key].gen == w->gen) return 0; /* empty for more links */
+    reach_slot *slot = reach_slot_of(w, k, first, excl);
+    if (slot->at[0] >= 0) return slot->at[0];
+    if (slot->empty) return 0; /* empty for more links */
     int u = usable_at(w, k, excl), cnt = w->nx[u].i;
     const next_edge *q = &w->nx[u + 1];
     pool_reserve(w, cnt + 1);
@@ -539,9 +550,8 @@ static int leaf_edges(chain_walk *w, int k, unsigned first, unsigned excl)
     }
     w->pool[at] = n;
     w->npool += n + 1;
-    slot->at = at;
-    slot->gen = w->gen;
-    if (!n) note_empty(w, key, 1);
+    slot->at[0] = at;
+    if (!n && !slot->empty) slot->empty = 1;
     return at;
 }
 
@@ -551,8 +561,9 @@ static int reach_edges(chain_walk *w, int j, int k, unsigned first, unsigned exc
  * common case: most are asked for again and again). */
 static inline int reach_at(chain_walk *w, int j, int k, unsigned first, unsigned excl)
 {
-    const list_slot *slot = &w->list[j - 1][leaf_key(k, first, excl)];
-    return slot->gen == w->gen ? slot->at : reach_edges(w, j, k, first, excl);
+    const reach_slot *slot = reach_slot_at(w, k, first, excl);
+    return slot->gen == w->gen && slot->at[j - 1] >= 0 ? slot->at[j - 1]
+                                                       : reach_edges(w, j, k, first, excl);
 }
 
 /* The edges of k (its chain's last link may not use excl) whose next set may
@@ -563,10 +574,10 @@ static inline int reach_at(chain_walk *w, int j, int k, unsigned first, unsigned
 static int reach_edges(chain_walk *w, int j, int k, unsigned first, unsigned excl)
 {
     if (j == 1) return leaf_edges(w, k, first, excl);
-    int key = leaf_key(k, first, excl);
     int start = w->als[0];
-    if (w->list[j - 1][key].gen == w->gen) return w->list[j - 1][key].at;
-    if (w->empty[key].gen == w->gen && w->empty[key].at >= j) return 0; /* empty for more */
+    reach_slot *slot = reach_slot_of(w, k, first, excl); /* stays put: other keys below */
+    if (slot->at[j - 1] >= 0) return slot->at[j - 1];
+    if (slot->empty >= j) return 0; /* empty for more */
     int u = usable_at(w, k, excl), cnt = w->nx[u].i;
     /* the lists for j - 1 first (the pool and nx may move, their offsets
      * stay), then this one; up to 64 edges, what to keep is noted on the way */
@@ -590,9 +601,8 @@ static int reach_edges(chain_walk *w, int j, int k, unsigned first, unsigned exc
     }
     w->pool[at] = n;
     w->npool += n + 1;
-    w->list[j - 1][key].at = at;
-    w->list[j - 1][key].gen = w->gen;
-    if (!n) note_empty(w, key, j);
+    slot->at[j - 1] = at;
+    if (!n && j > slot->empty) slot->empty = j;
     return at;
 }
 
@@ -734,6 +744,10 @@ static bool bulk_counted(chain_walk *w, int k, unsigned excl, int u)
     const int *first_of = w->gr->first;
     const int n = w->n, nk = w->gr->nals, cnt = w->nx[u].i;
     const long degk = first_of[k + 1] - first_of[k];
+    /* the RC digits of b and a set m of the chain, from m's row (the same
+     * as b's: RCs are symmetric), read along it as b grows */
+    const uint16_t *row[MAX_RECORD_ALS];
+    for (int i = 0; i < n; i++) row[i] = w->pairdig + (size_t)w->als[i] * (size_t)nk;
     long total = 0;
     for (int p = 0; p < cnt; p++) {
         const next_edge *q = &w->nx[u + 1 + p];
@@ -745,8 +759,7 @@ static bool bulk_counted(chain_walk *w, int k, unsigned excl, int u)
         for (int i = 0; i < n; i++) {
             int m = w->als[i];
             if (w->forward && m < b) continue;
-            if (w->pairdig[(size_t)b * (size_t)nk + (size_t)m] & ~x)
-                t -= first_of[m + 1] - first_of[m];
+            if (row[i][b] & ~x) t -= first_of[m + 1] - first_of[m];
         }
         total += t;
     }
@@ -842,14 +855,15 @@ static void chain_dfs(chain_walk *w, unsigned prev)
 
 /* The chain search's tables, kept per thread from one search to the next
  * (allocating and clearing them cost more than most searches): sized for
- * cap sets; an entry of uz or list is valid while its gen is the current
+ * cap sets; an entry of uz or reach is valid while its gen is the current
  * start's generation, so nothing is cleared between starts or searches.
  * in_chain is all false between searches. */
 typedef struct chain_space {
     int cap;
     bool *in_chain;
     uz_slot *uz;
-    list_slot *list[DEEP_MAX], *empty, *usable;
+    reach_slot *reach;
+    list_slot *usable;
     int *pool, cappool;
     unsigned gen, call_gen;
     next_edge *nx;
@@ -861,8 +875,7 @@ static void chain_space_free(chain_space *sp)
 {
     free(sp->in_chain);
     free(sp->uz);
-    for (int j = 0; j < DEEP_MAX; j++) free(sp->list[j]);
-    free(sp->empty);
+    free(sp->reach);
     free(sp->usable);
     free(sp->nx);
     free(sp->pool);
@@ -880,9 +893,7 @@ static chain_space *chain_space_of(int n)
     sp->cap = cap;
     sp->in_chain = sdk_xcalloc((size_t)cap, sizeof *sp->in_chain);
     sp->uz = sdk_xcalloc((size_t)cap, sizeof *sp->uz);
-    for (int j = 0; j < DEEP_MAX; j++)
-        sp->list[j] = sdk_xcalloc((size_t)cap * 81, sizeof *sp->list[j]);
-    sp->empty = sdk_xcalloc((size_t)cap * 81, sizeof *sp->empty);
+    sp->reach = sdk_xcalloc((size_t)cap * 81, sizeof *sp->reach);
     sp->pool = sdk_xmalloc(sizeof *sp->pool * 256);
     sp->cappool = 256;
     sp->usable = sdk_xcalloc((size_t)cap * 9, sizeof *sp->usable);
@@ -897,9 +908,7 @@ static unsigned chain_space_next_gen(chain_space *sp)
 {
     if (++sp->gen == 0) { /* wrapped: clear, start again */
         memset(sp->uz, 0, sizeof *sp->uz * (size_t)sp->cap);
-        for (int j = 0; j < DEEP_MAX; j++)
-            memset(sp->list[j], 0, sizeof *sp->list[j] * (size_t)sp->cap * 81);
-        memset(sp->empty, 0, sizeof *sp->empty * (size_t)sp->cap * 81);
+        memset(sp->reach, 0, sizeof *sp->reach * (size_t)sp->cap * 81);
         sp->gen = 1;
     }
     return sp->gen;
@@ -1031,13 +1040,13 @@ static void search_chain(const sdk_als_list *l, const sdk_rcc_graph *gr, int max
                     .max_rc = max_rc,
                     .in_chain = sp->in_chain,
                     .uz = sp->uz,
-                    .empty = sp->empty,
+                    .reach = sp->reach,
+                    .cap = sp->cap,
                     .pool = sp->pool,
                     .cappool = sp->cappool,
                     .forward = forward,
                     .count = count,
                     .since = since};
-    memcpy(w.list, sp->list, sizeof w.list);
     if (++sp->call_gen == 0) { /* wrapped: clear, start again */
         memset(sp->usable, 0, sizeof *sp->usable * (size_t)sp->cap * 9);
         sp->call_gen = 1;
