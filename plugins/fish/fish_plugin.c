@@ -285,12 +285,20 @@ static uint64_t def_bit(const fdef *def)
     return 1ULL << def_index(def);
 }
 
+/* The set of a pattern. Every cell must move the index: bits 0..k of a
+ * product depend on bits 0..k of the factor only, so the words are mixed
+ * and a product's high bits taken. (The index was bits 0-8 and 29-37 of
+ * plain products, which cells 38-63 did not move: the patterns of a grid
+ * less one candidate there all fell in one set of four.) */
 static miss *miss_set(const sdk_fish_search *s, sdk_bb cand)
 {
-    uint64_t h = cand.lo * 0x9E3779B97F4A7C15ULL ^ cand.hi * 0xC2B2AE3D27D4EB4FULL;
-    h ^= (uint64_t)(s->max_fins * 31 + s->max_endo_fins) * 0x165667B19E3779F9ULL;
+    uint64_t h = cand.lo * 0x9E3779B97F4A7C15ULL;
+    h ^= h >> 32;
+    h ^= cand.hi + (uint64_t)(s->max_fins * 31 + s->max_endo_fins) * 0x165667B19E3779F9ULL;
+    h *= 0xC2B2AE3D27D4EB4FULL;
     h ^= h >> 29;
-    return misses[h % MISS_SETS];
+    h *= 0x9E3779B97F4A7C15ULL;
+    return misses[(h >> 32) % MISS_SETS];
 }
 
 /* The entry of (s's fin limits, cand), moved to the front of its set, or
