@@ -9,7 +9,8 @@
  *   plugins/chains/reach.c rule out: no skipped premise may reach a literal
  *   the plugin checks past distance 2 (of its cell, or an AIC end); sets
  *   built in the arrays of earlier ones (as the plugin keeps them) answer
- *   as fresh ones.
+ *   as fresh ones, and a true premise's set is exactly the true literals a
+ *   search from it reaches.
  *
  * Positions: hard puzzles after singles and locked candidates, then with
  * wrong candidates removed one by one (more strong links, longer chains),
@@ -72,6 +73,28 @@ static bool deep(const sdk_grid *g, const ref *r, int c, int d, bool on)
     return false;
 }
 
+/* R's set of the true premise `start` (a present candidate) must be what
+ * the premise reaches past itself: the true literals r (a breadth-first
+ * search from it) reached, and itself when a reached false literal links
+ * back to it. */
+static void check_set(const sdk_links *L, const chain_reach *R, const ref *r, int start)
+{
+    const uint64_t *after =
+        R->after + (size_t)R->scc[R->idx[SDK_LIT_NODE(start)]] * (size_t)R->words;
+    for (int i = 0; i < R->n; i++) {
+        int lit = SDK_LIT(R->node[i], 1);
+        bool want = lit != start && r->dist[lit] != INT_MAX;
+        if (lit == start)
+            for (int f = 0; f < L->nnode * 2 && !want; f += 2)
+                for (int e = L->first[f]; r->dist[f] != INT_MAX && e < L->first[f + 1]; e++)
+                    if (L->edge[e].to == start) want = true;
+        bool got = after[i >> 6] >> (i & 63) & 1;
+        if (got != want)
+            fail_msg("flags %u: the set of literal %d has %d: %d, a search finds %d", L->flags,
+                     start, lit, got, want);
+    }
+}
+
 static int checked, skipped, searched_deep;
 /* reachability sets built position after position in the same arrays */
 static chain_reach kept;
@@ -98,6 +121,10 @@ static void check_position(const sdk_grid *g, unsigned flags)
                 int start = SDK_LIT(SDK_CAND_NODE(c, d), on);
                 for (int lifo = 0; lifo < 2; lifo++) {
                     ref_search(&L, start, lifo, &r);
+                    if (on && !lifo) {
+                        check_set(&L, &R, &r, start);
+                        check_set(&L, &kept, &r, start);
+                    }
                     if (lifo)
                         sdk_links_search_lifo(&L, start, &S);
                     else
