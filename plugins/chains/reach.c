@@ -12,10 +12,11 @@
  * or from a false one to a true one (strong), so what a true literal reaches
  * is decided by the graph on the true literals where a -> b when a's weak
  * link and a strong link lead from a to b. Its strongly connected components
- * (sdk_graph_scc) and, in the order they complete, per component the set of true
- * literals it reaches (its successors and what they reach) give for every
- * premise what it reaches as a set: a false literal is reached when one of
- * the true literals reached has a link into it (`into`). A premise whose sets
+ * (Tarjan's algorithm, as in lib/scc.c, walked here on the links themselves)
+ * and, as they complete, per component the set of true literals it reaches
+ * (its successors and what they reach) give for every premise what it
+ * reaches as a set: a false literal is reached when one of the true
+ * literals reached has a link into it (`into`). A premise whose sets
  * hold no literal to check is not searched; the others are, and the search
  * decides as before. The sets only say "reached", never a distance, so the
  * tests keep every literal that could be past distance 2. */
@@ -49,11 +50,10 @@ void chain_reach_free(chain_reach *r)
     free(r->after);
     free(r->into);
     free(r->tmp);
-    free(r->stamp);
-    free(r->tfirst);
-    free(r->tadj);
     free(r->sfirst);
     free(r->sadj);
+    free(r->tfirst);
+    free(r->tadj);
     free(r->work);
     memset(r, 0, sizeof *r);
 }
@@ -86,75 +86,129 @@ static bool build_strong(const sdk_links *L, chain_reach *r)
     return alternating;
 }
 
-/* The true-literal graph (per index, its successors, indices, in tadj from
- * tfirst) and r->into, from one pass over the links of the true literals
- * and the strong links of build_strong(); false when a link does not
- * alternate (from a true literal to a true one, or from a false one to a
- * false one). A weak link never leads to an absent candidate (the graph
- * links present ones only), and an absent one has no links. */
-static bool build_tgraph(const sdk_links *L, chain_reach *r)
+/* The graph reach_walk() walks: the true literals (node i < n: index i's
+ * true literal) lead to the false literals (node n + i) their weak links
+ * reach that have a strong link (the others reach nothing), in tadj from
+ * tfirst; a false literal leads to the true ones of its strong links
+ * (sadj from sfirst, build_strong). One pass over the weak links, which
+ * also fills r->into (only the candidates' rows are read after); false
+ * when a link does not alternate (true to true, or false to false). */
+static bool build_weak(const sdk_links *L, chain_reach *r)
 {
-    size_t W = (size_t)r->words;
     bool alternating = build_strong(L, r);
     int n = r->n, ncand = r->ncand;
-    const int *node_of = r->node, *idx = r->idx, *sfirst = r->sfirst, *sadj = r->sadj;
-    int *stamp = r->stamp, *first = r->tfirst;
-    for (int i = 0; i < n; i++) stamp[i] = -1;
-    int na = 0;
-    for (int i = 0; i < n; i++) {
-        first[i] = na;
-        /* room for every successor (each index once) */
-        if (na + n > r->adj_cap) {
-            r->adj_cap = 2 * (na + n) + 4096;
-            r->tadj = sdk_xrealloc(r->tadj, sizeof(int) * (size_t)r->adj_cap);
-        }
-        int *tadj = r->tadj;
-        int a = SDK_LIT(node_of[i], 1);
-        for (int e = L->first[a]; e < L->first[a + 1]; e++) {
-            int f = L->edge[e].to;
-            if (SDK_LIT_ON(f)) alternating = false;
+    size_t W = (size_t)r->words;
+    const int *restrict node_of = r->node, *restrict idx = r->idx, *restrict sfirst = r->sfirst,
+                        *restrict lfirst = L->first;
+    const sdk_ledge *restrict edge = L->edge;
+    uint64_t *restrict into = r->into;
+    int *restrict tfirst = r->tfirst;
+    /* a true literal's successors fit in its links (node_of ascends) */
+    int need = n ? lfirst[SDK_LIT(node_of[n - 1], 1) + 1] : 0;
+    if (need > r->adj_cap) {
+        free(r->tadj);
+        r->adj_cap = need + 4096;
+        r->tadj = sdk_xmalloc(sizeof(int) * (size_t)r->adj_cap);
+    }
+    int *restrict tadj = r->tadj;
+    int na = 0, targets = 0; /* targets: the or of the links' ends (odd: one is true) */
+    for (int v = 0; v < n; v++) {
+        tfirst[v] = na;
+        int a = SDK_LIT(node_of[v], 1);
+        uint64_t *word = into + (v >> 6), bit = 1ULL << (v & 63);
+        for (int e = lfirst[a], end = lfirst[a + 1]; e < end; e++) {
+            int f = edge[e].to;
+            targets |= f;
             int fi = idx[SDK_LIT_NODE(f)];
             if (fi < 0) continue;
-            /* only the candidates' rows are read */
-            if (fi < ncand) put(r->into + (size_t)fi * W, i);
-            for (int s = sfirst[fi]; s < sfirst[fi + 1]; s++) {
-                int b = sadj[s];
-                if (stamp[b] == i) continue;
-                stamp[b] = i;
-                tadj[na++] = b;
-            }
+            if (fi < ncand) word[(size_t)fi * W] |= bit;
+            if (sfirst[fi] != sfirst[fi + 1]) tadj[na++] = n + fi;
         }
     }
-    first[n] = na;
-    return alternating;
+    tfirst[n] = na;
+    return alternating && !SDK_LIT_ON(targets);
 }
 
-/* component_done()'s view of the build. */
-typedef struct reach_pass {
-    chain_reach *r;
-} reach_pass;
-
-/* A component completed (every component it reaches came first): its set
- * `after`, the literals its members lead to and what those reach. */
-static void component_done(void *ctx, int comp, const int *members, int k)
+/* Tarjan's walk (as in lib/scc.c) of build_weak()'s graph, which has the
+ * true literals of the graph on true literals (see the top of this file)
+ * with the false literals between them: a true literal reaches the same
+ * true literals in both, and a weak link and a strong link are not paired
+ * up here.
+ *
+ * The sets grow during the walk, a row per node (r->after, cleared when
+ * the node is entered): a node's row gets each successor that is a true
+ * literal and what each successor reaches, which is the successor's
+ * component's set when that component is complete, or comes later through
+ * the tree edges when the successor is on the stack (then it is in the
+ * node's component). A node handed back to its parent gives the parent
+ * itself (when true) and its row, or its complete component's set. When a
+ * node roots a component, every member is in its subtree and the members'
+ * rows have flowed into its own, so its row is the component's set: the
+ * true literals any member reaches past itself, the true members included
+ * exactly when a member links to one. r->scc[i] is the root of i's
+ * component, whose row holds the set. */
+static void reach_walk(chain_reach *r)
 {
-    const reach_pass *p = ctx;
-    chain_reach *r = p->r;
-    const int *first = r->tfirst, *adj = r->tadj;
-    int W = r->words;
-    uint64_t *set = r->after + (size_t)comp * (size_t)W;
-    memset(set, 0, sizeof(uint64_t) * (size_t)W);
-    for (int i = 0; i < k; i++) {
-        int m = members[i];
-        for (int e = first[m]; e < first[m + 1]; e++) {
-            int b = adj[e], cb = r->scc[b];
-            put(set, b);
-            /* each successor component's set once (r->stamp: the last
-             * component that took it) */
-            if (cb == comp || r->stamp[cb] == comp) continue;
-            r->stamp[cb] = comp;
-            const uint64_t *sb = r->after + (size_t)cb * (size_t)W;
-            for (int x = 0; x < W; x++) set[x] |= sb[x];
+    int n = r->n, nx = 2 * n;
+    size_t W = (size_t)r->words;
+    const int *restrict tfirst = r->tfirst, *restrict tadj = r->tadj, *restrict sfirst = r->sfirst,
+                        *restrict sadj = r->sadj;
+    uint64_t *restrict after = r->after;
+    int *restrict root_of = r->scc;
+    int *restrict index = r->work, *restrict low = index + nx, *restrict stack = index + 2 * nx,
+                  *restrict call = index + 3 * nx, *restrict at = index + 4 * nx;
+    for (int v = 0; v < nx; v++) index[v] = root_of[v] = -1;
+    int next = 0, sp = 0, depth = 0;
+    for (int start = 0; start < n; start++) {
+        if (index[start] >= 0) continue;
+        int w = start;
+        for (;;) {
+            if (w >= 0) { /* enter w */
+                index[w] = low[w] = next++;
+                stack[sp++] = w;
+                call[depth++] = w;
+                at[w] = w < n ? tfirst[w] : sfirst[w - n];
+                memset(after + (size_t)w * W, 0, sizeof(uint64_t) * W);
+            }
+            int v = call[depth - 1], k = at[v], lv = low[v];
+            const int *list = v < n ? tadj : sadj;
+            int kend = v < n ? tfirst[v + 1] : sfirst[v - n + 1];
+            uint64_t *row = after + (size_t)v * W;
+            w = -1;
+            while (k < kend) {
+                int x = list[k++];
+                if (index[x] < 0) {
+                    w = x;
+                    break;
+                }
+                if (x < n) put(row, x);
+                if (root_of[x] < 0) {
+                    if (index[x] < lv) lv = index[x]; /* on the stack */
+                } else {
+                    const uint64_t *sx = after + (size_t)root_of[x] * W;
+                    for (size_t i = 0; i < W; i++) row[i] |= sx[i];
+                }
+            }
+            low[v] = lv;
+            if (w >= 0) { /* entered next, v taken up again after it */
+                at[v] = k;
+                continue;
+            }
+            depth--;
+            if (lv == index[v]) { /* v roots a component: the stack from v up */
+                int from = sp;
+                do from--;
+                while (stack[from] != v);
+                for (int i = from; i < sp; i++) root_of[stack[i]] = v;
+                sp = from;
+            }
+            if (!depth) break;
+            int u = call[depth - 1];
+            uint64_t *urow = after + (size_t)u * W;
+            if (v < n) put(urow, v);
+            const uint64_t *vrow = after + (size_t)(root_of[v] < 0 ? v : root_of[v]) * W;
+            for (size_t i = 0; i < W; i++) urow[i] |= vrow[i];
+            if (lv < low[u]) low[u] = lv;
         }
     }
 }
@@ -178,18 +232,16 @@ void chain_reach_build(const sdk_links *L, chain_reach *r)
         free(r->idx);
         free(r->node);
         free(r->scc);
-        free(r->stamp);
-        free(r->tfirst);
         free(r->sfirst);
+        free(r->tfirst);
         free(r->work);
         r->nodes_cap = nnode;
         r->idx = sdk_xmalloc(sizeof(int) * (size_t)nnode);
         r->node = sdk_xmalloc(sizeof(int) * (size_t)nnode);
-        r->scc = sdk_xmalloc(sizeof(int) * (size_t)nnode);
-        r->stamp = sdk_xmalloc(sizeof(int) * (size_t)nnode);
-        r->tfirst = sdk_xmalloc(sizeof(int) * ((size_t)nnode + 1));
+        r->scc = sdk_xmalloc(sizeof(int) * (size_t)nnode * 2);
         r->sfirst = sdk_xmalloc(sizeof(int) * ((size_t)nnode + 1));
-        r->work = sdk_xmalloc(sizeof(int) * (size_t)nnode * 5);
+        r->tfirst = sdk_xmalloc(sizeof(int) * ((size_t)nnode + 1));
+        r->work = sdk_xmalloc(sizeof(int) * (size_t)nnode * 10);
     }
     /* present nodes: the grid's candidates (in node order), then the others */
     int n = 0;
@@ -209,18 +261,14 @@ void chain_reach_build(const sdk_links *L, chain_reach *r)
     r->n = n;
     r->words = (n + 63) / 64 ? (n + 63) / 64 : 1;
     int W = r->words;
-    r->after = room_for(r->after, &r->sets_cap, W * (n ? n : 1), sizeof(uint64_t));
+    r->after = room_for(r->after, &r->sets_cap, W * 2 * (n ? n : 1), sizeof(uint64_t));
     r->into = room_for(r->into, &r->into_cap, W * (r->ncand ? r->ncand : 1), sizeof(uint64_t));
     memset(r->into, 0, sizeof(uint64_t) * (size_t)W * (size_t)r->ncand);
     r->tmp = room_for(r->tmp, &r->tmp_cap, W * 2, sizeof(uint64_t));
     /* every link a search from a true literal can take is checked here,
      * those of the false premises in chain_reach_false_may_chain() */
-    if (build_tgraph(L, r)) {
-        for (int i = 0; i < n; i++) r->stamp[i] = -1; /* for component_done */
-        reach_pass p = {r};
-        sdk_graph_scc(n, r->tfirst, r->tadj, NULL, r->scc, r->work, component_done, &p);
-        r->ok = true;
-    }
+    r->ok = build_weak(L, r);
+    if (r->ok) reach_walk(r);
 }
 
 bool chain_reach_true_may_loop(const chain_reach *r, const sdk_grid *g, int c, int d)

@@ -13,13 +13,14 @@ typedef struct chain_reach {
     int ncand;       /* present candidate nodes (indices 0 .. ncand - 1) */
     int *idx;        /* per node: its index among the present nodes, or -1 */
     int *node;       /* per index: the node */
-    int *scc;        /* per index: its strongly connected component */
-    uint64_t *after; /* per component: the true literals reachable from it */
+    int *scc;        /* per index: the root of its component (reach.c: reach_walk) */
+    uint64_t *after; /* per root: the true literals its component reaches */
     uint64_t *into;  /* per candidate index: the true literals with a link into its false one */
     uint64_t *tmp;   /* two sets of work space */
     /* the arrays' sizes and the build's work space, kept for the next build */
-    int nodes_cap, sets_cap, into_cap, adj_cap, tmp_cap, sadj_cap;
-    int *stamp, *tfirst, *tadj, *work;
+    int nodes_cap, sets_cap, into_cap, tmp_cap, sadj_cap, adj_cap;
+    int *work;
+    int *tfirst, *tadj; /* per index, its true literal's successors (reach.c) */
     int *sfirst, *sadj; /* per index, its false literal's successors (reach.c) */
 } chain_reach;
 
