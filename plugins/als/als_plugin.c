@@ -50,6 +50,19 @@ typedef struct reach_slot {
     int empty;
     int at[DEEP_MAX];
 } reach_slot;
+/* bulk_counted's sum over the next sets of (k, excl) for the current
+ * search (valid while gen is its call_gen). */
+typedef struct bulk_slot {
+    unsigned gen;
+    long whole;
+} bulk_slot;
+/* bulk_counted's count for (k, excl, m), in an open-addressed table: key
+ * (k * 9 + excl digit) << 32 | m, valid while gen is the search's call_gen. */
+typedef struct shared_slot {
+    uint64_t key;
+    unsigned gen;
+    int count;
+} shared_slot;
 /* An edge i of the graph to set b, with its actual RC act under some excl. */
 typedef struct next_edge {
     int i, b;
@@ -376,6 +389,12 @@ typedef struct chain_walk {
      * the next sets' edge counts (deg), and the same for the edges of one RC
      * digit x only (sum1[k * 9 + x]). */
     long *sum, *sum1;
+    /* bulk_counted's sums, kept for the search (call_gen): per (k, excl)
+     * in bulk[k * 9 + x]; per (k, excl, m) in shared (capshared slots, a
+     * power of two, nshared of them used). */
+    bulk_slot *bulk;
+    shared_slot *shared;
+    int capshared, nshared;
     uint16_t edig[MAX_RECORD_ALS]; /* edig[i]: every RC digit between als[i] and als[i+1] */
     uint16_t *pairdig; /* RC digits of sets a and b at a * nals + b (0: no edge); NULL: too
                         * many sets, the edge is looked up in a's row */
@@ -724,44 +743,131 @@ static void chain_step(chain_walk *w, int i, int b, unsigned act);
  * bulk_counted (each next set counted on its own, as counted_only). */
 static bool chain_count_bulk = true;
 
+/* The nodes next set b (over edge q of k, usable with excl) counts when
+ * the chain holds none of its neighbours but k: deg(b) + preleaf_nodes(b,
+ * x, ...) with x = q's lowest actual digit, less k's edges when k is
+ * linked to b by more than x (k is not entered from b). */
+static long next_nodes(const chain_walk *w, int k, int b, unsigned digits, unsigned act)
+{
+    const int *first_of = w->gr->first;
+    unsigned x = act & (0u - act);
+    long t = first_of[b + 1] - first_of[b] + w->sum[b] - w->sum1[b * 9 + __builtin_ctz(x)];
+    if (!(w->forward && k < b) && (digits & ~x)) t -= first_of[k + 1] - first_of[k];
+    return t;
+}
+
+/* Whether set m of the chain keeps its edges out of next set b's count (b
+ * reached from k with actual RC act): m is linked to b by more than x, as
+ * preleaf_nodes tests it. */
+static inline bool chain_set_counts(const chain_walk *w, int m, int b, unsigned act)
+{
+    unsigned x = act & (0u - act);
+    return !(w->forward && m < b) && (w->pairdig[(size_t)m * (size_t)w->gr->nals + (size_t)b] & ~x);
+}
+
+/* The sum of next_nodes over every next set of (k, excl) (the edges in nx
+ * at u; b < k left out when forward), as if no set of the chain but k
+ * were a neighbour. Computed once per search. */
+static long bulk_whole(chain_walk *w, int k, unsigned excl, int u)
+{
+    bulk_slot *slot = &w->bulk[k * 9 + __builtin_ctz(excl)];
+    if (slot->gen == w->call_gen) return slot->whole;
+    long total = 0;
+    for (int p = 0; p < w->nx[u].i; p++) {
+        const next_edge *q = &w->nx[u + 1 + p];
+        if (w->forward && q->b < k) continue;
+        total += next_nodes(w, k, q->b, w->gr->edge[q->i].digits, q->act);
+    }
+    slot->gen = w->call_gen;
+    slot->whole = total;
+    return total;
+}
+
+static void shared_grow(chain_walk *w)
+{
+    int cap = w->capshared * 2;
+    shared_slot *t = sdk_xcalloc((size_t)cap, sizeof *t);
+    for (int i = 0; i < w->capshared; i++) {
+        const shared_slot *o = &w->shared[i];
+        if (o->gen != w->call_gen) continue;
+        size_t h = (size_t)((o->key * 0x9e3779b97f4a7c15ULL) >> 32) & (size_t)(cap - 1);
+        while (t[h].gen == w->call_gen) h = (h + 1) & (size_t)(cap - 1);
+        t[h] = *o;
+    }
+    free(w->shared);
+    w->shared = t;
+    w->capshared = cap;
+}
+
+/* How many next sets of (k, excl) (as bulk_whole) set m keeps its edges
+ * out of (chain_set_counts). Computed once per search. */
+static int bulk_shared(chain_walk *w, int k, unsigned excl, int u, int m)
+{
+    uint64_t key = (uint64_t)(k * 9 + __builtin_ctz(excl)) << 32 | (uint32_t)m;
+    size_t mask = (size_t)w->capshared - 1;
+    size_t h = (size_t)((key * 0x9e3779b97f4a7c15ULL) >> 32) & mask;
+    for (; w->shared[h].gen == w->call_gen; h = (h + 1) & mask)
+        if (w->shared[h].key == key) return w->shared[h].count;
+    int count = 0;
+    for (int p = 0; p < w->nx[u].i; p++) {
+        const next_edge *q = &w->nx[u + 1 + p];
+        if (w->forward && q->b < k) continue;
+        count += chain_set_counts(w, m, q->b, q->act);
+    }
+    if ((w->nshared + 1) * 2 > w->capshared) {
+        shared_grow(w);
+        mask = (size_t)w->capshared - 1;
+        h = (size_t)((key * 0x9e3779b97f4a7c15ULL) >> 32) & mask;
+        while (w->shared[h].gen == w->call_gen) h = (h + 1) & mask;
+    }
+    w->shared[h] = (shared_slot){key, w->call_gen, count};
+    w->nshared++;
+    return count;
+}
+
 /* The counted walk at set k (k = als[n], n = max_rc - 3 > 0: every next set
  * is counted_only's case), when the nodes of all of k's next sets fit in
  * the budget. Each next set b (edge q, usable with excl, b not in the
- * chain) counts deg(b) + preleaf_nodes(b, x, ...) with x = q's lowest
- * actual digit, whether it is entered (chain_dfs counts deg(b), then
- * chain_preleaf its preleaf_nodes) or only counted (counted_only): the
- * total T is known before the walk. If nodes + T fits in max_nodes, no
- * budget test on the way can fail (nodes only grows, up to nodes + T), so
- * T is added at once and the next sets are walked uncounted: only those
- * counted_only would enter, the edges of reach_edges(3, k, ...) (a set
- * that may end a chain, or whose list for 2 links is not empty; the test
- * for an end there is made for n + 1 >= 3 only, a superset otherwise:
- * a set entered uncounted that can find nothing finds nothing). Returns
- * false (nothing done) when T does not fit: the caller counts edge by
- * edge, and the budget stops it exactly where it stopped. */
+ * chain) counts next_nodes(b) less the edges of each set m of the chain
+ * with chain_set_counts(m, b) (preleaf_nodes), whether it is entered
+ * (chain_dfs counts deg(b), then chain_preleaf its preleaf_nodes) or only
+ * counted (counted_only): the total T is known before the walk. If nodes
+ * + T fits in max_nodes, no budget test on the way can fail (nodes only
+ * grows, up to nodes + T), so T is added at once and the next sets are
+ * walked uncounted: only those counted_only would enter, the edges of
+ * reach_edges(3, k, ...) (a set that may end a chain, or whose list for
+ * 2 links is not empty; the test for an end there is made for n + 1 >= 3
+ * only, a superset otherwise: a set entered uncounted that can find
+ * nothing finds nothing). Returns false (nothing done) when T does not
+ * fit: the caller counts edge by edge, and the budget stops it exactly
+ * where it stopped.
+ *
+ * T, summed over the next sets b not in the chain, is rearranged into
+ * sums over every next set, which depend on (k, excl) or (k, excl, m)
+ * alone and are kept for the search (the same k is reached again and
+ * again on other paths): bulk_whole less deg(m) * bulk_shared(m) for
+ * each set m of the chain, less the whole term of each next set that is
+ * in the chain (a set of the chain linked to k, computed here). Integer
+ * sums in another order: the same T. */
 static bool bulk_counted(chain_walk *w, int k, unsigned excl, int u)
 {
     const int *first_of = w->gr->first;
-    const int n = w->n, nk = w->gr->nals, cnt = w->nx[u].i;
-    const long degk = first_of[k + 1] - first_of[k];
-    /* the RC digits of b and a set m of the chain, from m's row (the same
-     * as b's: RCs are symmetric), read along it as b grows */
-    const uint16_t *row[MAX_RECORD_ALS];
-    for (int i = 0; i < n; i++) row[i] = w->pairdig + (size_t)w->als[i] * (size_t)nk;
-    long total = 0;
-    for (int p = 0; p < cnt; p++) {
-        const next_edge *q = &w->nx[u + 1 + p];
-        int b = q->b;
-        if (w->in_chain[b] || (w->forward && b < k)) continue;
-        unsigned x = q->act & (0u - q->act);
-        long t = first_of[b + 1] - first_of[b] + w->sum[b] - w->sum1[b * 9 + __builtin_ctz(x)];
-        if (!(w->forward && k < b) && (w->gr->edge[q->i].digits & ~x)) t -= degk;
+    const int n = w->n, nk = w->gr->nals;
+    long total = bulk_whole(w, k, excl, u);
+    for (int i = 0; i < n; i++) {
+        int m = w->als[i];
+        total -= (long)(first_of[m + 1] - first_of[m]) * bulk_shared(w, k, excl, u, m);
+    }
+    for (int j = 0; j < n; j++) { /* next sets in the chain: not entered */
+        int b = w->als[j];
+        unsigned digits = w->pairdig[(size_t)k * (size_t)nk + (size_t)b], act = digits & ~excl;
+        if (!act || (w->forward && b < k)) continue;
+        long t = next_nodes(w, k, b, digits, act);
         for (int i = 0; i < n; i++) {
             int m = w->als[i];
-            if (w->forward && m < b) continue;
-            if (row[i][b] & ~x) t -= first_of[m + 1] - first_of[m];
+            if (chain_set_counts(w, m, b, act)) t -= first_of[m + 1] - first_of[m];
         }
-        total += t;
+        total -= t;
     }
     recs *R = w->R;
     if (R->nodes + total > R->max_nodes) return false;
@@ -868,6 +974,9 @@ typedef struct chain_space {
     unsigned gen, call_gen;
     next_edge *nx;
     int capnx;
+    bulk_slot *bulk;
+    shared_slot *shared;
+    int capshared;
 } chain_space;
 static _Thread_local chain_space *chain_space_last;
 
@@ -879,6 +988,8 @@ static void chain_space_free(chain_space *sp)
     free(sp->usable);
     free(sp->nx);
     free(sp->pool);
+    free(sp->bulk);
+    free(sp->shared);
     free(sp);
 }
 
@@ -899,6 +1010,9 @@ static chain_space *chain_space_of(int n)
     sp->usable = sdk_xcalloc((size_t)cap * 9, sizeof *sp->usable);
     sp->nx = sdk_xmalloc(sizeof *sp->nx * 1024);
     sp->capnx = 1024;
+    sp->bulk = sdk_xcalloc((size_t)cap * 9, sizeof *sp->bulk);
+    sp->capshared = 4096;
+    sp->shared = sdk_xcalloc((size_t)sp->capshared, sizeof *sp->shared);
     chain_space_last = sp;
     return sp;
 }
@@ -1049,12 +1163,17 @@ static void search_chain(const sdk_als_list *l, const sdk_rcc_graph *gr, int max
                     .since = since};
     if (++sp->call_gen == 0) { /* wrapped: clear, start again */
         memset(sp->usable, 0, sizeof *sp->usable * (size_t)sp->cap * 9);
+        memset(sp->bulk, 0, sizeof *sp->bulk * (size_t)sp->cap * 9);
+        memset(sp->shared, 0, sizeof *sp->shared * (size_t)sp->capshared);
         sp->call_gen = 1;
     }
     w.usable = sp->usable;
     w.call_gen = sp->call_gen;
     w.nx = sp->nx;
     w.capnx = sp->capnx;
+    w.bulk = sp->bulk;
+    w.shared = sp->shared;
+    w.capshared = sp->capshared;
     if (count) { /* what preleaf_nodes and counted_only count with */
         w.sum = sdk_xcalloc((size_t)l->n + 1, sizeof *w.sum);
         w.sum1 = sdk_xcalloc((size_t)(9 * l->n + 1), sizeof *w.sum1);
@@ -1088,6 +1207,8 @@ static void search_chain(const sdk_als_list *l, const sdk_rcc_graph *gr, int max
     sp->cappool = w.cappool;
     sp->nx = w.nx; /* grown by usable_edges */
     sp->capnx = w.capnx;
+    sp->shared = w.shared; /* grown by shared_grow */
+    sp->capshared = w.capshared;
     free(w.sum);
     free(w.sum1);
     free(w.pairdig);
