@@ -576,13 +576,15 @@ static int leaf_edges(chain_walk *w, int k, unsigned first, unsigned excl)
 
 static int reach_edges(chain_walk *w, int j, int k, unsigned first, unsigned excl);
 
-/* reach_edges without the call when the list is built already (the
- * common case: most are asked for again and again). */
+/* reach_edges without the call when the list is built already or known
+ * empty (the common case: most are asked for again and again); a list
+ * known empty is the empty one at offset 0, as reach_edges returns it. */
 static inline int reach_at(chain_walk *w, int j, int k, unsigned first, unsigned excl)
 {
     const reach_slot *slot = reach_slot_at(w, k, first, excl);
-    return slot->gen == w->gen && slot->at[j - 1] >= 0 ? slot->at[j - 1]
-                                                       : reach_edges(w, j, k, first, excl);
+    if (slot->gen != w->gen) return reach_edges(w, j, k, first, excl);
+    if (slot->at[j - 1] >= 0) return slot->at[j - 1];
+    return slot->empty >= j ? 0 : reach_edges(w, j, k, first, excl);
 }
 
 /* The edges of k (its chain's last link may not use excl) whose next set may
