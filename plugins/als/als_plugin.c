@@ -457,7 +457,10 @@ static unsigned uz_fill(chain_walk *w, int e)
 {
     const sdk_als *S = &w->l->als[w->als[0]], *E = &w->l->als[e];
     unsigned m = 0;
-    SDK_MASK_FOREACH(z, S->digits & E->digits) {
+    /* a cell seeing S's and E's z-cells is in both all_peers */
+    unsigned common =
+        sdk_bb_empty(sdk_bb_and(S->all_peers, E->all_peers)) ? 0 : S->digits & E->digits;
+    SDK_MASK_FOREACH(z, common) {
         if (!sdk_bb_empty(sdk_bb_and(S->peers[z - 1], E->peers[z - 1]))) m |= sdk_digit_bit(z);
     }
     w->uz[e].uz = (uint16_t)m;
