@@ -426,14 +426,9 @@ static bool chain_loop(sdk_se_run *r, const sdk_grid *g0, bool resume)
                     if (v != d) offs[n++] = cell * 9 + v - 1;
                 }
             }
-            int np;
-            if (t) {
-                np = t->npeer[cand];
-                for (int i = 0; i < np; i++) offs[n++] = t->peer[cand][i];
-            } else {
-                np = peers_with(g, cell, d, peers);
-                for (int i = 0; i < np; i++) offs[n++] = peers[i] * 9 + d - 1;
-            }
+            /* (static: g is the grid t was made from, unchanged) */
+            int np = peers_with(g, cell, d, peers);
+            for (int i = 0; i < np; i++) offs[n++] = peers[i] * 9 + d - 1;
             for (int i = 0; i < n; i++) {
                 int k = offs[i];
                 /* both literals of k in one word: bit 0 false, bit 1 true */
@@ -652,24 +647,11 @@ bool sdk_se_closure_keeps(const sdk_se_lits *l, const int16_t *diff, int n, bool
     return true;
 }
 
-/* Append the cells of b (increasing) as candidates of digit index di with
- * cause cause to the peer list of cand; returns the new count. */
-static inline int static_peers(sdk_se_static *t, int cand, int n, sdk_bb b, int di, int cause)
-{
-    for (uint64_t w = b.lo; w; w &= w - 1) {
-        t->peer[cand][n] = (int16_t)(__builtin_ctzll(w) * 9 + di);
-        t->pcause[cand][n++] = (uint8_t)cause;
-    }
-    for (uint64_t w = b.hi; w; w &= w - 1) {
-        t->peer[cand][n] = (int16_t)((64 + __builtin_ctzll(w)) * 9 + di);
-        t->pcause[cand][n++] = (uint8_t)cause;
-    }
-    return n;
-}
-
 void sdk_se_static_init(sdk_se_static *t, const sdk_grid *g)
 {
     memcpy(t->cand, g->cand, sizeof t->cand);
+    memcpy(t->digit, g->digit, sizeof t->digit);
+    memset(t->strongbb, 0, sizeof t->strongbb);
     /* each house's places of each digit when there are two (the
      * conjugates), else -1: made once, read by every candidate */
     int16_t two[27][9][2];
@@ -688,7 +670,6 @@ void sdk_se_static_init(sdk_se_static *t, const sdk_grid *g)
         int nc = sdk_mask_count(m);
         int hb = sdk_cell_house[cell][SDK_BOX], hr = sdk_cell_house[cell][SDK_ROW],
             hcol = sdk_cell_house[cell][SDK_COL];
-        sdk_bb box = sdk_house_bb[hb], row = sdk_house_bb[hr], col = sdk_house_bb[hcol];
         SDK_MASK_FOREACH(d, m) {
             int di = d - 1, cand = cell * 9 + di;
             t->bi[cand] =
@@ -700,16 +681,10 @@ void sdk_se_static_init(sdk_se_static *t, const sdk_grid *g)
                 t->conj[cand][k] =
                     (int16_t)(tw[0] < 0 ? -1 : (tw[0] == cell ? tw[1] : tw[0]) * 9 + di);
             }
-            t->strong[cand] =
-                (uint8_t)((nc == 2) |
-                          ((t->conj[cand][0] & t->conj[cand][1] & t->conj[cand][2]) >= 0) << 1);
-            /* SE's getOnToOff: box first, then row and column outside the box */
-            sdk_bb with = sdk_bb_and(g->digit[di], sdk_peer_bb[cell]);
-            sdk_bb out = sdk_bb_andnot(with, box);
-            int np = static_peers(t, cand, 0, sdk_bb_and(with, box), di, SDK_SE_BLOCK);
-            np = static_peers(t, cand, np, sdk_bb_and(out, row), di, SDK_SE_ROW);
-            np = static_peers(t, cand, np, sdk_bb_and(out, col), di, SDK_SE_COL);
-            t->npeer[cand] = (uint8_t)np;
+            bool conj = (t->conj[cand][0] & t->conj[cand][1] & t->conj[cand][2]) >= 0;
+            t->strong[cand] = (uint8_t)((nc == 2) | conj << 1);
+            if (nc == 2) sdk_bb_add(&t->strongbb[0][di], cell);
+            if (conj) sdk_bb_add(&t->strongbb[1][di], cell);
         }
     }
 }
@@ -728,9 +703,15 @@ static inline __attribute__((always_inline)) int on_to_off(const sdk_se_static *
             }
         }
     }
-    for (int i = 0; i < t->npeer[cand]; i++) {
-        ks[n] = t->peer[cand][i];
-        cs[n++] = t->pcause[cand][i];
+    sdk_bb pb[3];
+    sdk_se_static_peers(t, cand, pb);
+    for (int k = 0; k < 3; k++) {
+        int first = n;
+        n = bb_cells(pb[k], ks, n);
+        for (int i = first; i < n; i++) {
+            ks[i] = ks[i] * 9 + d - 1;
+            cs[i] = (uint8_t)cause_of(k);
+        }
     }
     return n;
 }
@@ -847,8 +828,11 @@ static bool reached(const sdk_se_scc *r, const uint64_t *mask, int to, int j)
     if (r->y)
         for (unsigned m = t->cand[cell] & ~(1u << di); m; m &= m - 1)
             if ((mask[r->comp[(cell * 9 + __builtin_ctz(m)) * 2 + 1]] >> j) & 1) return true;
-    for (int i = 0; i < t->npeer[cand]; i++)
-        if ((mask[r->comp[t->peer[cand][i] * 2 + 1]] >> j) & 1) return true;
+    sdk_bb all = sdk_bb_and(t->digit[di], sdk_peer_bb[cell]);
+    for (uint64_t w = all.lo; w; w &= w - 1)
+        if ((mask[r->comp[(__builtin_ctzll(w) * 9 + di) * 2 + 1]] >> j) & 1) return true;
+    for (uint64_t w = all.hi; w; w &= w - 1)
+        if ((mask[r->comp[((64 + __builtin_ctzll(w)) * 9 + di) * 2 + 1]] >> j) & 1) return true;
     return false;
 }
 
@@ -982,12 +966,20 @@ int sdk_se_cycles(sdk_se_arena *a, const sdk_se_static *g, int cand, bool y, boo
                         t->offs[noff++].cause = SDK_SE_CELL;
                     }
                 }
-            for (int i = 0; i < g->npeer[p]; i++) {
-                int k = g->peer[p][i];
-                if ((g->strong[k] & strong) && !cyc_has_off(t, p, k)) {
+            /* the peers with a strong link of the search, in SE's order */
+            sdk_bb pb[3], sel = sdk_bb_none();
+            sdk_se_static_peers(g, p, pb);
+            if (y) sel = g->strongbb[0][di];
+            if (x) sel = sdk_bb_or(sel, g->strongbb[1][di]);
+            for (int h = 0; h < 3; h++) {
+                sdk_bb b = sdk_bb_and(pb[h], sel);
+                int at = bb_cells(b, ks, 0);
+                for (int i = 0; i < at; i++) {
+                    int k = ks[i] * 9 + di;
+                    if (cyc_has_off(t, p, k)) continue;
                     t->offs[noff].cand = (int16_t)k;
                     t->offs[noff].from = (int16_t)p;
-                    t->offs[noff++].cause = g->pcause[p][i];
+                    t->offs[noff++].cause = (uint8_t)cause_of(h);
                 }
             }
         }

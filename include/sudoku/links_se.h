@@ -157,19 +157,34 @@ bool sdk_se_closure(const sdk_grid *g, const uint8_t hcount[27][9], int lit, boo
 bool sdk_se_closure_keeps(const sdk_se_lits *l, const int16_t *diff, int n, bool y);
 
 /* The links of a grid that does not change (static chains), made once:
- * bivalue partner, conjugate in box/row/column, peers with the digit in SE's
- * order (box, then row and column outside the box). */
+ * bivalue partner, conjugate in box/row/column. The peers with the digit
+ * come from the grid's boards (sdk_se_static_peers), in SE's order. */
 typedef struct sdk_se_static sdk_se_static;
 struct sdk_se_static {
     uint16_t cand[81];
     int16_t bi[729];      /* the other candidate of a bivalue cell, or -1 */
     int16_t conj[729][3]; /* the other place in the box, row, column when two, or -1 */
-    uint8_t npeer[729];
-    int16_t peer[729][20];
-    uint8_t pcause[729][20]; /* SDK_SE_BLOCK / ROW / COL: the house of that peer */
-    uint8_t strong[729];     /* bit 0: a bivalue partner; bit 1: a conjugate */
+    uint8_t strong[729];  /* bit 0: a bivalue partner; bit 1: a conjugate */
+    sdk_bb digit[9];      /* the grid's places of each digit */
+    /* the candidates with strong bit k (as in strong) of each digit */
+    sdk_bb strongbb[2][9];
 };
 void sdk_se_static_init(sdk_se_static *t, const sdk_grid *g);
+
+/* The peers of candidate cand (cell, digit) with its digit, in SE's order
+ * (getOnToOff): pb[0] those in its box, pb[1] those in its row outside the
+ * box, pb[2] those in its column outside the box (causes SDK_SE_BLOCK, ROW,
+ * COL), each read in increasing cell order. */
+static inline void sdk_se_static_peers(const sdk_se_static *t, int cand, sdk_bb pb[3])
+{
+    int cell = cand / 9, di = cand % 9;
+    sdk_bb with = sdk_bb_and(t->digit[di], sdk_peer_bb[cell]);
+    sdk_bb box = sdk_house_bb[sdk_cell_house[cell][SDK_BOX]];
+    sdk_bb out = sdk_bb_andnot(with, box);
+    pb[0] = sdk_bb_and(with, box);
+    pb[1] = sdk_bb_and(out, sdk_house_bb[sdk_cell_house[cell][SDK_ROW]]);
+    pb[2] = sdk_bb_and(out, sdk_house_bb[sdk_cell_house[cell][SDK_COL]]);
+}
 
 /* Strongly connected components of the static implication graph (cell
  * links when y, house links when x; the graph the unary searches walk).

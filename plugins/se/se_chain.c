@@ -953,11 +953,13 @@ static closure_tab *closures(pool *pl, const sdk_se_scc *r, const sdk_se_static 
                     words |= 1u << (off >> 6);
                 }
             }
-            for (int j = 0; j < t->npeer[cand]; j++) {
-                int off = t->peer[cand][j] * 2;
-                m[off >> 6] |= 1ull << (off & 63);
-                words |= 1u << (off >> 6);
-            }
+            sdk_bb all = sdk_bb_and(t->digit[cand % 9], sdk_peer_bb[cell]);
+            for (int half = 0; half < 2; half++)
+                for (uint64_t w = half ? all.hi : all.lo; w; w &= w - 1) {
+                    int off = ((half * 64 + __builtin_ctzll(w)) * 9 + cand % 9) * 2;
+                    m[off >> 6] |= 1ull << (off & 63);
+                    words |= 1u << (off >> 6);
+                }
         }
         for (int e = r->first[r->node[v]]; e < r->first[r->node[v] + 1]; e++) {
             int w = r->cnode[r->adj[e]];
