@@ -58,7 +58,7 @@ typedef struct nest_reg {
  * find: a nested search runs once per propagation step, and fresh blocks of
  * this size cost page faults every time (malloc gives them back to the
  * system). Arenas keep their capacity; blocks are by kind, one size each. */
-enum { B_RUN, B_SET, B_SCC, B_ONBITS, B_CLOSURE, B_ONCACHE, B_ONWORDS, B_KINDS };
+enum { B_RUN, B_SET, B_ONBITS, B_CLOSURE, B_ONCACHE, B_ONWORDS, B_KINDS };
 #define POOL_ARENAS 16
 #define POOL_BLOCKS 1024
 #define POOL_SCRATCH 16
@@ -367,32 +367,42 @@ static void chain_hint(chainer *c, int target, bool y)
 
 static const sdk_se_scc *static_scc_xy(void);
 
-/* t: the thread's static links of c->g (static_links). */
-static void unary(chainer *c, const sdk_se_static *t, bool y, bool x)
+/* Which forcing chains can reach their target on g, in the graph scc: for
+ * each candidate of a cell with two or more, in order, whether its true
+ * literal reaches its false one, then the other way. */
+static void forcing_reach(const sdk_grid *g, const sdk_se_scc *scc, bool *reach)
+{
+    int from[1458], to[1458], nq = 0;
+    for (int cell = 0; cell < 81; cell++) {
+        if (g->value[cell] || sdk_mask_count(g->cand[cell]) < 2) continue;
+        SDK_MASK_FOREACH(d, g->cand[cell]) {
+            int cand = cell * 9 + d - 1;
+            from[nq] = cand * 2 + 1;
+            to[nq++] = cand * 2;
+            from[nq] = cand * 2;
+            to[nq++] = cand * 2 + 1;
+        }
+    }
+    sdk_se_reach(scc, from, to, nq, reach);
+}
+
+/* t: the thread's static links of c->g (static_links). With house links
+ * (x), searches that cannot find anything are skipped: scc is the graph
+ * with cell and house links, reach its forcing_reach. For house links
+ * alone (X-cycles and forcing X-chains) that graph is a filter too: it
+ * has every literal and edge of the graph with house links only (the
+ * literals with a conjugate, a true literal's edges to its linked peers'
+ * false ones, a false one's to its conjugates' true ones), and more; so a
+ * literal alone in its component there is alone in the smaller graph, and
+ * a literal it does not reach is not reached in the smaller one: the
+ * searches skipped find nothing, and those run are the same searches. (Not
+ * for bivalue cells alone: few searches, each short.) */
+static void unary(chainer *c, const sdk_se_static *t, bool y, bool x, const sdk_se_scc *scc,
+                  const bool *reach)
 {
     const sdk_grid *g = c->g;
     int out[512];
-    /* searches that cannot find anything are skipped (sdk_se_scc) */
-    /* (not for bivalue cells alone: few searches, each short) */
-    sdk_se_scc *own = x && !y ? pool_get(c->pool, B_SCC, sizeof *own) : NULL;
-    if (own) sdk_se_scc_init(own, t, y, x);
-    const sdk_se_scc *scc = x && y ? static_scc_xy() : own;
-    /* forcing chains: which sources reach their own negation, all at once */
-    int from[1458], to[1458], nq = 0;
-    bool reach[1458];
-    if (x)
-        for (int cell = 0; cell < 81; cell++) {
-            if (g->value[cell] || sdk_mask_count(g->cand[cell]) < 2) continue;
-            SDK_MASK_FOREACH(d, g->cand[cell]) {
-                int cand = cell * 9 + d - 1;
-                from[nq] = cand * 2 + 1;
-                to[nq++] = cand * 2;
-                from[nq] = cand * 2;
-                to[nq++] = cand * 2 + 1;
-            }
-        }
-    if (scc) sdk_se_reach(scc, from, to, nq, reach);
-    nq = 0;
+    int nq = 0;
     for (int cell = 0; cell < 81; cell++) {
         if (g->value[cell] || sdk_mask_count(g->cand[cell]) < 2) continue;
         if (sdk_mask_count(g->cand[cell]) > 2 && !x) continue;
@@ -411,7 +421,6 @@ static void unary(chainer *c, const sdk_se_static *t, bool y, bool x)
             for (int i = 0; i < m; i++) chain_hint(c, chains[i], y);
         }
     }
-    pool_put(c->pool, B_SCC, own);
 }
 
 /* ---- multiple and dynamic ---------------------------------------------- */
@@ -1444,9 +1453,15 @@ static void collect(chainer *c, unsigned unary_modes)
         pool_put(c->pool, B_CLOSURE, reach);
     } else {
         const sdk_se_static *t = static_links(c->g);
-        if (unary_modes & M_UNARY_X) unary(c, t, false, true);
-        if (unary_modes & M_UNARY_Y) unary(c, t, true, false);
-        if (unary_modes & M_UNARY_XY) unary(c, t, true, true);
+        const sdk_se_scc *scc = NULL;
+        bool reach[1458];
+        if (unary_modes & (M_UNARY_X | M_UNARY_XY)) {
+            scc = static_scc_xy();
+            forcing_reach(c->g, scc, reach);
+        }
+        if (unary_modes & M_UNARY_X) unary(c, t, false, true, scc, reach);
+        if (unary_modes & M_UNARY_Y) unary(c, t, true, false, NULL, NULL);
+        if (unary_modes & M_UNARY_XY) unary(c, t, true, true, scc, reach);
     }
     sort_dedup(&c->H);
 }

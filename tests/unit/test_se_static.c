@@ -1,0 +1,144 @@
+/* test_se_static.c - the static links of lib/links_se.c as the SE chaining
+ * searches (plugins/se/se_chain.c) read them: sdk_se_static_peers against
+ * SE's getOnToOff order made here from the grid, and the graph with cell
+ * and house links (sdk_se_scc_init y and x) as the filter of the searches
+ * with house links alone (X-cycles, forcing X-chains).
+ *
+ * The filter's claim (se_chain.c, unary): the graph with cell and house
+ * links has every edge of the graph with house links alone, so a search
+ * with house links alone that it skips (a cycle from a true literal alone
+ * in its component, a forcing chain whose source does not reach its
+ * target) finds nothing. Checked by running every such search anyway, on
+ * hard positions (forum_hardest_1106 after singles, then with wrong
+ * candidates dropped a few at a time). */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "sudoku/links_se.h"
+#include "testutil.h"
+#include "walk.h"
+
+typedef struct counts {
+    long positions, cands, peers;
+    long cycles_skipped, forcing_skipped;     /* by the graph with cell links too */
+    long cycles_skipped_x, forcing_skipped_x; /* by the graph of house links alone */
+} counts;
+
+/* SE's getOnToOff peers of cand on g, with their causes: the box's cells in
+ * increasing order, then the row's outside the box, then the column's. */
+static int se_peers(const sdk_grid *g, int cand, int *peer, int *cause)
+{
+    int cell = cand / 9, d = cand % 9 + 1, n = 0;
+    static const int kinds[3] = {SDK_BOX, SDK_ROW, SDK_COL};
+    static const int causes[3] = {SDK_SE_BLOCK, SDK_SE_ROW, SDK_SE_COL};
+    int box = sdk_cell_house[cell][SDK_BOX];
+    for (int k = 0; k < 3; k++) {
+        int h = sdk_cell_house[cell][kinds[k]];
+        for (int x = 0; x < 81; x++) {
+            if (x == cell || !sdk_bb_has(sdk_house_bb[h], x)) continue;
+            if (k > 0 && sdk_bb_has(sdk_house_bb[box], x)) continue;
+            if (!(g->cand[x] & sdk_digit_bit(d))) continue;
+            peer[n] = x * 9 + d - 1;
+            cause[n++] = causes[k];
+        }
+    }
+    return n;
+}
+
+static void check_peers(const sdk_se_static *t, const sdk_grid *g, int cand, counts *c)
+{
+    int peer[20], cause[20], n = se_peers(g, cand, peer, cause), m = 0;
+    sdk_bb pb[3];
+    sdk_se_static_peers(t, cand, pb);
+    static const int causes[3] = {SDK_SE_BLOCK, SDK_SE_ROW, SDK_SE_COL};
+    for (int k = 0; k < 3; k++)
+        SDK_BB_FOREACH(x, pb[k]) {
+            assert_true(m < n);
+            assert_int_equal(peer[m], x * 9 + cand % 9);
+            assert_int_equal(cause[m], causes[k]);
+            m++;
+        }
+    assert_int_equal(m, n);
+    c->peers += n;
+}
+
+static void check_position(const sdk_grid *g, sdk_se_arena *a, counts *c)
+{
+    static sdk_se_static t;
+    static sdk_se_scc xy, xo;
+    sdk_se_static_init(&t, g);
+    sdk_se_scc_init(&xy, &t, true, true);
+    sdk_se_scc_init(&xo, &t, false, true);
+    c->positions++;
+    int from[1458], to[1458], nq = 0;
+    for (int cand = 0; cand < 729; cand++) {
+        if (g->value[cand / 9] || sdk_mask_count(g->cand[cand / 9]) < 2) continue;
+        if (!(g->cand[cand / 9] & sdk_digit_bit(cand % 9 + 1))) continue;
+        from[nq] = cand * 2 + 1, to[nq++] = cand * 2;
+        from[nq] = cand * 2, to[nq++] = cand * 2 + 1;
+    }
+    bool rxy[1458], rxo[1458];
+    sdk_se_reach(&xy, from, to, nq, rxy);
+    sdk_se_reach(&xo, from, to, nq, rxo);
+    int out[512];
+    for (int i = 0; i < nq; i += 2) {
+        int cand = from[i] >> 1;
+        c->cands++;
+        check_peers(&t, g, cand, c);
+        a->n = a->npar = 0;
+        int cyc = sdk_se_cycles(a, &t, cand, false, true, out, 512);
+        if (xy.size[xy.comp[cand * 2 + 1]] <= 1) {
+            c->cycles_skipped++;
+            assert_int_equal(cyc, 0);
+        }
+        if (xo.size[xo.comp[cand * 2 + 1]] <= 1) c->cycles_skipped_x++;
+        for (int on = 1; on >= 0; on--) {
+            int j = i + (on ? 0 : 1);
+            int m = sdk_se_forcing(a, &t, cand, on, false, out, 32);
+            if (!rxy[j]) {
+                c->forcing_skipped++;
+                assert_int_equal(m, 0);
+                assert_false(rxo[j]); /* a subgraph reaches less */
+            }
+            if (!rxo[j]) c->forcing_skipped_x++;
+        }
+    }
+}
+
+static void test_static_links(void **state)
+{
+    (void)state;
+    uint8_t(*puz)[81] = NULL;
+    int n = tu_read_puzzles("forum_hardest_1106.txt", 60, 7, &puz);
+    if (n <= 0) skip();
+    sdk_se_arena A;
+    memset(&A, 0, sizeof A);
+    counts c = {0};
+    uint32_t seed = 1106;
+    for (int p = 0; p < n; p++) {
+        sdk_grid g;
+        uint8_t sol[81];
+        assert_true(walk_hard_start(&g, puz[p], sol));
+        for (int round = 0; round < 8 && sdk_grid_empty_count(&g) > 0; round++) {
+            check_position(&g, &A, &c);
+            walk_drop_wrong(&g, sol, 3, &seed);
+            if (!walk_basic(&g)) break;
+        }
+    }
+    sdk_se_arena_free(&A);
+    free(puz);
+    print_message("positions %ld, candidates %ld, peers %ld; skipped with cell links too: "
+                  "cycles %ld, forcing %ld (house links alone: %ld, %ld)\n",
+                  c.positions, c.cands, c.peers, c.cycles_skipped, c.forcing_skipped,
+                  c.cycles_skipped_x, c.forcing_skipped_x);
+    assert_true(c.positions >= 100);
+    assert_true(c.cycles_skipped > 100 && c.forcing_skipped > 100);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_static_links),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
