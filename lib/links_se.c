@@ -1149,7 +1149,13 @@ int sdk_se_complexity(const sdk_se_arena *a, const int *nodes, int n)
                 if (stack != sbuf) free(stack);
                 stack = ns;
             }
-            for (int i = 0; i < p->np; i++) stack[sp++] = a->par[p->par + i];
+            /* most potentials have one parent: pushed without a call (the
+             * loop alone becomes a memcpy call per potential) */
+            const int *pp = a->par + p->par;
+            if (p->np == 1)
+                stack[sp++] = pp[0];
+            else
+                for (int i = 0; i < p->np; i++) stack[sp++] = pp[i];
         }
     }
     if (stack != sbuf) free(stack);
