@@ -386,17 +386,22 @@ static void forcing_reach(const sdk_grid *g, const sdk_se_scc *scc, bool *reach)
     sdk_se_reach(scc, from, to, nq, reach);
 }
 
-/* t: the thread's static links of c->g (static_links). With house links
- * (x), searches that cannot find anything are skipped: scc is the graph
- * with cell and house links, reach its forcing_reach. For house links
- * alone (X-cycles and forcing X-chains) that graph is a filter too: it
- * has every literal and edge of the graph with house links only (the
- * literals with a conjugate, a true literal's edges to its linked peers'
- * false ones, a false one's to its conjugates' true ones), and more; so a
- * literal alone in its component there is alone in the smaller graph, and
- * a literal it does not reach is not reached in the smaller one: the
- * searches skipped find nothing, and those run are the same searches. (Not
- * for bivalue cells alone: few searches, each short.) */
+/* t: the thread's static links of c->g (static_links). Searches that
+ * cannot find anything are skipped, by the graph with cell and house links
+ * (scc; reach: its forcing_reach, with house links only). That graph has
+ * every literal and edge of the graphs with house links alone (X-cycles,
+ * forcing X-chains) or cell links alone (Y-cycles): the literals with a
+ * conjugate, or a bivalue partner; a true literal's edges to the false
+ * literals of its cell's other linked candidates and of its linked peers,
+ * a false one's to its conjugates' or partner's true ones; and more. So a
+ * literal it does not reach is not reached in the smaller ones, and the
+ * closed walks through a literal stay in its component there. A cycle
+ * search from cand true finds a cycle of four links or more back to it: a
+ * closed walk that leaves cand's true literal once (it is expanded once)
+ * and comes back from a false literal made by another true literal, in
+ * its component; so where the component holds two literals or fewer there
+ * is none. The searches skipped find nothing, and those run are the same
+ * searches. */
 static void unary(chainer *c, const sdk_se_static *t, bool y, bool x, const sdk_se_scc *scc,
                   const bool *reach)
 {
@@ -408,7 +413,7 @@ static void unary(chainer *c, const sdk_se_static *t, bool y, bool x, const sdk_
         if (sdk_mask_count(g->cand[cell]) > 2 && !x) continue;
         SDK_MASK_FOREACH(d, g->cand[cell]) {
             int cand = cell * 9 + d - 1;
-            int n = !scc || scc->size[scc->comp[cand * 2 + 1]] > 1
+            int n = !scc || scc->size[scc->comp[cand * 2 + 1]] > 2
                         ? sdk_se_cycles(&c->A, t, cand, y, x, out, 512)
                         : 0;
             int m = 0, chains[64];
@@ -1453,14 +1458,11 @@ static void collect(chainer *c, unsigned unary_modes)
         pool_put(c->pool, B_CLOSURE, reach);
     } else {
         const sdk_se_static *t = static_links(c->g);
-        const sdk_se_scc *scc = NULL;
+        const sdk_se_scc *scc = static_scc_xy();
         bool reach[1458];
-        if (unary_modes & (M_UNARY_X | M_UNARY_XY)) {
-            scc = static_scc_xy();
-            forcing_reach(c->g, scc, reach);
-        }
+        if (unary_modes & (M_UNARY_X | M_UNARY_XY)) forcing_reach(c->g, scc, reach);
         if (unary_modes & M_UNARY_X) unary(c, t, false, true, scc, reach);
-        if (unary_modes & M_UNARY_Y) unary(c, t, true, false, NULL, NULL);
+        if (unary_modes & M_UNARY_Y) unary(c, t, true, false, scc, NULL);
         if (unary_modes & M_UNARY_XY) unary(c, t, true, true, scc, reach);
     }
     sort_dedup(&c->H);

@@ -1,16 +1,18 @@
 /* test_se_static.c - the static links of lib/links_se.c as the SE chaining
  * searches (plugins/se/se_chain.c) read them: sdk_se_static_peers against
  * SE's getOnToOff order made here from the grid, and the graph with cell
- * and house links (sdk_se_scc_init y and x) as the filter of the searches
- * with house links alone (X-cycles, forcing X-chains).
+ * and house links (sdk_se_scc_init y and x) as the filter of the unary
+ * searches.
  *
- * The filter's claim (se_chain.c, unary): the graph with cell and house
- * links has every edge of the graph with house links alone, so a search
- * with house links alone that it skips (a cycle from a true literal alone
- * in its component, a forcing chain whose source does not reach its
- * target) finds nothing. Checked by running every such search anyway, on
- * hard positions (forum_hardest_1106 after singles, then with wrong
- * candidates dropped a few at a time). */
+ * The filter's claims (se_chain.c, unary): the graph with cell and house
+ * links has every edge of the graphs with house links alone or cell links
+ * alone, so a search with one kind of links that it skips (a forcing chain
+ * whose source does not reach its target, a cycle from a true literal
+ * alone in its component) finds nothing; and no cycle search (X, Y or XY)
+ * finds anything from a true literal in a component of two literals.
+ * Checked by running every such search anyway, on hard positions
+ * (forum_hardest_1106 after singles, then with wrong candidates dropped a
+ * few at a time). */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -22,6 +24,7 @@ typedef struct counts {
     long positions, cands, peers;
     long cycles_skipped, forcing_skipped;     /* by the graph with cell links too */
     long cycles_skipped_x, forcing_skipped_x; /* by the graph of house links alone */
+    long pair_skipped;                        /* cycles from a literal in a component of two */
 } counts;
 
 /* SE's getOnToOff peers of cand on g, with their causes: the box's cells in
@@ -92,6 +95,14 @@ static void check_position(const sdk_grid *g, sdk_se_arena *a, counts *c)
             assert_int_equal(cyc, 0);
         }
         if (xo.size[xo.comp[cand * 2 + 1]] <= 1) c->cycles_skipped_x++;
+        /* a component of two literals holds no cycle of four or more */
+        if (xy.size[xy.comp[cand * 2 + 1]] == 2) {
+            c->pair_skipped++;
+            assert_int_equal(cyc, 0);
+            if (sdk_mask_count(g->cand[cand / 9]) == 2)
+                assert_int_equal(sdk_se_cycles(a, &t, cand, true, false, out, 512), 0);
+            assert_int_equal(sdk_se_cycles(a, &t, cand, true, true, out, 512), 0);
+        }
         for (int on = 1; on >= 0; on--) {
             int j = i + (on ? 0 : 1);
             int m = sdk_se_forcing(a, &t, cand, on, false, out, 32);
@@ -128,9 +139,10 @@ static void test_static_links(void **state)
     sdk_se_arena_free(&A);
     free(puz);
     print_message("positions %ld, candidates %ld, peers %ld; skipped with cell links too: "
-                  "cycles %ld, forcing %ld (house links alone: %ld, %ld)\n",
+                  "cycles %ld, forcing %ld (house links alone: %ld, %ld); in a component of "
+                  "two: %ld\n",
                   c.positions, c.cands, c.peers, c.cycles_skipped, c.forcing_skipped,
-                  c.cycles_skipped_x, c.forcing_skipped_x);
+                  c.cycles_skipped_x, c.forcing_skipped_x, c.pair_skipped);
     assert_true(c.positions >= 100);
     assert_true(c.cycles_skipped > 100 && c.forcing_skipped > 100);
 }
