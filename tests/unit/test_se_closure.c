@@ -130,6 +130,20 @@ static void check_kept(const sdk_grid *a, const sdk_grid *b, counts *c)
     }
 }
 
+typedef struct visit_ctx {
+    sdk_se_run *r;
+    counts *c;
+} visit_ctx;
+
+/* A position of the walk, and closures kept from it to the next and back. */
+static void visit(const sdk_grid *before, const sdk_grid *after, void *ctx)
+{
+    visit_ctx *v = ctx;
+    check_position(v->r, before, v->c);
+    check_kept(before, after, v->c);
+    check_kept(after, before, v->c);
+}
+
 static void test_closure_is_run(void **state)
 {
     (void)state;
@@ -147,19 +161,8 @@ static void test_closure_is_run(void **state)
     r->s = s;
     counts c = {0};
     uint32_t seed = 1106;
-    for (int p = 0; p < n; p++) {
-        sdk_grid g;
-        uint8_t sol[81];
-        assert_true(walk_hard_start(&g, puz[p], sol));
-        for (int round = 0; round < 8 && sdk_grid_empty_count(&g) > 0; round++) {
-            check_position(r, &g, &c);
-            sdk_grid before = g;
-            walk_drop_wrong(&g, sol, 3, &seed);
-            check_kept(&before, &g, &c);
-            check_kept(&g, &before, &c);
-            if (!walk_basic(&g)) break;
-        }
-    }
+    visit_ctx v = {r, &c};
+    assert_true(walk_hard_rounds((const uint8_t(*)[81])puz, n, 8, &seed, visit, &v));
     sdk_se_arena_free(&A);
     free(r);
     free(s);

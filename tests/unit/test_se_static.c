@@ -116,6 +116,18 @@ static void check_position(const sdk_grid *g, sdk_se_arena *a, counts *c)
     }
 }
 
+typedef struct visit_ctx {
+    sdk_se_arena *a;
+    counts *c;
+} visit_ctx;
+
+static void visit(const sdk_grid *before, const sdk_grid *after, void *ctx)
+{
+    (void)after;
+    visit_ctx *v = ctx;
+    check_position(before, v->a, v->c);
+}
+
 static void test_static_links(void **state)
 {
     (void)state;
@@ -126,16 +138,8 @@ static void test_static_links(void **state)
     memset(&A, 0, sizeof A);
     counts c = {0};
     uint32_t seed = 1106;
-    for (int p = 0; p < n; p++) {
-        sdk_grid g;
-        uint8_t sol[81];
-        assert_true(walk_hard_start(&g, puz[p], sol));
-        for (int round = 0; round < 8 && sdk_grid_empty_count(&g) > 0; round++) {
-            check_position(&g, &A, &c);
-            walk_drop_wrong(&g, sol, 3, &seed);
-            if (!walk_basic(&g)) break;
-        }
-    }
+    visit_ctx v = {&A, &c};
+    assert_true(walk_hard_rounds((const uint8_t(*)[81])puz, n, 8, &seed, visit, &v));
     sdk_se_arena_free(&A);
     free(puz);
     print_message("positions %ld, candidates %ld, peers %ld; skipped with cell links too: "

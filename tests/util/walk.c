@@ -91,6 +91,23 @@ void walk_drop_wrong(sdk_grid *g, const uint8_t *sol, int tries, uint32_t *seed)
     }
 }
 
+bool walk_hard_rounds(const uint8_t (*values)[81], int n, int rounds, uint32_t *seed,
+                      walk_visit_fn visit, void *ctx)
+{
+    for (int p = 0; p < n; p++) {
+        sdk_grid g;
+        uint8_t sol[81];
+        if (!walk_hard_start(&g, values[p], sol)) return false;
+        for (int round = 0; round < rounds && sdk_grid_empty_count(&g) > 0; round++) {
+            sdk_grid before = g;
+            walk_drop_wrong(&g, sol, 3, seed);
+            visit(&before, &g, ctx);
+            if (!walk_basic(&g)) break;
+        }
+    }
+    return true;
+}
+
 bool walk_basic(sdk_grid *g)
 {
     for (bool again = true; again;) {

@@ -36,6 +36,15 @@ bool walk_hard_start(sdk_grid *g, const uint8_t *values, uint8_t *sol);
  * digit. Tests that follow hard paths use it to reach new positions. */
 void walk_drop_wrong(sdk_grid *g, const uint8_t *sol, int tries, uint32_t *seed);
 
+/* A hard path through each of the puzzles values[0..n): from
+ * walk_hard_start, up to `rounds` times while a cell is empty, a few wrong
+ * candidates dropped (walk_drop_wrong, 3 tries), visit(before, after, ctx),
+ * then walk_basic (the next puzzle when it breaks the grid). False when a
+ * puzzle does not start (no single solution). */
+typedef void (*walk_visit_fn)(const sdk_grid *before, const sdk_grid *after, void *ctx);
+bool walk_hard_rounds(const uint8_t (*values)[81], int n, int rounds, uint32_t *seed,
+                      walk_visit_fn visit, void *ctx);
+
 typedef enum walk_reduce {
     WALK_REDUCE_NONE = 0,
     WALK_REDUCE_SINGLES, /* naked and hidden singles until none */
