@@ -130,6 +130,9 @@ static int sdc_box(sdc *w, const int *src, int nsrc, int start, sdk_bb cells, in
         int contained = sdk_mask_count(cm & w->v), extra = sdk_mask_count(cm & ~w->v);
         if (contained > 0 && n - extra == nplus)
             if (sdc_found(w, nc, cm) == SDK_STOP) return SDK_STOP;
+        /* a larger set has at most n + (nsrc - i - 1) cells and extra
+         * extra digits at least: below nplus, none of them is found */
+        if (n + (nsrc - i - 1) - extra < nplus) continue;
         if (sdc_box(w, src, nsrc, i + 1, nc, n, cm, nplus) == SDK_STOP) return SDK_STOP;
     }
     return SDK_CONTINUE;
@@ -159,6 +162,11 @@ static int sdc_line(sdc *w, const int *src, int nsrc, int start, sdk_bb cells, i
             if (nb && sdc_box(w, b, nb, 0, sdk_bb_none(), 0, 0, nplus - (n - extra)) == SDK_STOP)
                 return SDK_STOP;
         }
+        /* a larger set adds at most one cell per cell left after src[i]
+         * and loses no extra digit: with no more cells than extra digits
+         * then (n > extra fails for every one), the sets it would try
+         * give nothing and are left out, the others keep their order */
+        if (n + (nsrc - i - 1) <= extra) continue;
         if (sdc_line(w, src, nsrc, i + 1, nc, n, cm, nplus) == SDK_STOP) return SDK_STOP;
     }
     return SDK_CONTINUE;
