@@ -63,6 +63,9 @@ typedef struct sdc {
     unsigned v;             /* their digits */
     sdk_bb lcells;          /* current line cells */
     unsigned lcands;
+    int nbox; /* box cells outside C, in order, and their candidates */
+    int boxcell[9];
+    unsigned boxcand[9];
     bool emitted; /* a step of this line and box went out */
 } sdc;
 
@@ -151,14 +154,15 @@ static int sdc_line(sdc *w, const int *src, int nsrc, int start, sdk_bb cells, i
         if (contained > 0 && n > extra && n - extra < nplus) {
             w->lcells = nc;
             w->lcands = cm;
-            unsigned allowed = ~(cm & w->v) & SDK_ALL_DIGITS;
-            sdk_bb bsrc = sdk_bb_andnot(sdk_bb_andnot(w->boxset, w->inter), nc);
-            /* a box cell holding a V digit the line took makes every set
+            /* the box cells outside C and the line's cells, in order; a
+             * box cell holding a V digit the line took makes every set
              * with it fail: left out, the sets tried are the same in the
              * same order, without the ones that fail */
+            unsigned taken = cm & w->v;
             int b[9], nb = 0;
-            SDK_BB_FOREACH(c, bsrc)
-                if ((w->g->cand[c] & ~allowed) == 0) b[nb++] = c;
+            for (int k = 0; k < w->nbox; k++)
+                if (!(w->boxcand[k] & taken) && !sdk_bb_has(nc, w->boxcell[k]))
+                    b[nb++] = w->boxcell[k];
             if (nb && sdc_box(w, b, nb, 0, sdk_bb_none(), 0, 0, nplus - (n - extra)) == SDK_STOP)
                 return SDK_STOP;
         }
@@ -177,6 +181,8 @@ static int sdc_check(sdc *w, int nplus)
     sdk_bb lsrc = sdk_bb_andnot(w->lineset, w->inter);
     int l[9], nl = cells_of(lsrc, l);
     if (!nl) return SDK_CONTINUE;
+    w->nbox = cells_of(sdk_bb_andnot(w->boxset, w->inter), w->boxcell);
+    for (int k = 0; k < w->nbox; k++) w->boxcand[k] = w->g->cand[w->boxcell[k]];
     return sdc_line(w, l, nl, 0, sdk_bb_none(), 0, 0, nplus);
 }
 
