@@ -324,6 +324,17 @@ static int ape_search(const sdk_ctx *ctx, const sdk_grid *g, sdk_sink *sink, sdk
         sdk_bb after = p < 63 ? (sdk_bb){~0ULL << (p + 1), hi_all}
                               : (sdk_bb){0, (hi_all << (p - 63)) & hi_all};
         sdk_bb seconds = sdk_bb_and(sdk_bb_and(sdk_peer_bb[p], unsolved), after);
+        if (!sdk_bb_has(dirty, p) && pair_rank(p, SDK_CELLS - 1) < first) {
+            /* p clean, every pair with it before the first that gave a
+             * step: the pair (p, q) is examined below exactly when q is
+             * in dirty or sees a peer x of p in xdirty (x is then a
+             * common peer of p and q: a cell is no peer of itself), so
+             * the other q are left out at once */
+            sdk_bb may = dirty;
+            SDK_BB_FOREACH(x, sdk_bb_and(sdk_peer_bb[p], xdirty))
+                may = sdk_bb_or(may, sdk_peer_bb[x]);
+            seconds = sdk_bb_and(seconds, may);
+        }
         while (!sdk_bb_empty(seconds)) {
             int q = sdk_bb_pop(&seconds);
             /* cells seeing both whose candidates could be emptied: at most 2 digits */
