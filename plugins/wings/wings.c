@@ -317,37 +317,72 @@ static uint64_t wxyz_rank(unsigned mask, const int *q)
            (uint64_t)q[2] << 7 | (uint64_t)q[3];
 }
 
+/* The 4-digit masks in increasing order (slot -> mask) and, per candidate
+ * mask of 2 to 4 digits, the slots of the 4-digit masks holding it,
+ * increasing; made once when the plugin loads. */
+enum { WXYZ_MASKS = 126 };
+typedef struct wxyz_supersets {
+    uint8_t n;
+    uint8_t slot[21];
+} wxyz_supersets;
+static unsigned wxyz_mask[WXYZ_MASKS];
+static wxyz_supersets wxyz_up[512];
+
+__attribute__((constructor)) static void wxyz_tables(void)
+{
+    int nmask = 0;
+    for (unsigned mask = 0; mask < 512; mask++) {
+        if (sdk_mask_count(mask) != 4) continue;
+        for (unsigned sub = mask; sub; sub = (sub - 1) & mask) /* its subsets */
+            if (sdk_mask_count(sub) >= 2) wxyz_up[sub].slot[wxyz_up[sub].n++] = (uint8_t)nmask;
+        wxyz_mask[nmask++] = mask;
+    }
+}
+
 static int find_wxyz_wing(const sdk_ctx *ctx, const sdk_grid *g, sdk_sink *sink)
 {
     pattern_since since = pattern_memo_begin(wxyz_last, g, true);
-    int open[81], nopen = 0; /* unsolved cells with 2 to 4 candidates (may fit a mask) */
-    unsigned moved[81];      /* the candidates of those that changed */
-    int nmoved = 0;
-    for (int c = 0; c < 81; c++)
-        if (!g->value[c] && sdk_mask_count(g->cand[c]) >= 2 && sdk_mask_count(g->cand[c]) <= 4) {
-            open[nopen++] = c;
-            if (sdk_bb_has(since.changed, c)) moved[nmoved++] = g->cand[c];
+    /* the unsolved cells with 2 to 4 candidates listed under every 4-digit
+     * mask holding their candidates (slot by mask order), in cell order:
+     * per mask, the cells a scan of all cells would take, in its order */
+    uint8_t count[WXYZ_MASKS] = {0}, nmoved[WXYZ_MASKS] = {0};
+    uint16_t start[WXYZ_MASKS + 1];
+    uint8_t list[81 * 21];
+    for (int c = 0; c < 81; c++) {
+        if (g->value[c] || sdk_mask_count(g->cand[c]) < 2 || sdk_mask_count(g->cand[c]) > 4)
+            continue;
+        const wxyz_supersets *up = &wxyz_up[g->cand[c]];
+        for (int k = 0; k < up->n; k++) {
+            count[up->slot[k]]++;
+            nmoved[up->slot[k]] += sdk_bb_has(since.changed, c);
         }
+    }
+    start[0] = 0;
+    for (int k = 0; k < WXYZ_MASKS; k++) start[k + 1] = (uint16_t)(start[k] + count[k]);
+    uint16_t fill[WXYZ_MASKS];
+    memcpy(fill, start, sizeof fill);
+    for (int c = 0; c < 81; c++) {
+        if (g->value[c] || sdk_mask_count(g->cand[c]) < 2 || sdk_mask_count(g->cand[c]) > 4)
+            continue;
+        const wxyz_supersets *up = &wxyz_up[g->cand[c]];
+        for (int k = 0; k < up->n; k++) list[fill[up->slot[k]]++] = (uint8_t)c;
+    }
     /* masks below this one have all their patterns before the first that
      * gave a step */
     uint64_t first_mask = since.first >> 28;
     uint64_t gave = PATTERN_NONE;
     int rc = SDK_CONTINUE;
-    for (unsigned mask = 0; mask < 512 && rc != SDK_STOP; mask++) {
-        if (sdk_mask_count(mask) != 4) continue;
-        if (mask < first_mask) { /* a changed cell must fit the mask */
-            bool fits = false;
-            for (int k = 0; k < nmoved && !fits; k++) fits = (moved[k] & ~mask) == 0;
-            if (!fits) continue;
-        }
-        int cells[81], n = 0;
-        bool changed[81];
-        for (int k = 0; k < nopen; k++)
-            if ((g->cand[open[k]] & ~mask) == 0) {
-                changed[n] = sdk_bb_has(since.changed, open[k]);
-                cells[n++] = open[k];
-            }
+    for (int slot = 0; slot < WXYZ_MASKS && rc != SDK_STOP; slot++) {
+        unsigned mask = wxyz_mask[slot];
+        if (mask < first_mask && !nmoved[slot]) continue; /* a changed cell must fit the mask */
+        int n = count[slot];
         if (n < 4) continue;
+        int cells[81];
+        bool changed[81];
+        for (int i = 0; i < n; i++) {
+            cells[i] = list[start[slot] + i];
+            changed[i] = sdk_bb_has(since.changed, cells[i]);
+        }
         int later[82]; /* later[i]: changed cells among cells[i..] */
         later[n] = 0;
         for (int i = n - 1; i >= 0; i--) later[i] = later[i + 1] + changed[i];
