@@ -251,7 +251,7 @@ static int find_ate(const sdk_ctx *ctx, const sdk_grid *g, sdk_sink *sink)
         /* the second cells, in order: base cells after a seeing two of its
          * excluders at least (then two common excluders: excluders are
          * the peers holding 2 or 3 candidates) */
-        sdk_bb seconds = sdk_bb_and(sdk_bb_and(basebb, cells_after(a)), seeing_two(base[i].excl));
+        sdk_bb seconds = sdk_bb_and(basebb, cells_after(a));
         if (!sdk_bb_has(dirty, a) && triple_rank(a, SDK_CELLS - 1, SDK_CELLS - 1) < first) {
             /* a clean, every triple with it before the first that gave a
              * step: only a second cell in dirty, or seeing a common peer of
@@ -264,6 +264,8 @@ static int find_ate(const sdk_ctx *ctx, const sdk_grid *g, sdk_sink *sink)
                 may = sdk_bb_or(may, seeing_two(sdk_bb_and(base[i].excl, base[index[c]].excl)));
             seconds = sdk_bb_and(seconds, may);
         }
+        /* (the cells seeing two excluders last: often none is left) */
+        if (!sdk_bb_empty(seconds)) seconds = sdk_bb_and(seconds, seeing_two(base[i].excl));
         while (!sdk_bb_empty(seconds) && rc != SDK_STOP) {
             int j = index[sdk_bb_pop(&seconds)];
             sdk_bb eij = sdk_bb_and(base[i].excl, base[j].excl);
