@@ -16,10 +16,12 @@
  * 17clue.txt, 0.019-0.029 s of its CPU against 0.006-0.008 s without a
  * trim). One second was too short on a loaded machine, where the runs of
  * such a loop come more than a second apart (bench_e2e.py --only lean at
- * load 13-15, 2026-12-02). The workers still trim after 200 ms idle: a worker left
- * waiting in its idle poll() for a second made the next batch's wall time
- * twice as long on a loaded machine (bench_e2e.py --only lean, the run after
- * the in-process one; the cause not found).
+ * load 13-15, 2026-12-02). The workers wait as long (worker_main.c): with
+ * 200 ms each run faulted 60-70 pages in again in the two workers; a
+ * worker's longer idle poll() did not slow the next batch (bench_e2e.py
+ * --only lean at load 10-12, either build right after the in-process
+ * run: wall 0.88 against 0.90 of one core, 2026-12-03; an earlier "twice
+ * as long" with one second did not come back).
  * The timer is unreferenced: it never keeps the loop (or a draining daemon)
  * alive. The workers do the same between requests (worker_main.c).
  *

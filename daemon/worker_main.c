@@ -235,7 +235,10 @@ static bool send_error(const sdk_error *e)
 static size_t g_max_answer;
 
 #define TRIM_ABOVE ((size_t)64 << 10)
-#define TRIM_IDLE_MS 200
+/* Five seconds, as the daemon's quiet time (trim.c): a script's runs of
+ * sudoctl come a second apart on a loaded machine, and after a trim each
+ * worker faulted its burst buffer in again, 30-50 pages at ~13 us each. */
+#define TRIM_IDLE_MS 5000
 static bool g_big; /* the last request had buffers over TRIM_ABOVE */
 
 /* An answer over max_answer: a too-large error in its place. */

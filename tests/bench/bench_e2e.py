@@ -395,7 +395,7 @@ def main():
         print(f"peak sudoctl RSS: {peak['c_rss'] / 1024:.1f} MiB")
         rss, pss, n = tree_mem(d.proc.pid)
         print(f"just after: sudokud + workers RSS {rss / 1024:.1f} MiB, PSS {pss / 1024:.1f} MiB")
-        time.sleep(6.0)  # the daemon trims after 5 s without requests (looks every 0.25 s), a worker after 1 s idle
+        time.sleep(6.0)  # the daemon trims after 5 s without requests (looks every 0.25 s), a worker after 5 s idle
         rss, pss, n = tree_mem(d.proc.pid)
         print(f"6 s later (idle): sudokud + workers RSS {rss / 1024:.1f} MiB, PSS {pss / 1024:.1f} MiB")
         lean(a, d, base, inproc, harness, conf)
