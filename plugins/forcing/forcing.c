@@ -42,7 +42,10 @@ bool forcing_static_init(sctx *s, const sdk_grid *g, unsigned flags, const uint8
         SDK_MASK_FOREACH(d, g->cand[c]) {
             for (int on = 0; on < 2; on++) {
                 if (false_of && (false_of[c] == d) == on) continue; /* true in the solution */
-                forcing_table(s, SDK_LIT(SDK_CAND_NODE(c, d), on));
+                int lit = SDK_LIT(SDK_CAND_NODE(c, d), on);
+                /* a valid table is what forcing_table() would return as is
+                 * (after the first call, tables_all() made them all) */
+                if (!s->t[lit].valid) forcing_table(s, lit);
             }
         }
     }
@@ -166,9 +169,17 @@ static unsigned possible(const sdk_grid *g, int c)
     return g->value[c] ? sdk_digit_bit(g->value[c]) : g->cand[c];
 }
 
+/* The thread's solution cache, its address taken out of line (as
+ * tables_work_mine() below: GCC would call __tls_get_addr again for every
+ * cell of the loop). */
+static __attribute__((noinline)) solution_cache *solution_mine(void)
+{
+    return &solved;
+}
+
 bool forcing_solution(const sdk_grid *g, uint8_t sol[SDK_CELLS])
 {
-    solution_cache *sc = &solved;
+    solution_cache *sc = solution_mine();
     bool fits = sc->have, within = sc->have_none;
     for (int c = 0; c < SDK_CELLS && (fits || within); c++) {
         unsigned m = possible(g, c);
@@ -280,9 +291,18 @@ static void tables_work_release(void)
     memset(&twork, 0, sizeof twork);
 }
 
-static void comp_mark_clean(int c)
+/* The thread's twork. In a plugin (a shared object) a thread-local
+ * variable's address costs a call to __tls_get_addr, and GCC makes that
+ * call again inside loops rather than keep the address (even through a
+ * pointer argument, when every caller passes &twork): so it is taken here,
+ * out of line, once per find, and passed on to the functions below. */
+static __attribute__((noinline)) tables_work *tables_work_mine(void)
 {
-    tables_work *tw = &twork;
+    return &twork;
+}
+
+static void comp_mark_clean(tables_work *tw, int c)
+{
     int sp = 0;
     tw->cstate[c] = COMP_CLEAN;
     tw->cstack[sp++] = c;
@@ -299,7 +319,7 @@ static void comp_mark_clean(int c)
 
 /* tables_all()'s state for the callback. */
 typedef struct tables_pass {
-    const tables_work *tw; /* the graph without leaves (to, first, leafto, leaf_first) */
+    tables_work *tw; /* twork: the graph without leaves (to, first, leafto, leaf_first) */
     const int *comp;
     int *merged; /* merged[c] == the completing component: c is in its set */
     int nce;     /* edges of the component graph so far */
@@ -319,7 +339,7 @@ static inline void table_add_lit(table *r, int w)
 static void tables_component(void *ctx, int c, const int *members, int k)
 {
     tables_pass *p = ctx;
-    tables_work *tw = &twork;
+    tables_work *tw = p->tw;
     table *r = &tw->reach[c];
     memset(r, 0, sizeof *r);
     if (p->graph) tw->cfirst[c] = p->nce;
@@ -346,7 +366,7 @@ static bool tables_all(sctx *s)
     const sdk_links *L = s->L;
     const sdk_grid *g = s->g;
     int nlit = 2 * L->nnode;
-    tables_work *tw = &twork;
+    tables_work *tw = tables_work_mine();
     if (tw->cap < nlit) {
         free(tw->ints);
         free(tw->reach);
@@ -552,12 +572,13 @@ static int table_contradiction(sctx *s, int p, const table *t, sdk_step *st, int
  * its component, and clean passes down the component graph: a component
  * reaches what its successors reach and more, every contradiction of a set
  * is one of any larger set, so a component reached from a clean one is
- * clean (comp_mark_clean). Component states in twork.cstate. */
+ * clean (comp_mark_clean). Component states in twork.cstate (tw). */
 
 /* Static contradiction of premise p: returns the kind found, fills the chains.
  * The tests run in a fixed order (the premise's negation, then what the
  * table shows, table_contradiction()). */
-static int static_contradiction(sctx *s, const table_scan_grid *sg, int p, sdk_step *st, int *len)
+static int static_contradiction(sctx *s, tables_work *tw, const table_scan_grid *sg, int p,
+                                sdk_step *st, int *len)
 {
     const table *t = &s->t[p], *sets = t->sets;
     char txt[512];
@@ -569,14 +590,14 @@ static int static_contradiction(sctx *s, const table_scan_grid *sg, int p, sdk_s
         return 1;
     }
     /* the rest reads the table only: its component's verdict, when known */
-    if (t->comp >= 0 && twork.cstate[t->comp] == COMP_CLEAN) return 0;
+    if (t->comp >= 0 && tw->cstate[t->comp] == COMP_CLEAN) return 0;
     int kind = table_scan(sg, &sets->on, &sets->off);
     if (kind) kind = table_contradiction(s, p, sets, st, len);
     if (t->comp >= 0) {
         if (kind)
-            twork.cstate[t->comp] = COMP_BROKEN;
+            tw->cstate[t->comp] = COMP_BROKEN;
         else
-            comp_mark_clean(t->comp);
+            comp_mark_clean(tw, t->comp);
     }
     return kind;
 }
@@ -584,11 +605,11 @@ static int static_contradiction(sctx *s, const table_scan_grid *sg, int p, sdk_s
 /* false when static_contradiction() certainly finds nothing for premise
  * p: it does not imply its own negation and its component is known clean
  * (the rest of the test reads only the table). */
-static bool static_may_contradict(const sctx *s, int p)
+static bool static_may_contradict(const sctx *s, const tables_work *tw, int p)
 {
     const table *t = &s->t[p];
     if (cs_has((p & 1) ? &t->sets->off : &t->sets->on, p >> 1)) return true;
-    return t->comp < 0 || twork.cstate[t->comp] != COMP_CLEAN;
+    return t->comp < 0 || tw->cstate[t->comp] != COMP_CLEAN;
 }
 
 /* table_scan()'s verdict on the set of a premise p that no link leaves:
@@ -612,7 +633,8 @@ static bool lone_broken(const sdk_grid *g, int p, bool empty_cell)
  * scanned by find_fcc; true_known: the others are true in a solution. A
  * premise that no link leaves is no successor in the component graph
  * (tables_all leaves it out): its verdict comes from lone_broken(). */
-static void comp_verdicts(sctx *s, const table_scan_grid *sg, const bool *want, bool true_known)
+static void comp_verdicts(sctx *s, tables_work *tw, const table_scan_grid *sg, const bool *want,
+                          bool true_known)
 {
     const sdk_grid *g = s->g;
     bool empty_cell = false;
@@ -630,17 +652,17 @@ static void comp_verdicts(sctx *s, const table_scan_grid *sg, const bool *want, 
     if (true_known)
         for (int p = 0; p < 2 * SDK_NCAND; p++)
             if (!want[p] && s->t[p].valid && s->t[p].comp >= 0 &&
-                twork.cstate[s->t[p].comp] != COMP_CLEAN)
-                comp_mark_clean(s->t[p].comp);
+                tw->cstate[s->t[p].comp] != COMP_CLEAN)
+                comp_mark_clean(tw, s->t[p].comp);
     for (int c = ncomp - 1; c >= 0; c--) {
-        if (rep[c] < 0 || twork.cstate[c] != COMP_UNKNOWN) continue;
+        if (rep[c] < 0 || tw->cstate[c] != COMP_UNKNOWN) continue;
         const int *first = s->L->first;
         if (first[rep[c]] == first[rep[c] + 1]
                 ? lone_broken(g, rep[c], empty_cell)
                 : table_scan(sg, &s->t[rep[c]].sets->on, &s->t[rep[c]].sets->off))
-            twork.cstate[c] = COMP_BROKEN;
+            tw->cstate[c] = COMP_BROKEN;
         else
-            comp_mark_clean(c);
+            comp_mark_clean(tw, c);
     }
     free(rep);
 }
@@ -665,18 +687,19 @@ static int find_fcc(const sdk_ctx *ctx, const sdk_grid *g, sdk_sink *sink)
     }
     table_scan_grid sg;
     table_scan_grid_init(&sg, g);
-    comp_verdicts(&s, &sg, want, have_solution);
+    tables_work *tw = tables_work_mine();
+    comp_verdicts(&s, tw, &sg, want, have_solution);
     free(want);
     for (int p = 0; p < 2 * SDK_NCAND && ret != SDK_STOP; p++) {
         if (!s.t[p].valid) continue;
         int pk = p >> 1; /* a true premise's table may be cached: it breaks nothing */
         if (have_solution && (solution[pk / 9] == pk % 9 + 1) == (p & 1)) continue;
-        if (!static_may_contradict(&s, p)) continue; /* no step to write */
+        if (!static_may_contradict(&s, tw, p)) continue; /* no step to write */
         sdk_step_init(st, &fcc);
         char a[16];
         sdk_step_printf(st, "Forcing Chain Contradiction: %s => ", lit_name(p, a));
         int len;
-        if (!static_contradiction(&s, &sg, p, st, &len)) continue;
+        if (!static_contradiction(&s, tw, &sg, p, st, &len)) continue;
         if (!seen_add(sn, p ^ 1)) continue;
         conclude(st, p ^ 1);
         st->difficulty = diff_len(fcc.difficulty, len);

@@ -31,7 +31,7 @@ static void check_verdicts(sctx *s, const sdk_grid *g)
     for (int p = 0; p < 2 * SDK_NCAND; p++) want[p] = true;
     table_scan_grid sg;
     table_scan_grid_init(&sg, g);
-    comp_verdicts(s, &sg, want, false);
+    comp_verdicts(s, tables_work_mine(), &sg, want, false);
     free(want);
     for (int p = 0; p < 2 * SDK_NCAND; p++) {
         const table *t = &s->t[p];
