@@ -427,12 +427,15 @@ static void run_search(search *s, bool lifo)
             SDK_MASK_FOREACH(d, g->cand[c]) {
                 bool *need = &s->need[pass][SDK_CAND_NODE(c, d)];
                 if (lifo && !*need) continue;
+                int start = SDK_LIT(SDK_CAND_NODE(c, d), on);
+                /* a false premise without a strong link reaches nothing (as
+                 * chain_reach_false_may_chain() answers, without the call) */
                 if (s->R.ok && !(pass == 0 ? chain_reach_true_may_loop(&s->R, g, c, d)
-                                           : chain_reach_false_may_chain(&s->R, L, g, c, d))) {
+                                           : L->first[start] != L->first[start + 1] &&
+                                                 chain_reach_false_may_chain(&s->R, L, g, c, d))) {
                     *need = false;
                     continue;
                 }
-                int start = SDK_LIT(SDK_CAND_NODE(c, d), on);
                 if (!s->S.dist) sdk_lsearch_init(&s->S, L); /* first use */
                 if (lifo)
                     sdk_links_search_lifo(L, start, &s->S);
