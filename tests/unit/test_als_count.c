@@ -3,14 +3,15 @@
  * once two links before the last when they all fit in the budget
  * (bulk_counted), instead of next set by next set. This test checks that
  * the shortcut is exact: on positions of the hardest puzzles (false
- * candidates removed at random, singles placed now and then), for 4, 5
- * and 6 links, both search orders and budgets that stop the search at many
- * places (the whole count, one less, fractions of it, small ones), the
- * search with the shortcut must count the same nodes and record the same
- * instances in the same order as the search without it. The shortcut's
- * sums are kept per search (bulk_whole, bulk_shared): the searches are
- * large enough for the kept counts to outgrow their first table. The plugin source
- * is compiled in, so its internal functions are called directly. */
+ * candidates removed at random, singles placed now and then:
+ * walk_hard_rounds), for 4, 5 and 6 links, both search orders and budgets
+ * that stop the search at many places (the whole count, one less,
+ * fractions of it, small ones), the search with the shortcut must count
+ * the same nodes and record the same instances in the same order as the
+ * search without it. The shortcut's sums are kept per search (bulk_whole,
+ * bulk_shared): the searches are large enough for the kept counts to
+ * outgrow their first table. The plugin source is compiled in, so its
+ * internal functions are called directly. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -87,34 +88,39 @@ static void check_position(stats *st, const sdk_grid *g, long pos)
     sdk_als_list_free(&l);
 }
 
+typedef struct visit_ctx {
+    stats st;
+    long visited, pos; /* positions walked, checked */
+} visit_ctx;
+
+/* Every fourth position of the walk is checked. */
+static void visit(const sdk_grid *before, const sdk_grid *after, void *ctx)
+{
+    (void)after;
+    visit_ctx *v = ctx;
+    if (v->visited++ % 4 == 0) check_position(&v->st, before, ++v->pos);
+}
+
 static void test_counted_search(void **state)
 {
     (void)state;
     uint8_t(*puz)[81];
-    int n = tu_read_puzzles("forum_hardest_1106.txt", 3, 97, &puz);
+    int n = tu_read_puzzles("forum_hardest_1106.txt", 8, 47, &puz);
     assert_true(n > 0);
-    stats st = {0};
-    long pos = 0;
+    visit_ctx v = {0};
     uint32_t seed = 4242;
-    for (int i = 0; i < n; i++) {
-        uint8_t sol[81];
-        assert_int_equal(sdk_solve(puz[i], 2, &sol, NULL), 1);
-        sdk_grid g;
-        sdk_grid_from_values(&g, puz[i]);
-        for (int step = 0; step < 40 && !sdk_grid_solved(&g); step++) {
-            if (step % 3 == 0) check_position(&st, &g, ++pos);
-            /* 2..8 tries at a false candidate; every 8th step the singles too */
-            walk_drop_wrong(&g, sol, 2 + (int)(seed >> 16) % 7, &seed);
-            if (step % 8 == 7) walk_basic(&g);
-        }
-    }
+    /* 2..8 tries at a false candidate a round; every 8th round the singles */
+    const walk_hard_pace pace = {.rounds = 40, .tries_min = 2, .tries_max = 8, .basic_every = 8};
+    assert_true(walk_hard_rounds((const uint8_t(*)[81])puz, n, &pace, &seed, visit, &v));
+    stats st = v.st;
+    long pos = v.pos;
     free(puz);
     print_message("counted chain searches: %ld positions, %ld searches, %ld cut by the budget, "
                   "%ld with instances\n",
                   pos, st.searches, st.cut, st.found);
-    assert_true(st.searches > 100);
-    assert_true(st.cut > st.searches / 3);
-    assert_true(st.found > 10);
+    assert_true(st.searches > 500);
+    assert_true(st.cut > st.searches / 2);
+    assert_true(st.found > 100);
     print_message("kept counts: table of %d slots\n", chain_space_last->capshared);
     assert_true(chain_space_last->capshared > 4096); /* shared_grow ran */
     als_cache_release();

@@ -34,8 +34,8 @@
  *     order as a search from scratch.
  * The paths: the standard profile's steps on a few of the hardest puzzles
  * (the grid before each step, as the engine asks), and random removals of
- * false candidates with singles placed now and then (small and large
- * changes, cell values too). ALS_UPDATE_PUZZLES=N walks N puzzles of the
+ * false candidates with singles placed now and then (walk_hard_rounds:
+ * small and large changes, cell values too). ALS_UPDATE_PUZZLES=N walks N puzzles of the
  * profile (default 1), ALS_UPDATE_MAX_RC=N sets the chain links (5). The
  * plugin source is compiled in, so its internal functions are called
  * directly, as find() calls them. */
@@ -446,39 +446,25 @@ static void test_profile_path(void **state)
     reset_caches();
 }
 
+/* Each position of the random path is checked. */
+static void visit(const sdk_grid *before, const sdk_grid *after, void *ctx)
+{
+    (void)after;
+    check_position(ctx, before);
+}
+
 static void test_random_path(void **state)
 {
     (void)state;
     uint8_t(*puz)[81];
-    int n = tu_read_puzzles("forum_hardest_1106.txt", 4, 211, &puz);
+    int n = tu_read_puzzles("forum_hardest_1106.txt", 3, 97, &puz);
     assert_true(n > 0);
     reset_caches();
     stats st = {0};
-    unsigned seed = 12345;
-    for (int i = 0; i < n; i++) {
-        uint8_t sol[81];
-        assert_int_equal(sdk_solve(puz[i], 2, &sol, NULL), 1);
-        sdk_grid g;
-        sdk_grid_from_values(&g, puz[i]);
-        for (int step = 0; step < 60 && !sdk_grid_solved(&g); step++) {
-            check_position(&st, &g);
-            /* 1..3 false candidates removed; every 10th step the singles too */
-            seed = seed * 1103515245u + 12345u;
-            int k = 1 + (int)((seed >> 16) % 3);
-            for (int j = 0; j < k; j++) {
-                int cands[729], nc = 0;
-                for (int c = 0; c < 81; c++)
-                    SDK_MASK_FOREACH(d, g.cand[c]) {
-                        if (d != sol[c]) cands[nc++] = c * 9 + d - 1;
-                    }
-                if (!nc) break;
-                seed = seed * 1103515245u + 12345u;
-                int x = cands[(seed >> 8) % (unsigned)nc];
-                sdk_grid_eliminate(&g, x / 9, x % 9 + 1);
-            }
-            if (step % 10 == 9) walk_basic(&g);
-        }
-    }
+    uint32_t seed = 12345;
+    /* 1..3 tries at a false candidate a round; every 10th round the singles */
+    const walk_hard_pace pace = {.rounds = 60, .tries_min = 1, .tries_max = 3, .basic_every = 10};
+    assert_true(walk_hard_rounds((const uint8_t(*)[81])puz, n, &pace, &seed, visit, &st));
     free(puz);
     print_message(
         "random path: %d puzzles, %ld positions, %ld graphs updated, %ld chain searches reused "
@@ -487,9 +473,11 @@ static void test_random_path(void **state)
     print_message("  count memo: %ld searches with a known count, %ld of them not counted; %ld "
                   "with the budget at the count\n",
                   st.memo_known, st.memo_fit, st.memo_edge);
-    assert_true(st.positions > 20);
+    assert_true(st.positions > 50);
     assert_true(st.updated > st.positions / 2);
-    assert_true(st.reused > 5);
+    assert_true(st.reused > 50);
+    assert_true(st.kept > 20);
+    assert_true(st.with_find > 20);
     reset_caches();
 }
 

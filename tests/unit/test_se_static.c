@@ -139,7 +139,8 @@ static void test_static_links(void **state)
     counts c = {0};
     uint32_t seed = 1106;
     visit_ctx v = {&A, &c};
-    assert_true(walk_hard_rounds((const uint8_t(*)[81])puz, n, 8, &seed, visit, &v));
+    const walk_hard_pace pace = {.rounds = 8, .tries_min = 3, .tries_max = 3};
+    assert_true(walk_hard_rounds((const uint8_t(*)[81])puz, n, &pace, &seed, visit, &v));
     sdk_se_arena_free(&A);
     free(puz);
     print_message("positions %ld, candidates %ld, peers %ld; skipped with cell links too: "

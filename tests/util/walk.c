@@ -91,18 +91,26 @@ void walk_drop_wrong(sdk_grid *g, const uint8_t *sol, int tries, uint32_t *seed)
     }
 }
 
-bool walk_hard_rounds(const uint8_t (*values)[81], int n, int rounds, uint32_t *seed,
-                      walk_visit_fn visit, void *ctx)
+bool walk_hard_rounds(const uint8_t (*values)[81], int n, const walk_hard_pace *pace,
+                      uint32_t *seed, walk_visit_fn visit, void *ctx)
 {
+    int spread = pace->tries_max - pace->tries_min;
     for (int p = 0; p < n; p++) {
         sdk_grid g;
         uint8_t sol[81];
         if (!walk_hard_start(&g, values[p], sol)) return false;
-        for (int round = 0; round < rounds && sdk_grid_empty_count(&g) > 0; round++) {
+        for (int round = 0; round < pace->rounds && sdk_grid_empty_count(&g) > 0; round++) {
             sdk_grid before = g;
-            walk_drop_wrong(&g, sol, 3, seed);
+            int tries = pace->tries_min;
+            if (spread > 0) {
+                *seed = *seed * 1103515245u + 12345u;
+                tries += (int)((*seed >> 16) % (uint32_t)(spread + 1));
+            }
+            walk_drop_wrong(&g, sol, tries, seed);
             visit(&before, &g, ctx);
-            if (!walk_basic(&g)) break;
+            bool basic =
+                pace->basic_every <= 1 || round % pace->basic_every == pace->basic_every - 1;
+            if (basic && !walk_basic(&g)) break;
         }
     }
     return true;

@@ -36,14 +36,25 @@ bool walk_hard_start(sdk_grid *g, const uint8_t *values, uint8_t *sol);
  * digit. Tests that follow hard paths use it to reach new positions. */
 void walk_drop_wrong(sdk_grid *g, const uint8_t *sol, int tries, uint32_t *seed);
 
+/* How a hard path moves on from a position (walk_hard_rounds). A round drops
+ * wrong candidates with walk_drop_wrong: tries_min tries or, when tries_max is
+ * larger, a number in [tries_min, tries_max] drawn from the walk's seed (one
+ * LCG step) first. */
+typedef struct walk_hard_pace {
+    int rounds;               /* positions a puzzle at most */
+    int tries_min, tries_max; /* walk_drop_wrong tries a round */
+    int basic_every;          /* walk_basic after every Nth round only (0 or 1: each) */
+} walk_hard_pace;
+
 /* A hard path through each of the puzzles values[0..n): from
- * walk_hard_start, up to `rounds` times while a cell is empty, a few wrong
- * candidates dropped (walk_drop_wrong, 3 tries), visit(before, after, ctx),
- * then walk_basic (the next puzzle when it breaks the grid). False when a
- * puzzle does not start (no single solution). */
+ * walk_hard_start, up to pace->rounds times while a cell is empty, a few wrong
+ * candidates dropped (walk_drop_wrong), visit(before, after, ctx), then
+ * walk_basic at the rounds pace->basic_every says (the next puzzle when it
+ * breaks the grid). Each position (`before`) descends from the last one of
+ * its puzzle. False when a puzzle does not start (no single solution). */
 typedef void (*walk_visit_fn)(const sdk_grid *before, const sdk_grid *after, void *ctx);
-bool walk_hard_rounds(const uint8_t (*values)[81], int n, int rounds, uint32_t *seed,
-                      walk_visit_fn visit, void *ctx);
+bool walk_hard_rounds(const uint8_t (*values)[81], int n, const walk_hard_pace *pace,
+                      uint32_t *seed, walk_visit_fn visit, void *ctx);
 
 typedef enum walk_reduce {
     WALK_REDUCE_NONE = 0,
