@@ -624,21 +624,46 @@ static void check_sides(side_stats *st, const sdk_grid *g, int depth, const sdk_
     }
 }
 
-/* Remove k candidates of cells with two or more, at random (true ones too:
- * an assumed grid need not have a solution). */
-static void remove_random(sdk_grid *g, unsigned *seed, int k, const uint8_t *sol)
+/* Remove k candidates of cells with two or more, at random, true ones too
+ * (an assumed grid need not have a solution). */
+static void remove_random(sdk_grid *g, uint32_t *seed, int k)
 {
     for (int j = 0; j < k; j++) {
         int cands[729], nc = 0;
         for (int c = 0; c < 81; c++)
             if (sdk_mask_count(g->cand[c]) >= 2)
                 SDK_MASK_FOREACH(d, g->cand[c]) {
-                    if (!sol || d != sol[c]) cands[nc++] = c * 9 + d - 1;
+                    cands[nc++] = c * 9 + d - 1;
                 }
         if (!nc) return;
         *seed = *seed * 1103515245u + 12345u;
         int x = cands[(*seed >> 8) % (unsigned)nc];
         sdk_grid_eliminate(g, x / 9, x % 9 + 1);
+    }
+}
+
+typedef struct sides_walk {
+    side_stats st;
+    sdk_options opts;
+    texts got, want;
+    uint32_t seed; /* the propagations' removals */
+} sides_walk;
+
+/* A path position (depth 0), then several propagations from it (depth 1). */
+static void visit_sides(const sdk_grid *before, const sdk_grid *after, void *ctx)
+{
+    (void)after;
+    sides_walk *w = ctx;
+    check_sides(&w->st, before, 0, &w->opts, &w->got, &w->want);
+    uint32_t again = w->seed;
+    for (int prop = 0; prop < 4; prop++) { /* propagations from this position */
+        if (prop == 3) w->seed = again;    /* the first one again: the same grids */
+        sdk_grid a = *before;
+        remove_random(&a, &w->seed, 1);
+        for (int k = 0; k < 4; k++) {
+            check_sides(&w->st, &a, 1, &w->opts, &w->got, &w->want);
+            remove_random(&a, &w->seed, 1);
+        }
     }
 }
 
@@ -649,50 +674,30 @@ static void test_propagation_sides(void **state)
     int n = tu_read_puzzles("forum_hardest_1106.txt", 2, 157, &puz);
     assert_true(n > 0);
     reset_caches();
-    sdk_options opts;
+    sides_walk w = {.seed = 4242};
     char why[128];
-    assert_true(sdk_options_parse("max-length=5", &opts, why, sizeof why)); /* max_rc 4 */
-    side_stats st = {0};
-    texts got = {0}, want = {0};
-    unsigned seed = 4242;
-    for (int i = 0; i < n; i++) {
-        uint8_t sol[81];
-        assert_int_equal(sdk_solve(puz[i], 2, &sol, NULL), 1);
-        sdk_grid path;
-        sdk_grid_from_values(&path, puz[i]);
-        walk_basic(&path);
-        for (int step = 0; step < 12 && !sdk_grid_solved(&path); step++) {
-            check_sides(&st, &path, 0, &opts, &got, &want);
-            unsigned again = seed;
-            for (int prop = 0; prop < 4; prop++) { /* propagations from this position */
-                if (prop == 3) seed = again;       /* the first one again: the same grids */
-                sdk_grid a = path;
-                remove_random(&a, &seed, 1, NULL);
-                for (int k = 0; k < 4; k++) {
-                    check_sides(&st, &a, 1, &opts, &got, &want);
-                    remove_random(&a, &seed, 1, NULL);
-                }
-            }
-            remove_random(&path, &seed, 2, sol); /* the path's next position */
-            if (step % 4 == 3) walk_basic(&path);
-        }
-    }
+    assert_true(sdk_options_parse("max-length=5", &w.opts, why, sizeof why)); /* max_rc 4 */
+    uint32_t seed = 4242;
+    /* the path's next position: 2 tries at a false candidate; every 4th the singles */
+    const walk_hard_pace pace = {.rounds = 12, .tries_min = 2, .tries_max = 2, .basic_every = 4};
+    assert_true(walk_hard_rounds((const uint8_t(*)[81])puz, n, &pace, &seed, visit_sides, &w));
     free(puz);
-    free(got.buf);
-    free(want.buf);
+    free(w.got.buf);
+    free(w.want.buf);
+    const side_stats st = w.st;
     print_message("path and propagations: %ld calls on the path, %ld inside; inside from the "
                   "path's list %ld, chain base %ld, misses %ld; %ld calls with steps; %ld inside "
                   "chain searches where the last inside base does not hold the grid; %ld on a "
                   "grid known to give nothing\n",
                   st.calls[0], st.calls[1], st.from_path[0], st.from_path[1], st.from_path[2],
                   st.found, st.foreign, st.seen);
-    assert_true(st.calls[0] > 20);
-    assert_true(st.from_path[0] > 10);
-    assert_true(st.from_path[1] > 5);
-    assert_true(st.from_path[2] > 10);
-    assert_true(st.found > 10);
-    assert_true(st.foreign > 10);
-    assert_true(st.seen > 20);
+    assert_true(st.calls[0] > 80);
+    assert_true(st.from_path[0] > 80);
+    assert_true(st.from_path[1] > 100);
+    assert_true(st.from_path[2] > 300);
+    assert_true(st.found > 300);
+    assert_true(st.foreign > 100);
+    assert_true(st.seen > 100);
     reset_caches();
 }
 
