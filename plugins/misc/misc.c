@@ -14,7 +14,11 @@
  * of one house; a pair of values (x in the first, y in the second) is
  * impossible when x = y, or when a cell that sees both would be left with no
  * candidate (its candidates are inside {x, y}). A candidate of either cell
- * that belongs to no possible pair is eliminated.
+ * that belongs to no possible pair is eliminated. As in Sudoku Explainer,
+ * only pairs with a common unsolved peer of at most two candidates are
+ * looked at: without one, only x = y can rule a pair out, and what that
+ * eliminates (a cell whose single candidate the other cell holds) the
+ * singles find first.
  */
 #include <string.h>
 #include "grid_memo.h"
