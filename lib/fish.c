@@ -82,6 +82,8 @@ typedef struct search {
     sdk_bb gone;       /* the candidates lost since (none: a full search) */
     uint32_t want;     /* base-type houses holding one: the base holds one of them */
     bool uncover;      /* and a lost one it holds stays uncovered or is an endo fin */
+    bool all;          /* P has no fish of any class the search reports (see
+                          sdk_fish_find_since_all), not only none of one */
     uint64_t ulo, uhi; /* lost base candidates in no cover house yet (one must
                           stay so; else a bit past the grid, never covered) */
     /* the witness search (see "a witness for a new fish" below) */
@@ -778,7 +780,12 @@ static bool base_viable(search *st, int h, sdk_bb hc, sdk_bb endo, sdk_bb E2)
  * fish only: a base house that loses a covered candidate can make it
  * sashimi, so searches that report finned basic fish do without this second
  * rule (st->uncover). What is skipped holds no such fish, and the rest comes
- * in the usual order. */
+ * in the usual order.
+ *
+ * When P holds no fish of the kind of any class the search reports
+ * (sdk_fish_find_since_all, st->all), the class may change: the fish on P
+ * is one of a class P has none of all the same. So the second rule holds
+ * for every search then, and the witness search below too. */
 
 /* At a full base set: set up the lost cells to keep uncovered; false when
  * the base holds none. */
@@ -816,19 +823,24 @@ static bool since_base(search *st)
  * counts), pinned houses first, then the others ascending.
  *
  * When the class is finned (Franken and Mutant only: st->uncover), more
- * holds. On P the same houses give the fish with the fins of the grid's
- * plus those of R_B, and the grid's eliminations x among its potential
- * ones. P has no such fish, so either the fin limits fail on P or each x
- * does not see some new fin. Every witness r is tried, so an x that sees r
- * only counts when the limits can fail: too many endo fins (known with the
- * base), or more than max_fins fins in all, which needs fins seeing x (the
- * open base cells among x's peers) enough to reach it with all of R_B. */
+ * holds, and so it does for every class when P has no fish of any class
+ * the search reports (st->all: a finless fish of the grid is a finned one
+ * on P, which the search would report too). On P the same houses give the
+ * fish with the fins of the grid's plus those of R_B, and the grid's
+ * eliminations x among its potential ones. P has no such fish, so either
+ * the fin limits fail on P or each x does not see some new fin. Every
+ * witness r is tried, so an x that sees r only counts when the limits can
+ * fail: too many endo fins (known with the base), or more than max_fins
+ * fins in all, which needs fins seeing x (the open base cells among x's
+ * peers) enough to reach it with all of R_B. */
 
 /* The eliminations the witness allows at a full base set. */
 static sdk_bb witness_elims(const search *st)
 {
     sdk_bb all = {~0ULL, (1ULL << 17) - 1};
-    if (st->s->finless) return all; /* the class changes on P: nothing more */
+    /* a finless fish of the grid is finned on P: P says nothing of it
+     * unless P has no finned fish either */
+    if (st->s->finless && !(st->all && st->s->finned)) return all;
     sdk_bb rb = sdk_bb_none();
     for (int i = 0; i < st->nbase; i++) rb = sdk_bb_or(rb, sdk_house_bb[st->base[i]]);
     rb = sdk_bb_and(rb, st->gone);
@@ -1029,7 +1041,7 @@ void sdk_fish_search_init(sdk_fish_search *s)
 }
 
 static int find_digit(const sdk_grid *g, int d, const sdk_fish_search *s, const sdk_fish_fins *fins,
-                      sdk_bb gone, bool witness, sdk_fish_fn fn, void *ctx)
+                      sdk_bb gone, bool all, bool witness, sdk_fish_fn fn, void *ctx)
 {
     search st;
     memset(&st, 0, offsetof(search, set_away)); /* the set arrays: set up when used */
@@ -1066,9 +1078,12 @@ static int find_digit(const sdk_grid *g, int d, const sdk_fish_search *s, const 
     st.witness = witness;
     st.wit = -1;
     /* the bound per x pays where the base sets are many and wide: measured
-     * on hard puzzles, it costs finless and basic fish more than it saves */
-    st.per_x = s->need_elims && s->finned && !s->finless && s->kind != SDK_FISH_BASIC;
-    st.uncover = !(s->finned && (s->kind == SDK_FISH_BASIC || !s->only_kind));
+     * on hard puzzles, it costs finless-only and basic fish more than it
+     * saves (a search of both classes goes through the finned one's base
+     * sets: it pays there as it does for finned fish alone) */
+    st.per_x = s->need_elims && s->finned && s->kind != SDK_FISH_BASIC;
+    st.all = all;
+    st.uncover = all || !(s->finned && (s->kind == SDK_FISH_BASIC || !s->only_kind));
     uint32_t want = ALL_HOUSES;
     if (!sdk_bb_empty(gone)) {
         want = 0;
@@ -1127,7 +1142,7 @@ int sdk_fish_find_fins(const sdk_grid *g, int digit, const sdk_fish_search *s,
 {
     for (int d = 1; d <= 9; d++) {
         if (digit && d != digit) continue;
-        if (find_digit(g, d, s, fins, sdk_bb_none(), false, fn, ctx)) return 1;
+        if (find_digit(g, d, s, fins, sdk_bb_none(), false, false, fn, ctx)) return 1;
     }
     return 0;
 }
@@ -1140,19 +1155,32 @@ static int any_fish(void *ctx, const sdk_fish *f)
     return 1;
 }
 
-int sdk_fish_find_since(const sdk_grid *g, int digit, const sdk_fish_search *s, sdk_bb before,
-                        sdk_fish_fn fn, void *ctx)
+/* sdk_fish_find_since (all: sdk_fish_find_since_all). */
+static int find_since(const sdk_grid *g, int digit, const sdk_fish_search *s, sdk_bb before,
+                      bool all, sdk_fish_fn fn, void *ctx)
 {
     if (digit < 1 || digit > 9) return sdk_fish_find(g, digit, s, fn, ctx);
     sdk_bb cand = g->digit[digit - 1];
     if (!sdk_bb_empty(sdk_bb_andnot(cand, before))) return sdk_fish_find(g, digit, s, fn, ctx);
     sdk_bb gone = sdk_bb_andnot(before, cand);
     if (sdk_bb_empty(gone)) return 0; /* P itself: nothing of that kind and class */
-    bool uncover = !(s->finned && (s->kind == SDK_FISH_BASIC || !s->only_kind));
+    bool uncover = all || !(s->finned && (s->kind == SDK_FISH_BASIC || !s->only_kind));
     if (uncover && s->need_elims && sdk_bb_count(gone) <= WITNESS_MAX_GONE &&
-        !find_digit(g, digit, s, NULL, gone, true, any_fish, NULL))
+        !find_digit(g, digit, s, NULL, gone, all, true, any_fish, NULL))
         return 0;
-    return find_digit(g, digit, s, NULL, gone, false, fn, ctx);
+    return find_digit(g, digit, s, NULL, gone, all, false, fn, ctx);
+}
+
+int sdk_fish_find_since(const sdk_grid *g, int digit, const sdk_fish_search *s, sdk_bb before,
+                        sdk_fish_fn fn, void *ctx)
+{
+    return find_since(g, digit, s, before, false, fn, ctx);
+}
+
+int sdk_fish_find_since_all(const sdk_grid *g, int digit, const sdk_fish_search *s, sdk_bb before,
+                            sdk_fish_fn fn, void *ctx)
+{
+    return find_since(g, digit, s, before, true, fn, ctx);
 }
 
 int sdk_fish_find(const sdk_grid *g, int digit, const sdk_fish_search *s, sdk_fish_fn fn, void *ctx)

@@ -120,6 +120,15 @@ SDK_API int sdk_fish_find_fins(const sdk_grid *g, int digit, const sdk_fish_sear
 SDK_API int sdk_fish_find_since(const sdk_grid *g, int digit, const sdk_fish_search *s,
                                 sdk_bb before, sdk_fish_fn fn, void *ctx);
 
+/* sdk_fish_find_since for a pattern `before` on which the search reported
+ * no fish at all (no fish of any class it reports, of s->kind when
+ * only_kind): every fish the search reports, in the same order. A search of
+ * several classes (finned basic fish with their sashimi ones, finless and
+ * finned Franken fish together) then skips as much as a search of one
+ * class does. */
+SDK_API int sdk_fish_find_since_all(const sdk_grid *g, int digit, const sdk_fish_search *s,
+                                    sdk_bb before, sdk_fish_fn fn, void *ctx);
+
 /* Necessary conditions for kraken-like searches of finned basic fish (rows
  * and columns, sizes 2..max_size) of the digit whose candidates are `cand`
  * (lib/fish_reach.c says why they hold); cheap, and false nearly always on

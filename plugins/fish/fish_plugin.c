@@ -131,6 +131,7 @@ static int fish_class(const sdk_fish *f)
 typedef struct run {
     const sdk_ctx *ctx; /* for its scratch step */
     const fdef *def;
+    int partner_cls; /* partner_cls(def, ...) for this run */
     const sdk_technique *tech;
     const sdk_grid *g;
     sdk_sink *sink;
@@ -207,17 +208,35 @@ static bool same_category(const fdef *def, const sdk_fish *f)
  * that rule only), so a pattern without fish of either class leaves every
  * fish of the grid, of either class, to the search since it. */
 
-/* The class of the technique's partner (-1: none). */
-static int partner_cls(const fdef *def)
+/* ---- finless and finned Franken and Mutant fish -------------------------
+ *
+ * A finned Franken or Mutant fish search goes through every base set the
+ * finless search of its size does (and more): asked for both classes
+ * (sdk_fish_search finless and finned), it costs about what the finned
+ * one does alone. The finless technique comes first in the ladders, and
+ * the finned one of its size right after it, on the same grid: so the
+ * finless one searches both classes and notes the finned one's misses as
+ * those of its partner (as above), and the finned technique then nearly
+ * always finds its miss noted. It does so only when the finned technique
+ * comes later in the engine's order (each technique notes, per thread,
+ * its position when it last ran): else the search of both would be paid
+ * for nothing. Searching since a pattern, it searches both classes only
+ * from a pattern without fish of either (sdk_fish_find_since_all); from
+ * another one, its own class, as before. */
+
+/* The class of the technique's partner (-1: none); both: a finless Franken
+ * or Mutant technique searching both classes. */
+static int partner_cls(const fdef *def, bool both)
 {
-    if (def->kind != SDK_FISH_BASIC || def->cls == CLS_FINLESS) return -1;
+    if (def->kind != SDK_FISH_BASIC) return both && def->cls == CLS_FINLESS ? CLS_FINNED : -1;
+    if (def->cls == CLS_FINLESS) return -1;
     return def->cls == CLS_FINNED ? CLS_SASHIMI : CLS_FINNED;
 }
 
 static int on_fish(void *ctx, const sdk_fish *f)
 {
     run *r = ctx;
-    if (f->kind == r->def->kind && fish_class(f) == partner_cls(r->def)) r->partner_seen = true;
+    if (f->kind == r->def->kind && fish_class(f) == r->partner_cls) r->partner_seen = true;
     if (!r->collect) {
         if (f->kind != r->def->kind || fish_class(f) != r->def->cls) return 0;
         return emit_fish(r, f, NULL) == SDK_STOP;
@@ -412,9 +431,10 @@ static void note_last_miss(const fdef *def, int d, int inside, sdk_bb cand,
 
 /* Search digit d: since the closest kept miss when there is one for these
  * limits. True when the search saw every fish of the partner's class too
- * (see "finned and sashimi"). */
+ * (see "finned and sashimi"). both: the search of both classes of a finless
+ * Franken or Mutant technique (NULL: none; see "finless and finned"). */
 static bool search_digit(const fdef *def, const sdk_grid *g, int d, int inside,
-                         const sdk_fish_search *s, run *r)
+                         const sdk_fish_search *s, const sdk_fish_search *both, run *r)
 {
     sdk_bb cand = g->digit[d - 1];
     const last_miss *best = last_miss_of(def, d, inside);
@@ -438,12 +458,20 @@ static bool search_digit(const fdef *def, const sdk_grid *g, int d, int inside,
         }
     }
     if (gone < 0) {
-        sdk_fish_find(g, d, s, on_fish, r);
+        sdk_fish_find(g, d, both ? both : s, on_fish, r);
+        return true;
+    }
+    if (best->both) { /* no fish of the partner's class either */
+        sdk_fish_find_since_all(g, d, both ? both : s, best->cand, on_fish, r);
         return true;
     }
     sdk_fish_find_since(g, d, s, best->cand, on_fish, r);
-    return best->both;
+    return false;
 }
+
+/* Per thread, per technique: its position in the engine's order when it
+ * last ran, plus one (0: it has not run). */
+static _Thread_local int ran_at[54];
 
 static int find_fish(const sdk_ctx *ctx, const sdk_grid *g, sdk_sink *sink)
 {
@@ -462,8 +490,20 @@ static int find_fish(const sdk_ctx *ctx, const sdk_grid *g, sdk_sink *sink)
     if (s.max_endo_fins < 0) s.max_endo_fins = 0;
     bool siamese = sdk_opt_bool(ctx, "siamese", false);
 
-    run r = {.ctx = ctx, .def = def, .tech = ctx->self, .g = g, .sink = sink, .collect = siamese};
-    const fdef partner = {def->kind, def->size, partner_cls(def)};
+    ran_at[def_index(def)] = ctx->position + 1;
+    const fdef finned = {def->kind, def->size, CLS_FINNED};
+    bool two = def->kind != SDK_FISH_BASIC && def->cls == CLS_FINLESS &&
+               ran_at[def_index(&finned)] > ctx->position + 1;
+    sdk_fish_search s2 = s;
+    s2.finned = true;
+    run r = {.ctx = ctx,
+             .def = def,
+             .partner_cls = partner_cls(def, two),
+             .tech = ctx->self,
+             .g = g,
+             .sink = sink,
+             .collect = siamese};
+    const fdef partner = {def->kind, def->size, r.partner_cls};
     uint64_t partner_bit = partner.cls >= 0 ? def_bit(&partner) : 0;
     for (int d = 1; d <= 9 && !r.stopped; d++) {
         r.n = 0;
@@ -475,7 +515,7 @@ static int find_fish(const sdk_ctx *ctx, const sdk_grid *g, sdk_sink *sink)
         }
         r.emitted = 0;
         r.partner_seen = false;
-        bool saw_all = search_digit(def, g, d, inside, &s, &r);
+        bool saw_all = search_digit(def, g, d, inside, &s, two ? &s2 : NULL, &r);
         if (!r.emitted && !r.stopped && (!siamese || r.n == 0)) {
             bool both = partner_bit && saw_all && !r.partner_seen;
             miss_note(def, &s, cand);

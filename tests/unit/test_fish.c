@@ -636,10 +636,20 @@ static void same_cls(const fish_list *a, const fish_list *b, int kind, int cls)
     assert_int_equal(j, b->n);
 }
 
+/* The lists hold the same fish in the same order. */
+static void same_list(const fish_list *a, const fish_list *b)
+{
+    assert_int_equal(a->n, b->n);
+    for (int i = 0; i < a->n; i++) assert_memory_equal(&a->f[i], &b->f[i], sizeof a->f[i]);
+}
+
 /* sdk_fish_find_since against the full search: from a walked state's digit
  * pattern P, remove a few random candidates at a time (a pattern need not be
  * a valid grid); for each kind and class the search had no fish of on P, the
- * search since P reports the full search's fish of that kind and class. */
+ * search since P reports the full search's fish of that kind and class; and
+ * when it had no fish at all on P, sdk_fish_find_since_all reports every
+ * fish of the full search (the searches of two classes below: a lost
+ * candidate may change a fish's class). */
 static void test_since_exact(void **state)
 {
     (void)state;
@@ -666,7 +676,7 @@ static void test_since_exact(void **state)
         {SDK_FISH_FRANKEN, 4, false, true, 3, 1},
         {SDK_FISH_MUTANT, 2, false, true, 1, 1},
     };
-    long checked = 0, found = 0, fin_lost = 0;
+    long checked = 0, found = 0, fin_lost = 0, checked_all = 0, found_all = 0;
     for (int i = 0; i < np; i++) {
         sdk_grid g;
         sdk_grid_from_values(&g, p[i]);
@@ -722,6 +732,13 @@ static void test_since_exact(void **state)
                         checked++;
                         if (has_cls(&full, s.kind, cls)) found++;
                     }
+                    if (before.n == 0) {
+                        since.n = 0;
+                        sdk_fish_find_since_all(&h, d, &s, P, collect, &since);
+                        same_list(&full, &since);
+                        checked_all++;
+                        found_all += full.n > 0;
+                    }
                     free(since.f);
                     free(before.f);
                     before = full;
@@ -731,9 +748,10 @@ static void test_since_exact(void **state)
         }
     }
     printf("search since a pattern = full search: %ld searches, %ld with fish, %ld after a fin "
-           "went\n",
-           checked, found, fin_lost);
+           "went; since a pattern without any fish: %ld searches, %ld with fish\n",
+           checked, found, fin_lost, checked_all, found_all);
     assert_true(checked > 1000 && found > 50 && fin_lost > 50);
+    assert_true(checked_all > 500 && found_all > 50);
     free(p);
 }
 
