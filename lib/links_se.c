@@ -295,6 +295,17 @@ static inline __attribute__((always_inline)) bool queue_ons(sdk_se_run *r, sdk_s
     return false;
 }
 
+/* on_off_step (house cause) for the cells base + each bit of w, in
+ * increasing order, of digit di; true on a clash. */
+static inline __attribute__((always_inline)) bool
+on_off_word(sdk_se_run *r, sdk_se_set *s, int *qoff, int *toff, uint64_t w, int base, int di, int p)
+{
+    for (; w; w &= w - 1)
+        if (on_off_step(r, s, qoff, toff, (base + __builtin_ctzll(w)) * 9 + di, SDK_SE_BLOCK, p))
+            return true;
+    return false;
+}
+
 /* The dynamic propagation loop (chain_loop's work when false potentials
  * leave the grid): the same potentials in the same order, made from the
  * working grid's bitboards directly. A false potential taken from the
@@ -329,13 +340,13 @@ static bool chain_loop_dyn(sdk_se_run *r, const sdk_grid *g0, bool resume)
                 for (unsigned m = g->cand[cell] & ~(1u << di); m && !bad; m &= m - 1)
                     bad =
                         on_off_step(r, s, qoff, &toff, cell * 9 + __builtin_ctz(m), SDK_SE_CELL, p);
-            for (int j = 0; j < 6 && !bad; j++) {
-                uint64_t w = j & 1 ? pb[j >> 1].hi : pb[j >> 1].lo;
-                for (; w && !bad; w &= w - 1)
-                    bad =
-                        on_off_step(r, s, qoff, &toff, ((j & 1) * 64 + __builtin_ctzll(w)) * 9 + di,
-                                    SDK_SE_BLOCK, p);
-            }
+            /* each house's low cells (0-63), then its high ones */
+            bad = bad || on_off_word(r, s, qoff, &toff, pb[0].lo, 0, di, p) ||
+                  on_off_word(r, s, qoff, &toff, pb[0].hi, 64, di, p) ||
+                  on_off_word(r, s, qoff, &toff, pb[1].lo, 0, di, p) ||
+                  on_off_word(r, s, qoff, &toff, pb[1].hi, 64, di, p) ||
+                  on_off_word(r, s, qoff, &toff, pb[2].lo, 0, di, p) ||
+                  on_off_word(r, s, qoff, &toff, pb[2].hi, 64, di, p);
         } else {
             int p = qoff[hoff++];
             int pc = a->p[p].cand, cell = pc / 9, di = pc % 9;
@@ -506,9 +517,9 @@ void sdk_se_lits_of_set(const sdk_se_set *s, sdk_se_lits *out)
 
 /* The working state of sdk_se_closure: the literals found (out's boards),
  * the places of each digit in each house not yet false (hc, from the
- * grid's counts), the candidates of a cell not yet false (cc, counted from
- * the cell's first false one on: ccset), and the true literals whose
- * consequences are still to be drawn (queue). */
+ * grid's counts), the candidates of a cell not yet false (cc, from
+ * sdk_se_closure_cells), and the true literals whose consequences are
+ * still to be drawn (queue). */
 typedef struct closure_state {
     const sdk_grid *g;
     const uint8_t (*hcount)[9];
@@ -516,7 +527,6 @@ typedef struct closure_state {
     bool y;
     int tail;
     uint8_t hc[27][9], cc[81];
-    sdk_bb ccset;
     int16_t queue[729];
 } closure_state;
 
@@ -547,16 +557,12 @@ static inline __attribute__((always_inline)) bool closure_off(closure_state *st,
         on[di] = sdk_bb_or(on[di], rest);
         st->queue[st->tail++] = (int16_t)(sdk_bb_first(rest) * 9 + di);
     }
-    unsigned m = st->g->cand[cell];
-    if (!st->y || !(m & (m - 1))) return true; /* no cell link */
-    if (!sdk_bb_has(st->ccset, cell)) {
-        sdk_bb_add(&st->ccset, cell);
-        st->cc[cell] = (uint8_t)sdk_mask_count(m);
-    }
+    if (!st->y) return true; /* no cell links */
+    /* (a cell of one candidate has CLOSURE_HELD: no cell link) */
     int n = --st->cc[cell];
     if (n > 1) return true;
     if (n == 0) return false;
-    for (; m; m &= m - 1) {
+    for (unsigned m = st->g->cand[cell]; m; m &= m - 1) {
         int e = __builtin_ctz(m);
         if (sdk_bb_has(off[e], cell)) continue;
         if (!sdk_bb_has(on[e], cell)) {
@@ -568,8 +574,16 @@ static inline __attribute__((always_inline)) bool closure_off(closure_state *st,
     return true;
 }
 
-bool sdk_se_closure(const sdk_grid *g, const uint8_t hcount[27][9], int lit, bool y,
-                    sdk_se_lits *out)
+void sdk_se_closure_cells(const sdk_grid *g, uint8_t out[81])
+{
+    for (int cell = 0; cell < 81; cell++) {
+        int n = sdk_mask_count(g->cand[cell]);
+        out[cell] = (uint8_t)(n >= 2 ? n : CLOSURE_HELD);
+    }
+}
+
+bool sdk_se_closure(const sdk_grid *g, const uint8_t hcount[27][9], const uint8_t ccount[81],
+                    int lit, bool y, sdk_se_lits *out)
 {
     /* The least set closed under the rules does not depend on the order
      * they are applied in, nor does whether it holds a clash: a false
@@ -592,8 +606,8 @@ bool sdk_se_closure(const sdk_grid *g, const uint8_t hcount[27][9], int lit, boo
     st.off = out->b + 9;
     st.y = y;
     st.tail = 0;
-    st.ccset = sdk_bb_none();
     memcpy(st.hc, hcount, sizeof st.hc);
+    if (y) memcpy(st.cc, ccount, sizeof st.cc);
     sdk_bb *on = st.on, *off = st.off;
     if (lit & 1) {
         sdk_bb_add(&on[di], cell);
@@ -607,7 +621,6 @@ bool sdk_se_closure(const sdk_grid *g, const uint8_t hcount[27][9], int lit, boo
         unsigned m = g->cand[cell];
         for (int k = 0; k < 3; k++) st.hc[sdk_cell_house[cell][k]][di] = CLOSURE_HELD;
         if (y && (m & (m - 1))) {
-            sdk_bb_add(&st.ccset, cell);
             st.cc[cell] = CLOSURE_HELD;
             for (m &= ~(1u << di); m; m &= m - 1) {
                 int e = __builtin_ctz(m);
@@ -1110,14 +1123,57 @@ int sdk_se_ancestors(const sdk_se_arena *a, int node, int *nested)
     return count;
 }
 
+/* The nested chain ids a complexity walk has counted: an open-addressing
+ * set (-1 empty), on the stack until it is half full, then doubled on the
+ * heap. */
+typedef struct id_set {
+    int buf[256], *slot;
+    int cap, n;
+} id_set;
+
+static void id_set_grow(id_set *s)
+{
+    int ncap = s->cap * 2, *ns = sdk_xmalloc(sizeof *ns * (size_t)ncap);
+    memset(ns, 0xff, sizeof *ns * (size_t)ncap);
+    for (int i = 0; i < s->cap; i++) {
+        if (s->slot[i] < 0) continue;
+        int j = (int)(((unsigned)s->slot[i] * 2654435761u) & (unsigned)(ncap - 1));
+        while (ns[j] >= 0) j = (j + 1) & (ncap - 1);
+        ns[j] = s->slot[i];
+    }
+    if (s->slot != s->buf) free(s->slot);
+    s->slot = ns;
+    s->cap = ncap;
+}
+
+/* Adds id to s (made empty before its first use: cap 0); true when new. */
+static bool id_set_add(id_set *s, int id)
+{
+    if (!s->cap) {
+        s->slot = s->buf;
+        s->cap = (int)(sizeof s->buf / sizeof s->buf[0]);
+        memset(s->buf, 0xff, sizeof s->buf);
+    }
+    int j = (int)(((unsigned)id * 2654435761u) & (unsigned)(s->cap - 1));
+    for (; s->slot[j] >= 0; j = (j + 1) & (s->cap - 1))
+        if (s->slot[j] == id) return false;
+    s->slot[j] = id;
+    if (2 * ++s->n > s->cap) id_set_grow(s);
+    return true;
+}
+
 int sdk_se_complexity(const sdk_se_arena *a, const int *nodes, int n)
 {
     /* a hint has few targets and chains of a few hundred potentials: the
      * walk's stack and the nested ids live here, on the heap only beyond */
     uint64_t seen[SDK_SE_SET_WORDS];
-    int sbuf[1024], ibuf[64];
-    int cap = 1024, sp = 0, sum = 0, flat = 0, nids = 0, idcap = 64;
-    int *stack = sbuf, *ids = ibuf;
+    int sbuf[1024];
+    int cap = 1024, sp = 0, sum = 0, flat = 0;
+    int *stack = sbuf;
+    /* each distinct id counted once, with the complexity of the first
+     * potential met that has it (as a list searched each time would) */
+    id_set ids;
+    ids.cap = ids.n = 0;
     for (int t = 0; t < n; t++) {
         memset(seen, 0, sizeof seen);
         stack[sp++] = nodes[t];
@@ -1127,21 +1183,7 @@ int sdk_se_complexity(const sdk_se_arena *a, const int *nodes, int n)
             if ((seen[lit >> 6] >> (lit & 63)) & 1) continue;
             seen[lit >> 6] |= 1ull << (lit & 63);
             flat++;
-            if (p->nested >= 0) {
-                bool dup = false;
-                for (int i = 0; i < nids && !dup; i++) dup = ids[i] == p->nested;
-                if (!dup) {
-                    if (nids == idcap) {
-                        idcap *= 2;
-                        int *ni = sdk_xmalloc(sizeof *ni * (size_t)idcap);
-                        memcpy(ni, ids, sizeof *ni * (size_t)nids);
-                        if (ids != ibuf) free(ids);
-                        ids = ni;
-                    }
-                    ids[nids++] = p->nested;
-                    sum += p->ncplx;
-                }
-            }
+            if (p->nested >= 0 && id_set_add(&ids, p->nested)) sum += p->ncplx;
             if (sp + p->np > cap) {
                 while (sp + p->np > cap) cap *= 2;
                 int *ns = sdk_xmalloc(sizeof *ns * (size_t)cap);
@@ -1159,7 +1201,7 @@ int sdk_se_complexity(const sdk_se_arena *a, const int *nodes, int n)
         }
     }
     if (stack != sbuf) free(stack);
-    if (ids != ibuf) free(ids);
+    if (ids.cap && ids.slot != ids.buf) free(ids.slot);
     return flat + sum;
 }
 

@@ -128,7 +128,8 @@ void sdk_se_lits_of_set(const sdk_se_set *s, sdk_se_lits *out);
 
 /* The literals a dynamic run from literal lit on g reaches (SDK_SE_DYNAMIC,
  * no `more`; y: cell links too, as without SDK_SE_NISHIO), into out, found
- * without potentials (hcount: g's sdk_se_house_counts). A run that meets
+ * without potentials (hcount: g's sdk_se_house_counts; ccount: g's
+ * sdk_se_closure_cells, read with y only). A run that meets
  * no clash ends where nothing more follows, and what follows does not depend on the
  * order: a true candidate makes its cell's other candidates and its peers
  * with the digit false; false candidates make true the last candidate of a
@@ -140,8 +141,12 @@ void sdk_se_lits_of_set(const sdk_se_set *s, sdk_se_lits *out);
  * case (out then undefined): where the clash is met, and so what the run
  * holds then, depends on the order, and only the run itself (sdk_se_chain)
  * says. */
-bool sdk_se_closure(const sdk_grid *g, const uint8_t hcount[27][9], int lit, bool y,
-                    sdk_se_lits *out);
+bool sdk_se_closure(const sdk_grid *g, const uint8_t hcount[27][9], const uint8_t ccount[81],
+                    int lit, bool y, sdk_se_lits *out);
+/* The cell counts sdk_se_closure starts from: a cell's candidates where it
+ * has two or more, else a count no false candidate takes down to one (a
+ * cell of one candidate has no cell link). */
+void sdk_se_closure_cells(const sdk_grid *g, uint8_t out[81]);
 
 /* Whether l, what sdk_se_closure found (true) on a grid g, is also its
  * answer on a grid that differs from g only in the candidates diff[0..n)

@@ -16,6 +16,9 @@
 #include "se_memo.h"
 #include "sudoku/alloc.h"
 #include "sudoku/links.h"
+#ifdef __SSE2__
+#include <emmintrin.h>
+#endif
 
 enum {
     K_XCYCLE,
@@ -178,6 +181,7 @@ typedef struct chainer {
     bool last_open;             /* advanced(): its last call had no rule hint */
     bool counted;               /* hcount holds g's house counts (dynamic runs) */
     uint8_t hcount[27][9];
+    uint8_t ccount[81]; /* ... and ccount its sdk_se_closure_cells */
     /* literals_first: the candidates by which g differs from the grid of
      * the closures kept (closures_last), or ndiff < 0: none to take (-1:
      * not looked at yet) */
@@ -461,7 +465,10 @@ static bool off_leads_nowhere(const sdk_grid *g, int cand, bool y)
 /* The places of each digit in each house of c->g, counted once. */
 static const uint8_t (*grid_counts(chainer *c))[9]
 {
-    if (!c->counted) sdk_se_house_counts(c->g, c->hcount);
+    if (!c->counted) {
+        sdk_se_house_counts(c->g, c->hcount);
+        sdk_se_closure_cells(c->g, c->ccount);
+    }
     c->counted = true;
     return (const uint8_t(*)[9])c->hcount;
 }
@@ -669,8 +676,20 @@ static const uint64_t *lits_word(const sdk_se_lits *l)
 static uint64_t lits_words(const sdk_se_lits *l)
 {
     uint64_t words = 0;
+#ifdef __SSE2__
+    /* a board at a time: its two words' 32-bit halves compared with 0, the
+     * halves of each word and-ed, the two signs taken (bit set: word 0) */
+    const __m128i zero = _mm_setzero_si128();
+    for (int i = 0; i < 18; i++) {
+        __m128i e = _mm_cmpeq_epi32(_mm_loadu_si128((const __m128i *)&l->b[i]), zero);
+        e = _mm_and_si128(e, _mm_shuffle_epi32(e, _MM_SHUFFLE(2, 3, 0, 1)));
+        words |= (uint64_t)_mm_movemask_pd(_mm_castsi128_pd(e)) << 2 * i;
+    }
+    words = ~words & ((1ull << 36) - 1);
+#else
     for (int i = 0; i < 18; i++)
         words |= (uint64_t)(l->b[i].lo != 0) << 2 * i | (uint64_t)(l->b[i].hi != 0) << (2 * i + 1);
+#endif
     return words;
 }
 
@@ -795,9 +814,8 @@ static void on_run_nodes_make(chainer *c, onrun *o, int cand)
     }
 }
 
-/* The run from cand on, kept: its literals (c->onbits), and where it has
- * potentials (o->nodes) those too (c->onlit). */
-static const onrun *on_run(chainer *c, int cand)
+/* on_run for a run not made yet (or no cache yet). */
+static __attribute__((noinline)) const onrun *on_run_make(chainer *c, int cand)
 {
     if (!c->oncache) {
         c->oncache = pool_get(c->pool, B_ONCACHE, sizeof *c->oncache * 729);
@@ -811,14 +829,24 @@ static const onrun *on_run(chainer *c, int cand)
         o->done = true;
         return o;
     }
-    if (literals_first(c) &&
-        sdk_se_closure(c->g, grid_counts(c), cand * 2 + 1, !c->nishio, &c->onbits[cand])) {
+    if (literals_first(c) && sdk_se_closure(c->g, grid_counts(c), c->ccount, cand * 2 + 1,
+                                            !c->nishio, &c->onbits[cand])) {
         o->done = true;
         c->onwords[cand] = lits_words(&c->onbits[cand]);
         return o;
     }
     on_run_nodes_make(c, o, cand);
     return o;
+}
+
+/* The run from cand on, kept: its literals (c->onbits), and where it has
+ * potentials (o->nodes) those too (c->onlit). Most calls find it made (a
+ * region's candidates are asked for again from each of its cells' searches):
+ * those return here, without on_run_make's frame. */
+static inline const onrun *on_run(chainer *c, int cand)
+{
+    if (c->oncache && c->oncache[cand].done) return &c->oncache[cand];
+    return on_run_make(c, cand);
 }
 
 /* on_run with its potentials: the run made again where only its literals
@@ -900,7 +928,7 @@ static void intersect_hints(chainer *c, int kind, int src, int value, const int 
     uint64_t words = c->onwords[cands[0]];
     for (int j = 1; j < n && words; j++) words &= c->onwords[cands[j]];
     if (!words) return;
-    memset(&common, 0, sizeof common);
+    /* only the words in `words` are written, and only those are read */
     for (uint64_t m = words; m; m &= m - 1) {
         int w = __builtin_ctzll(m);
         uint64_t b = lits_word(&c->onbits[cands[0]])[w];
@@ -1689,7 +1717,7 @@ static int chain_spec(const chainer *sub, const hint *h, uint16_t *spec)
     uint64_t done[(SPEC_ITEMS + 63) / 64];
     memset(done, 0, sizeof done);
     int ns = 0;
-    char seen[1458];
+    uint64_t seen[SDK_SE_SET_WORDS]; /* by literal */
     for (int t = 0; t < h->ntar; t++) {
         memset(seen, 0, sizeof seen); /* SE: each chain end on its own */
         int stack[8192], n = 0;
@@ -1698,8 +1726,8 @@ static int chain_spec(const chainer *sub, const hint *h, uint16_t *spec)
             int x = stack[--n];
             const sdk_se_pot *p = &sub->A.p[x];
             int lit = p->cand * 2 + p->on;
-            if (seen[lit]) continue;
-            seen[lit] = 1;
+            if (seen[lit >> 6] >> (lit & 63) & 1) continue;
+            seen[lit >> 6] |= 1ull << (lit & 63);
             int cause = p->cause;
             if (cause == SDK_SE_ASSUMED)
                 cause = h->kind == K_CELL     ? SDK_SE_CELL
@@ -1745,7 +1773,7 @@ static uint64_t full_chain_key(const chainer *sub, const hint *h)
 {
     uint64_t k = 1469598103934665603ull;
     const sdk_se_arena *a = &sub->A;
-    char seen[1458];
+    uint64_t seen[SDK_SE_SET_WORDS]; /* by literal */
     int buf_a[4096], buf_b[4096], *level = buf_a, *next = buf_b;
     for (int t = 0; t < h->ntar; t++) {
         memset(seen, 0, sizeof seen);
@@ -1756,8 +1784,8 @@ static uint64_t full_chain_key(const chainer *sub, const hint *h)
             for (int i = 0; i < nt; i++) {
                 const sdk_se_pot *p = &a->p[level[i]];
                 int lit = p->cand * 2 + p->on;
-                if (seen[lit]) continue;
-                seen[lit] = 1;
+                if (seen[lit >> 6] >> (lit & 63) & 1) continue;
+                seen[lit >> 6] |= 1ull << (lit & 63);
                 k = (k ^ (uint64_t)(lit + 1)) * 1099511628211ull;
                 for (int j = 0; j < p->np && nn < 4096; j++) next[nn++] = a->par[p->par + j];
             }

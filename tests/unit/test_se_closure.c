@@ -70,8 +70,9 @@ static void first_difference(const sdk_se_lits *run, const sdk_se_lits *clo, int
 /* Every candidate of g, true and false, with y and without. */
 static void check_position(sdk_se_run *r, const sdk_grid *g, counts *c)
 {
-    uint8_t hc[27][9];
+    uint8_t hc[27][9], cc[81];
     sdk_se_house_counts(g, hc);
+    sdk_se_closure_cells(g, cc);
     c->positions++;
     for (int cell = 0; cell < 81; cell++) {
         if (sdk_mask_count(g->cand[cell]) < 2) continue;
@@ -81,7 +82,7 @@ static void check_position(sdk_se_run *r, const sdk_grid *g, counts *c)
                 bool y = k < 2;
                 sdk_se_lits run, clo;
                 bool clash = ordered_run(r, g, hc, lit, y, &run);
-                bool closed = sdk_se_closure(g, hc, lit, y, &clo);
+                bool closed = sdk_se_closure(g, hc, cc, lit, y, &clo);
                 c->runs++;
                 if (clash == closed)
                     fail_msg("r%dc%d=%d %s (y %d): the run %s, the closure %s", cell / 9 + 1,
@@ -108,21 +109,23 @@ static void check_kept(const sdk_grid *a, const sdk_grid *b, counts *c)
         for (unsigned m = a->cand[cell] ^ b->cand[cell]; m; m &= m - 1)
             if (n < 64) diff[n++] = (int16_t)(cell * 9 + __builtin_ctz(m));
     if (n == 0 || n == 64) return;
-    uint8_t ha[27][9], hb[27][9];
+    uint8_t ha[27][9], hb[27][9], ca[81], cb[81];
     sdk_se_house_counts(a, ha);
     sdk_se_house_counts(b, hb);
+    sdk_se_closure_cells(a, ca);
+    sdk_se_closure_cells(b, cb);
     for (int cand = 0; cand < 729; cand++) {
         if (!(a->cand[cand / 9] & (1u << cand % 9))) continue;
         for (int y = 0; y < 2; y++)
             for (int on = 0; on < 2; on++) {
                 int lit = cand * 2 + on;
                 sdk_se_lits la, lb;
-                if (!sdk_se_closure(a, ha, lit, y, &la)) continue;
+                if (!sdk_se_closure(a, ha, ca, lit, y, &la)) continue;
                 c->kept_checked++;
                 if (!sdk_se_closure_keeps(&la, diff, n, y)) continue;
                 c->kept++;
                 char nm[16];
-                if (!sdk_se_closure(b, hb, lit, y, &lb))
+                if (!sdk_se_closure(b, hb, cb, lit, y, &lb))
                     fail_msg("%s %s (y %d): kept, but it clashes on the other grid",
                              cand_name(lit, nm), on ? "on" : "off", y);
                 if (memcmp(&la, &lb, sizeof la) != 0) first_difference(&lb, &la, lit, y);
