@@ -29,27 +29,25 @@ enum { K_XZ, K_XY, K_CHAIN, K_DB };
 #define MAX_RECORD_ALS 10
 #define DEEP_MAX 5 /* reach_edges lists kept for up to this many links */
 
-/* A value kept for the current start of the chain search: valid while gen
- * is the start's generation (the value next to it: one cache line read). */
-typedef struct uz_slot {
-    unsigned gen;
-    uint16_t uz;
-} uz_slot;
 typedef struct list_slot {
     unsigned gen;
     int at;
 } list_slot;
 /* The reach lists of one key (set k, first RC, excl) for the current start
  * (valid while gen is its generation): at[j - 1] the offset of the list for
- * j links in the pool (-1: not built yet), empty the most links whose list
- * is known empty (0: none). One record per key, the keys of one first RC
- * together: the lists for all j and the empty mark are read from one
- * place, and a start's lookups stay in a ninth of the table. */
+ * j links in the pool (-1: not built yet). Only lists that are not empty
+ * are built (see reach_state). */
 typedef struct reach_slot {
     unsigned gen;
-    int empty;
     int at[DEEP_MAX];
 } reach_slot;
+/* What is known of a key's lists being empty, in one word: the current
+ * start's generation << 6 (another generation: nothing known), the fewest
+ * links whose list is known not to be empty << 3 (0: none), the most links
+ * whose list is known to be empty (0: none). A list for j links holds
+ * those for fewer (an end within j - 1 links is one within j): empty for j
+ * links, empty for fewer; not empty for j, not empty for more. */
+enum { STATE_GEN_SHIFT = 6, STATE_MAX_GEN = 1 << 26 };
 /* bulk_counted's sum over the next sets of (k, excl) for the current
  * search (valid while gen is its call_gen). */
 typedef struct bulk_slot {
@@ -63,10 +61,12 @@ typedef struct shared_slot {
     unsigned gen;
     int count;
 } shared_slot;
-/* An edge i of the graph to set b, with its actual RC act under some excl. */
+/* An edge i of the graph to set b, with its actual RC act under some excl
+ * and the index of act's lowest digit (the next link's excl). */
 typedef struct next_edge {
     int i, b;
-    unsigned act;
+    uint16_t act;
+    uint8_t lowx;
 } next_edge;
 
 /* One instance found, compact: rebuilt into a step when emitted. */
@@ -346,8 +346,8 @@ typedef struct chain_walk {
     int als[MAX_RECORD_ALS];      /* als[0..n] */
     uint16_t act[MAX_RECORD_ALS]; /* act[i]: actual RC(s) between als[i] and als[i+1] */
     bool *in_chain;
-    uz_slot *uz;  /* uz[e]: digits z with cells seeing every z of the start and of set e
-                   * (use uz_of: computed when first asked) */
+    uint16_t *uz; /* uz[e]: digits z with cells seeing every z of the start and of set e
+                   * (set when the start begins, 0 between searches) */
     unsigned gen; /* one per start searched (per thread: see chain_space) */
     bool forward; /* order=hodoku: each next ALS comes later in the list (HoDoKu's
                    * solver keeps only those restricted commons; it finds fewer chains) */
@@ -368,12 +368,18 @@ typedef struct chain_walk {
      * is empty is not entered, and the lists are shared by every path to
      * the same set with the same first and excl (3 links: 13% more
      * instructions over the standard profile's chain searches). */
-    /* A list for j links holds those for fewer (an end within j - 1 links is
-     * one within j): when the list of (k, first, excl) for j links is empty,
-     * so are those for fewer. The record's empty: the most links whose list
-     * is known empty; such a list is not built but read at pool offset 0, an
-     * empty list. */
+    /* Nearly all lists are empty (99.5% on the hardest puzzles' nested
+     * searches): whether a list is empty is found first, without building
+     * it (list_empty; what is known in state[(f * cap + k) * 9 + x], see
+     * STATE_GEN_SHIFT); an empty list is not built but read at pool offset
+     * 0, the empty list. */
     reach_slot *reach;
+    uint32_t *state;
+    /* Per search: seeing[(c * 9 + z - 1) * words ..] the sets (bits) whose
+     * peers[z - 1] hold cell c; targets[0..ntargets - 1] the sets with uz
+     * not 0 for the current start (acc: words of scratch). */
+    uint64_t *seeing, *acc;
+    int words, *targets, ntargets;
     int cap; /* sets the tables are sized for (chain_space) */
     int *pool, npool, cappool;
     /* The lists above scan the edges of k that a chain entering k with excl
@@ -452,26 +458,41 @@ static void chain_pop(chain_walk *w)
     w->nfresh -= w->fresh[w->n--];
 }
 
-/* uz[e] computed for the current start (uz_of, when not yet). */
-static unsigned uz_fill(chain_walk *w, int e)
+/* The uz of the last start's sets back to 0 (targets). */
+static void uz_clear(chain_walk *w)
 {
-    const sdk_als *S = &w->l->als[w->als[0]], *E = &w->l->als[e];
-    unsigned m = 0;
-    /* a cell seeing S's and E's z-cells is in both all_peers */
-    unsigned common =
-        sdk_bb_empty(sdk_bb_and(S->all_peers, E->all_peers)) ? 0 : S->digits & E->digits;
-    SDK_MASK_FOREACH(z, common) {
-        if (!sdk_bb_empty(sdk_bb_and(S->peers[z - 1], E->peers[z - 1]))) m |= sdk_digit_bit(z);
-    }
-    w->uz[e].uz = (uint16_t)m;
-    w->uz[e].gen = w->gen;
-    return m;
+    for (int t = 0; t < w->ntargets; t++) w->uz[w->targets[t]] = 0;
+    w->ntargets = 0;
 }
 
-static inline unsigned uz_of(chain_walk *w, int e)
+/* uz[e] for every set e of the current start (chain_walk_start): z is in
+ * uz[e] when some cell is in both the start's and e's peers[z - 1] (empty
+ * for a digit the set does not hold), that is when e is among the sets
+ * seeing[c, z] of a cell c of the start's peers[z - 1]. The sets with a z
+ * are listed in targets (to be cleared: every other set's uz is 0). */
+static void uz_start(chain_walk *w)
 {
-    const uz_slot *u = &w->uz[e];
-    return u->gen == w->gen ? u->uz : uz_fill(w, e);
+    const sdk_als *S = &w->l->als[w->als[0]];
+    uz_clear(w);
+    SDK_MASK_FOREACH(z, S->digits) {
+        if (sdk_bb_empty(S->peers[z - 1])) continue;
+        memset(w->acc, 0, sizeof *w->acc * (size_t)w->words);
+        SDK_BB_FOREACH(c, S->peers[z - 1]) {
+            const uint64_t *row = w->seeing + (size_t)(c * 9 + z - 1) * (size_t)w->words;
+            for (int i = 0; i < w->words; i++) w->acc[i] |= row[i];
+        }
+        for (int i = 0; i < w->words; i++)
+            for (uint64_t m = w->acc[i]; m; m &= m - 1) {
+                int e = i * 64 + __builtin_ctzll(m);
+                if (!w->uz[e]) w->targets[w->ntargets++] = e;
+                w->uz[e] |= (uint16_t)sdk_digit_bit(z);
+            }
+    }
+}
+
+static inline unsigned uz_of(const chain_walk *w, int e)
+{
+    return w->uz[e];
 }
 
 static void chain_check(chain_walk *w, unsigned zs)
@@ -517,7 +538,9 @@ static int usable_edges(chain_walk *w, int k, unsigned excl)
     int at = w->nnx, n = 0;
     for (int i = lo; i < hi; i++) {
         unsigned act = w->gr->edge[i].digits & ~excl;
-        if (act) w->nx[at + 1 + n++] = (next_edge){i, w->gr->edge[i].b, act};
+        if (act)
+            w->nx[at + 1 + n++] =
+                (next_edge){i, w->gr->edge[i].b, (uint16_t)act, (uint8_t)__builtin_ctz(act)};
     }
     w->nx[at].i = n;
     w->nnx += n + 1;
@@ -545,97 +568,102 @@ static reach_slot *reach_slot_of(const chain_walk *w, int k, unsigned first, uns
     reach_slot *r = reach_slot_at(w, k, first, excl);
     if (r->gen != w->gen) {
         r->gen = w->gen;
-        r->empty = 0;
         for (int j = 0; j < DEEP_MAX; j++) r->at[j] = -1;
     }
     return r;
 }
 
-/* The edges of set k that may end a chain whose first RC is `first` with
- * eliminations when the last link may not use `excl` (one digit each): act
- * = digits & ~excl is not empty and zs = uz[b] & ~first & ~act is not empty
- * either. The start itself is left out (it is always in the chain). Its
- * offset in pool: the count n, then n edge indices in graph order. */
-static int leaf_edges(chain_walk *w, int k, unsigned first, unsigned excl)
+/* The reach lists of set k, for a chain from the current start whose first
+ * RC is digit fx + 1 and whose link from k may not use digit x + 1 (the
+ * start itself left out: it is always in the chain):
+ *   list_1(k, x): the edges k -> b whose act = digits & ~excl is not empty
+ *     that end a chain with eliminations: uz[b] & ~first & ~act not empty;
+ *   list_j(k, x), j = 2..DEEP_MAX: those edges, and the edges (act not
+ *     empty) whose next set b has list_{j-1}(b, act's lowest digit) not
+ *     empty.
+ * Is list_j(k, x) empty? What is known answers (see STATE_GEN_SHIFT),
+ * else list_scan finds out. */
+static bool list_scan(chain_walk *w, int j, int k, int fx, int x);
+
+static inline bool list_empty(chain_walk *w, int j, int k, int fx, int x)
 {
-    int start = w->als[0];
-    reach_slot *slot = reach_slot_of(w, k, first, excl);
-    if (slot->at[0] >= 0) return slot->at[0];
-    if (slot->empty) return 0; /* empty for more links */
-    int u = usable_at(w, k, excl), cnt = w->nx[u].i;
-    const next_edge *q = &w->nx[u + 1];
-    pool_reserve(w, cnt + 1);
-    int at = w->npool, n = 0;
-    for (int p = 0; p < cnt; p++) {
-        if (q[p].b == start || !(uz_of(w, q[p].b) & ~first & ~q[p].act)) continue;
-        w->pool[at + 1 + n++] = q[p].i;
+    uint32_t st = w->state[((size_t)fx * (size_t)w->cap + (size_t)k) * 9 + (size_t)x];
+    if (st >> STATE_GEN_SHIFT == w->gen) {
+        if ((int)(st & 7) >= j) return true;
+        unsigned some = st >> 3 & 7;
+        if (some && (int)some <= j) return false;
     }
-    w->pool[at] = n;
-    w->npool += n + 1;
-    slot->at[0] = at;
-    if (!n && !slot->empty) slot->empty = 1;
-    return at;
+    return list_scan(w, j, k, fx, x);
 }
 
-static int reach_edges(chain_walk *w, int j, int k, unsigned first, unsigned excl);
-
-/* reach_edges without the call when the list is built already or known
- * empty (the common case: most are asked for again and again); a list
- * known empty is the empty one at offset 0, as reach_edges returns it. */
-static inline int reach_at(chain_walk *w, int j, int k, unsigned first, unsigned excl)
+/* list_j(k, x) is empty when no edge would be in it: each edge is tested
+ * as the list's definition says until one is (its next set's list for j -
+ * 1 links found out the same way, and kept). What was found is noted in
+ * the key's state: an edge ending a chain is in list_1, so the list is not
+ * empty from 1 link on; another edge, from j links on; none, empty up to
+ * j links. */
+static bool list_scan(chain_walk *w, int j, int k, int fx, int x)
 {
-    const reach_slot *slot = reach_slot_at(w, k, first, excl);
-    if (slot->gen != w->gen) return reach_edges(w, j, k, first, excl);
-    if (slot->at[j - 1] >= 0) return slot->at[j - 1];
-    return slot->empty >= j ? 0 : reach_edges(w, j, k, first, excl);
+    const int start = w->als[0];
+    const unsigned not_first = ~(1u << fx);
+    int u = usable_at(w, k, 1u << x), cnt = w->nx[u].i, some = 0;
+    for (int p = 0; p < cnt; p++) {
+        next_edge q = w->nx[u + 1 + p]; /* nx may move below: a copy */
+        if (q.b == start) continue;
+        if (w->uz[q.b] & not_first & ~(unsigned)q.act) {
+            some = 1;
+            break;
+        }
+        if (j > 1 && !list_empty(w, j - 1, q.b, fx, q.lowx)) {
+            some = j;
+            break;
+        }
+    }
+    /* the key's state read again: the walk above may have noted some */
+    uint32_t *sp = &w->state[((size_t)fx * (size_t)w->cap + (size_t)k) * 9 + (size_t)x];
+    uint32_t st = *sp >> STATE_GEN_SHIFT == w->gen ? *sp : w->gen << STATE_GEN_SHIFT;
+    if (some) {
+        unsigned known = st >> 3 & 7;
+        if (!known || (unsigned)some < known) st = (st & ~(7u << 3)) | (unsigned)some << 3;
+    } else if ((int)(st & 7) < j) {
+        st = (st & ~7u) | (unsigned)j;
+    }
+    *sp = st;
+    return !some;
 }
 
-/* The edges of k (its chain's last link may not use excl) whose next set may
- * end a chain or lead to an end within j links in all (ignoring which sets
- * the chain holds already): leaf_edges for j = 1; for j = 2..DEEP_MAX the
- * next set may end a chain or has a list for j - 1 that is not empty. Offset
- * in pool as for leaf_edges. */
+/* list_j(k, excl) of the current start and first RC (one digit each): its
+ * offset in pool, the count n then n edge indices in graph order (0, the
+ * empty list, when it is empty). */
 static int reach_edges(chain_walk *w, int j, int k, unsigned first, unsigned excl)
 {
-    if (j == 1) return leaf_edges(w, k, first, excl);
-    int start = w->als[0];
-    reach_slot *slot = reach_slot_of(w, k, first, excl); /* stays put: other keys below */
+    const int fx = __builtin_ctz(first);
+    if (list_empty(w, j, k, fx, __builtin_ctz(excl))) return 0;
+    reach_slot *slot = reach_slot_of(w, k, first, excl);
     if (slot->at[j - 1] >= 0) return slot->at[j - 1];
-    if (slot->empty >= j) return 0; /* empty for more */
+    const int start = w->als[0];
     int u = usable_at(w, k, excl), cnt = w->nx[u].i;
-    /* the lists for j - 1 first (the pool and nx may move, their offsets
-     * stay), then this one; up to 64 edges, what to keep is noted on the way */
-    uint64_t keep = 0;
-    for (int p = 0; p < cnt; p++) {
-        next_edge q = w->nx[u + 1 + p];
-        if (q.b == start) continue;
-        int next = reach_at(w, j - 1, q.b, first, q.act & (0u - q.act));
-        if (p < 64 && ((uz_of(w, q.b) & ~first & ~q.act) || w->pool[next] > 0)) keep |= 1ULL << p;
-    }
     pool_reserve(w, cnt + 1);
     int at = w->npool, n = 0;
-    for (uint64_t m = keep; m; m &= m - 1)
-        w->pool[at + 1 + n++] = w->nx[u + 1 + __builtin_ctzll(m)].i;
-    for (int p = 64; p < cnt; p++) {
-        next_edge q = w->nx[u + 1 + p];
+    for (int p = 0; p < cnt; p++) {
+        next_edge q = w->nx[u + 1 + p]; /* nx may move below: a copy */
         if (q.b == start) continue;
-        bool end_here = (uz_of(w, q.b) & ~first & ~q.act) != 0;
-        int next = reach_at(w, j - 1, q.b, first, q.act & (0u - q.act)); /* built above */
-        if (end_here || w->pool[next] > 0) w->pool[at + 1 + n++] = q.i;
+        if ((uz_of(w, q.b) & ~first & ~(unsigned)q.act) ||
+            (j > 1 && !list_empty(w, j - 1, q.b, fx, q.lowx)))
+            w->pool[at + 1 + n++] = q.i;
     }
     w->pool[at] = n;
     w->npool += n + 1;
     slot->at[j - 1] = at;
-    if (!n && j > slot->empty) slot->empty = j;
     return at;
 }
 
 /* The last link from set k (the chain's last set): only eliminations. The
- * edges left out of leaf_edges' list would all give zs == 0 below. */
+ * edges left out of list_1 would all give zs == 0 below. */
 static void chain_leaf(chain_walk *w, int k, unsigned excl)
 {
     unsigned first = w->act[0];
-    int at = leaf_edges(w, k, first, excl);
+    int at = reach_edges(w, 1, k, first, excl);
     for (int i = 0; i < w->pool[at]; i++) {
         const sdk_rcc *e = &w->gr->edge[w->pool[at + 1 + i]];
         unsigned act = e->digits & ~excl;
@@ -702,8 +730,7 @@ static void chain_preleaf(chain_walk *w, int k, unsigned excl)
         if (!act || w->in_chain[e->b] || (w->forward && e->b < k)) continue;
         if (!may_take(w, w->pool[at + 1 + i], e->b)) continue;
         /* what chain_leaf would find nothing on, and the check here */
-        int next = reach_at(w, 1, e->b, first, act & (0u - act)); /* may move pool */
-        bool leaf = w->pool[next] > 0;
+        bool leaf = !list_empty(w, 1, e->b, __builtin_ctz(first), __builtin_ctz(act));
         unsigned zs = w->n + 1 >= 3 ? uz_of(w, e->b) & ~first & ~act : 0;
         if (!leaf && !zs) continue;
         w->act[w->n] = (uint16_t)act;
@@ -723,10 +750,8 @@ static bool counted_only(chain_walk *w, const sdk_rcc *e, unsigned act)
     unsigned first = w->act[0];
     if (!may_take(w, (int)(e - w->gr->edge), b)) return true; /* nothing to find (nor count) */
     if (w->n + 1 >= 3 && (uz_of(w, b) & ~first & ~act)) return false;
-    if (!w->count) { /* nothing to count: skipped when nothing to find */
-        int at = reach_edges(w, 2, b, first, act & (0u - act));
-        return w->pool[at] == 0;
-    }
+    if (!w->count) /* nothing to count: skipped when nothing to find */
+        return list_empty(w, 2, b, __builtin_ctz(first), __builtin_ctz(act));
     recs *R = w->R;
     long deg = w->gr->first[b + 1] - w->gr->first[b];
     if (R->nodes + deg > R->max_nodes || R->oom) { /* chain_dfs returns at once */
@@ -735,8 +760,7 @@ static bool counted_only(chain_walk *w, const sdk_rcc *e, unsigned act)
     }
     if (R->nodes + deg + w->sum[b] > R->max_nodes) return false;
     unsigned excl = act & (0u - act);
-    int at = reach_edges(w, 2, b, first, excl); /* may move pool */
-    if (w->pool[at]) return false;
+    if (!list_empty(w, 2, b, __builtin_ctz(first), __builtin_ctz(excl))) return false;
     R->nodes += deg + preleaf_nodes(w, b, excl, w->n, w->als[w->n], e->digits);
     return true;
 }
@@ -972,8 +996,11 @@ static void chain_dfs(chain_walk *w, unsigned prev)
 typedef struct chain_space {
     int cap;
     bool *in_chain;
-    uz_slot *uz;
+    uint16_t *uz; /* all 0 between searches */
     reach_slot *reach;
+    uint32_t *state;
+    int *targets;
+    uint64_t *seeing, *acc; /* for cap sets */
     list_slot *usable;
     int *pool, cappool;
     unsigned gen, call_gen;
@@ -990,6 +1017,10 @@ static void chain_space_free(chain_space *sp)
     free(sp->in_chain);
     free(sp->uz);
     free(sp->reach);
+    free(sp->state);
+    free(sp->targets);
+    free(sp->seeing);
+    free(sp->acc);
     free(sp->usable);
     free(sp->nx);
     free(sp->pool);
@@ -1010,6 +1041,11 @@ static chain_space *chain_space_of(int n)
     sp->in_chain = sdk_xcalloc((size_t)cap, sizeof *sp->in_chain);
     sp->uz = sdk_xcalloc((size_t)cap, sizeof *sp->uz);
     sp->reach = sdk_xcalloc((size_t)cap * 81, sizeof *sp->reach);
+    sp->state = sdk_xcalloc((size_t)cap * 81, sizeof *sp->state);
+    sp->targets = sdk_xmalloc(sizeof *sp->targets * (size_t)cap);
+    size_t words = ((size_t)cap + 63) / 64;
+    sp->seeing = sdk_xmalloc(sizeof *sp->seeing * SDK_CELLS * 9 * words);
+    sp->acc = sdk_xmalloc(sizeof *sp->acc * words);
     sp->pool = sdk_xmalloc(sizeof *sp->pool * 256);
     sp->cappool = 256;
     sp->usable = sdk_xcalloc((size_t)cap * 9, sizeof *sp->usable);
@@ -1022,12 +1058,13 @@ static chain_space *chain_space_of(int n)
     return sp;
 }
 
-/* A fresh generation (never 0, the value of a cleared entry). */
+/* A fresh generation (never 0, the value of a cleared entry; below
+ * STATE_MAX_GEN, as the state words keep it). */
 static unsigned chain_space_next_gen(chain_space *sp)
 {
-    if (++sp->gen == 0) { /* wrapped: clear, start again */
-        memset(sp->uz, 0, sizeof *sp->uz * (size_t)sp->cap);
+    if (++sp->gen == STATE_MAX_GEN) { /* wrapped: clear, start again */
         memset(sp->reach, 0, sizeof *sp->reach * (size_t)sp->cap * 81);
+        memset(sp->state, 0, sizeof *sp->state * (size_t)sp->cap * 81);
         sp->gen = 1;
     }
     return sp->gen;
@@ -1145,6 +1182,97 @@ static bool chain_nodes_fit_quick(const sdk_rcc_graph *gr, int max_rc, long max_
     return m < cap && max_nodes >= gr->n && m <= (max_nodes - gr->n) / (2L * gr->n + 1);
 }
 
+/* The walk of one chain search on l and gr (see search_chain) in the
+ * thread's tables sp: what it keeps for the search set up. */
+static void chain_walk_open(chain_walk *w, chain_space *sp, const sdk_als_list *l,
+                            const sdk_rcc_graph *gr, int max_rc, bool forward, bool count,
+                            const chain_since *since, recs *R)
+{
+    *w = (chain_walk){.l = l,
+                      .gr = gr,
+                      .R = R,
+                      .max_rc = max_rc,
+                      .in_chain = sp->in_chain,
+                      .uz = sp->uz,
+                      .reach = sp->reach,
+                      .state = sp->state,
+                      .seeing = sp->seeing,
+                      .acc = sp->acc,
+                      .words = (l->n + 63) / 64,
+                      .targets = sp->targets,
+                      .cap = sp->cap,
+                      .pool = sp->pool,
+                      .cappool = sp->cappool,
+                      .forward = forward,
+                      .count = count,
+                      .since = since};
+    if (++sp->call_gen == 0) { /* wrapped: clear, start again */
+        memset(sp->usable, 0, sizeof *sp->usable * (size_t)sp->cap * 9);
+        memset(sp->bulk, 0, sizeof *sp->bulk * (size_t)sp->cap * 9);
+        memset(sp->shared, 0, sizeof *sp->shared * (size_t)sp->capshared);
+        sp->call_gen = 1;
+    }
+    w->usable = sp->usable;
+    w->call_gen = sp->call_gen;
+    w->nx = sp->nx;
+    w->capnx = sp->capnx;
+    w->bulk = sp->bulk;
+    w->shared = sp->shared;
+    w->capshared = sp->capshared;
+    /* seeing (uz_start) */
+    memset(w->seeing, 0, sizeof *w->seeing * SDK_CELLS * 9 * (size_t)w->words);
+    for (int e = 0; e < l->n; e++)
+        SDK_MASK_FOREACH(z, l->als[e].digits) {
+            SDK_BB_FOREACH(c, l->als[e].peers[z - 1])
+                w->seeing[(size_t)(c * 9 + z - 1) * (size_t)w->words + (size_t)(e >> 6)] |=
+                    1ULL << (e & 63);
+        }
+    if (count) { /* what preleaf_nodes and counted_only count with */
+        w->sum = sdk_xcalloc((size_t)l->n + 1, sizeof *w->sum);
+        w->sum1 = sdk_xcalloc((size_t)(9 * l->n + 1), sizeof *w->sum1);
+        if (l->n <= 2048)
+            w->pairdig = sdk_xcalloc((size_t)l->n * (size_t)l->n + 1, sizeof *w->pairdig);
+        for (int k = 0; k < l->n; k++)
+            for (int i = gr->first[k]; i < gr->first[k + 1]; i++) {
+                const sdk_rcc *e = &gr->edge[i];
+                if (w->pairdig) w->pairdig[(size_t)k * (size_t)l->n + (size_t)e->b] = e->digits;
+                if (forward && e->b < k) continue;
+                long deg = gr->first[e->b + 1] - gr->first[e->b];
+                w->sum[k] += deg;
+                if (sdk_mask_count(e->digits) == 1)
+                    w->sum1[k * 9 + __builtin_ctz(e->digits)] += deg;
+            }
+    }
+}
+
+/* The walk begins a chain at set s: a fresh generation for its tables. */
+static void chain_walk_start(chain_walk *w, chain_space *sp, int s)
+{
+    w->gen = chain_space_next_gen(sp);
+    w->pool[0] = 0; /* the empty list read for those known empty */
+    w->npool = 1;
+    w->n = 0;
+    w->als[0] = s;
+    w->fresh[0] = w->since && w->since->dirty[s];
+    w->nfresh = w->fresh[0];
+    uz_start(w);
+}
+
+/* The search is over: what grew goes back to sp, the rest is freed. */
+static void chain_walk_close(chain_walk *w, chain_space *sp)
+{
+    uz_clear(w);
+    sp->pool = w->pool; /* grown by pool_reserve */
+    sp->cappool = w->cappool;
+    sp->nx = w->nx; /* grown by usable_edges */
+    sp->capnx = w->capnx;
+    sp->shared = w->shared; /* grown by shared_grow */
+    sp->capshared = w->capshared;
+    free(w->sum);
+    free(w->sum1);
+    free(w->pairdig);
+}
+
 /* Every ALS chain of l (up to max_rc links) with eliminations, recorded in
  * the order of the search. count: see chain_walk. since: NULL, or what
  * changed since a search that found nothing (then only chains that can
@@ -1153,70 +1281,17 @@ static void search_chain(const sdk_als_list *l, const sdk_rcc_graph *gr, int max
                          bool count, const chain_since *since, recs *R)
 {
     chain_space *sp = chain_space_of(l->n);
-    chain_walk w = {.l = l,
-                    .gr = gr,
-                    .R = R,
-                    .max_rc = max_rc,
-                    .in_chain = sp->in_chain,
-                    .uz = sp->uz,
-                    .reach = sp->reach,
-                    .cap = sp->cap,
-                    .pool = sp->pool,
-                    .cappool = sp->cappool,
-                    .forward = forward,
-                    .count = count,
-                    .since = since};
-    if (++sp->call_gen == 0) { /* wrapped: clear, start again */
-        memset(sp->usable, 0, sizeof *sp->usable * (size_t)sp->cap * 9);
-        memset(sp->bulk, 0, sizeof *sp->bulk * (size_t)sp->cap * 9);
-        memset(sp->shared, 0, sizeof *sp->shared * (size_t)sp->capshared);
-        sp->call_gen = 1;
-    }
-    w.usable = sp->usable;
-    w.call_gen = sp->call_gen;
-    w.nx = sp->nx;
-    w.capnx = sp->capnx;
-    w.bulk = sp->bulk;
-    w.shared = sp->shared;
-    w.capshared = sp->capshared;
-    if (count) { /* what preleaf_nodes and counted_only count with */
-        w.sum = sdk_xcalloc((size_t)l->n + 1, sizeof *w.sum);
-        w.sum1 = sdk_xcalloc((size_t)(9 * l->n + 1), sizeof *w.sum1);
-        if (l->n <= 2048)
-            w.pairdig = sdk_xcalloc((size_t)l->n * (size_t)l->n + 1, sizeof *w.pairdig);
-        for (int k = 0; k < l->n; k++)
-            for (int i = gr->first[k]; i < gr->first[k + 1]; i++) {
-                const sdk_rcc *e = &gr->edge[i];
-                if (w.pairdig) w.pairdig[(size_t)k * (size_t)l->n + (size_t)e->b] = e->digits;
-                if (forward && e->b < k) continue;
-                long deg = gr->first[e->b + 1] - gr->first[e->b];
-                w.sum[k] += deg;
-                if (sdk_mask_count(e->digits) == 1) w.sum1[k * 9 + __builtin_ctz(e->digits)] += deg;
-            }
-    }
+    chain_walk w;
+    chain_walk_open(&w, sp, l, gr, max_rc, forward, count, since, R);
     for (int s = 0; s < l->n && !R->oom && R->nodes <= R->max_nodes; s++) {
         if (gr->first[s] == gr->first[s + 1]) continue;
         if (since && !since->dirty[s] && since->need[s] > max_rc) continue;
-        w.gen = chain_space_next_gen(sp);
-        w.pool[0] = 0; /* the empty list read for those known empty */
-        w.npool = 1;
-        w.n = 0;
-        w.als[0] = s;
-        w.fresh[0] = since && since->dirty[s];
-        w.nfresh = w.fresh[0];
+        chain_walk_start(&w, sp, s);
         w.in_chain[s] = true;
         chain_dfs(&w, 0);
         w.in_chain[s] = false;
     }
-    sp->pool = w.pool; /* grown by pool_reserve */
-    sp->cappool = w.cappool;
-    sp->nx = w.nx; /* grown by usable_edges */
-    sp->capnx = w.capnx;
-    sp->shared = w.shared; /* grown by shared_grow */
-    sp->capshared = w.capshared;
-    free(w.sum);
-    free(w.sum1);
-    free(w.pairdig);
+    chain_walk_close(&w, sp);
 }
 
 typedef struct blossom {
