@@ -146,6 +146,14 @@ typedef struct ur_list {
 
 static _Thread_local ur_list ur_last;
 
+/* The thread's list, its address taken out of line: in a plugin every read
+ * of a thread-local variable is a call to __tls_get_addr, which GCC repeats
+ * in for_each_ur's loop (after each check) rather than keep the address. */
+static __attribute__((noinline)) ur_list *ur_list_mine(void)
+{
+    return &ur_last;
+}
+
 /* Every rectangle once per digit pair, in order: from each corner holding
  * exactly two digits, as HoDoKu does; a rectangle already seen with that
  * pair is skipped (the first 512 seen are remembered). */
@@ -201,7 +209,7 @@ static void list_urs(const sdk_grid *g, bool missing, ur_list *out)
 static int for_each_ur(const sdk_ctx *ctx, const sdk_grid *g, sdk_sink *sink, ur_check check)
 {
     bool missing = sdk_opt_bool(ctx, "missing", true);
-    ur_list *l = &ur_last;
+    ur_list *l = ur_list_mine();
     if (!l->valid || l->missing != missing || memcmp(l->value, g->value, sizeof l->value) ||
         memcmp(l->cand, g->cand, sizeof l->cand)) {
         l->valid = false; /* until the list is whole */
