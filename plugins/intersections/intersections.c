@@ -249,14 +249,30 @@ static int find_locked(const sdk_ctx *ctx, const sdk_grid *g, sdk_sink *sink)
     unsigned same = locked_memo_begin(memo, g, &first);
     int gave = INT_MAX, rc = SDK_CONTINUE;
     for (int b = 18; b < 27 && rc != SDK_STOP; b++) {
-        for (int l = 0; l < 18 && rc != SDK_STOP; l++) {
+        /* the lines crossing box b, in order: its 3 rows, then its 3
+         * columns (the other lines share no cell with it) */
+        int bx = b - 18, lines[6];
+        for (int k = 0; k < 3; k++) {
+            lines[k] = bx / 3 * 3 + k;
+            lines[3 + k] = 9 + bx % 3 * 3 + k;
+        }
+        for (int li = 0; li < 6 && rc != SDK_STOP; li++) {
+            int l = lines[li];
             sdk_bb seg = sdk_bb_and(sdk_house_bb[b], sdk_house_bb[l]);
-            if (sdk_bb_empty(seg)) continue;
             int from = box_first ? b : l, to = box_first ? l : b;
             int rank0 = ((b - 18) * 18 + l) * 9 - 1; /* + d: the rank of (segment, d) */
-            for (int d = 1; d <= 9 && rc != SDK_STOP; d++) {
-                int rank = rank0 + d;
-                if ((same >> d & 1) && rank < first) continue; /* as on the kept grid: nothing */
+            /* the digits to try (bit d), in order: not those no cell of
+             * the segment holds (g->digit agrees with g->cand: `in` below
+             * could only lie in seg empty, fewer than 2 cells), nor those
+             * the memo skips (same candidates, rank before first) */
+            unsigned todo = 0;
+            SDK_BB_FOREACH(c, seg) todo |= g->cand[c];
+            todo <<= 1;
+            long lim = (long)first - rank0; /* rank0 + d < first: d < lim */
+            unsigned before = lim > 9 ? 0x3FEu : lim > 1 ? ((1u << lim) - 1) & 0x3FEu : 0;
+            todo &= ~(same & before);
+            for (; todo && rc != SDK_STOP; todo &= todo - 1) {
+                int d = __builtin_ctz(todo), rank = rank0 + d;
                 sdk_bb in = sdk_house_digit(g, from, d);
                 if (sdk_bb_count(in) < 2 || !sdk_bb_subset(in, seg)) continue;
                 bool emitted = false;
