@@ -601,35 +601,50 @@ static inline bool list_empty(chain_walk *w, int j, int k, int fx, int x)
  * 1 links found out the same way, and kept). What was found is noted in
  * the key's state: an edge ending a chain is in list_1, so the list is not
  * empty from 1 link on; another edge, from j links on; none, empty up to
- * j links. */
+ * j links.
+ * Half the scans are of a key known empty up to e links (1 <= e < j),
+ * asked again for more: then list_1 is empty, so no edge ends a chain and
+ * only the next sets' lists are tested (edges_scan with ends false). */
+static int edges_scan(chain_walk *w, int j, int fx, int u, bool ends);
+
 static bool list_scan(chain_walk *w, int j, int k, int fx, int x)
 {
-    const int start = w->als[0];
-    const unsigned not_first = ~(1u << fx);
-    int u = usable_at(w, k, 1u << x), cnt = w->nx[u].i, some = 0;
-    for (int p = 0; p < cnt; p++) {
-        next_edge q = w->nx[u + 1 + p]; /* nx may move below: a copy */
-        if (q.b == start) continue;
-        if (w->uz[q.b] & not_first & ~(unsigned)q.act) {
-            some = 1;
-            break;
-        }
-        if (j > 1 && !list_empty(w, j - 1, q.b, fx, q.lowx)) {
-            some = j;
-            break;
-        }
-    }
-    /* the key's state read again: the walk above may have noted some */
     uint32_t *sp = &w->state[((size_t)fx * (size_t)w->cap + (size_t)k) * 9 + (size_t)x];
+    bool known = *sp >> STATE_GEN_SHIFT == w->gen;
+    bool ends = !known || !(*sp & 7);
+    int some = edges_scan(w, j, fx, usable_at(w, k, 1u << x), ends);
+    /* the key's state read again: the walk above may have noted some */
     uint32_t st = *sp >> STATE_GEN_SHIFT == w->gen ? *sp : w->gen << STATE_GEN_SHIFT;
     if (some) {
-        unsigned known = st >> 3 & 7;
-        if (!known || (unsigned)some < known) st = (st & ~(7u << 3)) | (unsigned)some << 3;
+        unsigned seen = st >> 3 & 7;
+        if (!seen || (unsigned)some < seen) st = (st & ~(7u << 3)) | (unsigned)some << 3;
     } else if ((int)(st & 7) < j) {
         st = (st & ~7u) | (unsigned)j;
     }
     *sp = st;
     return !some;
+}
+
+/* The scan of list_scan over the usable edges at nx offset u: 1 when an
+ * edge ends a chain (tested only when ends), j when a next set's list for
+ * j - 1 links is not empty, 0 when neither. */
+static int edges_scan(chain_walk *w, int j, int fx, int u, bool ends)
+{
+    const int start = w->als[0];
+    const unsigned not_first = ~(1u << fx);
+    int cnt = w->nx[u].i;
+    if (ends) {
+        for (int p = 0; p < cnt; p++) {
+            const next_edge *q = &w->nx[u + 1 + p];
+            if (q->b != start && (w->uz[q->b] & not_first & ~(unsigned)q->act)) return 1;
+        }
+    }
+    if (j == 1) return 0;
+    for (int p = 0; p < cnt; p++) {
+        next_edge q = w->nx[u + 1 + p]; /* nx may move below: a copy */
+        if (q.b != start && !list_empty(w, j - 1, q.b, fx, q.lowx)) return j;
+    }
+    return 0;
 }
 
 /* list_j(k, excl) of the current start and first RC (one digit each): its
