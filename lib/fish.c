@@ -599,6 +599,9 @@ static sdk_bb xlevel_next(search *st, uint32_t avail, sdk_bb fresh, sdk_bb B, sd
 {
     const xlevel *l = &st->xl[st->nbase];
     xlevel *next = &st->xl[st->nbase + 1];
+    /* the last level's table is never read: a full base set goes to the
+     * cover search (elim_cells), which has no use for it */
+    bool last = st->nbase + 1 == st->n;
     uint64_t klo = 0, khi = 0; /* the x kept */
     /* what a fresh cell chosen adds to an x's shared cells (itself and its
      * may-be-cover houses): the same for every x, so made once; the loop
@@ -620,7 +623,8 @@ static sdk_bb xlevel_next(search *st, uint32_t avail, sdk_bb fresh, sdk_bb B, sd
             sdk_bb shared = l->shared[x];
             uint64_t clo = fresh.lo & st->far[x].lo & ~shared.lo;
             uint64_t chi = fresh.hi & st->far[x].hi & ~shared.hi;
-            while ((clo | chi) && count <= limit) {
+            while (clo | chi) {
+                if (count >= limit) break; /* one cell more than fits: x goes */
                 int c = clo ? __builtin_ctzll(clo) : 64 + __builtin_ctzll(chi);
                 count++;
                 shared.lo |= contrib[c].lo;
@@ -628,9 +632,11 @@ static sdk_bb xlevel_next(search *st, uint32_t avail, sdk_bb fresh, sdk_bb B, sd
                 clo &= ~shared.lo;
                 chi &= ~shared.hi;
             }
-            if (count > limit) continue;
-            next->count[x] = (uint8_t)count;
-            next->shared[x] = shared;
+            if ((clo | chi) || count > limit) continue; /* x a base cell now: limit - 1 */
+            if (!last) {
+                next->count[x] = (uint8_t)count;
+                next->shared[x] = shared;
+            }
             if (half)
                 khi |= m & -m;
             else
@@ -757,7 +763,9 @@ static bool base_viable(search *st, int h, sdk_bb hc, sdk_bb endo, sdk_bb E2)
         ok = sdk_bb_andnot(ok, sdk_bb_and(sdk_bb_or(st->B, hc), st->ind.away[st->n - 2]));
     if (!sdk_bb_empty(endo)) ok = sdk_bb_and(ok, common_sees(st, E2));
     ok = cover_short(st, h, sdk_bb_or(st->B, hc), ok);
-    if (st->per_x) ok = xlevel_next(st, avail, sdk_bb_andnot(hc, endo), sdk_bb_or(st->B, hc), ok);
+    /* no x left: xlevel_next would keep none and write nothing */
+    if (st->per_x && !sdk_bb_empty(ok))
+        ok = xlevel_next(st, avail, sdk_bb_andnot(hc, endo), sdk_bb_or(st->B, hc), ok);
     st->ind.xok = ok;
     return !sdk_bb_empty(ok);
 }
