@@ -604,17 +604,12 @@ static sdk_bb xlevel_next(search *st, uint32_t avail, sdk_bb fresh, sdk_bb B, sd
     bool last = st->nbase + 1 == st->n;
     uint64_t klo = 0, khi = 0; /* the x kept */
     /* what a fresh cell chosen adds to an x's shared cells (itself and its
-     * may-be-cover houses): the same for every x, so made once; the loop
-     * below keeps plain words (see `search`) */
+     * may-be-cover houses): the same for every x (it depends on the cell
+     * and avail only), so made once, when some x first takes the cell
+     * (dlo, dhi: the cells made; most fresh cells are taken by no x); the
+     * loop below keeps plain words (see `search`) */
     sdk_bb contrib[SDK_CELLS];
-    SDK_BB_FOREACH(c, fresh) {
-        sdk_bb sh = sdk_bb_none();
-        sdk_bb_add(&sh, c);
-        for (int j = 0; j < 3; j++)
-            if (avail >> sdk_cell_house[c][j] & 1)
-                sh = sdk_bb_or(sh, sdk_house_bb[sdk_cell_house[c][j]]);
-        contrib[c] = sh;
-    }
+    uint64_t dlo = 0, dhi = 0;
     /* ok is within st->ind.xok, the x of this level (base_viable) */
     for (int half = 0; half < 2; half++) {
         for (uint64_t m = half ? ok.hi : ok.lo; m; m &= m - 1) {
@@ -627,6 +622,18 @@ static sdk_bb xlevel_next(search *st, uint32_t avail, sdk_bb fresh, sdk_bb B, sd
                 if (count >= limit) break; /* one cell more than fits: x goes */
                 int c = clo ? __builtin_ctzll(clo) : 64 + __builtin_ctzll(chi);
                 count++;
+                if (!((c < 64 ? dlo >> c : dhi >> (c - 64)) & 1)) {
+                    sdk_bb sh = sdk_bb_none();
+                    sdk_bb_add(&sh, c);
+                    for (int j = 0; j < 3; j++)
+                        if (avail >> sdk_cell_house[c][j] & 1)
+                            sh = sdk_bb_or(sh, sdk_house_bb[sdk_cell_house[c][j]]);
+                    contrib[c] = sh;
+                    if (c < 64)
+                        dlo |= 1ULL << c;
+                    else
+                        dhi |= 1ULL << (c - 64);
+                }
                 shared.lo |= contrib[c].lo;
                 shared.hi |= contrib[c].hi;
                 clo &= ~shared.lo;
