@@ -261,23 +261,21 @@ static int find_locked(const sdk_ctx *ctx, const sdk_grid *g, sdk_sink *sink)
             sdk_bb seg = sdk_bb_and(sdk_house_bb[b], sdk_house_bb[l]);
             int from = box_first ? b : l, to = box_first ? l : b;
             int rank0 = ((b - 18) * 18 + l) * 9 - 1; /* + d: the rank of (segment, d) */
-            /* the digits to try (bit d), in order: not those no cell of
-             * the segment holds (g->digit agrees with g->cand: `in` below
-             * could only lie in seg empty, fewer than 2 cells), nor those
-             * the memo skips (same candidates, rank before first) */
-            unsigned todo = 0;
-            SDK_BB_FOREACH(c, seg) todo |= g->cand[c];
-            todo <<= 1;
-            long lim = (long)first - rank0; /* rank0 + d < first: d < lim */
-            unsigned before = lim > 9 ? 0x3FEu : lim > 1 ? ((1u << lim) - 1) & 0x3FEu : 0;
-            todo &= ~(same & before);
-            for (; todo && rc != SDK_STOP; todo &= todo - 1) {
-                int d = __builtin_ctz(todo), rank = rank0 + d;
+            /* the digits to try, in order: those some cell of the segment
+             * holds (g->digit agrees with g->cand: `in` below could only lie
+             * in seg empty, fewer than 2 cells), less those the memo skips
+             * (same candidates, rank0 + d < first: d < lim) */
+            unsigned held = 0;
+            SDK_BB_FOREACH(c, seg) held |= g->cand[c];
+            long lim = (long)first - rank0;
+            unsigned before = lim > 9 ? 0x1FFu : lim > 1 ? (1u << (lim - 1)) - 1 : 0;
+            SDK_MASK_FOREACH(d, held & ~((same >> 1) & before)) {
                 sdk_bb in = sdk_house_digit(g, from, d);
                 if (sdk_bb_count(in) < 2 || !sdk_bb_subset(in, seg)) continue;
                 bool emitted = false;
                 rc = locked_one(g, sink, ctx, from, to, d, &emitted);
-                if (emitted && gave == INT_MAX) gave = rank;
+                if (emitted && gave == INT_MAX) gave = rank0 + d;
+                if (rc == SDK_STOP) break;
             }
         }
     }
