@@ -150,16 +150,30 @@ int sdk_chain_length_tenths(int length)
 
 /* ---- a step's links as consequence lines ------------------------------ */
 
+/* Decimal digits of v at t; returns how many. */
+static size_t put_uint(char *t, unsigned v)
+{
+    char d[10];
+    size_t k = 0, n = 0;
+    do d[k++] = (char)('0' + v % 10);
+    while (v /= 10);
+    while (k) t[n++] = d[--k];
+    return n;
+}
+
+/* Written byte by byte, not with snprintf: explain writes two nodes per
+ * link of every chain step, and snprintf's cost was half of packing them. */
 char *sdk_node_text(const sdk_node *nd, char *buf, size_t n)
 {
-    char cells[40];
+    char t[48]; /* at most "r29c9,r29c9,r29c9/+255" */
     int nc = nd->ncell > 3 ? 3 : nd->ncell;
     size_t k = 0;
-#define PUT(...)                                                                                   \
-    (k += (size_t)snprintf(cells + k, k < sizeof cells ? sizeof cells - k : 0, __VA_ARGS__))
     if (nc <= 1) {
         int c = nc ? nd->cell[0] % 81 : 0;
-        PUT("r%dc%d", c / 9 + 1, c % 9 + 1);
+        t[k++] = 'r';
+        t[k++] = (char)('1' + c / 9);
+        t[k++] = 'c';
+        t[k++] = (char)('1' + c % 9);
     } else {
         bool same_row = true, same_col = true;
         for (int i = 1; i < nc; i++) {
@@ -167,19 +181,32 @@ char *sdk_node_text(const sdk_node *nd, char *buf, size_t n)
             same_col &= nd->cell[i] % 9 == nd->cell[0] % 9;
         }
         if (same_row) {
-            PUT("r%dc", nd->cell[0] / 9 + 1);
-            for (int i = 0; i < nc; i++) PUT("%d", nd->cell[i] % 9 + 1);
+            t[k++] = 'r';
+            k += put_uint(t + k, nd->cell[0] / 9u + 1);
+            t[k++] = 'c';
+            for (int i = 0; i < nc; i++) t[k++] = (char)('1' + nd->cell[i] % 9);
         } else if (same_col) {
-            PUT("r");
-            for (int i = 0; i < nc; i++) PUT("%d", nd->cell[i] / 9 + 1);
-            PUT("c%d", nd->cell[0] % 9 + 1);
+            t[k++] = 'r';
+            for (int i = 0; i < nc; i++) k += put_uint(t + k, nd->cell[i] / 9u + 1);
+            t[k++] = 'c';
+            t[k++] = (char)('1' + nd->cell[0] % 9);
         } else {
-            for (int i = 0; i < nc; i++)
-                PUT("%sr%dc%d", i ? "," : "", nd->cell[i] / 9 + 1, nd->cell[i] % 9 + 1);
+            for (int i = 0; i < nc; i++) {
+                if (i) t[k++] = ',';
+                t[k++] = 'r';
+                k += put_uint(t + k, nd->cell[i] / 9u + 1);
+                t[k++] = 'c';
+                t[k++] = (char)('1' + nd->cell[i] % 9);
+            }
         }
     }
-#undef PUT
-    snprintf(buf, n, "%s/%c%d", cells, nd->on ? '+' : '-', nd->digit);
+    t[k++] = '/';
+    t[k++] = nd->on ? '+' : '-';
+    k += put_uint(t + k, nd->digit);
+    if (n == 0) return buf;
+    if (k > n - 1) k = n - 1; /* cut as snprintf cuts */
+    memcpy(buf, t, k);
+    buf[k] = 0;
     return buf;
 }
 

@@ -602,138 +602,268 @@ static const char *link_kind_name(int kind)
     }
 }
 
-static const char *cell_text(int cell, char *buf)
+/* ---- packing a step ------------------------------------------------------
+ *
+ * An explain answer is mostly steps, and a step is many small items: a
+ * key and a value per field, a string per candidate, four keys and two
+ * node texts per chain link. Handed to msgpack one by one, each costs a
+ * call of the packer's callback (and the candidates an snprintf), which
+ * made packing a chain step cost ~55,000 instructions. So a step is
+ * written into a buffer on the stack and handed over a few KiB at a time,
+ * in exactly msgpack-c's bytes: the smallest header for a length, a
+ * positive fixint or uint 8 for a byte, float 64 for a double. */
+
+typedef struct step_out {
+    msgpack_packer *pk;
+    size_t n;
+    unsigned char b[4096];
+} step_out;
+
+static void out_flush(step_out *o)
 {
-    if (cell < 0 || cell > 80) cell = 0;
-    snprintf(buf, 8, "r%dc%d", cell / 9 + 1, cell % 9 + 1);
-    return buf;
+    if (o->n) o->pk->callback(o->pk->data, (const char *)o->b, o->n);
+    o->n = 0;
 }
 
-static void pack_cand(msgpack_packer *pk, sdk_cand c, bool place)
+/* Where k more bytes go (k at most a quarter of the buffer). */
+static unsigned char *out_room(step_out *o, size_t k)
 {
-    char buf[16], cell[8];
-    snprintf(buf, sizeof buf, place ? "%s=%d" : "%s<>%d", cell_text(c.cell, cell), c.digit);
-    sdk_wire_str(pk, buf);
+    if (o->n + k > sizeof o->b) out_flush(o);
+    return o->b + o->n;
+}
+
+/* A map's or an array's head: the fix form below 16, else 16 or 32 bits. */
+static void out_head(step_out *o, unsigned char fix, unsigned char head16, size_t n)
+{
+    unsigned char *p = out_room(o, 5);
+    if (n < 16) {
+        p[0] = (unsigned char)(fix | n);
+        o->n += 1;
+    } else if (n < 65536) {
+        p[0] = head16;
+        p[1] = (unsigned char)(n >> 8);
+        p[2] = (unsigned char)n;
+        o->n += 3;
+    } else {
+        p[0] = (unsigned char)(head16 + 1);
+        for (int k = 0; k < 4; k++) p[1 + k] = (unsigned char)(n >> (24 - 8 * k));
+        o->n += 5;
+    }
+}
+
+static void out_map(step_out *o, size_t n)
+{
+    out_head(o, 0x80, 0xde, n);
+}
+
+static void out_array(step_out *o, size_t n)
+{
+    out_head(o, 0x90, 0xdc, n);
+}
+
+static void out_str(step_out *o, const char *s, size_t k)
+{
+    unsigned char h[5];
+    size_t hn = sdk_wire_str_head(h, (uint32_t)k);
+    if (hn + k > sizeof o->b / 4) { /* a long text: straight to the packer */
+        out_flush(o);
+        o->pk->callback(o->pk->data, (const char *)h, hn);
+        o->pk->callback(o->pk->data, s, k);
+        return;
+    }
+    unsigned char *p = out_room(o, hn + k);
+    memcpy(p, h, hn);
+    memcpy(p + hn, s, k);
+    o->n += hn + k;
+}
+
+static void out_cstr(step_out *o, const char *s)
+{
+    out_str(o, s, strlen(s));
+}
+
+/* A key: a string literal, its length known when compiled. */
+#define OUT_KEY(o, lit) out_str(o, lit, sizeof lit - 1)
+
+static void out_uint8(step_out *o, uint8_t v)
+{
+    unsigned char *p = out_room(o, 2);
+    if (v < 128) {
+        p[0] = v;
+        o->n += 1;
+    } else {
+        p[0] = 0xcc;
+        p[1] = v;
+        o->n += 2;
+    }
+}
+
+static void out_bool(step_out *o, bool v)
+{
+    *out_room(o, 1) = v ? 0xc3 : 0xc2;
+    o->n++;
+}
+
+static void out_double(step_out *o, double d)
+{
+    uint64_t u;
+    memcpy(&u, &d, sizeof u);
+    unsigned char *p = out_room(o, 9);
+    p[0] = 0xcb;
+    for (int k = 0; k < 8; k++) p[1 + k] = (unsigned char)(u >> (56 - 8 * k));
+    o->n += 9;
+}
+
+/* "r3c2=5" (place) or "r3c2<>5": a cell out of range is written as r1c1. */
+static void out_cand(step_out *o, sdk_cand c, bool place)
+{
+    char t[12];
+    int cell = c.cell > 80 ? 0 : c.cell;
+    size_t k = 0;
+    t[k++] = 'r';
+    t[k++] = (char)('1' + cell / 9);
+    t[k++] = 'c';
+    t[k++] = (char)('1' + cell % 9);
+    if (place) {
+        t[k++] = '=';
+    } else {
+        t[k++] = '<';
+        t[k++] = '>';
+    }
+    if (c.digit >= 100) t[k++] = (char)('0' + c.digit / 100);
+    if (c.digit >= 10) t[k++] = (char)('0' + c.digit / 10 % 10);
+    t[k++] = (char)('0' + c.digit % 10);
+    out_str(o, t, k);
 }
 
 /* A nested step's inner steps ("inner": technique, name, text, placements,
  * eliminations, truncated?) and, per candidate its contradiction needs gone
  * or placed, the inner steps that do it ("because": candidate, steps). */
-static void pack_inner(msgpack_packer *pk, const sdk_step *s)
+static void pack_inner(step_out *o, const sdk_step *s)
 {
     int ni = s->ninner > SDK_STEP_MAX_INNER ? SDK_STEP_MAX_INNER : s->ninner;
-    sdk_wire_str(pk, "inner");
-    msgpack_pack_array(pk, (size_t)ni);
+    OUT_KEY(o, "inner");
+    out_array(o, (size_t)ni);
     for (int i = 0; i < ni; i++) {
         const sdk_inner *in = &s->inner[i];
         const char *id = in->tech && in->tech->id ? in->tech->id : "unknown";
-        msgpack_pack_map(pk, 5 + (in->truncated ? 1 : 0));
-        sdk_wire_kv_str(pk, "technique", id);
-        sdk_wire_kv_str(pk, "name", in->tech && in->tech->name ? in->tech->name : id);
+        out_map(o, 5 + (in->truncated ? 1 : 0));
+        OUT_KEY(o, "technique");
+        out_cstr(o, id);
+        OUT_KEY(o, "name");
+        out_cstr(o, in->tech && in->tech->name ? in->tech->name : id);
         const char *t = in->text < SDK_STEP_INNER_TEXT ? s->inner_text + in->text : "";
-        size_t tl = strnlen(t, SDK_STEP_INNER_TEXT - in->text);
-        sdk_wire_str(pk, "text");
-        msgpack_pack_str(pk, tl);
-        msgpack_pack_str_body(pk, t, tl);
+        OUT_KEY(o, "text");
+        out_str(o, t, strnlen(t, SDK_STEP_INNER_TEXT - in->text));
         int np = in->nplace > SDK_INNER_MAX_EFFECT ? SDK_INNER_MAX_EFFECT : in->nplace;
         int ne = in->nelim > SDK_INNER_MAX_EFFECT - np ? SDK_INNER_MAX_EFFECT - np : in->nelim;
-        sdk_wire_str(pk, "placements");
-        msgpack_pack_array(pk, (size_t)np);
-        for (int k = 0; k < np; k++) pack_cand(pk, in->effect[k], true);
-        sdk_wire_str(pk, "eliminations");
-        msgpack_pack_array(pk, (size_t)ne);
-        for (int k = 0; k < ne; k++) pack_cand(pk, in->effect[np + k], false);
-        if (in->truncated) sdk_wire_kv_bool(pk, "truncated", true);
+        OUT_KEY(o, "placements");
+        out_array(o, (size_t)np);
+        for (int k = 0; k < np; k++) out_cand(o, in->effect[k], true);
+        OUT_KEY(o, "eliminations");
+        out_array(o, (size_t)ne);
+        for (int k = 0; k < ne; k++) out_cand(o, in->effect[np + k], false);
+        if (in->truncated) {
+            OUT_KEY(o, "truncated");
+            out_bool(o, true);
+        }
     }
     int nc = s->nclaim > SDK_STEP_MAX_CLAIM ? SDK_STEP_MAX_CLAIM : s->nclaim;
-    sdk_wire_str(pk, "because");
-    msgpack_pack_array(pk, (size_t)nc);
+    OUT_KEY(o, "because");
+    out_array(o, (size_t)nc);
     for (int i = 0; i < nc; i++) {
         const sdk_claim *c = &s->claim[i];
-        msgpack_pack_map(pk, 2);
-        sdk_wire_str(pk, "candidate");
-        pack_cand(pk, c->cand, c->place);
-        sdk_wire_str(pk, "steps");
+        out_map(o, 2);
+        OUT_KEY(o, "candidate");
+        out_cand(o, c->cand, c->place);
+        OUT_KEY(o, "steps");
         int n = 0;
         for (int k = 0; k < ni; k++) n += (int)(c->steps >> k & 1);
-        msgpack_pack_array(pk, (size_t)n);
+        out_array(o, (size_t)n);
         for (int k = 0; k < ni; k++)
-            if (c->steps >> k & 1) msgpack_pack_uint8(pk, (uint8_t)k);
+            if (c->steps >> k & 1) out_uint8(o, (uint8_t)k);
     }
 }
 
 void sdk_wire_pack_step(msgpack_packer *pk, const sdk_step *s)
 {
+    step_out o;
+    o.pk = pk;
+    o.n = 0;
     char buf[64];
     const char *id = s->tech && s->tech->id ? s->tech->id : "unknown";
     const char *name = s->tech && s->tech->name ? s->tech->name : id;
     bool nested = s->ninner || s->nclaim;
-    msgpack_pack_map(pk, 9 + (s->truncated ? 1 : 0) + (nested ? 2 : 0));
-    sdk_wire_kv_str(pk, "technique", id);
-    sdk_wire_kv_str(pk, "name", name);
-    sdk_wire_kv_tenths(pk, "difficulty", s->difficulty);
+    out_map(&o, 9 + (s->truncated ? 1 : 0) + (nested ? 2 : 0));
+    OUT_KEY(&o, "technique");
+    out_cstr(&o, id);
+    OUT_KEY(&o, "name");
+    out_cstr(&o, name);
+    OUT_KEY(&o, "difficulty");
+    out_double(&o, s->difficulty / 10.0);
 
-    sdk_wire_str(pk, "placements");
+    OUT_KEY(&o, "placements");
     int np = s->nplace > SDK_STEP_MAX_PLACE ? SDK_STEP_MAX_PLACE : s->nplace;
-    msgpack_pack_array(pk, (size_t)np);
-    for (int i = 0; i < np; i++) {
-        char c[8];
-        snprintf(buf, sizeof buf, "%s=%d", cell_text(s->place[i].cell, c), s->place[i].digit);
-        sdk_wire_str(pk, buf);
-    }
-    sdk_wire_str(pk, "eliminations");
+    out_array(&o, (size_t)np);
+    for (int i = 0; i < np; i++) out_cand(&o, s->place[i], true);
+    OUT_KEY(&o, "eliminations");
     int ne = s->nelim > SDK_STEP_MAX_ELIM ? SDK_STEP_MAX_ELIM : s->nelim;
-    msgpack_pack_array(pk, (size_t)ne);
-    for (int i = 0; i < ne; i++) {
-        char c[8];
-        snprintf(buf, sizeof buf, "%s<>%d", cell_text(s->elim[i].cell, c), s->elim[i].digit);
-        sdk_wire_str(pk, buf);
-    }
-    sdk_wire_str(pk, "text");
-    size_t tl = strnlen(s->text, SDK_STEP_TEXT);
-    msgpack_pack_str(pk, tl);
-    msgpack_pack_str_body(pk, s->text, tl);
+    out_array(&o, (size_t)ne);
+    for (int i = 0; i < ne; i++) out_cand(&o, s->elim[i], false);
+    OUT_KEY(&o, "text");
+    out_str(&o, s->text, strnlen(s->text, SDK_STEP_TEXT));
 
-    sdk_wire_str(pk, "marks");
+    OUT_KEY(&o, "marks");
     int nm = s->nmark > SDK_STEP_MAX_MARK ? SDK_STEP_MAX_MARK : s->nmark;
-    msgpack_pack_array(pk, (size_t)nm);
+    out_array(&o, (size_t)nm);
     for (int i = 0; i < nm; i++) {
-        msgpack_pack_array(pk, 3);
-        msgpack_pack_uint8(pk, s->mark[i].cell);
-        msgpack_pack_uint8(pk, s->mark[i].digit);
-        sdk_wire_str(pk, sdk_wire_role_name(s->mark[i].role));
+        out_array(&o, 3);
+        out_uint8(&o, s->mark[i].cell);
+        out_uint8(&o, s->mark[i].digit);
+        out_cstr(&o, sdk_wire_role_name(s->mark[i].role));
     }
-    sdk_wire_str(pk, "houses");
+    OUT_KEY(&o, "houses");
     int nh = s->nhouse > SDK_STEP_MAX_HOUSE ? SDK_STEP_MAX_HOUSE : s->nhouse;
-    msgpack_pack_array(pk, (size_t)nh);
+    out_array(&o, (size_t)nh);
     for (int i = 0; i < nh; i++) {
-        msgpack_pack_array(pk, 2);
-        msgpack_pack_uint8(pk, s->house[i].house);
-        sdk_wire_str(pk, sdk_wire_role_name(s->house[i].role));
+        out_array(&o, 2);
+        out_uint8(&o, s->house[i].house);
+        out_cstr(&o, sdk_wire_role_name(s->house[i].role));
     }
-    sdk_wire_str(pk, "links");
+    OUT_KEY(&o, "links");
     int nl = s->nlink > SDK_STEP_MAX_LINK ? SDK_STEP_MAX_LINK : s->nlink;
-    msgpack_pack_array(pk, (size_t)nl);
+    out_array(&o, (size_t)nl);
     for (int i = 0; i < nl; i++) {
         const sdk_link *l = &s->link[i];
         /* the set a link runs through: an ALS ("als"), or the box segment a
          * digit is locked in for a dynamic group link ("cells") */
         bool als = l->kind == SDK_LINK_ALS && l->nals > 0;
         bool group = l->kind == SDK_LINK_GROUP && l->nals > 0;
-        msgpack_pack_map(pk, 4 + (als || group ? 1 : 0));
-        sdk_wire_kv_str(pk, "from", sdk_node_text(&l->from, buf, sizeof buf));
-        sdk_wire_kv_str(pk, "to", sdk_node_text(&l->to, buf, sizeof buf));
-        sdk_wire_kv_bool(pk, "strong", l->strong != 0);
-        sdk_wire_kv_str(pk, "kind", link_kind_name(l->kind));
+        out_map(&o, 4 + (als || group ? 1 : 0));
+        OUT_KEY(&o, "from");
+        out_cstr(&o, sdk_node_text(&l->from, buf, sizeof buf));
+        OUT_KEY(&o, "to");
+        out_cstr(&o, sdk_node_text(&l->to, buf, sizeof buf));
+        OUT_KEY(&o, "strong");
+        out_bool(&o, l->strong != 0);
+        OUT_KEY(&o, "kind");
+        out_cstr(&o, link_kind_name(l->kind));
         if (als || group) {
             int na = l->nals > 9 ? 9 : l->nals;
-            sdk_wire_str(pk, als ? "als" : "cells");
-            msgpack_pack_array(pk, (size_t)na);
-            for (int k = 0; k < na; k++) msgpack_pack_uint8(pk, l->als[k]);
+            if (als)
+                OUT_KEY(&o, "als");
+            else
+                OUT_KEY(&o, "cells");
+            out_array(&o, (size_t)na);
+            for (int k = 0; k < na; k++) out_uint8(&o, l->als[k]);
         }
     }
-    if (s->truncated) sdk_wire_kv_bool(pk, "truncated", true);
-    if (nested) pack_inner(pk, s);
+    if (s->truncated) {
+        OUT_KEY(&o, "truncated");
+        out_bool(&o, true);
+    }
+    if (nested) pack_inner(&o, s);
+    out_flush(&o);
 }
 
 int sdk_wire_cell(const msgpack_object *o)
