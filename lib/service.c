@@ -20,20 +20,39 @@
 
 /* What the observer needs: the probe, and the probe's index of every entry
  * of every profile of the config. On the heap, so that copies of the
- * sdk_service struct share it. */
+ * sdk_service struct share it (one probe, one running technique: a watch
+ * serves one thread, as its probe does). */
 struct sdk_probe_watch {
     sdk_service_probe *probe;
     const sdk_config *cfg;
     int32_t **index; /* [profile][entry] */
+    /* the profile of the last find and its row of index (NULL: not one of
+     * the config's); told twice per find, so looked up once per change */
+    const sdk_profile *last;
+    const int32_t *last_row;
 };
 
-static int32_t probe_index(const sdk_probe_watch *w, const sdk_profile *p, int i)
+/* p's row of the index: one of the config's profiles (known by its
+ * address: a profile made for one request, e.g. hint --technique outside
+ * the profile, is not, and gets NULL). */
+static const int32_t *probe_row(const sdk_probe_watch *w, const sdk_profile *p)
 {
-    if (i < 0 || i >= p->n) return -1;
-    /* one of the config's profiles (compared by address: a profile made for
-     * one request, e.g. hint --technique outside the profile, is not) */
     for (int k = 0; k < w->cfg->nprofile; k++)
-        if (&w->cfg->profile[k] == p) return w->index[k][i];
+        if (&w->cfg->profile[k] == p) return w->index[k];
+    return NULL;
+}
+
+/* The cache of the last profile holds only the config's profiles' rows,
+ * which live as long as the watch; a request's own profile (whose address
+ * a later one may reuse) is looked up by technique id every time. */
+static int32_t probe_index(sdk_probe_watch *w, const sdk_profile *p, int i)
+{
+    if (p != w->last) {
+        w->last = p;
+        w->last_row = probe_row(w, p);
+    }
+    if (i < 0 || i >= p->n) return -1;
+    if (w->last_row) return w->last_row[i];
     const char *id = p->entry[i].tech ? p->entry[i].tech->id : NULL;
     for (int32_t k = 0; id && k < w->probe->nid && k < SDK_PROBE_MAX; k++)
         if (!strcmp(w->probe->id[k], id)) return k;
@@ -43,14 +62,14 @@ static int32_t probe_index(const sdk_probe_watch *w, const sdk_profile *p, int i
 static void probe_enter(void *arg, const sdk_profile *p, int entry, int depth)
 {
     (void)depth;
-    const sdk_probe_watch *w = arg;
+    sdk_probe_watch *w = arg;
     w->probe->current = probe_index(w, p, entry);
 }
 
 static void probe_leave(void *arg, const sdk_profile *p, int entry, int depth, int outer)
 {
     (void)entry, (void)depth;
-    const sdk_probe_watch *w = arg;
+    sdk_probe_watch *w = arg;
     w->probe->current = outer >= 0 ? probe_index(w, p, outer) : -1;
 }
 

@@ -763,6 +763,56 @@ static void test_probe(void **state)
     sdk_service_free(&w);
 }
 
+/* The technique the probe names for entry i of p, told by the observer. */
+static const char *probe_names(const sdk_service *w, const sdk_profile *p, int i)
+{
+    w->observer.enter(w->observer.arg, p, i, 0);
+    return sdk_service_probe_current(w->probe);
+}
+
+/* The watch keeps the row of the last profile it was told of: whatever the
+ * order of profiles, every entry is named by its own technique, a profile
+ * made for a request included, also when a later one takes its address. */
+static void test_probe_profiles(void **state)
+{
+    (void)state;
+    static sdk_service_probe probe;
+    sdk_service w;
+    sdk_error err;
+    assert_true(sdk_service_init(&w, &cfg, &probe, &err));
+    assert_true(cfg.nprofile >= 2);
+    for (int round = 0; round < 3; round++)
+        for (int k = cfg.nprofile - 1; k >= 0; k--) {
+            const sdk_profile *p = &cfg.profile[k];
+            for (int i = p->n - 1; i >= 0; i -= 1 + (i & 1)) {
+                const char *id = probe_names(&w, p, i);
+                assert_non_null(id);
+                assert_string_equal(id, p->entry[i].tech->id);
+            }
+            /* leave: back to the caller's entry, or nothing */
+            if (p->n > 1) {
+                w.observer.leave(w.observer.arg, p, 1, 1, 0);
+                assert_string_equal(sdk_service_probe_current(&probe), p->entry[0].tech->id);
+            }
+            w.observer.leave(w.observer.arg, p, 0, 0, -1);
+            assert_null(sdk_service_probe_current(&probe));
+        }
+    /* two request profiles, one after the other at the same address */
+    const sdk_profile *a = &cfg.profile[0], *b = &cfg.profile[cfg.nprofile - 1];
+    sdk_profile own;
+    for (int pass = 0; pass < 2; pass++) {
+        const sdk_profile *from = pass ? b : a;
+        memset(&own, 0, sizeof own);
+        for (int i = from->n - 1; i >= 0; i--)
+            sdk_profile_add(&own, from->entry[i].tech, NULL, -1, "test");
+        for (int i = 0; i < own.n; i++)
+            assert_string_equal(probe_names(&w, &own, i), own.entry[i].tech->id);
+        assert_string_equal(probe_names(&w, a, 0), a->entry[0].tech->id);
+        sdk_profile_free(&own);
+    }
+    sdk_service_free(&w);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -772,6 +822,7 @@ int main(void)
         cmocka_unit_test(test_explain),        cmocka_unit_test(test_hint),
         cmocka_unit_test(test_techniques),     cmocka_unit_test(test_probe),
         cmocka_unit_test(test_trace),          cmocka_unit_test(test_solve_compact),
+        cmocka_unit_test(test_probe_profiles),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
 }
