@@ -45,8 +45,10 @@ enum {
                         bytes in the shared ring at `at` (see worker_shm) */
 };
 /* daemon -> worker: a length with SHM_FRAME set has its body (that many
- * bytes less the flag) in the shared piece area, not on the socket. */
+ * bytes less the flags) in a shared piece area, not on the socket: the
+ * second area when SHM_AREA_B is set too, else the first. */
 #define SHM_FRAME 0x80000000u
+#define SHM_AREA_B 0x40000000u
 /* The kernel's send buffer asked for on the daemon's end of a client's
  * connection and on both ends of a worker's: a batch's answer or a piece of
  * a few hundred KiB then crosses in one write and one wakeup of its reader
@@ -66,6 +68,9 @@ enum {
 typedef struct worker_shm {
     sdk_service_probe probe; /* first: the service sees only this */
     volatile int32_t item;   /* batch chunk: index of the puzzle being served */
+    /* frames the worker began to serve (it counts them as it reads them):
+     * with a piece queued behind another, which of the two it was on */
+    volatile uint32_t begun;
     /* how the worker ended, when it could tell: a signal sent from outside
      * (its sender), or a fault while out of memory (worker_memory) */
     volatile int32_t signo, sender_pid, sender_uid;
@@ -80,15 +85,17 @@ typedef struct worker_shm {
  * socket (which copies them into the kernel and out again, a page
  * allocated and freed per 4 KiB: a third of the daemon's CPU on a solve
  * batch). The socket still carries the order: a piece's request is packed
- * into the piece area by the daemon while the worker is idle, and a 4-byte
- * head (SHM_FRAME) tells the worker; the worker copies a burst of answer
+ * into a piece area the worker does not read (there are two: the next
+ * piece is written while the worker serves the one before, so it goes on
+ * without waiting for the daemon), and a 4-byte head (SHM_FRAME) tells the
+ * worker; the worker copies a burst of answer
  * frames into the ring and sends a FRAME_RING naming where they are; the
  * daemon reads them there, then moves ring_read. What does not fit (a big
  * piece, a full ring) takes the socket as before. The daemon gives the
  * pages back when it trims (trim.c; the worker is idle then). */
 #define SHM_PIECE_OFF ((sizeof(worker_shm) + 4095) & ~(size_t)4095)
 #define SHM_PIECE_SIZE ((size_t)128 << 10)
-#define SHM_RING_OFF (SHM_PIECE_OFF + SHM_PIECE_SIZE)
+#define SHM_RING_OFF (SHM_PIECE_OFF + 2 * SHM_PIECE_SIZE)
 /* The ring's size: this, or SUDOKUD_RING_KIB's (tests: 0, no shared memory
  * at all; a few KiB, most bursts take the socket between the ring's). The
  * worker takes it from the mapping's size. */

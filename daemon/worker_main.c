@@ -427,13 +427,20 @@ int worker_main(const char *config_path)
         trim_when_idle(&rd);
         if (!read_all(0, &len, 4)) break; /* EOF: the daemon retires us */
         len = ntohl(len);
-        if (len & SHM_FRAME) { /* a piece in the shared area: read in place */
-            len &= ~SHM_FRAME;
+        /* a new frame: the daemon tells a crash in it from one in the frame
+         * before (it may send the next before this one ends) */
+        if (shm) {
+            shm->item = 0;
+            __atomic_store_n(&shm->begun, shm->begun + 1, __ATOMIC_RELEASE);
+        }
+        if (len & SHM_FRAME) { /* a piece in a shared area: read in place */
+            const char *area = g_piece && (len & SHM_AREA_B) ? g_piece + SHM_PIECE_SIZE : g_piece;
+            len &= ~(SHM_FRAME | SHM_AREA_B);
             /* its puzzles read by a loop over their heads (sdk_wire_unpack) */
             msgpack_object piece;
             size_t at = 0;
             msgpack_zone *z = g_piece && len <= SHM_PIECE_SIZE ? msgpack_zone_new(8192) : NULL;
-            if (z && sdk_wire_unpack(g_piece, len, &at, z, &piece) && at == len) {
+            if (z && sdk_wire_unpack(area, len, &at, z, &piece) && at == len) {
                 if (!serve(&sv, shm, &piece)) status = 1;
                 msgpack_zone_free(z);
                 if (probe) probe->requests++;
@@ -444,8 +451,7 @@ int worker_main(const char *config_path)
             msgpack_unpacked_init(&u);
             size_t off = 0;
             if (!g_piece || len > SHM_PIECE_SIZE ||
-                msgpack_unpack_next(&u, g_piece, len, &off) != MSGPACK_UNPACK_SUCCESS ||
-                off != len) {
+                msgpack_unpack_next(&u, area, len, &off) != MSGPACK_UNPACK_SUCCESS || off != len) {
                 log_err("worker: bad piece in shared memory from the daemon");
                 msgpack_unpacked_destroy(&u);
                 status = 1;

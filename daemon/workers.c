@@ -4,8 +4,10 @@
  * client request) goes to a free worker whole, or, for a batch, in chunks
  * over several workers; answers are merged in order. A worker that dies or
  * overruns the deadline costs its current puzzle an error; it is replaced and
- * the rest of its chunk goes back to the queue. Reload starts a new
- * generation of workers and retires the old ones after their current work. */
+ * the rest of its chunk goes back to the queue. A worker on a piece of cheap
+ * puzzles (solve) gets its next piece before it ends this one, so it never
+ * waits a round trip for it. Reload starts a new generation of workers and
+ * retires the old ones after their current work. */
 #include <arpa/inet.h>
 #include <errno.h>
 #include <fcntl.h>
@@ -99,6 +101,14 @@ struct worker {
     job *job;
     int first, count, got; /* batch: puzzles first..first+count-1, got answered */
     uint64_t t0;           /* when the task went out (ns) */
+    /* the batch piece sent behind the task (pieces of cheap puzzles only):
+     * the worker begins it as soon as it ends the task, without waiting a
+     * round trip through the daemon (see dispatch) */
+    job *behind;
+    int behind_first, behind_count;
+    uint32_t sent;     /* frames sent to it (the worker counts them in shm->begun) */
+    uint32_t task_seq; /* the task's number among them */
+    bool area_b;       /* the last piece in shared memory went to the second area */
     /* frames coming in */
     char *buf;
     size_t len, cap;
@@ -377,15 +387,16 @@ static void job_submit(job *j)
 static int job_inflight(job *j)
 {
     int k = 0;
-    for (worker *w = pool; w; w = w->next)
-        if (w->job == j) k++;
+    for (worker *w = pool; w; w = w->next) k += (w->job == j) + (w->behind == j);
     return k;
 }
 
 /* Nobody waits for j any more (its client went away, or its timeout
  * passed): stop the workers on its parts now rather than let them finish
  * work whose answer is thrown away. A technique step may run for seconds,
- * so the worker is killed and replaced, which frees the CPU at once. */
+ * so the worker is killed and replaced, which frees the CPU at once. A
+ * piece of j queued behind another job's task is served and thrown away:
+ * it is a cheap one (a few ms at most, see dispatch). */
 static void job_cancel_work(job *j)
 {
     for (worker *w = pool; w; w = w->next)
@@ -750,7 +761,9 @@ static void cost_update(const job *j, double us)
     costs[i].us = us;
 }
 
-static int chunk_size(const job *j)
+/* The size of j's next piece; *full: its size while j is not draining (the
+ * size by cost alone). */
+static int chunk_size(const job *j, int *full)
 {
     int left = j->pending; /* every one from scan on */
     int workers = D.lim.workers > 0 ? D.lim.workers : 1;
@@ -764,6 +777,7 @@ static int chunk_size(const job *j)
     double est = j->cost_us > 0 ? j->cost_us : cost_get(j);
     double by_cost = PIECE_US / (est > 1.0 ? est : 1.0);
     int k = by_cost < share ? (int)by_cost : share;
+    if (full) *full = by_cost < PIECE_MAX ? (by_cost < 1 ? 1 : (int)by_cost) : PIECE_MAX;
     /* the shrinking stops at PIECE_MIN_US of work: below that a piece's
      * round trip and wakeups cost more than the workers' finishing apart
      * (a solve batch's tail went down to pieces of 1: 29 pieces for a
@@ -801,15 +815,46 @@ static job *pick(void)
     return best;
 }
 
-/* Give worker w the next piece of work in the queue. */
-static bool assign(worker *w)
+/* A piece may wait behind a task on a worker when the job's puzzles cost
+ * at most BEHIND_MAX_US each (solve: a few us): its pieces are then a few
+ * ms of work at most (PIECE_MAX), so a piece that waits keeps no other
+ * worker idle long, and a cancelled one is soon over; what it saves, a
+ * round trip and two wakeups between pieces, counts only for such pieces. */
+#define BEHIND_MAX_US 100.0
+
+static bool job_cheap(const job *j)
+{
+    double est = j->cost_us > 0 ? j->cost_us : cost_get(j);
+    return j->n >= 0 && est <= BEHIND_MAX_US;
+}
+
+static long queued_puzzles(void)
+{
+    long n = 0;
+    for (const job *q = queue_head; q; q = q->qnext) n += q->n >= 0 ? q->pending : 1;
+    return n;
+}
+
+/* Give worker w the next piece of work in the queue: its task, or with
+ * `behind` a cheap batch piece that waits behind its task (there is room
+ * for one). */
+static bool assign(worker *w, bool behind)
 {
     static uint64_t served;
     job *j = pick();
     if (!j) return false;
+    /* the last pieces go to whichever worker is free first: one queued
+     * behind a worker's task could have the other worker end first and
+     * wait. So a piece waits behind only while as much work again stays in
+     * the queue for the workers to even out (and j is not draining) */
+    int full;
+    if (behind && (!job_cheap(j) || chunk_size(j, &full) < full ||
+                   queued_puzzles() < 2 * (full < j->pending ? full : j->pending)))
+        return false;
     if (j->c) j->c->last_served = ++served;
     j->started = true;
-    if (w->shm) w->shm->item = 0; /* before the worker can see the task */
+    w->sent++;
+    if (!behind && w->shm) w->shm->item = 0; /* before the worker can see the task */
     if (j->n < 0) {
         queue_remove(j);
         j->assigned = true;
@@ -818,25 +863,36 @@ static bool assign(worker *w)
         worker_send(w, j->req.data, j->req.size);
     } else {
         while (j->scan < j->n && j->state[j->scan] != 0) j->scan++;
-        int first = j->scan, count = 0, max = chunk_size(j);
+        int first = j->scan, count = 0, max = chunk_size(j, NULL);
         while (first + count < j->n && count < max && j->state[first + count] == 0) count++;
         for (int i = first; i < first + count; i++) j->state[i] = 1;
         j->scan = first + count;
         j->pending -= count;
         if (!j->pending) queue_remove(j);
-        if (count == 0) return assign(w); /* nothing left here after all */
-        w->job = j;
-        w->first = first, w->count = count, w->got = 0;
+        if (count == 0) { /* nothing left here after all */
+            w->sent--;
+            return assign(w, behind);
+        }
+        if (behind) {
+            w->behind = j;
+            w->behind_first = first, w->behind_count = count;
+        } else {
+            w->job = j;
+            w->first = first, w->count = count, w->got = 0;
+        }
         size_t pzb = j->gen ? 0 : j->pz_off[first + count] - j->pz_off[first];
         /* the frame's length, the array, the method (< 16), the map head, the
          * common params, "puzzles" or first/count, the array head, the mode */
         size_t cap = 4 + 1 + 17 + 5 + j->common.size + 40 + 5 + pzb + 2;
-        /* in the shared piece area when it fits (the worker is idle: it
-         * no longer reads the last one), a 4-byte head on the socket */
+        /* in a shared piece area when it fits, a 4-byte head on the
+         * socket: the area the last piece did not take (the worker may
+         * still read that one: it is the task this piece waits behind) */
         bool shared = w->ring_size && cap - 4 <= SHM_PIECE_SIZE;
+        if (shared) w->area_b = !w->area_b;
         wwrite *r = malloc(sizeof *r + (shared ? 4 : cap));
         frame_buf f = {r ? r->data : NULL, 4, r ? cap : 0, false};
-        if (shared) f.p = w->piece - 4; /* the length is not written there */
+        if (shared) /* the length is not written there */
+            f.p = w->piece + (w->area_b ? SHM_PIECE_SIZE : 0) - 4;
         msgpack_packer pk;
         msgpack_packer_init(&pk, &f, frame_write);
         msgpack_pack_array(&pk, 3);
@@ -853,7 +909,8 @@ static bool assign(worker *w)
         }
         msgpack_pack_uint8(&pk, 1);
         if (r && !f.bad) {
-            uint32_t len = htonl((uint32_t)(f.n - 4) | (shared ? SHM_FRAME : 0));
+            uint32_t flags = shared ? SHM_FRAME | (w->area_b ? SHM_AREA_B : 0) : 0;
+            uint32_t len = htonl((uint32_t)(f.n - 4) | flags);
             memcpy(r->data, &len, 4);
         } else if (r) { /* cannot happen: cap counts every byte */
             free(r);
@@ -861,17 +918,71 @@ static bool assign(worker *w)
         }
         worker_write(w, r, shared ? 4 : f.n);
     }
+    if (behind) return true;
+    w->task_seq = w->sent;
     w->t0 = uv_hrtime();
     w->state = W_BUSY;
     arm_deadline(w);
     return true;
 }
 
+/* The piece behind w's task becomes its task (the worker ended the task). */
+static void behind_promote(worker *w)
+{
+    w->job = w->behind;
+    w->first = w->behind_first, w->count = w->behind_count, w->got = 0;
+    w->behind = NULL;
+    w->task_seq++;
+    w->t0 = uv_hrtime();
+}
+
+/* Puzzles from..to-1 of j that were on a worker and not answered go back to
+ * the queue (to another worker). */
+static void piece_requeue(job *j, int from, int to)
+{
+    int requeue = to;
+    for (int i = from; i < to; i++)
+        if (j->state[i] == 1) {
+            j->state[i] = 0;
+            j->pending++;
+            if (i < requeue) requeue = i;
+        }
+    if (requeue < to) {
+        if (j->scan > requeue) j->scan = requeue;
+        queue_push(j);
+    }
+}
+
+/* w is gone before it began the piece behind its task: the piece goes back
+ * to the queue whole. */
+static void behind_requeue(worker *w)
+{
+    job *j = w->behind;
+    if (!j) return;
+    w->behind = NULL;
+    if (j->answered)
+        job_release(j);
+    else
+        piece_requeue(j, w->behind_first, w->behind_first + w->behind_count);
+}
+
+static bool worker_serves(const worker *w)
+{
+    return !w->retiring && !w->cancelled && w->gen == D.generation;
+}
+
+/* Idle workers get a task each; then each worker on a cheap batch piece
+ * gets the next piece behind it (job_cheap), so that it goes on without
+ * waiting for the daemon to hear of the end and answer with a new piece. */
 static void dispatch(void)
 {
     if (life_plugins_stale()) return; /* the new generation serves them */
     for (worker *w = pool; w && queue_head; w = w->next)
-        if (w->state == W_IDLE && !w->retiring && w->gen == D.generation && !assign(w)) break;
+        if (w->state == W_IDLE && worker_serves(w) && !assign(w, false)) return;
+    for (worker *w = pool; w && queue_head; w = w->next)
+        if (w->state == W_BUSY && worker_serves(w) && !w->behind && w->job && !w->job->answered &&
+            job_cheap(w->job) && !assign(w, true))
+            return;
 }
 
 void workers_dispatch(void)
@@ -885,7 +996,7 @@ void workers_trim_shared(void)
      * next piece, which comes after this */
     for (worker *w = pool; w; w = w->next)
         if (w->shm && w->ring_size && w->state == W_IDLE)
-            madvise(w->piece, SHM_PIECE_SIZE + w->ring_size, MADV_REMOVE);
+            madvise(w->piece, 2 * SHM_PIECE_SIZE + w->ring_size, MADV_REMOVE);
 }
 
 /* The worker finished its task (normally). */
@@ -894,6 +1005,12 @@ static void task_done(worker *w)
     uv_timer_stop(&w->timer);
     w->job = NULL;
     if (w->cancelled) return; /* killed: it takes no more work (its exit replaces it) */
+    if (w->behind) {          /* the worker is on it already */
+        behind_promote(w);
+        arm_deadline(w);
+        dispatch();
+        return;
+    }
     w->state = W_IDLE;
     if (w->retiring) {
         uv_process_kill(&w->proc, SIGTERM);
@@ -1243,6 +1360,22 @@ static const char *describe_death(worker *w, int64_t status, int sig, char *msg,
 /* The worker died with a task: blame the technique the probe names. */
 static void task_failed(worker *w, int64_t status, int sig)
 {
+    uint32_t begun = w->shm ? __atomic_load_n(&w->shm->begun, __ATOMIC_ACQUIRE) : 0;
+    if (w->behind && begun == w->task_seq + 1) {
+        /* it ended its task (we did not read the end) and began the piece
+         * behind: the task's answers that did not reach us go back to the
+         * queue, and the death is the piece's */
+        job *ended = w->job;
+        int from = w->first + w->got, to = w->first + w->count;
+        behind_promote(w);
+        if (ended->answered) {
+            job_release(ended);
+        } else {
+            piece_requeue(ended, from, to);
+            if (ended->done == ended->n) job_reply_batch(ended);
+        }
+    }
+    behind_requeue(w); /* not begun: whole, to another worker */
     job *j = w->job;
     w->job = NULL;
     char msg[256];
@@ -1258,20 +1391,11 @@ static void task_failed(worker *w, int64_t status, int sig)
     }
     /* the worker was on puzzle `item`; the ones before it that did not reach
      * us were answered but not sent: they go back to the queue with the rest */
-    int item = w->shm ? w->shm->item : w->got;
+    int item = w->shm && begun == w->task_seq ? w->shm->item : w->got;
     if (item < w->got || item >= w->count) item = w->got;
-    int bad = w->first + item, requeue = w->first + w->count;
+    int bad = w->first + item;
     if (bad < w->first + w->count) job_item_error(j, bad, code, msg);
-    for (int i = w->first + w->got; i < w->first + w->count; i++)
-        if (i != bad && j->state[i] == 1) {
-            j->state[i] = 0; /* again, elsewhere */
-            j->pending++;
-            if (i < requeue) requeue = i;
-        }
-    if (requeue < w->first + w->count) {
-        if (j->scan > requeue) j->scan = requeue;
-        queue_push(j);
-    }
+    piece_requeue(j, w->first + w->got, w->first + w->count); /* again, elsewhere */
     if (j->done == j->n) job_reply_batch(j);
 }
 
@@ -1395,6 +1519,7 @@ static void worker_exited(uv_process_t *p, int64_t status, int sig)
     } else {
         log_debug("worker %u (pid %d) retired", w->id, p->pid);
     }
+    behind_requeue(w); /* killed (cancelled) with a piece behind its task */
     worker_unlink(w);
     uv_close((uv_handle_t *)&w->proc, worker_handle_closed);
     uv_close((uv_handle_t *)&w->pipe, worker_handle_closed);
@@ -1405,6 +1530,7 @@ static void worker_exited(uv_process_t *p, int64_t status, int sig)
         return;
     }
     if (D.draining || w->retiring || w->gen != D.generation) {
+        dispatch(); /* what went back to the queue, to the serving workers */
         daemon_check_drained();
         return;
     }

@@ -18,7 +18,7 @@ import time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from harness import (BUILD, CONF, EASY, HARD, SUDOCTL, SUDOKUD, Daemon, check, eq,  # noqa: E402
-                     main, make_conf, read_puzzles, run, skip)
+                     main, make_conf, read_puzzles, run, skip, valid_solution)
 from sudoctl_common import CHAINY, printed, stop_autostarted, sudoctl_argv  # noqa: E402
 
 PLUGINS = os.path.join(BUILD, "lib", "sudokud", "plugins")
@@ -406,6 +406,39 @@ def test_cancel_disconnect():
         shutil.rmtree(tmp, ignore_errors=True)
 
 
+def test_cancel_pipelined():
+    """A client that goes away while the workers solve its batches of cheap
+    puzzles, each worker with a piece queued behind its task (of this
+    client's or of another's): the other client's batches get every result,
+    right and in order; no job is left and the workers serve on."""
+    puzzles = read_puzzles("17clue.txt", 12000)
+    with Daemon() as d:
+        other = d.rpc()
+        eq(other.call("solve", {"puzzle": EASY})["status"], "unique", "workers up")
+        for k in range(6):
+            gone = d.rpc()
+            for i in range(4):
+                gone.send("solve", {"puzzles": puzzles[i * 3000:(i + 1) * 3000]})
+            ids = [other.send("solve", {"puzzles": puzzles[i * 2000:(i + 1) * 2000]})
+                   for i in range(6)]
+            time.sleep(0.003 * k)
+            gone.close()
+            for n, rid in enumerate(ids):
+                m = other.response(rid)
+                check(m[2] is None, f"a result, not an error: {m[2]}")
+                res = m[3]["results"]
+                eq(len(res), 2000, "one result per puzzle")
+                for p, x in zip(puzzles[n * 2000:(n + 1) * 2000], res):
+                    check(x.get("status") == "unique" and valid_solution(p, x["solution"]),
+                          f"{p}: {x}")
+        s = d.rpc()
+        deadline = time.time() + 10
+        while s.call("status")["jobs"] and time.time() < deadline:
+            time.sleep(0.05)
+        eq(s.call("status")["jobs"], 0, "no job left")
+        eq(other.call("solve", {"puzzle": HARD})["status"], "unique", "serves on")
+
+
 def test_cancel_timeout():
     tmp = tempfile.mkdtemp(prefix="sudokud-timeout-")
     try:
@@ -591,6 +624,7 @@ TESTS = {
     "reload_changes": test_reload_changes,
     "plugin_replaced": test_plugin_replaced,
     "cancel_disconnect": test_cancel_disconnect,
+    "cancel_pipelined": test_cancel_pipelined,
     "cancel_timeout": test_cancel_timeout,
     "cancel_interrupt": test_cancel_interrupt,
     "head": test_head,
