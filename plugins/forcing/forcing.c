@@ -753,18 +753,15 @@ static int emit_verity(sctx *s, const int *ps, int n, int lit, int pass, int uni
 static int verity_of(sctx *s, const int *ps, int n, int exclude_cell, int pass, int unit, int base,
                      seen *sn, sdk_sink *sink, sdk_step *st)
 {
-    cset on, off, any;
+    /* premise by premise: most sets have nothing in common after two */
+    cset on = s->t[ps[0]].sets->on, off = s->t[ps[0]].sets->off, any;
+    for (int i = 1; i < n; i++)
+        if (!cs_and_pair(&on, &off, &s->t[ps[i]].sets->on, &s->t[ps[i]].sets->off))
+            return SDK_CONTINUE;
     uint64_t all = 0;
     for (int w = 0; w < 12; w++) {
-        uint64_t a = s->t[ps[0]].sets->on.w[w], b = s->t[ps[0]].sets->off.w[w];
-        for (int i = 1; i < n; i++) {
-            a &= s->t[ps[i]].sets->on.w[w];
-            b &= s->t[ps[i]].sets->off.w[w];
-        }
-        on.w[w] = a;
-        off.w[w] = b;
-        any.w[w] = a | b;
-        all |= a | b;
+        any.w[w] = on.w[w] | off.w[w];
+        all |= any.w[w];
     }
     if (!all) return SDK_CONTINUE;
     for (int k = cs_next(&any, 0); k < SDK_NCAND; k = cs_next(&any, k + 1)) {
@@ -854,31 +851,46 @@ static int dyn_links(const sdk_dyn *d, int lit, sdk_step *st)
     return m;
 }
 
-/* Is lit the end of a link of st from link `from` on (or the premise)? */
-static bool dyn_has(const sdk_step *st, int from, int lit)
+/* The literals at an end of the step's links from link `from` on, as a set
+ * over the 2 * 729 literals, taken in as links are appended (dyn_support()
+ * only appends: the links before `upto` stay as they were). */
+typedef struct link_ends {
+    uint64_t w[(2 * SDK_NCAND + 63) / 64];
+    int upto; /* links [from, upto) are in w */
+} link_ends;
+
+static void link_ends_init(link_ends *e, int from)
 {
-    int k = lit >> 1, on = lit & 1;
-    for (int i = from; i < st->nlink; i++) {
-        const sdk_link *l = &st->link[i];
+    memset(e->w, 0, sizeof e->w);
+    e->upto = from;
+}
+
+/* Is lit the end of a link of st from link `from` on (the links e took in
+ * and those appended since)? The same answer as walking the links. */
+static bool dyn_has(link_ends *e, const sdk_step *st, int lit)
+{
+    for (; e->upto < st->nlink; e->upto++) {
+        const sdk_link *l = &st->link[e->upto];
         const sdk_node *nd[2] = {&l->from, &l->to};
-        for (int e = 0; e < 2; e++)
-            if (nd[e]->ncell == 1 && nd[e]->cell[0] == k / 9 && nd[e]->digit == k % 9 + 1 &&
-                nd[e]->on == on)
-                return true;
+        for (int i = 0; i < 2; i++) {
+            if (nd[i]->ncell != 1 || !nd[i]->digit || nd[i]->digit > 9 || nd[i]->on > 1) continue;
+            int x = 2 * (nd[i]->cell[0] * 9 + nd[i]->digit - 1) + nd[i]->on;
+            e->w[x >> 6] |= 1ULL << (x & 63);
+        }
     }
-    return false;
+    return e->w[lit >> 6] >> (lit & 63) & 1;
 }
 
 /* Append the chain to lit from the last of its nodes the step's links (from
  * link `from` on) already reach: a branch that starts where another one has
  * been. False (and the step marked truncated) when it does not fit. */
-static bool dyn_links_after(const sdk_dyn *d, int lit, sdk_step *st, int from)
+static bool dyn_links_after(const sdk_dyn *d, int lit, sdk_step *st, link_ends *ends)
 {
     int ch[SDK_NCAND];
     int m = sdk_dyn_chain(d, lit, ch, SDK_NCAND);
     int j = 0;
     for (int i = m - 1; i > 0; i--)
-        if (dyn_has(st, from, ch[i])) {
+        if (dyn_has(ends, st, ch[i])) {
             j = i;
             break;
         }
@@ -996,6 +1008,8 @@ static void dyn_support(const sdk_grid *g0, const sdk_dyn *d, sdk_step *st, int 
 {
     int at[2 * SDK_NCAND];
     dyn_when_table(d, at);
+    link_ends ends;
+    link_ends_init(&ends, from);
     for (int i = from; i < st->nlink; i++) {
         sdk_link l = st->link[i];
         if (!l.strong || l.from.ncell != 1 || l.to.ncell != 1) continue;
@@ -1006,13 +1020,13 @@ static void dyn_support(const sdk_grid *g0, const sdk_dyn *d, sdk_step *st, int 
         int when = at[SDK_LIT(SDK_CAND_NODE(b, db), 1)];
         int nn = dyn_why_true(g0, d, at, b, db, a_lit, when, need);
         for (int k = 0; k < nn; k++) {
-            if (dyn_has(st, from, need[k].lit)) continue;
+            if (dyn_has(&ends, st, need[k].lit)) continue;
             if (need[k].via < 0) {
-                if (!dyn_links_after(d, need[k].lit, st, from)) return;
+                if (!dyn_links_after(d, need[k].lit, st, &ends)) return;
                 continue;
             }
             /* the placement, then the link inside its cell */
-            if (!dyn_has(st, from, need[k].via) && !dyn_links_after(d, need[k].via, st, from))
+            if (!dyn_has(&ends, st, need[k].via) && !dyn_links_after(d, need[k].via, st, &ends))
                 return;
             if (st->nlink >= SDK_STEP_MAX_LINK) {
                 st->truncated = 1;
@@ -1170,10 +1184,10 @@ static int dyn_all(const sdk_ctx *ctx, const sdk_grid *g, unsigned flags, const 
                 if (!(t[live[i]] & DT_VALID)) ok = false;
             if (!ok) continue;
             cset on = dc->on[live[0]], off = dc->off[live[0]];
-            for (int i = 1; i < nl; i++) {
-                cs_and(&on, &dc->on[live[i]]);
-                cs_and(&off, &dc->off[live[i]]);
-            }
+            bool left = true; /* premise by premise: most have nothing in common after two */
+            for (int i = 1; i < nl && left; i++)
+                left = cs_and_pair(&on, &off, &dc->on[live[i]], &dc->off[live[i]]);
+            if (!left) continue;
             cset any;
             for (int w = 0; w < 12; w++) any.w[w] = on.w[w] | off.w[w];
             for (int k = cs_next(&any, 0); k < SDK_NCAND && ret != SDK_STOP;

@@ -36,6 +36,18 @@ static inline void cs_and(cset *a, const cset *b)
 {
     for (int i = 0; i < 12; i++) a->w[i] &= b->w[i];
 }
+/* on &= b_on and off &= b_off; false when both are empty then (a set
+ * intersection that only shrinks can stop there). */
+static inline bool cs_and_pair(cset *on, cset *off, const cset *b_on, const cset *b_off)
+{
+    uint64_t left = 0;
+    for (int i = 0; i < 12; i++) {
+        on->w[i] &= b_on->w[i];
+        off->w[i] &= b_off->w[i];
+        left |= on->w[i] | off->w[i];
+    }
+    return left != 0;
+}
 /* The first member of s from k on, SDK_NCAND when there is none. */
 static inline int cs_next(const cset *s, int k)
 {
