@@ -1178,26 +1178,30 @@ int sdk_se_complexity(const sdk_se_arena *a, const int *nodes, int n)
         memset(seen, 0, sizeof seen);
         stack[sp++] = nodes[t];
         while (sp) {
-            const sdk_se_pot *p = &a->p[stack[--sp]];
-            int lit = p->cand * 2 + p->on;
-            if ((seen[lit >> 6] >> (lit & 63)) & 1) continue;
-            seen[lit >> 6] |= 1ull << (lit & 63);
-            flat++;
-            if (p->nested >= 0 && id_set_add(&ids, p->nested)) sum += p->ncplx;
-            if (sp + p->np > cap) {
-                while (sp + p->np > cap) cap *= 2;
-                int *ns = sdk_xmalloc(sizeof *ns * (size_t)cap);
-                memcpy(ns, stack, sizeof *ns * (size_t)sp);
-                if (stack != sbuf) free(stack);
-                stack = ns;
+            /* a potential's last parent is the next one the stack would
+             * give: it is followed here without the stack (the same order,
+             * so the same potential of each literal is met first; most
+             * potentials have one parent) */
+            for (int x = stack[--sp];;) {
+                const sdk_se_pot *p = &a->p[x];
+                int lit = p->cand * 2 + p->on;
+                if ((seen[lit >> 6] >> (lit & 63)) & 1) break;
+                seen[lit >> 6] |= 1ull << (lit & 63);
+                flat++;
+                if (p->nested >= 0 && id_set_add(&ids, p->nested)) sum += p->ncplx;
+                if (!p->np) break;
+                const int *pp = a->par + p->par;
+                int last = p->np - 1;
+                if (sp + last > cap) {
+                    while (sp + last > cap) cap *= 2;
+                    int *ns = sdk_xmalloc(sizeof *ns * (size_t)cap);
+                    memcpy(ns, stack, sizeof *ns * (size_t)sp);
+                    if (stack != sbuf) free(stack);
+                    stack = ns;
+                }
+                for (int i = 0; i < last; i++) stack[sp++] = pp[i];
+                x = pp[last];
             }
-            /* most potentials have one parent: pushed without a call (the
-             * loop alone becomes a memcpy call per potential) */
-            const int *pp = a->par + p->par;
-            if (p->np == 1)
-                stack[sp++] = pp[0];
-            else
-                for (int i = 0; i < p->np; i++) stack[sp++] = pp[i];
         }
     }
     if (stack != sbuf) free(stack);
