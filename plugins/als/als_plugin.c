@@ -65,6 +65,7 @@ typedef struct shared_slot {
  * and the index of act's lowest digit (the next link's excl). */
 typedef struct next_edge {
     int i, b;
+    int key; /* b * 9 + lowx: b's state and usable slot for the next link */
     uint16_t act;
     uint8_t lowx;
 } next_edge;
@@ -540,7 +541,8 @@ static int usable_edges(chain_walk *w, int k, unsigned excl)
         unsigned act = w->gr->edge[i].digits & ~excl;
         if (act)
             w->nx[at + 1 + n++] =
-                (next_edge){i, w->gr->edge[i].b, (uint16_t)act, (uint8_t)__builtin_ctz(act)};
+                (next_edge){i, w->gr->edge[i].b, w->gr->edge[i].b * 9 + __builtin_ctz(act),
+                            (uint16_t)act, (uint8_t)__builtin_ctz(act)};
     }
     w->nx[at].i = n;
     w->nnx += n + 1;
@@ -583,17 +585,24 @@ static reach_slot *reach_slot_of(const chain_walk *w, int k, unsigned first, uns
  *     empty.
  * Is list_j(k, x) empty? What is known answers (see STATE_GEN_SHIFT),
  * else list_scan finds out. */
-static bool list_scan(chain_walk *w, int j, int k, int fx, int x);
+static bool list_scan(chain_walk *w, int j, uint32_t *stf, int key, unsigned not_first);
 
-static inline bool list_empty(chain_walk *w, int j, int k, int fx, int x)
+/* The same for key = k * 9 + x among stf, the state words of the first RC
+ * (not_first: every digit but its own). */
+static inline bool key_empty(chain_walk *w, int j, uint32_t *stf, int key, unsigned not_first)
 {
-    uint32_t st = w->state[((size_t)fx * (size_t)w->cap + (size_t)k) * 9 + (size_t)x];
+    uint32_t st = stf[key];
     if (st >> STATE_GEN_SHIFT == w->gen) {
         if ((int)(st & 7) >= j) return true;
         unsigned some = st >> 3 & 7;
         if (some && (int)some <= j) return false;
     }
-    return list_scan(w, j, k, fx, x);
+    return list_scan(w, j, stf, key, not_first);
+}
+
+static inline bool list_empty(chain_walk *w, int j, int k, int fx, int x)
+{
+    return key_empty(w, j, w->state + (size_t)fx * (size_t)w->cap * 9, k * 9 + x, ~(1u << fx));
 }
 
 /* list_j(k, x) is empty when no edge would be in it: each edge is tested
@@ -615,14 +624,14 @@ static inline bool list_empty(chain_walk *w, int j, int k, int fx, int x)
  * is); noting 1 + the least depth known empty of the next sets, 5,614M;
  * the scan for 1 link inlined, 5,591M. Per start: 1.6 first RCs; 4.7M
  * scans, 4 edges each, under 1% not empty. */
-static int edges_scan(chain_walk *w, int j, int fx, int u, bool ends);
+static int edges_scan(chain_walk *w, int j, uint32_t *stf, int u, bool ends, unsigned not_first);
 
-static bool list_scan(chain_walk *w, int j, int k, int fx, int x)
+static bool list_scan(chain_walk *w, int j, uint32_t *stf, int key, unsigned not_first)
 {
-    uint32_t *sp = &w->state[((size_t)fx * (size_t)w->cap + (size_t)k) * 9 + (size_t)x];
+    uint32_t *sp = &stf[key];
     bool known = *sp >> STATE_GEN_SHIFT == w->gen;
     bool ends = !known || !(*sp & 7);
-    int some = edges_scan(w, j, fx, usable_at(w, k, 1u << x), ends);
+    int some = edges_scan(w, j, stf, usable_at(w, key / 9, 1u << key % 9), ends, not_first);
     /* the key's state read again: the walk above may have noted some */
     uint32_t st = *sp >> STATE_GEN_SHIFT == w->gen ? *sp : w->gen << STATE_GEN_SHIFT;
     if (some) {
@@ -637,22 +646,21 @@ static bool list_scan(chain_walk *w, int j, int k, int fx, int x)
 
 /* The scan of list_scan over the usable edges at nx offset u: 1 when an
  * edge ends a chain (tested only when ends), j when a next set's list for
- * j - 1 links is not empty, 0 when neither. */
-static int edges_scan(chain_walk *w, int j, int fx, int u, bool ends)
+ * j - 1 links is not empty, 0 when neither. The start is not tested: its
+ * uz is 0 and its keys read empty (chain_walk_start). */
+static int edges_scan(chain_walk *w, int j, uint32_t *stf, int u, bool ends, unsigned not_first)
 {
-    const int start = w->als[0];
-    const unsigned not_first = ~(1u << fx);
     int cnt = w->nx[u].i;
     if (ends) {
         for (int p = 0; p < cnt; p++) {
             const next_edge *q = &w->nx[u + 1 + p];
-            if (q->b != start && (w->uz[q->b] & not_first & ~(unsigned)q->act)) return 1;
+            if (w->uz[q->b] & not_first & ~(unsigned)q->act) return 1;
         }
     }
     if (j == 1) return 0;
     for (int p = 0; p < cnt; p++) {
-        next_edge q = w->nx[u + 1 + p]; /* nx may move below: a copy */
-        if (q.b != start && !list_empty(w, j - 1, q.b, fx, q.lowx)) return j;
+        int key = w->nx[u + 1 + p].key; /* nx may move below */
+        if (!key_empty(w, j - 1, stf, key, not_first)) return j;
     }
     return 0;
 }
@@ -1281,6 +1289,19 @@ static void chain_walk_start(chain_walk *w, chain_space *sp, int s)
     w->fresh[0] = w->since && w->since->dirty[s];
     w->nfresh = w->fresh[0];
     uz_start(w);
+    /* The start is in every chain: no scan may step on it. Its uz (read
+     * nowhere else: every other reader skips the sets in the chain) to 0
+     * and its keys known empty for any links (never scanned then, nor
+     * asked: every query is of a set not in the chain) make edges_scan
+     * pass it by as the test b != start did. The first RC of a chain is
+     * an RC of the start, one of its digits: only those first RCs' keys are
+     * written (all 9 excl, in one go). */
+    w->uz[s] = 0;
+    const uint32_t empty = w->gen << STATE_GEN_SHIFT | 7u;
+    SDK_MASK_FOREACH(f, w->l->als[s].digits) {
+        uint32_t *keys = w->state + ((size_t)(f - 1) * (size_t)w->cap + (size_t)s) * 9;
+        for (int x = 0; x < 9; x++) keys[x] = empty;
+    }
 }
 
 /* The search is over: what grew goes back to sp, the rest is freed. */
