@@ -631,7 +631,9 @@ static bool list_scan(chain_walk *w, int j, uint32_t *stf, int key, unsigned not
     uint32_t *sp = &stf[key];
     bool known = *sp >> STATE_GEN_SHIFT == w->gen;
     bool ends = !known || !(*sp & 7);
-    int some = edges_scan(w, j, stf, usable_at(w, key / 9, 1u << key % 9), ends, not_first);
+    const list_slot *slot = &w->usable[key]; /* usable_at's, read by key */
+    int u = slot->gen == w->call_gen ? slot->at : usable_edges(w, key / 9, 1u << key % 9);
+    int some = edges_scan(w, j, stf, u, ends, not_first);
     /* the key's state read again: the walk above may have noted some */
     uint32_t st = *sp >> STATE_GEN_SHIFT == w->gen ? *sp : w->gen << STATE_GEN_SHIFT;
     if (some) {
