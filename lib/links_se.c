@@ -702,6 +702,88 @@ void sdk_se_static_init(sdk_se_static *t, const sdk_grid *g)
     }
 }
 
+/* The links of candidate cand (present on g) as sdk_se_static_init makes
+ * them: bivalue partner, the other place of its digit in its box, row and
+ * column when there are two, and its strong bits. */
+static void static_cand(sdk_se_static *t, const sdk_grid *g, int cand)
+{
+    int cell = cand / 9, di = cand % 9;
+    unsigned m = g->cand[cell];
+    bool bi = sdk_mask_count(m) == 2;
+    t->bi[cand] = (int16_t)(bi ? cell * 9 + __builtin_ctz(m & ~(1u << di)) : -1);
+    const int hk[3] = {sdk_cell_house[cell][SDK_BOX], sdk_cell_house[cell][SDK_ROW],
+                       sdk_cell_house[cell][SDK_COL]};
+    for (int k = 0; k < 3; k++) {
+        sdk_bb pos = sdk_bb_and(sdk_house_bb[hk[k]], g->digit[di]);
+        int other = -1;
+        if (sdk_bb_count(pos) == 2) {
+            int a = sdk_bb_first(pos);
+            other = a == cell ? sdk_bb_next(pos, a) : a;
+        }
+        t->conj[cand][k] = (int16_t)(other < 0 ? -1 : other * 9 + di);
+    }
+    bool conj = (t->conj[cand][0] & t->conj[cand][1] & t->conj[cand][2]) >= 0;
+    t->strong[cand] = (uint8_t)(bi | conj << 1);
+    if (bi) sdk_bb_add(&t->strongbb[0][di], cell);
+    if (conj) sdk_bb_add(&t->strongbb[1][di], cell);
+}
+
+/* sdk_se_static_init(t, g) where t holds the links of another grid (made by
+ * sdk_se_static_init or this): what that writes depends, for a candidate of
+ * g, on its cell's candidates (bi) and on the places of its digit in its
+ * three houses (conj), so only the candidates of a cell whose candidates
+ * changed, or of a digit in a house where that digit's places changed, are
+ * made again (static_cand, the same formulas); the others keep what they
+ * hold, which is what they would be given. A candidate g does not have is
+ * not written by sdk_se_static_init either (its entries stay as they are),
+ * and is not in strongbb. So t ends byte for byte as sdk_se_static_init
+ * would leave it. Grids far apart are made whole. */
+void sdk_se_static_update(sdk_se_static *t, const sdk_grid *g)
+{
+    uint16_t cells_changed[81];
+    int nchanged = 0, ndiff = 0;
+    for (int cell = 0; cell < 81; cell++) {
+        unsigned x = t->cand[cell] ^ g->cand[cell];
+        if (!x) continue;
+        cells_changed[nchanged++] = (uint16_t)cell;
+        ndiff += sdk_mask_count(x);
+    }
+    if (ndiff > 12) {
+        sdk_se_static_init(t, g);
+        return;
+    }
+    /* the (house, digit) pairs whose places changed, as digit masks, and
+     * the candidates to make again, as boards by digit */
+    uint16_t dirty[27] = {0};
+    sdk_bb redo[9];
+    memset(redo, 0, sizeof redo);
+    for (int i = 0; i < nchanged; i++) {
+        int cell = cells_changed[i];
+        unsigned x = t->cand[cell] ^ g->cand[cell];
+        for (int k = 0; k < 3; k++) dirty[sdk_cell_house[cell][k]] |= (uint16_t)x;
+        /* the cell's own candidates (bi), and those it lost leave strongbb */
+        SDK_MASK_FOREACH(d, g->cand[cell]) sdk_bb_add(&redo[d - 1], cell);
+        SDK_MASK_FOREACH(d, x) {
+            sdk_bb_del(&t->strongbb[0][d - 1], cell);
+            sdk_bb_del(&t->strongbb[1][d - 1], cell);
+        }
+    }
+    for (int h = 0; h < 27; h++)
+        SDK_MASK_FOREACH(d, dirty[h]) {
+            sdk_bb with = sdk_bb_and(sdk_house_bb[h], g->digit[d - 1]);
+            redo[d - 1] = sdk_bb_or(redo[d - 1], with);
+        }
+    memcpy(t->cand, g->cand, sizeof t->cand);
+    memcpy(t->digit, g->digit, sizeof t->digit);
+    for (int di = 0; di < 9; di++) {
+        SDK_BB_FOREACH(cell, redo[di]) {
+            sdk_bb_del(&t->strongbb[0][di], cell);
+            sdk_bb_del(&t->strongbb[1][di], cell);
+            static_cand(t, g, cell * 9 + di);
+        }
+    }
+}
+
 /* Static on -> off from candidate cand: the false candidates and their
  * causes (nodes are made only for those the search keeps). */
 static inline __attribute__((always_inline)) int on_to_off(const sdk_se_static *t, int cand, bool y,

@@ -175,6 +175,9 @@ struct sdk_se_static {
     sdk_bb strongbb[2][9];
 };
 void sdk_se_static_init(sdk_se_static *t, const sdk_grid *g);
+/* The same, where t holds the links of another grid already (made by
+ * either): only the candidates whose links may differ are made again. */
+void sdk_se_static_update(sdk_se_static *t, const sdk_grid *g);
 
 /* The peers of candidate cand (cell, digit) with its digit, in SE's order
  * (getOnToOff): pb[0] those in its box, pb[1] those in its row outside the

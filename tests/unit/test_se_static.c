@@ -12,7 +12,11 @@
  * finds anything from a true literal in a component of two literals.
  * Checked by running every such search anyway, on hard positions
  * (forum_hardest_1106 after singles, then with wrong candidates dropped a
- * few at a time). */
+ * few at a time).
+ *
+ * sdk_se_static_update: a table carried from position to position by it
+ * ends byte for byte as sdk_se_static_init leaves a copy of the table it
+ * started from (same positions: a few candidates apart, or far). */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -25,7 +29,30 @@ typedef struct counts {
     long cycles_skipped, forcing_skipped;     /* by the graph with cell links too */
     long cycles_skipped_x, forcing_skipped_x; /* by the graph of house links alone */
     long pair_skipped;                        /* cycles from a literal in a component of two */
+    long updates, updates_near;               /* sdk_se_static_update, and from a near grid */
 } counts;
+
+/* The table carried by sdk_se_static_update against a full remake. */
+static void check_update(const sdk_grid *g, counts *c)
+{
+    static sdk_se_static carried, full;
+    static bool started;
+    if (!started) {
+        memset(&carried, 0, sizeof carried);
+        sdk_se_static_init(&carried, g);
+        started = true;
+        return;
+    }
+    int ndiff = 0;
+    for (int cell = 0; cell < 81; cell++)
+        ndiff += sdk_mask_count(carried.cand[cell] ^ g->cand[cell]);
+    memcpy(&full, &carried, sizeof full);
+    sdk_se_static_init(&full, g);
+    sdk_se_static_update(&carried, g);
+    assert_memory_equal(&carried, &full, sizeof full);
+    c->updates++;
+    c->updates_near += ndiff > 0 && ndiff <= 12;
+}
 
 /* SE's getOnToOff peers of cand on g, with their causes: the box's cells in
  * increasing order, then the row's outside the box, then the column's. */
@@ -69,6 +96,7 @@ static void check_position(const sdk_grid *g, sdk_se_arena *a, counts *c)
 {
     static sdk_se_static t;
     static sdk_se_scc xy, xo;
+    check_update(g, c);
     sdk_se_static_init(&t, g);
     sdk_se_scc_init(&xy, &t, true, true);
     sdk_se_scc_init(&xo, &t, false, true);
@@ -145,11 +173,13 @@ static void test_static_links(void **state)
     free(puz);
     print_message("positions %ld, candidates %ld, peers %ld; skipped with cell links too: "
                   "cycles %ld, forcing %ld (house links alone: %ld, %ld); in a component of "
-                  "two: %ld\n",
+                  "two: %ld; updates %ld (%ld near)\n",
                   c.positions, c.cands, c.peers, c.cycles_skipped, c.forcing_skipped,
-                  c.cycles_skipped_x, c.forcing_skipped_x, c.pair_skipped);
+                  c.cycles_skipped_x, c.forcing_skipped_x, c.pair_skipped, c.updates,
+                  c.updates_near);
     assert_true(c.positions >= 100);
     assert_true(c.cycles_skipped > 100 && c.forcing_skipped > 100);
+    assert_true(c.updates_near > 50);
 }
 
 int main(void)
