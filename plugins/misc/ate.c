@@ -285,6 +285,8 @@ static int find_ate(const sdk_ctx *ctx, const sdk_grid *g, sdk_sink *sink)
                 thirds = sdk_bb_and(thirds, may);
                 if (sdk_bb_empty(thirds)) continue;
             }
+            /* (none sees two of eij when it has fewer than two cells) */
+            if (sdk_bb_empty(thirds) || sdk_bb_count(eij) < 2) continue;
             thirds = sdk_bb_and(thirds, seeing_two(eij));
             while (!sdk_bb_empty(thirds) && rc != SDK_STOP) {
                 int k = index[sdk_bb_pop(&thirds)];

@@ -1,0 +1,103 @@
+/* test_sdc_cut.c - Sue de Coq (plugins/misc/misc.c) leaves out the line
+ * sets that take every digit of the intersection that its box cells hold
+ * (sdc_line): the box cells allowed with such a set (those avoiding the
+ * digits it takes) hold none of those digits, so no box set is found with
+ * it or with a larger one. A cut that leaves out a set that could give
+ * a step loses that step.
+ *
+ * On positions of hard paths (walk_hard_rounds), the search of every line
+ * and box with the cut must emit the steps of the search without it, in
+ * the same order, with the same text and eliminations. The plugin source
+ * is compiled in, so the cut can be turned off (sdc_cut_all_taken). */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "testutil.h"
+#include "walk.h"
+
+#include "../../plugins/misc/misc.c"
+
+#define MAX_FOUND 512
+
+typedef struct sdc_list {
+    int n;
+    char text[MAX_FOUND][SDK_STEP_TEXT];
+    int nelim[MAX_FOUND];
+    sdk_cand elim[MAX_FOUND][SDK_STEP_MAX_ELIM];
+} sdc_list;
+
+static int collect(void *ctx, const sdk_step *s)
+{
+    sdc_list *l = ctx;
+    assert_true(l->n < MAX_FOUND);
+    memcpy(l->text[l->n], s->text, sizeof s->text);
+    l->nelim[l->n] = s->nelim;
+    memcpy(l->elim[l->n], s->elim, sizeof *s->elim * s->nelim);
+    l->n++;
+    return SDK_CONTINUE;
+}
+
+/* Every Sue de Coq of g (each line and box, no memo), with or without the cut. */
+static void search_all(const sdk_grid *g, bool cut, sdc_list *out)
+{
+    sdk_ctx ctx;
+    memset(&ctx, 0, sizeof ctx);
+    ctx.self = &sue_de_coq;
+    out->n = 0;
+    sdk_sink sink = {collect, out};
+    sdc_cut_all_taken = cut;
+    sdk_bb empty = sdk_bb_andnot((sdk_bb){~0ULL, (1ULL << 17) - 1}, g->solved);
+    for (int p = 0; p < SDC_PAIRS; p++) {
+        sdc w = {.ctx = &ctx, .g = g, .sink = &sink, .line = p / 9, .box = 18 + p % 9};
+        w.lineset = sdk_bb_and(sdk_house_bb[w.line], empty);
+        w.boxset = sdk_bb_and(sdk_house_bb[w.box], empty);
+        assert_int_equal(sdc_pair(&w), SDK_CONTINUE);
+    }
+    sdc_cut_all_taken = true;
+}
+
+typedef struct counts {
+    long positions, steps;
+} counts;
+
+static void visit(const sdk_grid *before, const sdk_grid *after, void *ctx)
+{
+    (void)before;
+    counts *c = ctx;
+    static sdc_list got, want;
+    long pos = ++c->positions;
+    search_all(after, true, &got);
+    search_all(after, false, &want);
+    if (got.n != want.n)
+        fail_msg("position %ld: %d steps with the cut, %d without", pos, got.n, want.n);
+    for (int i = 0; i < want.n; i++)
+        if (strcmp(got.text[i], want.text[i]) || got.nelim[i] != want.nelim[i] ||
+            memcmp(got.elim[i], want.elim[i], sizeof *want.elim[i] * want.nelim[i]))
+            fail_msg("position %ld: step %d with the cut is '%s', without '%s'", pos, i,
+                     got.text[i], want.text[i]);
+    c->steps += want.n;
+}
+
+static void test_cut_keeps_every_step(void **state)
+{
+    (void)state;
+    uint8_t(*puz)[81] = NULL;
+    int n = tu_read_puzzles("forum_hardest_1106.txt", 125, 3, &puz);
+    if (n <= 0) skip();
+    counts c = {0};
+    uint32_t seed = 1106;
+    const walk_hard_pace pace = {.rounds = 8, .tries_min = 3, .tries_max = 3};
+    assert_true(walk_hard_rounds((const uint8_t(*)[81])puz, n, &pace, &seed, visit, &c));
+    free(puz);
+    print_message("positions %ld, %ld steps\n", c.positions, c.steps);
+    assert_true(c.positions >= 500);
+    assert_true(c.steps > 100);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_cut_keeps_every_step),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
