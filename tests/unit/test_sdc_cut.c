@@ -17,34 +17,14 @@
 
 #include "../../plugins/misc/misc.c"
 
-#define MAX_FOUND 512
-
-typedef struct sdc_list {
-    int n;
-    char text[MAX_FOUND][SDK_STEP_TEXT];
-    int nelim[MAX_FOUND];
-    sdk_cand elim[MAX_FOUND][SDK_STEP_MAX_ELIM];
-} sdc_list;
-
-static int collect(void *ctx, const sdk_step *s)
-{
-    sdc_list *l = ctx;
-    assert_true(l->n < MAX_FOUND);
-    memcpy(l->text[l->n], s->text, sizeof s->text);
-    l->nelim[l->n] = s->nelim;
-    memcpy(l->elim[l->n], s->elim, sizeof *s->elim * s->nelim);
-    l->n++;
-    return SDK_CONTINUE;
-}
-
 /* Every Sue de Coq of g (each line and box, no memo), with or without the cut. */
-static void search_all(const sdk_grid *g, bool cut, sdc_list *out)
+static void search_all(const sdk_grid *g, bool cut, tu_steps *out)
 {
     sdk_ctx ctx;
     memset(&ctx, 0, sizeof ctx);
     ctx.self = &sue_de_coq;
     out->n = 0;
-    sdk_sink sink = {collect, out};
+    sdk_sink sink = {tu_collect, out};
     sdc_cut_all_taken = cut;
     sdk_bb empty = sdk_bb_andnot((sdk_bb){~0ULL, (1ULL << 17) - 1}, g->solved);
     for (int p = 0; p < SDC_PAIRS; p++) {
@@ -64,17 +44,19 @@ static void visit(const sdk_grid *before, const sdk_grid *after, void *ctx)
 {
     (void)before;
     counts *c = ctx;
-    static sdc_list got, want;
+    static tu_steps got, want;
     long pos = ++c->positions;
     search_all(after, true, &got);
     search_all(after, false, &want);
     if (got.n != want.n)
         fail_msg("position %ld: %d steps with the cut, %d without", pos, got.n, want.n);
-    for (int i = 0; i < want.n; i++)
-        if (strcmp(got.text[i], want.text[i]) || got.nelim[i] != want.nelim[i] ||
-            memcmp(got.elim[i], want.elim[i], sizeof *want.elim[i] * want.nelim[i]))
-            fail_msg("position %ld: step %d with the cut is '%s', without '%s'", pos, i,
-                     got.text[i], want.text[i]);
+    for (int i = 0; i < want.n; i++) {
+        const sdk_step *a = &got.s[i], *b = &want.s[i];
+        if (strcmp(a->text, b->text) || a->nelim != b->nelim ||
+            memcmp(a->elim, b->elim, sizeof *b->elim * b->nelim))
+            fail_msg("position %ld: step %d with the cut is '%s', without '%s'", pos, i, a->text,
+                     b->text);
+    }
     c->steps += want.n;
 }
 
