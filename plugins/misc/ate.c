@@ -45,7 +45,7 @@ typedef struct ate_cell {
 /* Examine the triple a, b, c with common excluders ex; emit when something
  * goes. */
 static int ate_check(const sdk_ctx *ctx, const sdk_grid *g, const ate_cell *t[3], sdk_bb ex,
-                     sdk_sink *sink, bool *emitted)
+                     bool s01, bool s02, bool s12, sdk_sink *sink, bool *emitted)
 {
     int ne = 0, ecell[20];
     unsigned emask[20];
@@ -53,8 +53,6 @@ static int ate_check(const sdk_ctx *ctx, const sdk_grid *g, const ate_cell *t[3]
         ecell[ne] = e;
         emask[ne++] = g->cand[e];
     }
-    bool s01 = sdk_sees(t[0]->cell, t[1]->cell), s02 = sdk_sees(t[0]->cell, t[2]->cell),
-         s12 = sdk_sees(t[1]->cell, t[2]->cell);
     /* For a pair (x, y), an excluder e kills every z when e lies in {x, y},
      * and the one z it lacks when one candidate of e is outside: the z left
      * for the pair are found at once, with the same combinations as trying
@@ -72,19 +70,24 @@ static int ate_check(const sdk_ctx *ctx, const sdk_grid *g, const ate_cell *t[3]
             pair[p] |= sdk_digit_bit(q);
             pair[q] |= sdk_digit_bit(p);
         } else {
+            unsigned bit = 1u << ntrio, rest = m & (m - 1);
             trio[ntrio++] = m;
-            SDK_MASK_FOREACH(d, m) trio_with[d] |= 1u << (ntrio - 1);
+            trio_with[sdk_mask_first(m)] |= bit;
+            trio_with[sdk_mask_first(rest)] |= bit;
+            trio_with[sdk_mask_first(rest & (rest - 1))] |= bit;
         }
     }
     unsigned ok[3] = {0, 0, 0};
     const unsigned full0 = t[0]->cand, full1 = t[1]->cand, full2 = t[2]->cand;
+    const unsigned see12 = s12 ? ~0u : 0;
     SDK_MASK_FOREACH(x, full0) {
-        SDK_MASK_FOREACH(y, full1) {
-            if (x == y && s01) continue;
-            if (pair[x] & sdk_digit_bit(y)) continue; /* a two-digit excluder is {x, y} */
-            unsigned zs = full2 & ~(pair[x] | pair[y]);
-            if (s02) zs &= ~sdk_digit_bit(x);
-            if (s12) zs &= ~sdk_digit_bit(y);
+        /* the y and z that x leaves (same digit in cells that see each
+         * other, a two-digit excluder {x, y} or {x, z}) */
+        unsigned ys = full1 & ~pair[x], zx = full2 & ~pair[x];
+        if (s01) ys &= ~sdk_digit_bit(x);
+        if (s02) zx &= ~sdk_digit_bit(x);
+        SDK_MASK_FOREACH(y, ys) {
+            unsigned zs = zx & ~(pair[y] | (sdk_digit_bit(y) & see12));
             if (x != y)
                 for (unsigned both = trio_with[x] & trio_with[y]; both; both &= both - 1)
                     zs &= ~(trio[__builtin_ctz(both)] & ~(sdk_digit_bit(x) | sdk_digit_bit(y)));
@@ -142,14 +145,11 @@ static int ate_check(const sdk_ctx *ctx, const sdk_grid *g, const ate_cell *t[3]
 
 /* May SE reach this triple: one cell with at most 3 candidates seeing one of
  * the other two (it is then an excluder of that cell, and a base cell). */
-static bool ate_reachable(const ate_cell *t[3])
+static bool ate_reachable(const ate_cell *t[3], bool s01, bool s02, bool s12)
 {
-    for (int i = 0; i < 3; i++) {
-        if (sdk_mask_count(t[i]->cand) > 3) continue;
-        for (int j = 0; j < 3; j++)
-            if (j != i && sdk_sees(t[i]->cell, t[j]->cell)) return true;
-    }
-    return false;
+    return (sdk_mask_count(t[0]->cand) <= 3 && (s01 || s02)) ||
+           (sdk_mask_count(t[1]->cand) <= 3 && (s01 || s12)) ||
+           (sdk_mask_count(t[2]->cand) <= 3 && (s02 || s12));
 }
 
 /* ---- triples already known to give nothing ------------------------------
@@ -271,6 +271,7 @@ static int find_ate(const sdk_ctx *ctx, const sdk_grid *g, sdk_sink *sink)
             sdk_bb eij = sdk_bb_and(base[i].excl, base[j].excl);
             int b = base[j].cell;
             sdk_bb pab = sdk_bb_and(sdk_peer_bb[a], sdk_peer_bb[b]);
+            bool sab = sdk_sees(a, b);
             bool ab_dirty = sdk_bb_has(dirty, a) || sdk_bb_has(dirty, b);
             /* a clean pair before the first triple that gave a step: only a
              * third cell in dirty or seeing a common peer of a and b in
@@ -285,19 +286,22 @@ static int find_ate(const sdk_ctx *ctx, const sdk_grid *g, sdk_sink *sink)
                 thirds = sdk_bb_and(thirds, may);
                 if (sdk_bb_empty(thirds)) continue;
             }
+            /* (none sees two of eij when it has fewer than two cells) */
+            if (sdk_bb_empty(thirds) || sdk_bb_count(eij) < 2) continue;
             thirds = sdk_bb_and(thirds, seeing_two(eij));
             while (!sdk_bb_empty(thirds) && rc != SDK_STOP) {
                 int k = index[sdk_bb_pop(&thirds)];
                 sdk_bb ex = sdk_bb_and(eij, base[k].excl);
                 const ate_cell *t[3] = {&base[i], &base[j], &base[k]};
-                if (!ate_reachable(t)) continue;
                 int c = base[k].cell;
+                bool sac = sdk_sees(a, c), sbc = sdk_sees(b, c);
+                if (!ate_reachable(t, sab, sac, sbc)) continue;
                 if (!ab_dirty && !sdk_bb_has(dirty, c) &&
                     sdk_bb_empty(sdk_bb_and(sdk_bb_and(pab, sdk_peer_bb[c]), xdirty)) &&
                     triple_rank(a, b, c) < first)
                     continue; /* as on the kept grid: nothing */
                 bool emitted = false;
-                rc = ate_check(ctx, g, t, ex, sink, &emitted);
+                rc = ate_check(ctx, g, t, ex, sab, sac, sbc, sink, &emitted);
                 if (emitted && gave == PATTERN_NONE) gave = triple_rank(a, b, c);
             }
         }

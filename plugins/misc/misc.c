@@ -70,7 +70,8 @@ typedef struct sdc {
     int nbox; /* box cells outside C, in order, and their candidates */
     int boxcell[9];
     unsigned boxcand[9];
-    bool emitted; /* a step of this line and box went out */
+    unsigned boxv; /* the V digits these box cells hold */
+    bool emitted;  /* a step of this line and box went out */
 } sdc;
 
 static int cells_of(sdk_bb b, int *out)
@@ -145,6 +146,10 @@ static int sdc_box(sdc *w, const int *src, int nsrc, int start, sdk_bb cells, in
     return SDK_CONTINUE;
 }
 
+/* Leave out the line sets that take every V digit of the box (sdc_line); only
+ * test_sdc_cut turns it off, to compare with the search without it. */
+static bool sdc_cut_all_taken = true;
+
 /* First run: cells of the line outside C. */
 static int sdc_line(sdc *w, const int *src, int nsrc, int start, sdk_bb cells, int ncells,
                     unsigned cands, int nplus)
@@ -153,6 +158,12 @@ static int sdc_line(sdc *w, const int *src, int nsrc, int start, sdk_bb cells, i
         sdk_bb nc = cells;
         sdk_bb_add(&nc, src[i]);
         unsigned cm = cands | w->g->cand[src[i]];
+        /* a line set taking every V digit the box cells hold (boxv)
+         * leaves the box cells it allows (they avoid the taken digits) no
+         * V digit, so no box set of it holds one and none is found; a
+         * larger set takes them all too: the sets left out are sets that
+         * give nothing, the others keep their order */
+        if (sdc_cut_all_taken && !(w->boxv & ~cm)) continue;
         int n = ncells + 1;
         int contained = sdk_mask_count(cm & w->v), extra = sdk_mask_count(cm & ~w->v);
         if (contained > 0 && n > extra && n - extra < nplus) {
@@ -186,7 +197,11 @@ static int sdc_check(sdc *w, int nplus)
     int l[9], nl = cells_of(lsrc, l);
     if (!nl) return SDK_CONTINUE;
     w->nbox = cells_of(sdk_bb_andnot(w->boxset, w->inter), w->boxcell);
-    for (int k = 0; k < w->nbox; k++) w->boxcand[k] = w->g->cand[w->boxcell[k]];
+    w->boxv = 0;
+    for (int k = 0; k < w->nbox; k++) {
+        w->boxcand[k] = w->g->cand[w->boxcell[k]];
+        w->boxv |= w->boxcand[k] & w->v;
+    }
     return sdc_line(w, l, nl, 0, sdk_bb_none(), 0, 0, nplus);
 }
 

@@ -237,36 +237,31 @@ static int find_w_wing(const sdk_ctx *ctx, const sdk_grid *g, sdk_sink *sink)
 
 /* ---- WXYZ-Wing ----------------------------------------------------------- */
 
-/* Do all the given cells see each other? */
-static bool all_see(const int *cells, int n)
-{
-    for (int a = 0; a < n; a++)
-        for (int b = a + 1; b < n; b++)
-            if (!sdk_sees(cells[a], cells[b])) return false;
-    return true;
-}
-
 /* The WXYZ-Wing of cells q[0..3] (in cell order) holding the digits of mask
  * between them, when there is one with eliminations. */
 static int wxyz_check(const sdk_ctx *ctx, const sdk_grid *g, unsigned mask, const int *q,
                       sdk_sink *sink, bool *emitted)
 {
-    /* a naked quad lies in one house: not a wing */
-    if (all_see(q, 4)) return SDK_CONTINUE;
-    /* the pattern must hang together: every cell sees another */
-    bool linked = true;
-    for (int u = 0; u < 4 && linked; u++) {
-        bool any = false;
-        for (int v = 0; v < 4; v++) any |= sdk_sees(q[u], q[v]);
-        linked = any;
+    /* with the four cells as a set: a naked quad (every cell sees the
+     * three others) lies in one house, not a wing; the pattern must hang
+     * together (every cell sees another) */
+    sdk_bb quad = sdk_bb_none();
+    for (int u = 0; u < 4; u++) sdk_bb_add(&quad, q[u]);
+    bool every = true;
+    for (int u = 0; u < 4; u++) {
+        int seen = sdk_bb_count(sdk_bb_and(sdk_peer_bb[q[u]], quad));
+        if (!seen) return SDK_CONTINUE;
+        every &= seen == 3;
     }
-    if (!linked) return SDK_CONTINUE;
+    if (every) return SDK_CONTINUE;
+    /* z: the one digit whose cells in the pattern do not all see each other */
     int z = 0, nonres = 0;
     SDK_MASK_FOREACH(dg, mask) {
-        int zc[4], nz = 0;
-        for (int u = 0; u < 4; u++)
-            if (sdk_grid_has(g, q[u], dg)) zc[nz++] = q[u];
-        if (!all_see(zc, nz)) {
+        sdk_bb zc = sdk_bb_and(g->digit[dg - 1], quad);
+        bool all = true;
+        SDK_BB_FOREACH(c, zc)
+            all &= sdk_bb_empty(sdk_bb_andnot(sdk_bb_andnot(zc, sdk_peer_bb[c]), sdk_bb_cell(c)));
+        if (!all) {
             nonres++;
             z = dg;
         }

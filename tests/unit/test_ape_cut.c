@@ -185,14 +185,10 @@ static void visit(const sdk_grid *before, const sdk_grid *after, void *ctx)
 static void test_cut_keeps_every_step(void **state)
 {
     (void)state;
-    uint8_t(*puz)[81] = NULL;
-    int n = tu_read_puzzles("forum_hardest_1106.txt", 125, 3, &puz);
-    if (n <= 0) skip();
     counts c = {0};
-    uint32_t seed = 1106;
-    const walk_hard_pace pace = {.rounds = 8, .tries_min = 3, .tries_max = 3};
-    assert_true(walk_hard_rounds((const uint8_t(*)[81])puz, n, &pace, &seed, visit, &c));
-    free(puz);
+    int walked = walk_hardest_1106(125, visit, &c);
+    if (walked < 0) skip();
+    assert_true(walked);
     print_message("positions %ld (%ld whose memo grid gave no step), %ld steps; %ld first "
                   "cells cut, %ld steps at them\n",
                   c.positions, c.none_on_m, c.steps, c.cut_firsts, c.guarded);

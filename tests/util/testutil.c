@@ -98,7 +98,7 @@ const sdk_technique *tu_tech(const char *plugin, const char *id)
 
 /* ---- collecting steps --------------------------------------------------- */
 
-static int tu_collect(void *ctx, const sdk_step *s)
+int tu_collect(void *ctx, const sdk_step *s)
 {
     tu_steps *st = ctx;
     if (st->n == st->cap) {

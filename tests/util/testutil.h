@@ -43,6 +43,9 @@ typedef struct tu_steps {
  * context with unique=true; out->n is reset first. Returns what find()
  * returned (SDK_STOP when limit cut the search). */
 int tu_find_all(const sdk_technique *t, const char *opts, const sdk_grid *g, tu_steps *out);
+/* The sink function tu_find_all collects with (ctx: a tu_steps), for tests
+ * that call a plugin's search directly. */
+int tu_collect(void *ctx, const sdk_step *s);
 void tu_steps_free(tu_steps *st);
 
 #endif

@@ -116,6 +116,18 @@ bool walk_hard_rounds(const uint8_t (*values)[81], int n, const walk_hard_pace *
     return true;
 }
 
+int walk_hardest_1106(int npuz, walk_visit_fn visit, void *ctx)
+{
+    uint8_t(*puz)[81] = NULL;
+    int n = tu_read_puzzles("forum_hardest_1106.txt", npuz, 3, &puz);
+    if (n <= 0) return -1;
+    uint32_t seed = 1106;
+    const walk_hard_pace pace = {.rounds = 8, .tries_min = 3, .tries_max = 3};
+    bool ok = walk_hard_rounds((const uint8_t(*)[81])puz, n, &pace, &seed, visit, ctx);
+    free(puz);
+    return ok;
+}
+
 bool walk_basic(sdk_grid *g)
 {
     for (bool again = true; again;) {

@@ -56,6 +56,12 @@ typedef void (*walk_visit_fn)(const sdk_grid *before, const sdk_grid *after, voi
 bool walk_hard_rounds(const uint8_t (*values)[81], int n, const walk_hard_pace *pace,
                       uint32_t *seed, walk_visit_fn visit, void *ctx);
 
+/* walk_hard_rounds on the first npuz puzzles of forum_hardest_1106.txt (every
+ * third), seed 1106, 8 rounds of 3 tries: the positions the memo and cut
+ * tests of the misc plugin check. -1 when the file cannot be read (the test
+ * skips), 0 when a puzzle does not start, else 1. */
+int walk_hardest_1106(int npuz, walk_visit_fn visit, void *ctx);
+
 typedef enum walk_reduce {
     WALK_REDUCE_NONE = 0,
     WALK_REDUCE_SINGLES, /* naked and hidden singles until none */
