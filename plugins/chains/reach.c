@@ -55,19 +55,28 @@ void chain_reach_free(chain_reach *r)
     free(r->tfirst);
     free(r->tadj);
     free(r->work);
+    free(r->via);
     memset(r, 0, sizeof *r);
 }
 
 /* Per present node (index), the successors of its false literal, indices
  * (in sadj from sfirst): its strong links, read once here rather than once
  * per weak link into it. False when a link of a false literal leads to a
- * false literal (not alternating). */
+ * false literal (not alternating).
+ *
+ * Also per index, in r->via, where a weak link into its false literal leads
+ * in reach_walk()'s graph: nowhere (-1) without a strong link; straight to
+ * the true literal of its only strong link; else to its false literal
+ * (n + i). The false literal with one successor x is left out of the walk:
+ * the true literals it lets a literal reach are x and what x reaches, the
+ * same with the link going to x itself, and the walk's sets hold only true
+ * literals (its own node was a set of its own, read by no answer). */
 static bool build_strong(const sdk_links *L, chain_reach *r)
 {
     bool alternating = true;
     int n = r->n, ns = 0;
     const int *node_of = r->node, *idx = r->idx;
-    int *sfirst = r->sfirst;
+    int *sfirst = r->sfirst, *via = r->via;
     for (int i = 0; i < n; i++) {
         sfirst[i] = ns;
         int f = SDK_LIT(node_of[i], 0);
@@ -81,6 +90,8 @@ static bool build_strong(const sdk_links *L, chain_reach *r)
             int b = idx[SDK_LIT_NODE(L->edge[e].to)];
             if (b >= 0) r->sadj[ns++] = b;
         }
+        int deg = ns - sfirst[i];
+        via[i] = deg == 0 ? -1 : deg == 1 ? r->sadj[sfirst[i]] : n + i;
     }
     sfirst[n] = ns;
     return alternating;
@@ -88,17 +99,30 @@ static bool build_strong(const sdk_links *L, chain_reach *r)
 
 /* The graph reach_walk() walks: the true literals (node i < n: index i's
  * true literal) lead to the false literals (node n + i) their weak links
- * reach that have a strong link (the others reach nothing), in tadj from
- * tfirst; a false literal leads to the true ones of its strong links
- * (sadj from sfirst, build_strong). One pass over the weak links, which
- * also fills r->into (only the candidates' rows are read after); false
- * when a link does not alternate (true to true, or false to false). */
+ * reach that have a strong link (the others reach nothing), or past such a
+ * literal with one strong link to its successor (r->via, build_strong), in
+ * tadj from tfirst; a false literal leads to the true ones of its strong
+ * links (sadj from sfirst). One pass over the weak links, which also
+ * fills r->into; false when a link does not alternate (true to true, or
+ * false to false).
+ *
+ * r->into's row of a candidate i (only the candidates' rows are read) is
+ * the true literals with a weak link into i's false one. The weak links of
+ * a graph without ALS nodes (the others are not alternating: r->ok stays
+ * false) go both ways: a true candidate links to the false ones of its
+ * cell and of its digit's peers, and to the false group nodes whose bud
+ * holds it; a true group node to the false candidates of its bud and to
+ * the false groups of its digit in its box or line that share no cell
+ * (links.c), each relation the same read from either end. So i's row is
+ * the ends of i's own weak links, written here as a row of its own (no
+ * table cleared as a whole, no column written bit by bit); test_chain_reach
+ * checks every row against the links into the false literal. */
 static bool build_weak(const sdk_links *L, chain_reach *r)
 {
     bool alternating = build_strong(L, r);
     int n = r->n, ncand = r->ncand;
     size_t W = (size_t)r->words;
-    const int *restrict node_of = r->node, *restrict idx = r->idx, *restrict sfirst = r->sfirst,
+    const int *restrict node_of = r->node, *restrict idx = r->idx, *restrict via = r->via,
                         *restrict lfirst = L->first;
     const sdk_ledge *restrict edge = L->edge;
     uint64_t *restrict into = r->into;
@@ -115,14 +139,16 @@ static bool build_weak(const sdk_links *L, chain_reach *r)
     for (int v = 0; v < n; v++) {
         tfirst[v] = na;
         int a = SDK_LIT(node_of[v], 1);
-        uint64_t *word = into + (v >> 6), bit = 1ULL << (v & 63);
+        /* a group node's row is not kept: written to the work space */
+        uint64_t *row = v < ncand ? into + (size_t)v * W : r->tmp;
+        memset(row, 0, sizeof(uint64_t) * W);
         for (int e = lfirst[a], end = lfirst[a + 1]; e < end; e++) {
             int f = edge[e].to;
             targets |= f;
             int fi = idx[SDK_LIT_NODE(f)];
             if (fi < 0) continue;
-            if (fi < ncand) word[(size_t)fi * W] |= bit;
-            if (sfirst[fi] != sfirst[fi + 1]) tadj[na++] = n + fi;
+            put(row, fi);
+            if (via[fi] >= 0) tadj[na++] = via[fi];
         }
     }
     tfirst[n] = na;
@@ -131,9 +157,9 @@ static bool build_weak(const sdk_links *L, chain_reach *r)
 
 /* Tarjan's walk (as in lib/scc.c) of build_weak()'s graph, which has the
  * true literals of the graph on true literals (see the top of this file)
- * with the false literals between them: a true literal reaches the same
- * true literals in both, and a weak link and a strong link are not paired
- * up here.
+ * with the false literals of two or more strong links between them: a true
+ * literal reaches the same true literals in both, and a weak link is paired
+ * up here only with the one strong link of its end (r->via).
  *
  * The sets grow during the walk, a row per node (r->after, cleared when
  * the node is entered): a node's row gets each successor that is a true
@@ -235,6 +261,7 @@ void chain_reach_build(const sdk_links *L, chain_reach *r)
         free(r->sfirst);
         free(r->tfirst);
         free(r->work);
+        free(r->via);
         r->nodes_cap = nnode;
         r->idx = sdk_xmalloc(sizeof(int) * (size_t)nnode);
         r->node = sdk_xmalloc(sizeof(int) * (size_t)nnode);
@@ -242,6 +269,7 @@ void chain_reach_build(const sdk_links *L, chain_reach *r)
         r->sfirst = sdk_xmalloc(sizeof(int) * ((size_t)nnode + 1));
         r->tfirst = sdk_xmalloc(sizeof(int) * ((size_t)nnode + 1));
         r->work = sdk_xmalloc(sizeof(int) * (size_t)nnode * 10);
+        r->via = sdk_xmalloc(sizeof(int) * (size_t)nnode);
     }
     /* present nodes: the grid's candidates (in node order), then the others */
     int n = 0;
@@ -263,7 +291,6 @@ void chain_reach_build(const sdk_links *L, chain_reach *r)
     int W = r->words;
     r->after = room_for(r->after, &r->sets_cap, W * 2 * (n ? n : 1), sizeof(uint64_t));
     r->into = room_for(r->into, &r->into_cap, W * (r->ncand ? r->ncand : 1), sizeof(uint64_t));
-    memset(r->into, 0, sizeof(uint64_t) * (size_t)W * (size_t)r->ncand);
     r->tmp = room_for(r->tmp, &r->tmp_cap, W * 2, sizeof(uint64_t));
     /* every link a search from a true literal can take is checked here,
      * those of the false premises in chain_reach_false_may_chain() */

@@ -22,6 +22,7 @@ typedef struct chain_reach {
     int *work;
     int *tfirst, *tadj; /* per index, its true literal's successors (reach.c) */
     int *sfirst, *sadj; /* per index, its false literal's successors (reach.c) */
+    int *via;           /* per index, where a weak link into its false literal leads */
 } chain_reach;
 
 /* Build the reachability of L (not kept: L's edges are read now only) into

@@ -9,8 +9,9 @@
  *   plugins/chains/reach.c rule out: no skipped premise may reach a literal
  *   the plugin checks past distance 2 (of its cell, or an AIC end); sets
  *   built in the arrays of earlier ones (as the plugin keeps them) answer
- *   as fresh ones, and a true premise's set is exactly the true literals a
- *   search from it reaches.
+ *   as fresh ones, a true premise's set is exactly the true literals a
+ *   search from it reaches, and a candidate's row of the links into its
+ *   false literal (made from its own links) holds exactly their sources.
  *
  * Positions: hard puzzles after singles and locked candidates, then with
  * wrong candidates removed one by one (more strong links, longer chains),
@@ -95,6 +96,28 @@ static void check_set(const sdk_links *L, const chain_reach *R, const ref *r, in
     }
 }
 
+/* R's row of every candidate in `into` must be the true literals with a
+ * link into its false literal, read from the links' sources (reach.c
+ * writes it from the candidate's own links, as weak links go both ways). */
+static void check_into(const sdk_links *L, const chain_reach *R)
+{
+    size_t W = (size_t)R->words;
+    uint64_t *want = calloc((size_t)R->ncand * W, sizeof(uint64_t));
+    for (int v = 0; v < R->n; v++) {
+        int a = SDK_LIT(R->node[v], 1);
+        for (int e = L->first[a]; e < L->first[a + 1]; e++) {
+            int i = R->idx[SDK_LIT_NODE(L->edge[e].to)];
+            if (!SDK_LIT_ON(L->edge[e].to) && i >= 0 && i < R->ncand)
+                want[(size_t)i * W + (size_t)(v >> 6)] |= 1ULL << (v & 63);
+        }
+    }
+    for (int i = 0; i < R->ncand; i++)
+        if (memcmp(want + (size_t)i * W, R->into + (size_t)i * W, sizeof(uint64_t) * W))
+            fail_msg("flags %u: the links into the false node %d are not its row in into", L->flags,
+                     R->node[i]);
+    free(want);
+}
+
 static int checked, skipped, searched_deep;
 /* reachability sets built position after position in the same arrays */
 static chain_reach kept;
@@ -109,6 +132,8 @@ static void check_position(const sdk_grid *g, unsigned flags)
     /* the same built again in the arrays of the earlier positions' sets */
     chain_reach_build(&L, &kept);
     assert_true(kept.ok);
+    check_into(&L, &R);
+    check_into(&L, &kept);
     sdk_lsearch S;
     assert_true(sdk_lsearch_init(&S, &L));
     int nlit = L.nnode * 2;
