@@ -485,9 +485,11 @@ bool links_rebuild_from(const sdk_grid *g, unsigned flags, sdk_links *L, links_r
         if (g->value[c]) continue;
         SDK_MASK_FOREACH(d, g->cand[c]) {
             int off = SDK_LIT(SDK_CAND_NODE(c, d), 0);
+            if (!listed) /* the absent candidates' literals: no links */
+                for (; next < off; next++) first[next] = at;
             for (; next < off; next++) {
                 first[next] = at;
-                if (listed) at = listed_edges(room, next, L, at);
+                at = listed_edges(room, next, L, at);
             }
             first[off] = at;
             if (plain)
