@@ -492,6 +492,18 @@ bool links_rebuild_from(const sdk_grid *g, unsigned flags, sdk_links *L, links_r
                 at = listed_edges(room, next, L, at);
             }
             first[off] = at;
+            if (plain && !listed && !(groups && room->cgn[off])) {
+                /* the false literal has no links past those among
+                 * candidates: its and the true one's, one run in plain */
+                int from = plain->first[off], mid = plain->first[off + 1],
+                    to = plain->first[off + 2];
+                memcpy(L->edge + at, plain->edge + from, sizeof(sdk_ledge) * (size_t)(to - from));
+                first[off + 1] = at + (mid - from);
+                at += to - from;
+                if (groups) at = group_edges_of(room, off + 1, L, at);
+                next = off + 2;
+                continue;
+            }
             if (plain)
                 at = plain_edges(plain, off, L, at);
             else
