@@ -535,7 +535,7 @@ static bool run_from(chainer *c, sdk_se_set *s, int cand, bool on)
 enum { END_NONE, END_BAD, END_CLOSED, END_OPEN };
 
 typedef struct runstate {
-    sdk_se_set *s;
+    int at, non, noff; /* the set's members: mem[at..], see members_keep */
     sdk_grid work;
     int8_t end;
     int absurd_on, absurd_off;
@@ -546,6 +546,8 @@ typedef struct handoff {
     sdk_grid grid;
     sdk_se_arena A;
     nest_reg reg;
+    int32_t *mem; /* the members of the runs' sets: (cand, node) pairs */
+    int nmem, memcap;
     runstate run[2 * 729]; /* by literal cand*2 + on */
 } handoff;
 
@@ -555,7 +557,7 @@ static _Thread_local handoff *slot_first, *slot_last;
 static void handoff_free(handoff *h)
 {
     if (!h) return;
-    for (int i = 0; i < 2 * 729; i++) free(h->run[i].s);
+    free(h->mem);
     sdk_se_arena_free(&h->A);
     free(h->reg.key);
     free(h->reg.id);
@@ -619,22 +621,52 @@ static void reg_copy(nest_reg *to, const nest_reg *from)
     memcpy(to->id, from->id, sizeof *to->id * (size_t)from->cap);
 }
 
-/* Copy set `from` into `to`: its members only (a set is 9 KB, a run's
- * members a few hundred; idx is read only where a bit is set). */
-static void set_copy(sdk_se_set *to, const sdk_se_set *from)
+/* Keep the members of set s in h (on ones, then off ones, each with its
+ * node) for run t: a set is 9 KB, a run's members a few hundred, and 1458
+ * sets of a hand-off each faulted in pages anew. The set's bits are its
+ * members (set_put is their only writer), so members_load gives back the
+ * same bits, counts, order and idx of members; idx is read only where a
+ * bit is set, so the rest of it may stay as it was. */
+static void members_keep(handoff *h, runstate *t, const sdk_se_set *s)
 {
-    memcpy(to->bits, from->bits, sizeof to->bits);
-    to->non = from->non;
-    to->noff = from->noff;
-    for (int i = 0; i < from->non; i++) {
-        int lit = from->on_ord[i] * 2 + 1;
-        to->on_ord[i] = from->on_ord[i];
-        to->idx[lit] = from->idx[lit];
+    int need = h->nmem + 2 * (s->non + s->noff);
+    if (need > h->memcap) {
+        h->memcap = need > 2 * h->memcap ? need : 2 * h->memcap;
+        h->mem = sdk_xrealloc(h->mem, sizeof *h->mem * (size_t)h->memcap);
     }
-    for (int i = 0; i < from->noff; i++) {
-        int lit = from->off_ord[i] * 2;
-        to->off_ord[i] = from->off_ord[i];
-        to->idx[lit] = from->idx[lit];
+    int32_t *m = h->mem + h->nmem;
+    t->at = h->nmem;
+    t->non = s->non;
+    t->noff = s->noff;
+    for (int i = 0; i < s->non; i++) {
+        *m++ = s->on_ord[i];
+        *m++ = s->idx[s->on_ord[i] * 2 + 1];
+    }
+    for (int i = 0; i < s->noff; i++) {
+        *m++ = s->off_ord[i];
+        *m++ = s->idx[s->off_ord[i] * 2];
+    }
+    h->nmem = need;
+}
+
+/* Set s made the set kept for run f (members_keep). */
+static void members_load(sdk_se_set *s, const handoff *h, const runstate *f)
+{
+    const int32_t *m = h->mem + f->at;
+    memset(s->bits, 0, sizeof s->bits);
+    s->non = f->non;
+    s->noff = f->noff;
+    for (int i = 0; i < f->non; i++, m += 2) {
+        int lit = m[0] * 2 + 1;
+        s->on_ord[i] = (int16_t)m[0];
+        s->idx[lit] = m[1];
+        s->bits[lit >> 6] |= 1ull << (lit & 63);
+    }
+    for (int i = 0; i < f->noff; i++, m += 2) {
+        int lit = m[0] * 2;
+        s->off_ord[i] = (int16_t)m[0];
+        s->idx[lit] = m[1];
+        s->bits[lit >> 6] |= 1ull << (lit & 63);
     }
 }
 
@@ -647,7 +679,7 @@ static bool run_lit(chainer *c, sdk_se_set *s, int cand, bool on)
     bool bad;
     c->last_open = false;
     if (f && f->end != END_NONE) {
-        set_copy(s, f->s);
+        members_load(s, c->from, f);
         r->a = &c->A;
         r->s = s;
         r->flags = SDK_SE_DYNAMIC;
@@ -667,8 +699,7 @@ static bool run_lit(chainer *c, sdk_se_set *s, int cand, bool on)
         bad = run_from(c, s, cand, on);
     if (c->rec) {
         runstate *t = &c->rec->run[cand * 2 + on];
-        if (!t->s) t->s = sdk_xmalloc(sizeof *t->s);
-        set_copy(t->s, s);
+        members_keep(c->rec, t, s);
         t->work = r->work;
         t->end = bad ? END_BAD : c->last_open ? END_OPEN : END_CLOSED;
         t->absurd_on = r->absurd_on;
