@@ -433,6 +433,16 @@ int worker_main(const char *config_path)
         msgpack_sbuffer_destroy(&rb);
     }
     malloc_trim(0); /* what loading the config and the plugins used and freed */
+    /* Freed search buffers stay in the heap for the next request (malloc
+     * would hand big ones back at each free and fault them in again); the
+     * idle trim returns them. Through a daemon, one worker, A/B alternated
+     * at load ~12 (glibc tunables, same values): rate default of lines
+     * 113, 114, 43 of forum_hardest_1106: faults 16,381 -> 8,162, CPU
+     * median 9.0 -> 8.4 s; explain standard of /work/lead/slow12.txt's 12
+     * lines: faults 3,829 -> 2,635, CPU median 1.88 -> 1.67 s (an earlier
+     * try, trim.c, found explain slower: not seen again with faults). */
+    mallopt(M_MMAP_THRESHOLD, 32 << 20);
+    mallopt(M_TRIM_THRESHOLD, 256 << 20);
     sdk_wire_reader rd;
     sdk_wire_reader_init(&rd, (size_t)1 << 31);
     rd.fast = true; /* each frame is served before the next is read */
