@@ -28,11 +28,14 @@
  * With that, the busy daemon need not give memory back at every free:
  * trim_setup() keeps big blocks in the heap (no mmap, munmap and a page
  * fault per 4 KiB for every batch answer); while work goes on, memory stays
- * at what the work in flight needs, and the idle trim returns it. Not in
- * the workers: techniques calloc big tables, which fresh mappings give
- * zeroed for free (explain on 6 hard puzzles, A/B 4 runs each: median
- * 2.16 s of worker CPU with it, 2.03 s without; solve batches: no
- * difference). */
+ * at what the work in flight needs, and the idle trim returns it. The
+ * workers do the same since 2026-12-03 (worker_main.c, with a 256 MiB trim
+ * threshold): a hard rating's search buffers were faulted in again after
+ * every free, and a page fault costs ~11 us of CPU on this machine kind.
+ * An earlier try had found explain slower there (techniques calloc big
+ * tables, which fresh mappings give zeroed for free: 2.16 s against
+ * 2.03 s on 6 hard puzzles); measured again with the faults counted, it
+ * was not (see worker_main.c). */
 #include <malloc.h>
 #include "daemon.h"
 #include "workers.h"

@@ -438,9 +438,9 @@ int worker_main(const char *config_path)
      * idle trim returns them. Through a daemon, one worker, A/B alternated
      * at load ~12 (glibc tunables, same values): rate default of lines
      * 113, 114, 43 of forum_hardest_1106: faults 16,381 -> 8,162, CPU
-     * median 9.0 -> 8.4 s; explain standard of /work/lead/slow12.txt's 12
-     * lines: faults 3,829 -> 2,635, CPU median 1.88 -> 1.67 s (an earlier
-     * try, trim.c, found explain slower: not seen again with faults). */
+     * median 9.0 -> 8.4 s; explain standard of the 12 lines slowest to
+     * rate by default: faults 3,829 -> 2,635, CPU median 1.88 -> 1.67 s
+     * (an earlier try, trim.c, found explain slower: not seen again). */
     mallopt(M_MMAP_THRESHOLD, 32 << 20);
     mallopt(M_TRIM_THRESHOLD, 256 << 20);
     sdk_wire_reader rd;
