@@ -787,9 +787,7 @@ static void pack_inner(step_out *o, const sdk_step *s)
 
 void sdk_wire_pack_step(msgpack_packer *pk, const sdk_step *s)
 {
-    step_out o;
-    o.pk = pk;
-    o.n = 0;
+    step_out o = {.pk = pk}; /* whole: gcc -fsanitize sees b read before written */
     char buf[64];
     const char *id = s->tech && s->tech->id ? s->tech->id : "unknown";
     const char *name = s->tech && s->tech->name ? s->tech->name : id;
