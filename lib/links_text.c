@@ -170,10 +170,7 @@ char *sdk_node_text(const sdk_node *nd, char *buf, size_t n)
     size_t k = 0;
     if (nc <= 1) {
         int c = nc ? nd->cell[0] % 81 : 0;
-        t[k++] = 'r';
-        t[k++] = (char)('1' + c / 9);
-        t[k++] = 'c';
-        t[k++] = (char)('1' + c % 9);
+        k += strlen(sdk_cell_name(c, t + k));
     } else {
         bool same_row = true, same_col = true;
         for (int i = 1; i < nc; i++) {

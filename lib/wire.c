@@ -719,11 +719,7 @@ static void out_cand(step_out *o, sdk_cand c, bool place)
 {
     char t[12];
     int cell = c.cell > 80 ? 0 : c.cell;
-    size_t k = 0;
-    t[k++] = 'r';
-    t[k++] = (char)('1' + cell / 9);
-    t[k++] = 'c';
-    t[k++] = (char)('1' + cell % 9);
+    size_t k = strlen(sdk_cell_name(cell, t)); /* "r3c2" */
     if (place) {
         t[k++] = '=';
     } else {
