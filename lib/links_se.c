@@ -541,8 +541,10 @@ typedef struct closure_state {
 /* What candidate di + 1 of cell being false (just added to off) implies:
  * the last place of its digit in each of its houses, and (y) the last
  * candidate of its cell, become true (queued). False on a clash: a house
- * or cell with two places or more all false. */
-static inline __attribute__((always_inline)) bool closure_off(closure_state *st, int cell, int di)
+ * or cell with two places or more all false. cell_held: cell's own count
+ * is known to be held (CLOSURE_HELD), where a count changes nothing. */
+static inline __attribute__((always_inline)) bool closure_off(closure_state *st, int cell, int di,
+                                                              bool cell_held)
 {
     sdk_bb *on = st->on, *off = st->off;
     for (int k = 0; k < 3; k++) {
@@ -557,7 +559,7 @@ static inline __attribute__((always_inline)) bool closure_off(closure_state *st,
         on[di] = sdk_bb_or(on[di], rest);
         st->queue[st->tail++] = (int16_t)(sdk_bb_first(rest) * 9 + di);
     }
-    if (!st->y) return true; /* no cell links */
+    if (!st->y || cell_held) return true; /* no cell links, or nothing to count */
     /* (a cell of one candidate has CLOSURE_HELD: no cell link) */
     int n = --st->cc[cell];
     if (n > 1) return true;
@@ -614,7 +616,7 @@ bool sdk_se_closure(const sdk_grid *g, const uint8_t hcount[27][9], const uint8_
         st.queue[st.tail++] = (int16_t)cand;
     } else {
         sdk_bb_add(&off[di], cell);
-        if (!closure_off(&st, cell, di)) return false;
+        if (!closure_off(&st, cell, di, false)) return false;
     }
     for (int head = 0; head < st.tail; head++) {
         cand = st.queue[head], cell = cand / 9, di = cand - cell * 9;
@@ -627,7 +629,8 @@ bool sdk_se_closure(const sdk_grid *g, const uint8_t hcount[27][9], const uint8_
                 if (sdk_bb_has(on[e], cell)) return false;
                 if (sdk_bb_has(off[e], cell)) continue;
                 sdk_bb_add(&off[e], cell);
-                if (!closure_off(&st, cell, e)) return false;
+                /* held just above: the cell's count is not kept */
+                if (!closure_off(&st, cell, e, true)) return false;
             }
         }
         sdk_bb seen = sdk_bb_and(sdk_peer_bb[cell], g->digit[di]);
@@ -635,9 +638,9 @@ bool sdk_se_closure(const sdk_grid *g, const uint8_t hcount[27][9], const uint8_
         seen = sdk_bb_andnot(seen, off[di]);
         off[di] = sdk_bb_or(off[di], seen);
         for (uint64_t w = seen.lo; w; w &= w - 1)
-            if (!closure_off(&st, __builtin_ctzll(w), di)) return false;
+            if (!closure_off(&st, __builtin_ctzll(w), di, false)) return false;
         for (uint64_t w = seen.hi; w; w &= w - 1)
-            if (!closure_off(&st, 64 + __builtin_ctzll(w), di)) return false;
+            if (!closure_off(&st, 64 + __builtin_ctzll(w), di, false)) return false;
     }
     return true;
 }
