@@ -1147,7 +1147,9 @@ static void multiple_cell(chainer *c, int cell)
             off_bits = lits_word(&c->onbits[q]);
         else if ((contra || dbl) && !lone) {
             off_bad = run_lit(c, off_set, cand, false);
-            sdk_se_lits_of_set(off_set, &off_lits);
+            /* its literals are read for double chains only (ws below is 0
+             * without dbl); a contradiction needs the run's potentials */
+            if (dbl) sdk_se_lits_of_set(off_set, &off_lits);
             off_nodes = true;
         }
         if (off_bad && contra)
