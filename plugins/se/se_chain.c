@@ -1249,7 +1249,9 @@ static inline bool key_less(const hint_key *a, const hint_key *b)
 }
 
 /* Sort keys (all distinct: seq is unique) by insertion in runs of 16, then
- * merges; tmp has room for n. */
+ * merges, each pass from one of k and tmp into the other (tmp has room for
+ * n); the sorted keys end in k. A copy back after every pass was 0.75% of
+ * line 113's instructions (forum_hardest_1106). */
 static void sort_keys(hint_key *k, hint_key *tmp, int n)
 {
     for (int b = 0; b < n; b += 16) {
@@ -1261,16 +1263,20 @@ static void sort_keys(hint_key *k, hint_key *tmp, int n)
             k[j] = x;
         }
     }
+    hint_key *from = k, *to = tmp;
     for (int w = 16; w < n; w *= 2) {
         for (int b = 0; b < n; b += 2 * w) {
             int m = b + w < n ? b + w : n, e = b + 2 * w < n ? b + 2 * w : n;
             int i = b, j = m, o = b;
-            while (i < m && j < e) tmp[o++] = key_less(&k[j], &k[i]) ? k[j++] : k[i++];
-            while (i < m) tmp[o++] = k[i++];
-            while (j < e) tmp[o++] = k[j++];
+            while (i < m && j < e) to[o++] = key_less(&from[j], &from[i]) ? from[j++] : from[i++];
+            while (i < m) to[o++] = from[i++];
+            while (j < e) to[o++] = from[j++];
         }
-        memcpy(k, tmp, sizeof *k * (size_t)n);
+        hint_key *t = from;
+        from = to;
+        to = t;
     }
+    if (from != k) memcpy(k, from, sizeof *k * (size_t)n);
 }
 
 static void sort_i16(int16_t *v, int n)
