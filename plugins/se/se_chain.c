@@ -173,7 +173,8 @@ typedef struct chainer {
     nest_reg *reg; /* nested chain ids (shared by the nested searches) */
     pool *pool;    /* spare buffers (shared by the nested searches) */
     sdk_se_run *run;
-    struct onrun *oncache; /* propagation from each candidate on, made once */
+    struct onrun *oncache;       /* propagation from each candidate on, made once */
+    struct oncache_block *onblk; /* oncache's block (onblk->run) */
     /* the literals of each oncache set, side by side: the intersections read
      * only these, and the sets themselves are large and mostly cold */
     sdk_se_lits *onbits;
@@ -227,6 +228,24 @@ typedef struct onrun {
     int at, non, noff;
     int pos; /* nodes: its literals' places in onlit at c->onpos + pos */
 } onrun;
+
+/* A search's on-run cache and the candidates whose entry it made: the
+ * block goes back to the pool all zero by resetting those entries alone
+ * (clearing the whole 20 KB at each search's first run was 1% of line
+ * 113's instructions, forum_hardest_1106). */
+typedef struct oncache_block {
+    onrun run[729];
+    int nmade;
+    int16_t made[729];
+} oncache_block;
+
+/* An on-run cache block, all zero (a pooled one was left so, see
+ * chainer_free). */
+static oncache_block *oncache_get(pool *pl)
+{
+    if (pl->nblk[B_ONCACHE]) return pl->blk[B_ONCACHE][--pl->nblk[B_ONCACHE]];
+    return sdk_xcalloc(1, sizeof(oncache_block));
+}
 
 static int reg_id(nest_reg *r, uint64_t key)
 {
@@ -564,6 +583,23 @@ static void handoff_free(handoff *h)
     free(h);
 }
 
+/* A hand-off with no run kept yet: END_NONE marks a run as not kept (run_lit
+ * reads nothing else of it), so only that is cleared, not the 741 KiB of the
+ * 1458 runs that calloc zeroed (0.28% of line 113's instructions, for each
+ * of the 82 hand-offs of its search). */
+static handoff *handoff_new(int level, const sdk_grid *g)
+{
+    handoff *h = sdk_xmalloc(sizeof *h);
+    h->level = level;
+    h->grid = *g;
+    memset(&h->A, 0, sizeof h->A);
+    memset(&h->reg, 0, sizeof h->reg);
+    h->mem = NULL;
+    h->nmem = h->memcap = 0;
+    for (int i = 0; i < 2 * 729; i++) h->run[i].end = END_NONE;
+    return h;
+}
+
 static void handoffs_drop(void)
 {
     handoff_free(slot_first);
@@ -790,8 +826,9 @@ static void closures_keep(chainer *c)
     /* a run made with its potentials without a clash reaches the literals
      * of its closure (sdk_se_closure); one that met a clash holds where it
      * stopped */
-    for (int cand = 0; cand < 729; cand++)
-        k->ok[cand] = c->oncache[cand].done && !c->oncache[cand].bad;
+    memset(k->ok, 0, sizeof k->ok);
+    const oncache_block *b = c->onblk;
+    for (int i = 0; i < b->nmade; i++) k->ok[b->made[i]] = !b->run[b->made[i]].bad;
 }
 
 /* The closure from cand on taken from closures_last into c's onbits, where
@@ -830,6 +867,7 @@ static void on_run_nodes_make(chainer *c, onrun *o, int cand)
         /* made before as literals alone (sdk_se_closure): the run reaches
          * the same literals, without a clash, and they are kept already */
         bool known = o->done;
+        if (!known) c->onblk->made[c->onblk->nmade++] = (int16_t)cand;
         o->done = o->nodes = true;
         o->bad = run_lit(c, s, cand, true);
         o->absurd_on = c->run->absurd_on;
@@ -872,8 +910,8 @@ static void on_run_nodes_make(chainer *c, onrun *o, int cand)
 static __attribute__((noinline)) const onrun *on_run_make(chainer *c, int cand)
 {
     if (!c->oncache) {
-        c->oncache = pool_get(c->pool, B_ONCACHE, sizeof *c->oncache * 729);
-        memset(c->oncache, 0, sizeof *c->oncache * 729);
+        c->onblk = oncache_get(c->pool);
+        c->oncache = c->onblk->run;
         c->onbits = pool_get(c->pool, B_ONBITS, sizeof *c->onbits * 729);
         c->onwords = pool_get(c->pool, B_ONWORDS, sizeof *c->onwords * 729);
     }
@@ -881,11 +919,13 @@ static __attribute__((noinline)) const onrun *on_run_make(chainer *c, int cand)
     if (o->done) return o;
     if (literals_first(c) && closure_from_last(c, cand)) {
         o->done = true;
+        c->onblk->made[c->onblk->nmade++] = (int16_t)cand;
         return o;
     }
     if (literals_first(c) && sdk_se_closure(c->g, grid_counts(c), c->ccount, cand * 2 + 1,
                                             !c->nishio, &c->onbits[cand])) {
         o->done = true;
+        c->onblk->made[c->onblk->nmade++] = (int16_t)cand;
         c->onwords[cand] = lits_words(&c->onbits[cand]);
         return o;
     }
@@ -1211,7 +1251,9 @@ static inline bool key_less(const hint_key *a, const hint_key *b)
 }
 
 /* Sort keys (all distinct: seq is unique) by insertion in runs of 16, then
- * merges; tmp has room for n. */
+ * merges, each pass from one of k and tmp into the other (tmp has room for
+ * n); the sorted keys end in k. A copy back after every pass was 0.75% of
+ * line 113's instructions (forum_hardest_1106). */
 static void sort_keys(hint_key *k, hint_key *tmp, int n)
 {
     for (int b = 0; b < n; b += 16) {
@@ -1223,16 +1265,20 @@ static void sort_keys(hint_key *k, hint_key *tmp, int n)
             k[j] = x;
         }
     }
+    hint_key *from = k, *to = tmp;
     for (int w = 16; w < n; w *= 2) {
         for (int b = 0; b < n; b += 2 * w) {
             int m = b + w < n ? b + w : n, e = b + 2 * w < n ? b + 2 * w : n;
             int i = b, j = m, o = b;
-            while (i < m && j < e) tmp[o++] = key_less(&k[j], &k[i]) ? k[j++] : k[i++];
-            while (i < m) tmp[o++] = k[i++];
-            while (j < e) tmp[o++] = k[j++];
+            while (i < m && j < e) to[o++] = key_less(&from[j], &from[i]) ? from[j++] : from[i++];
+            while (i < m) to[o++] = from[i++];
+            while (j < e) to[o++] = from[j++];
         }
-        memcpy(k, tmp, sizeof *k * (size_t)n);
+        hint_key *t = from;
+        from = to;
+        to = t;
     }
+    if (from != k) memcpy(k, from, sizeof *k * (size_t)n);
 }
 
 static void sort_i16(int16_t *v, int n)
@@ -1451,7 +1497,10 @@ static void chainer_free(chainer *c)
 {
     if (c->oncache) {
         if (literals_first(c)) closures_keep(c);
-        pool_put(c->pool, B_ONCACHE, c->oncache);
+        oncache_block *b = c->onblk;
+        for (int i = 0; i < b->nmade; i++) b->run[b->made[i]] = (onrun){0};
+        b->nmade = 0;
+        pool_put(c->pool, B_ONCACHE, b);
         pool_put(c->pool, B_ONBITS, c->onbits);
         pool_put(c->pool, B_ONWORDS, c->onwords);
     }
@@ -2075,11 +2124,7 @@ static int find_chains(const sdk_ctx *ctx, const sdk_grid *g, sdk_sink *sink)
             reg_copy(&reg, &from->reg);
             c.from = from;
         }
-        if (level == 1 || level == 2 || level == 4) {
-            c.rec = sdk_xcalloc(1, sizeof *c.rec);
-            c.rec->level = level;
-            c.rec->grid = *g;
-        }
+        if (level == 1 || level == 2 || level == 4) c.rec = handoff_new(level, g);
     }
     collect(&c, sp.unary);
     sdk_step *st = sdk_scratch_step(ctx, 0);

@@ -449,13 +449,66 @@ static void test_sound_hard(void **state)
     sound_file("forum_hardest_1106.txt", sound_n(200) / 20, 37, 8);
 }
 
+/* The chain searches keep buffers from one search to the next (the pooled
+ * on-run cache, cleared where the last search wrote it; the hand-off of the
+ * nested levels, its runs marked not kept): a search on a grid after
+ * searches on another puzzle finds the same steps, in the same order, as the
+ * first search on it. Levels 1 and 2 hand their runs on (2 and 3 start from
+ * them), and the dynamic searches of level 0 and below keep their closures. */
+typedef struct steps_seen {
+    uint64_t hash;
+    int n;
+} steps_seen;
+
+static int hash_step(void *ctx, const sdk_step *s)
+{
+    steps_seen *h = ctx;
+    for (const char *c = s->text; *c; c++) h->hash = (h->hash ^ (uint8_t)*c) * 0x100000001b3ull;
+    h->hash = (h->hash ^ (uint64_t)(s->nplace * 100 + s->nelim)) * 0x100000001b3ull;
+    h->n++;
+    return SDK_CONTINUE;
+}
+
+static steps_seen chain_steps(const sdk_profile *p, const char *puz)
+{
+    sdk_grid g;
+    uint8_t sol[81];
+    load(&g, puz, sol);
+    steps_seen h = {0xcbf29ce484222325ull, 0};
+    sdk_run_opts o = {.no_guess = true, .unique = true};
+    sdk_sink sink = {hash_step, &h};
+    for (int i = 0; i < p->n; i++) sdk_engine_find(p, i, &g, &o, &sink);
+    return h;
+}
+
+static void test_kept_buffers(void **state)
+{
+    (void)state;
+    static const char *ids[] = {"se-dynamic-forcing-chain", "se-dynamic-forcing-chain-plus",
+                                "se-nested-forcing-chain", "se-multiple-forcing-chain"};
+    sdk_profile p;
+    memset(&p, 0, sizeof p);
+    for (int i = 0; i < 4; i++) sdk_profile_add(&p, tech(ids[i]), NULL, -1, "");
+    steps_seen first[2], again[2];
+    for (int k = 0; k < 2; k++) first[k] = chain_steps(&p, seeds[k].puzzle);
+    for (int k = 1; k >= 0; k--) again[k] = chain_steps(&p, seeds[k].puzzle);
+    for (int k = 0; k < 2; k++) {
+        printf("kept buffers, seed %d: %d steps\n", k, first[k].n);
+        assert_true(first[k].n > 0);
+        assert_int_equal(first[k].n, again[k].n);
+        assert_true(first[k].hash == again[k].hash);
+    }
+    sdk_profile_free(&p);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_seeds),     cmocka_unit_test(test_direct),
-        cmocka_unit_test(test_fixed),     cmocka_unit_test(test_direct_place_only),
-        cmocka_unit_test(test_tsv_kinds), cmocka_unit_test(test_sound_easy),
-        cmocka_unit_test(test_sound_top), cmocka_unit_test(test_sound_hard),
+        cmocka_unit_test(test_seeds),        cmocka_unit_test(test_direct),
+        cmocka_unit_test(test_fixed),        cmocka_unit_test(test_direct_place_only),
+        cmocka_unit_test(test_tsv_kinds),    cmocka_unit_test(test_sound_easy),
+        cmocka_unit_test(test_sound_top),    cmocka_unit_test(test_sound_hard),
+        cmocka_unit_test(test_kept_buffers),
     };
     return cmocka_run_group_tests(tests, setup, NULL);
 }
