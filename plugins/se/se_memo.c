@@ -26,8 +26,9 @@
 #include "sudoku/cache.h"
 
 /* Bytes of results kept at most per thread. The store stays allocated after
- * a worker's last puzzle (until a search starts on another one), so the
- * budget is what an idle worker may hold beyond its start: 16 MiB, above
+ * a worker's last puzzle until the worker's idle trim releases the caches
+ * (daemon/worker_main.c), so the budget is what a worker may hold beyond
+ * its start while requests come: 16 MiB, above
  * what the hardest public puzzles use (line 113 and 43 of
  * forum_hardest_1106: the same peak RSS, 37 MB, with 48 MiB or 16). */
 #define MEMO_BUDGET ((size_t)16 << 20)
