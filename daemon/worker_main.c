@@ -246,6 +246,24 @@ static bool g_big; /* the last request had buffers over TRIM_ABOVE */
  * worker stayed at 27.9 MB RSS; trimmed, 24.6 MB). */
 #define TRIM_FAULTS 256
 static long g_faults_at_trim; /* this process's minor faults at the last trim */
+/* The techniques' caches (sudoku/cache.h: SE's nested results and search
+ * buffers, link graphs, ...) are allocated, not free, so malloc_trim
+ * leaves them: after one hard rating (rate default of line 113 of
+ * forum_hardest_1106) an idle worker kept ~25 MB. So the idle trim also
+ * releases them when the heap in use is more than CACHE_KEEP above what
+ * it was when the worker got ready: a hard request's caches go, while
+ * after easy puzzles (a few hundred kB of caches) the next request finds
+ * them (no churn of page faults for a script's loop of small runs). The
+ * caches are made again by the next request that needs them, with the
+ * same answers. */
+#define CACHE_KEEP ((size_t)4 << 20)
+static size_t g_heap_at_ready; /* bytes in use when the worker got ready */
+
+static size_t heap_in_use(void)
+{
+    struct mallinfo2 mi = mallinfo2();
+    return mi.uordblks + mi.hblkhd;
+}
 
 static long minor_faults(void)
 {
@@ -337,9 +355,10 @@ static bool serve(sdk_service *sv, worker_shm *shm, const msgpack_object *o)
 
 /* After a request with big buffers, a worker idle for TRIM_IDLE_MS gives
  * the memory back (as the daemon does, trim.c): the reader and the burst
- * buffer shrink, and malloc_trim(0) returns the free pages. A busy worker
+ * buffer shrink, the techniques' caches go when they hold much (CACHE_KEEP
+ * above), and malloc_trim(0) returns the free pages. A busy worker
  * never waits for it: the next frame ends the poll at once. */
-static void trim_when_idle(sdk_wire_reader *rd)
+static void trim_when_idle(sdk_wire_reader *rd, const sdk_config *cfg)
 {
     if (!g_big && outq.alloc <= TRIM_ABOVE && minor_faults() - g_faults_at_trim <= TRIM_FAULTS)
         return;
@@ -352,6 +371,15 @@ static void trim_when_idle(sdk_wire_reader *rd)
     sdk_wire_reader_trim(rd, TRIM_ABOVE);
     msgpack_sbuffer_destroy(&outq);
     msgpack_sbuffer_init(&outq);
+    size_t in_use = heap_in_use();
+    if (SUDOKUD_ASAN) { /* its allocator is not malloc's: no figures, always */
+        sdk_config_release_caches(cfg);
+        log_debug("worker: released the caches (heap figures unknown under ASan)");
+    } else if (in_use > g_heap_at_ready + CACHE_KEEP) {
+        sdk_config_release_caches(cfg);
+        log_debug("worker: released the caches: heap in use %zu kB, now %zu kB (%zu kB at ready)",
+                  in_use >> 10, heap_in_use() >> 10, g_heap_at_ready >> 10);
+    }
     malloc_trim(0);
     g_faults_at_trim = minor_faults();
 }
@@ -443,12 +471,13 @@ int worker_main(const char *config_path)
      * (an earlier try, trim.c, found explain slower: not seen again). */
     mallopt(M_MMAP_THRESHOLD, 32 << 20);
     mallopt(M_TRIM_THRESHOLD, 256 << 20);
+    g_heap_at_ready = heap_in_use();
     sdk_wire_reader rd;
     sdk_wire_reader_init(&rd, (size_t)1 << 31);
     rd.fast = true; /* each frame is served before the next is read */
     while (status == 0) {
         uint32_t len;
-        trim_when_idle(&rd);
+        trim_when_idle(&rd, &cfg);
         if (!read_all(0, &len, 4)) break; /* EOF: the daemon retires us */
         len = ntohl(len);
         /* a new frame: the daemon tells a crash in it from one in the frame

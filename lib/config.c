@@ -16,6 +16,7 @@
 #include <string.h>
 #include <unistd.h>
 #include "sudoku/alloc.h"
+#include "sudoku/cache.h"
 #include "sudoku/host.h"
 
 typedef struct conf_line {
@@ -239,6 +240,9 @@ static bool plugin_open(const char *path, sdk_plugin *pl, sdk_error *err)
         return false;
     }
     pl->list = fn();
+    /* found in the plugin's dependencies: its libsudoku.so */
+    *(void **)&pl->release_caches = dlsym(pl->handle, "sdk_cache_release_all");
+    *(void **)&pl->forget_caches = dlsym(pl->handle, "sdk_cache_forget_module");
     if (!pl->list || !pl->list[0]) {
         sdk_error_set(err, SDK_E_PLUGIN, "%s: exports no technique", path);
         sdk_plugin_close(pl);
@@ -278,7 +282,13 @@ static bool plugin_open(const char *path, sdk_plugin *pl, sdk_error *err)
 
 void sdk_plugin_close(sdk_plugin *pl)
 {
+    if (pl->list) { /* its cache functions go with it (the list is its own) */
+        if (pl->forget_caches) pl->forget_caches(pl->list);
+        sdk_cache_forget_module(pl->list);
+    }
     if (pl->handle) dlclose(pl->handle);
+    pl->release_caches = NULL;
+    pl->forget_caches = NULL;
     pl->handle = NULL;
     pl->list = NULL;
 }
@@ -695,6 +705,17 @@ bool sdk_config_load_named(const char *path, const char *name, sdk_config *cfg, 
     free(lines);
     if (!ok) sdk_config_free(cfg);
     return ok;
+}
+
+void sdk_config_release_caches(const sdk_config *cfg)
+{
+    sdk_cache_release_all(); /* the host's own registry (static libsudoku) */
+    for (int i = 0; i < cfg->nplugin; i++) {
+        void (*release)(void) = cfg->plugin[i].release_caches;
+        bool done = !release || release == sdk_cache_release_all;
+        for (int k = 0; k < i && !done; k++) done = cfg->plugin[k].release_caches == release;
+        if (!done) release();
+    }
 }
 
 void sdk_config_free(sdk_config *cfg)

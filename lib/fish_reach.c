@@ -33,6 +33,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "sudoku/alloc.h"
+#include "sudoku/cache.h"
 #include "sudoku/fish.h"
 
 /* A line's cells as a 9-bit mask over the cross lines (bit k: column k of
@@ -116,11 +117,11 @@ typedef struct reach_state {
 } reach_state;
 
 /* The state is on the heap (670 kB: too much for the static TLS a thread's
- * stack gives up), one per thread, freed when the thread ends. A
- * thread-local variable's address costs a call to __tls_get_addr in a
- * shared library (and GCC makes that call again inside the loops rather
- * than keep it): so it is read once per call here, out of line, and the
- * state passed on. */
+ * stack gives up), one per thread, freed when the thread ends or the host
+ * releases it (sudoku/cache.h). A thread-local variable's address costs a
+ * call to __tls_get_addr in a shared library (and GCC makes that call
+ * again inside the loops rather than keep it): so it is read once per call
+ * here, out of line, and the state passed on. */
 static _Thread_local reach_state *mine;
 static pthread_key_t key;
 static pthread_once_t key_once = PTHREAD_ONCE_INIT;
@@ -130,12 +131,23 @@ static void key_make(void)
     pthread_key_create(&key, free);
 }
 
+/* The host's release (sudoku/cache.h): the kept answers go, the next
+ * call starts as a new thread does. */
+static void reach_release(void)
+{
+    if (!mine) return;
+    pthread_setspecific(key, NULL);
+    free(mine);
+    mine = NULL;
+}
+
 static __attribute__((noinline)) reach_state *this_thread(void)
 {
     if (!mine) {
         pthread_once(&key_once, key_make);
         mine = sdk_xcalloc(1, sizeof *mine);
         pthread_setspecific(key, mine);
+        sdk_cache_register(reach_release);
     }
     return mine;
 }

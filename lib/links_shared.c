@@ -18,11 +18,13 @@
  * The plain graph of a position usually comes first (AICs and nice loops
  * before their grouped kinds): a grouped graph built after it copies its
  * links among candidates, the same links, rather than making them again.
- * Each thread's slots are freed when the thread ends. */
+ * Each thread's slots are freed when the thread ends, or when the host
+ * releases the caches (sudoku/cache.h). */
 #include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 #include "sudoku/alloc.h"
+#include "sudoku/cache.h"
 #include "sudoku/links.h"
 #include "links_build.h"
 
@@ -40,11 +42,14 @@ typedef struct shared_slot {
 
 typedef struct shared_links {
     shared_slot slot[SLOTS];
-    uint64_t builds; /* serials handed out */
-    int victim;      /* the slot replaced next when none is free */
+    int victim; /* the slot replaced next when none is free */
 } shared_links;
 
 static _Thread_local shared_links *mine;
+/* Serials handed out: outside the slots, so that a graph built after the
+ * host released them (sudoku/cache.h) never gets the serial of one a
+ * caller still keeps (forcing's search buffer is made again by serial). */
+static _Thread_local uint64_t builds;
 static pthread_key_t key;
 static pthread_once_t key_once = PTHREAD_ONCE_INIT;
 
@@ -63,12 +68,21 @@ static void key_make(void)
     pthread_key_create(&key, shared_free);
 }
 
+static void shared_release(void)
+{
+    if (!mine) return;
+    pthread_setspecific(key, NULL);
+    shared_free(mine);
+    mine = NULL;
+}
+
 static shared_links *cache(void)
 {
     if (!mine) {
         pthread_once(&key_once, key_make);
         mine = sdk_xcalloc(1, sizeof *mine);
         pthread_setspecific(key, mine);
+        sdk_cache_register(shared_release);
     }
     return mine;
 }
@@ -105,7 +119,7 @@ const sdk_links *sdk_links_shared(const sdk_grid *g, unsigned flags, uint64_t *s
     s->flags = flags;
     memcpy(s->value, g->value, sizeof s->value);
     memcpy(s->cand, g->cand, sizeof s->cand);
-    s->serial = ++c->builds;
+    s->serial = ++builds;
     if (serial) *serial = s->serial;
     return &s->L;
 }

@@ -5,11 +5,13 @@
  * propagation got stuck within PROP_MEMO_STEPS steps, so a lookup never sees
  * one being recorded (or abandoned). A recording takes a slot holding
  * nothing, else the one kept or replayed longest ago. Each thread's slots are
- * made when it first records and freed when it ends. */
+ * made when it first records and freed when it ends, or when the host
+ * releases the caches (sudoku/cache.h): the next recording starts empty. */
 #include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 #include "sudoku/alloc.h"
+#include "sudoku/cache.h"
 #include "prop_memo.h"
 
 #define PROP_MEMO_SLOTS 8
@@ -56,12 +58,21 @@ static void key_make(void)
     pthread_key_create(&key, memo_free);
 }
 
+static void memo_release(void)
+{
+    if (!mine) return;
+    pthread_setspecific(key, NULL);
+    memo_free(mine);
+    mine = NULL;
+}
+
 static prop_memo *memo(void)
 {
     if (!mine) {
         pthread_once(&key_once, key_make);
         mine = sdk_xcalloc(1, sizeof *mine);
         pthread_setspecific(key, mine);
+        sdk_cache_register(memo_release);
     }
     return mine;
 }

@@ -37,6 +37,10 @@ typedef struct sdk_plugin {
     char path[512];
     void *handle;
     const sdk_technique *const *list;
+    /* the cache registry the plugin registers in (sudoku/cache.h): that of
+     * the libsudoku.so it links, NULL when it links none */
+    void (*release_caches)(void);
+    void (*forget_caches)(const void *addr);
 } sdk_plugin;
 
 /* Lines are read whole up to this many bytes (a longer one is an error). */
@@ -89,6 +93,10 @@ int sdk_config_max_workers(void);
 typedef void (*sdk_plugin_observer)(const char *path, void *arg);
 void sdk_config_observe_plugins(sdk_plugin_observer fn, void *arg);
 void sdk_config_free(sdk_config *cfg);
+/* Free the calling thread's caches (sudoku/cache.h): the host's own and
+ * those registered in the libsudoku.so the plugins link. Between requests
+ * only, never during a find. */
+void sdk_config_release_caches(const sdk_config *cfg);
 /* A profile by name; NULL or "" names the default. */
 const sdk_profile *sdk_config_profile(const sdk_config *cfg, const char *name);
 /* Every loaded technique, in plugin order. */

@@ -27,7 +27,8 @@
  * The contract of find()
  *
  *   find(ctx, g, sink) looks for the technique in g and hands every step it
- *   finds to the sink (sdk_emit). It is pure: g is read-only, no globals, no
+ *   finds to the sink (sdk_emit). It is pure: g is read-only, no globals
+ *   (but per-thread caches that change no answer, sudoku/cache.h), no
  *   I/O, reentrant (a daemon runs it in several processes, tests in several
  *   threads, and forcing techniques call it nested through ctx->propagate).
  *   It keeps emitting until the sink answers SDK_STOP, then returns SDK_STOP
@@ -75,7 +76,9 @@
  *   step is flat, so sinks that copy it keep them) and ctx->propagate_steps
  *   reports the steps it applies. A new field of sdk_step could not be added
  *   without a new layout: sinks copy steps by value. Within 3, with no
- *   layout change: sdk_scratch_step().
+ *   layout change: sdk_scratch_step(), the cache registry (sudoku/cache.h:
+ *   a cache kept between finds registers a function that frees it, which
+ *   the host calls between requests).
  */
 #ifndef SUDOKU_TECHNIQUE_H
 #define SUDOKU_TECHNIQUE_H

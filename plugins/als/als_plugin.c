@@ -20,6 +20,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "sudoku/alloc.h"
+#include "sudoku/cache.h"
 #include "sudoku/als.h"
 #include "sudoku/technique.h"
 #include "../misc/grid_memo.h"
@@ -1700,7 +1701,11 @@ static void als_cache_clear(als_cache *c)
 }
 
 /* The thread unloading the plugin (the one that used it, in a daemon
- * worker) frees its cache. */
+ * worker) frees its cache; so does the host's release between requests
+ * (sudoku/cache.h), registered when a thread first makes its ALS cache
+ * (every search starts there, als_of). After it each kept thing is made
+ * again on first use: the bases, misses and counts are only read for a
+ * grid they were kept for, so a search without them finds the same. */
 static void chain_base_release(void);
 static void count_memo_release(void);
 static void seen_release(void);
@@ -1785,7 +1790,10 @@ static void als_cache_copy(als_cache *c, const als_cache *p)
  * (see als_cache). */
 static als_cache *als_of(const sdk_grid *g, int inside)
 {
-    if (!als_last[inside]) als_last[inside] = sdk_xcalloc(1, sizeof *als_last[inside]);
+    if (!als_last[inside]) {
+        als_last[inside] = sdk_xcalloc(1, sizeof *als_last[inside]);
+        sdk_cache_register(als_cache_release);
+    }
     als_cache *c = als_last[inside];
     if (c->used && !memcmp(c->value, g->value, sizeof c->value) &&
         !memcmp(c->cand, g->cand, sizeof c->cand))

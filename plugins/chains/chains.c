@@ -24,6 +24,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "sudoku/alloc.h"
+#include "sudoku/cache.h"
 #include "sudoku/links.h"
 #include "sudoku/technique.h"
 #include "../misc/grid_memo.h"
@@ -598,7 +599,9 @@ static int emit_cached(const sdk_ctx *ctx, const sdk_grid *g, sdk_sink *sink, co
 }
 
 /* The reachability arrays of the thread's last search (reused), freed by
- * the thread that unloads the plugin. */
+ * the thread that unloads the plugin, or by the host's release between
+ * requests (sudoku/cache.h; registered by each search that keeps them).
+ * Both are made again on first use; a miss is only read for its grid. */
 static _Thread_local chain_reach reach_kept;
 
 /* The thread's recent misses, by position and link flags (grid_memo.h). */
@@ -641,6 +644,7 @@ static int find_chains(const sdk_ctx *ctx, const sdk_grid *g, sdk_sink *sink)
     /* the searches' work areas (S, S2) are made on first use: the
      * reachability sets leave most positions without a search; their
      * arrays are kept for the thread's next search */
+    sdk_cache_register(reach_kept_release);
     s->R = reach_kept;
     memset(&reach_kept, 0, sizeof reach_kept); /* ours until the end */
     chain_reach_build(s->L, &s->R);

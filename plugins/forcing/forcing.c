@@ -22,6 +22,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "sudoku/alloc.h"
+#include "sudoku/cache.h"
 #include "sudoku/links.h"
 #include "sudoku/solver.h"
 #include "sudoku/technique.h"
@@ -101,6 +102,7 @@ typedef struct links_cache {
 static _Thread_local links_cache *links_last;
 
 static void tables_work_release(void);
+static void forcing_caches_release(void);
 
 __attribute__((destructor)) static void links_cache_release(void)
 {
@@ -132,7 +134,10 @@ bool forcing_links_init(sctx *s, const sdk_grid *g, unsigned flags)
 static sdk_lsearch *search_buffer(sctx *s)
 {
     if (s->S) return s->S;
-    if (!links_last) links_last = sdk_xcalloc(1, sizeof *links_last);
+    if (!links_last) {
+        links_last = sdk_xcalloc(1, sizeof *links_last);
+        sdk_cache_register(forcing_caches_release);
+    }
     links_cache *lc = links_last;
     if (!lc->used || lc->serial != s->serial) {
         if (lc->used) sdk_lsearch_free(&lc->S);
@@ -291,6 +296,18 @@ static void tables_work_release(void)
     memset(&twork, 0, sizeof twork);
 }
 
+/* The host's release (sudoku/cache.h), between requests: the search buffer
+ * and tables_all()'s arrays go. The premise tables of the last position
+ * stay (static storage) but are forgotten, since a table made by
+ * tables_all() reads its sets in twork (table.sets): the next find on any
+ * position makes its tables again, the same ones. The solutions kept
+ * (solved) are static too and hold no pointer. */
+static void forcing_caches_release(void)
+{
+    links_cache_release();
+    tables.key.used = false;
+}
+
 /* The thread's twork. In a plugin (a shared object) a thread-local
  * variable's address costs a call to __tls_get_addr, and GCC makes that
  * call again inside loops rather than keep the address (even through a
@@ -368,6 +385,7 @@ static bool tables_all(sctx *s)
     int nlit = 2 * L->nnode;
     tables_work *tw = tables_work_mine();
     if (tw->cap < nlit) {
+        sdk_cache_register(forcing_caches_release);
         free(tw->ints);
         free(tw->reach);
         free(tw->cfirst);

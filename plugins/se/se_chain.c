@@ -15,6 +15,7 @@
 #include "se.h"
 #include "se_memo.h"
 #include "sudoku/alloc.h"
+#include "sudoku/cache.h"
 #include "sudoku/links.h"
 #ifdef __SSE2__
 #include <emmintrin.h>
@@ -140,12 +141,20 @@ static void pool_free(pool *pl)
  * search took fresh pages again (half the page faults of line 113 of
  * forum_hardest_1106). Pooled buffers are handed out in the state a search
  * leaves them in (see pool_get's users), so a kept pool reads as a new one.
- * It goes with the plugin. */
+ * It goes with the plugin, or when the host releases the caches. */
 static _Thread_local pool *kept_pool;
 
+static void chain_caches_release(void);
+
+/* Every search takes the pool first: the thread's caches of this file
+ * (pool, handoffs, closures, static links) are registered here, and
+ * released together (chain_caches_release). */
 static pool *thread_pool(void)
 {
-    if (!kept_pool) kept_pool = sdk_xcalloc(1, sizeof *kept_pool);
+    if (!kept_pool) {
+        kept_pool = sdk_xcalloc(1, sizeof *kept_pool);
+        sdk_cache_register(chain_caches_release);
+    }
     return kept_pool;
 }
 
@@ -1547,6 +1556,20 @@ __attribute__((destructor)) static void static_at_unload(void)
 {
     free(last_static);
     last_static = NULL;
+}
+
+/* The host's release (sudoku/cache.h), between requests: what this file
+ * keeps per thread goes, as when the plugin is unloaded. Each cache is
+ * made again on first use, and none changes an answer: the pool's buffers
+ * are handed out as new ones (pool_get), a handoff, kept closures and
+ * static links are taken only on the very grid (or the closure test) they
+ * were made for, so a search without them finds the same. */
+static void chain_caches_release(void)
+{
+    pool_at_unload();
+    handoffs_at_unload();
+    closures_at_unload();
+    static_at_unload();
 }
 
 static const sdk_se_static *static_links(const sdk_grid *g)

@@ -14,16 +14,21 @@
  * One store per thread: entries appended to one buffer, an open-addressing
  * table of their offsets. When the buffer reaches its budget everything
  * goes and filling starts again; when a search starts on a grid that is not
- * within the previous one (another puzzle), everything goes too. */
+ * within the previous one (another puzzle), everything goes too. The host
+ * may free the store between requests (sudoku/cache.h): a store made again
+ * empty only runs searches the full store would have answered, with the
+ * same results. */
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 #include "se_memo.h"
 #include "sudoku/alloc.h"
+#include "sudoku/cache.h"
 
 /* Bytes of results kept at most per thread. The store stays allocated after
- * a worker's last puzzle (until a search starts on another one), so the
- * budget is what an idle worker may hold beyond its start: 16 MiB, above
+ * a worker's last puzzle until the worker's idle trim releases the caches
+ * (daemon/worker_main.c), so the budget is what a worker may hold beyond
+ * its start while requests come: 16 MiB, above
  * what the hardest public puzzles use (line 113 and 43 of
  * forum_hardest_1106: the same peak RSS, 37 MB, with 48 MiB or 16). */
 #define MEMO_BUDGET ((size_t)16 << 20)
@@ -137,6 +142,7 @@ void se_memo_put(int kind, const sdk_grid *g, const void *data, size_t len)
     if (M.len + need > MEMO_BUDGET) memo_clear();
     if (2 * (M.n + 1) > M.nslot) { /* grow the table: entries stay where they are */
         size_t ns = M.nslot ? M.nslot * 2 : 4096;
+        if (!M.nslot) sdk_cache_register(se_memo_drop); /* the host may free it all */
         uint64_t *t = sdk_xcalloc(ns, sizeof *t);
         for (size_t k = 0; k < M.nslot; k++) {
             if (!M.slot[k]) continue;

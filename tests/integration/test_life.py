@@ -188,6 +188,35 @@ def test_idle_exit():
         shutil.rmtree(tmp, ignore_errors=True)
 
 
+def test_idle_release():
+    """A worker idle after a hard rating frees the techniques' caches
+    (sudoku/cache.h) before it trims its heap, and the next request, whose
+    caches are made again, answers the same (default profile: SE's nested
+    chains; hodoku: forcing chains, ALS, chains)."""
+    hard = read_puzzles("forum_hardest_1106.txt", 2)[1]
+    tmp = tempfile.mkdtemp(prefix="sudokud-release-")
+    try:
+        conf = make_conf(os.path.join(tmp, "release.conf"), workers=1,
+                         sudokud=("default_profile = default",))
+        with Daemon(conf=conf, tmp=tmp, args=["--log-level", "debug"]) as d:
+            for profile in ("default", "hodoku"):
+                first = d.sudoctl("--json", "explain", "--profile", profile, hard).stdout
+                seen = d.log_text().count("released the caches")
+                deadline = time.time() + 40  # the worker waits 5 s idle
+                while d.log_text().count("released the caches") == seen and time.time() < deadline:
+                    time.sleep(0.25)
+                lines = [ln for ln in d.log_text().splitlines() if "released the caches" in ln]
+                eq(len(lines), seen + 1, f"one release after the {profile} request: {d.log_text()}")
+                m = re.search(r"heap in use (\d+) kB, now (\d+) kB", lines[-1])
+                check(m is not None or "unknown under ASan" in lines[-1], lines[-1])
+                if m:  # what was released: more than the 4 MiB the worker keeps
+                    check(int(m.group(2)) + 4096 <= int(m.group(1)), lines[-1])
+                again = d.sudoctl("--json", "explain", "--profile", profile, hard).stdout
+                eq(again, first, f"{profile}: the same answer after the release")
+    finally:
+        shutil.rmtree(tmp, ignore_errors=True)
+
+
 # ---- the socket -----------------------------------------------------------------
 
 
@@ -618,6 +647,7 @@ TESTS = {
     "stop": test_stop,
     "stop_forbidden": test_stop_forbidden,
     "idle_exit": test_idle_exit,
+    "idle_release": test_idle_release,
     "private_socket": test_private_socket,
     "private_socket_user": test_private_socket_user,
     "access_refused": test_access_refused,

@@ -175,8 +175,8 @@ def test_out_of_tree():
         # the SDK: the headers a plugin needs, no internal ones (service, wire, ...)
         incs = glob.glob(os.path.join(prefix, "include", "sudoku", "*.h"))
         eq(sorted(os.path.basename(h) for h in incs),
-           ["alloc.h", "als.h", "export.h", "fish.h", "grid.h", "links.h", "step.h", "strong.h",
-            "technique.h"], "installed headers")
+           ["alloc.h", "als.h", "cache.h", "export.h", "fish.h", "grid.h", "links.h", "step.h",
+            "strong.h", "technique.h"], "installed headers")
         pcdirs = glob.glob(os.path.join(prefix, "lib*", "pkgconfig")) + \
             glob.glob(os.path.join(prefix, "lib", "*", "pkgconfig"))
         check(pcdirs, "sudoku.pc installed")
