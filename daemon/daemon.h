@@ -268,6 +268,7 @@ struct conn {
     uint64_t partial_since; /* ms: an incomplete message began (0: none) */
     uint64_t last_active;   /* ms: the last byte read or answer written */
     size_t partial;         /* its metered cost, counted in D.input_memory */
+    size_t kept;            /* a busy reader's big buffer, counted there too (server.c) */
     bool held;              /* unsent answers passed max_output: its jobs wait */
     bool closing;           /* no more reading; close when writes are done */
     bool paused;            /* reading stopped while writes back up */

@@ -57,10 +57,22 @@ struct job {
     int n;
     msgpack_sbuffer common; /* the params map's other key/value pairs, packed */
     int ncommon;
-    msgpack_sbuffer pz; /* the puzzles, packed strings one after the other */
-    size_t *pz_off;     /* n + 1 offsets into pz */
-    uint8_t *state;     /* per puzzle: 0 to do, 1 on a worker, 2 done */
-    char **res;         /* per puzzle: its packed result, in one of the blocks */
+    /* the puzzles, packed strings one after the other, from pz_at: in the
+     * request's own buffer when the job holds it (request_bytes > 0: the
+     * connection's reader handed it over, see job_new), else copied to pz */
+    const char *pz_at;
+    msgpack_sbuffer pz;
+    size_t *pz_off; /* n + 1 offsets from pz_at */
+    /* the request's buffer, the job's alone from hand-over to job_free
+     * (msgpack_unpacker_destroy; nothing else touches it): pz_at points
+     * into it, and it goes with the job whatever ends it (answer, error,
+     * cancellation, a connection gone). A worker never sees it: its pieces
+     * are copied into its shared area (assign), so a worker that dies
+     * leaves nothing pointing into it, and its piece goes back whole */
+    msgpack_unpacker request;
+    size_t request_bytes;
+    uint8_t *state; /* per puzzle: 0 to do, 1 on a worker, 2 done */
+    char **res;     /* per puzzle: its packed result, in one of the blocks */
     size_t *res_len;
     res_block *blocks; /* where the results are kept (the newest first) */
     bool res_lost;     /* a result found no memory: the job fails as a whole */
@@ -155,6 +167,8 @@ static void pack_frame_len(msgpack_sbuffer *sb)
     uint32_t n = htonl((uint32_t)(sb->size - 4));
     memcpy(sb->data, &n, 4);
 }
+
+#define HAND_OVER_MIN ((size_t)64 << 10) /* puzzle bytes a job takes in place (job_new) */
 
 static job *job_new(conn *c, uint32_t msgid, const char *method, const msgpack_object *params)
 {
@@ -269,9 +283,27 @@ static job *job_new(conn *c, uint32_t msgid, const char *method, const msgpack_o
         j->pz_off[i] = bytes;
         bytes = j->gen ? bytes + 9 : at + l;
     }
+    j->pending = n;
+    /* the usual big batch: the request's bytes are the puzzles, so the job
+     * takes the buffer they are in rather than a copy of them (4 MB of
+     * copies less in a run of 17clue.txt). The message is the one the
+     * reader returned last (rpc_handle runs on it from read_cb, before the
+     * reader reads more): hand_over refuses otherwise. Only a buffer the
+     * puzzles fill at least about half of: one grown for many pipelined
+     * requests would be held whole by each of their jobs (it counts in
+     * max_input_memory); small batches are copied as before */
+    if (run && c && bytes >= HAND_OVER_MIN &&
+        sdk_wire_reader_capacity(&c->rd) <= 2 * bytes + HAND_OVER_MIN)
+        j->request_bytes = sdk_wire_reader_hand_over(&c->rd, &j->request);
+    if (j->request_bytes && from >= j->request.buffer &&
+        from + bytes <= j->request.buffer + j->request.used) {
+        j->pz_at = from;
+        j->pz_off[n] = bytes;
+        return j;
+    }
     j->pz.data = malloc(bytes ? bytes : 1);
     j->pz.alloc = j->pz.data ? bytes : 0;
-    j->pending = n;
+    j->pz_at = j->pz.data;
     if (run && j->pz.data) {
         memcpy(j->pz.data, from, bytes);
         j->pz.size = bytes;
@@ -302,6 +334,7 @@ static job *job_new(conn *c, uint32_t msgid, const char *method, const msgpack_o
             msgpack_pack_object(&pk, pz->via.array.ptr[i]);
     }
     j->pz_off[n] = j->pz.size;
+    j->pz_at = j->pz.data; /* where the packer left it */
     return j;
 }
 
@@ -309,7 +342,7 @@ static size_t job_bytes(const job *j)
 {
     size_t per =
         j->n > 0 ? (size_t)j->n * (sizeof *j->pz_off + 1 + sizeof *j->res + sizeof *j->res_len) : 0;
-    return sizeof *j + j->req.alloc + j->common.alloc + j->pz.alloc + per;
+    return sizeof *j + j->req.alloc + j->common.alloc + j->pz.alloc + j->request_bytes + per;
 }
 
 /* A batch's result blocks (a list), when nothing points into them any more. */
@@ -332,6 +365,7 @@ static void job_free(job *j)
     msgpack_sbuffer_destroy(&j->req);
     msgpack_sbuffer_destroy(&j->common);
     msgpack_sbuffer_destroy(&j->pz);
+    if (j->request_bytes) msgpack_unpacker_destroy(&j->request);
     free(j);
 }
 
@@ -632,7 +666,7 @@ static void job_item_error(job *j, int i, const char *code, const char *msg)
     msgpack_packer_init(&pk, &sb, msgpack_sbuffer_write);
     msgpack_pack_map(&pk, 2);
     sdk_wire_str(&pk, j->gen ? "index" : "puzzle");
-    msgpack_sbuffer_write(&sb, j->pz.data + j->pz_off[i], j->pz_off[i + 1] - j->pz_off[i]);
+    msgpack_sbuffer_write(&sb, j->pz_at + j->pz_off[i], j->pz_off[i + 1] - j->pz_off[i]);
     sdk_wire_str(&pk, "error");
     sdk_error e;
     snprintf(e.code, sizeof e.code, "%s", code);
@@ -905,7 +939,7 @@ static bool assign(worker *w, bool behind)
         } else {
             sdk_wire_str(&pk, "puzzles");
             msgpack_pack_array(&pk, (size_t)count);
-            frame_write(&f, j->pz.data + j->pz_off[first], pzb);
+            frame_write(&f, j->pz_at + j->pz_off[first], pzb);
         }
         msgpack_pack_uint8(&pk, 1);
         if (r && !f.bad) {

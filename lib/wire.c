@@ -35,6 +35,7 @@ void sdk_wire_reader_free(sdk_wire_reader *r)
 
 char *sdk_wire_reader_space(sdk_wire_reader *r, size_t want, size_t *len)
 {
+    r->fast_last = false; /* the buffer may move */
     if (!msgpack_unpacker_reserve_buffer(&r->up, want ? want : 4096)) return NULL;
     *len = msgpack_unpacker_buffer_capacity(&r->up);
     return msgpack_unpacker_buffer(&r->up);
@@ -66,6 +67,35 @@ void sdk_wire_reader_trim(sdk_wire_reader *r, size_t keep)
     r->fast = fast;
 }
 
+size_t sdk_wire_reader_capacity(const sdk_wire_reader *r)
+{
+    return r->ok ? msgpack_unpacker_buffer_capacity(&r->up) + r->up.used : 0;
+}
+
+size_t sdk_wire_reader_hand_over(sdk_wire_reader *r, msgpack_unpacker *held)
+{
+    if (!r->ok || !r->fast_last) return 0;
+    size_t size = sdk_wire_reader_capacity(r);
+    size_t rest = sdk_wire_reader_pending(r);
+    /* the old unpacker moves out whole: msgpack_unpacker_destroy frees its
+     * zone, context and (its count dropping to 0) buffer, and reads nothing
+     * else of it; a new one is made in place, where its context points */
+    *held = r->up;
+    if (!msgpack_unpacker_init(&r->up, size)) {
+        r->up = *held;
+        return 0;
+    }
+    if (!msgpack_unpacker_reserve_buffer(&r->up, rest)) { /* rest < size: not met */
+        msgpack_unpacker_destroy(&r->up);
+        r->up = *held;
+        return 0;
+    }
+    if (rest) memcpy(msgpack_unpacker_buffer(&r->up), held->buffer + held->off, rest);
+    msgpack_unpacker_buffer_consumed(&r->up, rest);
+    r->fast_last = false;
+    return size;
+}
+
 bool sdk_wire_reader_feed(sdk_wire_reader *r, const void *data, size_t n)
 {
     size_t room;
@@ -80,6 +110,7 @@ int sdk_wire_reader_next(sdk_wire_reader *r, const msgpack_object **obj, sdk_err
 {
     /* the parser only sees what the meter let through: whole messages, and
      * the metered start of the next (or a byte it will call not msgpack) */
+    r->fast_last = false;
     if (r->ready == 0 && !r->meter.broken) {
         if (!r->failed) return 0;
         *err = r->fail;
@@ -98,6 +129,7 @@ int sdk_wire_reader_next(sdk_wire_reader *r, const msgpack_object **obj, sdk_err
             sdk_wire_unpack(r->up.buffer, r->up.used, &at, r->fast_zone, &r->fast_msg)) {
             r->up.off = at;
             r->ready--;
+            r->fast_last = true;
             *obj = &r->fast_msg;
             return 1;
         }

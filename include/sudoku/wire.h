@@ -64,6 +64,7 @@ typedef struct sdk_wire_reader {
      * reads more (space, commit, feed), as the strings point into the
      * buffer without holding it; take() reads with msgpack's parser */
     bool fast;
+    bool fast_last; /* the last next() read its message fast (hand_over may take it) */
     msgpack_zone *fast_zone;
     msgpack_object fast_msg;
 } sdk_wire_reader;
@@ -97,6 +98,19 @@ size_t sdk_wire_reader_partial(const sdk_wire_reader *r);
 /* Between messages, give back a buffer grown past keep bytes (after a big
  * message). Objects returned earlier become invalid. */
 void sdk_wire_reader_trim(sdk_wire_reader *r, size_t keep);
+/* The bytes the reader's buffer holds room for (used or not). */
+size_t sdk_wire_reader_capacity(const sdk_wire_reader *r);
+/* Right after next() returned a message read fast: the buffer that holds it
+ * becomes the caller's, in *held, so a big message's bytes are kept without
+ * a copy. The objects next() returned stay valid (until next() is called
+ * again, as before; the bytes they point to, until held is destroyed). The
+ * caller frees it with msgpack_unpacker_destroy(held) and touches it no
+ * other way. The reader goes on in a new buffer as large (no regrowing for
+ * the next message like it), holding the bytes that came after the
+ * message. Returns the size of the buffer handed over; 0 when there is none
+ * to hand over (the message was not read fast) or no memory: then nothing
+ * changed. */
+size_t sdk_wire_reader_hand_over(sdk_wire_reader *r, msgpack_unpacker *held);
 
 /* ---- messages ----------------------------------------------------------- */
 

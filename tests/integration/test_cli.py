@@ -504,6 +504,51 @@ def test_progress_notifications():
         check("100%  20 " in p.stderr, p.stderr[-300:])
 
 
+def test_first_request_early():
+    """sudoctl sends each request as soon as its puzzles are read, not once
+    the window's requests all are: a stand-in daemon gets the first
+    request (one puzzle) while the file (a FIFO) has given no more, and the
+    rest follows when it does; the answers come out in order."""
+    import msgpack
+    import threading
+    tmp = tempfile.mkdtemp(prefix="sudoctl-early-")
+    path = os.path.join(tmp, "fake.sock")
+    fifo = os.path.join(tmp, "puzzles")
+    os.mkfifo(fifo)
+    puzzles = read_puzzles("unbiased_1k.txt", 20)
+    first = threading.Event()
+    sizes = []
+
+    def answer(c, m):
+        params = m[3][0]
+        sizes.append(len(params["puzzles"]))
+        first.set()
+        res = [{"puzzle": q, "status": "unique", "solution": "1" * 81, "solutions": 1}
+               for q in params["puzzles"]]
+        c.sendall(msgpack.packb([1, m[1], None, {"results": res}]))
+        return sum(sizes) == len(puzzles)
+
+    ls, th = fake_daemon(path, answer)
+    try:
+        p = subprocess.Popen([SUDOCTL, "--socket", path, "--no-autostart", "--no-progress", "--json",
+                              "solve", "-f", fifo], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                             text=True)
+        with open(fifo, "w") as w:
+            w.write(puzzles[0] + "\n")
+            w.flush()
+            got = first.wait(10)  # the FIFO stays open: sudoctl waits for more lines
+            w.write("\n".join(puzzles[1:]) + "\n")
+        out, err = p.communicate(timeout=30)
+        th.join(10)
+        check(got, "the first request was sent before the input's next lines came")
+        eq(p.returncode, 0, "exit status: " + err)
+        eq(sizes[:2], [1, 16], "requests of 1 and 16 puzzles first")
+        eq([o["puzzle"] for o in jlines(out)], puzzles, "answers in input order")
+    finally:
+        ls.close()
+        shutil.rmtree(tmp, ignore_errors=True)
+
+
 def test_compact():
     """--json solve asks for solve's compact answers ([solution, guesses] for a
     unique answer) and prints, byte for byte, the lines of the maps they stand
@@ -594,6 +639,7 @@ TESTS = {
     "shared_memory": test_shared_memory,
     "trace_links": test_trace_links,
     "progress_notifications": test_progress_notifications,
+    "first_request_early": test_first_request_early,
     "json": test_json,
     "text": test_text,
     "html": test_html,

@@ -1249,6 +1249,57 @@ static void test_take(void **state)
     msgpack_sbuffer_destroy(&p.buf);
 }
 
+/* hand_over: the buffer of the message just read fast becomes the
+ * caller's, the objects read from it stay valid, and the reader goes on with
+ * the bytes that followed (a whole message and the start of another) in a
+ * buffer as large; it refuses what was not read fast, and a second time. */
+static void test_hand_over(void **state)
+{
+    (void)state;
+    packed p;
+    packed_init(&p);
+    pack_request(&p, 1, "rate", "first");
+    pack_request(&p, 2, "rate", "second");
+    size_t two = p.buf.size;
+    pack_request(&p, 3, "rate", "third");
+    sdk_wire_reader r;
+    assert_true(sdk_wire_reader_init(&r, 1 << 20));
+    r.fast = true;
+    assert_true(sdk_wire_reader_feed(&r, p.buf.data, two + 5));
+    size_t size = sdk_wire_reader_capacity(&r);
+    sdk_error err;
+    const msgpack_object *o;
+    msgpack_unpacker held[2];
+    for (int i = 0; i < 2; i++) {
+        assert_int_equal(sdk_wire_reader_next(&r, &o, &err), 1);
+        assert_int_equal(sdk_wire_reader_hand_over(&r, &held[i]), size);
+        assert_int_equal(sdk_wire_reader_hand_over(&r, &held[i]), 0); /* once */
+        assert_int_equal(sdk_wire_reader_capacity(&r), size);
+        assert_int_equal(o->via.array.ptr[1].via.u64, (uint64_t)i + 1);
+        const msgpack_object *pa = &o->via.array.ptr[3].via.array.ptr[0];
+        assert_true(sdk_wire_str_is(sdk_wire_get(pa, "puzzle"), i ? "second" : "first"));
+        const char *at = sdk_wire_get(pa, "puzzle")->via.str.ptr;
+        assert_true(at > held[i].buffer && at < held[i].buffer + held[i].used);
+    }
+    assert_int_equal(sdk_wire_reader_next(&r, &o, &err), 0);
+    assert_true(sdk_wire_reader_feed(&r, p.buf.data + two + 5, p.buf.size - two - 5));
+    assert_int_equal(sdk_wire_reader_next(&r, &o, &err), 1);
+    const msgpack_object *pa = &o->via.array.ptr[3].via.array.ptr[0];
+    assert_true(sdk_wire_str_is(sdk_wire_get(pa, "puzzle"), "third"));
+    msgpack_unpacker_destroy(&held[0]);
+    msgpack_unpacker_destroy(&held[1]);
+    sdk_wire_reader_free(&r);
+    /* read by msgpack's parser: nothing to hand over */
+    assert_true(sdk_wire_reader_init(&r, 1 << 20));
+    assert_true(sdk_wire_reader_feed(&r, p.buf.data, p.buf.size));
+    assert_int_equal(sdk_wire_reader_next(&r, &o, &err), 1);
+    assert_int_equal(sdk_wire_reader_hand_over(&r, &held[0]), 0);
+    assert_int_equal(sdk_wire_reader_next(&r, &o, &err), 1);
+    assert_int_equal(o->via.array.ptr[1].via.u64, 2);
+    sdk_wire_reader_free(&r);
+    msgpack_sbuffer_destroy(&p.buf);
+}
+
 /* sdk_wire_str_head gives msgpack-c's own string heads, at every width's
  * edges. */
 static void test_str_head(void **state)
@@ -1366,6 +1417,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_request_in_pieces),
         cmocka_unit_test(test_zero_copy_space),
+        cmocka_unit_test(test_hand_over),
         cmocka_unit_test(test_too_large),
         cmocka_unit_test(test_lying_headers),
         cmocka_unit_test(test_meter_agrees),
