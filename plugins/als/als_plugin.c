@@ -378,10 +378,9 @@ typedef struct chain_walk {
     reach_slot *reach;
     uint32_t *state;
     /* Per search: seeing[(c * 9 + z - 1) * words ..] the sets (bits) whose
-     * peers[z - 1] hold cell c; targets[0..ntargets - 1] the sets with uz
-     * not 0 for the current start (acc: words of scratch). */
+     * peers[z - 1] hold cell c (acc: words of scratch). */
     uint64_t *seeing, *acc;
-    int words, *targets, ntargets;
+    int words;
     int cap; /* sets the tables are sized for (chain_space) */
     int *pool, npool, cappool;
     /* The lists above scan the edges of k that a chain entering k with excl
@@ -460,18 +459,20 @@ static void chain_pop(chain_walk *w)
     w->nfresh -= w->fresh[w->n--];
 }
 
-/* The uz of the last start's sets back to 0 (targets). */
+/* The uz of the last start's sets back to 0: all of them at once (a start
+ * gives about 70 sets a uz, of some 500, and clearing those one by one
+ * cost more: session 29). */
 static void uz_clear(chain_walk *w)
 {
-    for (int t = 0; t < w->ntargets; t++) w->uz[w->targets[t]] = 0;
-    w->ntargets = 0;
+    memset(w->uz, 0, sizeof *w->uz * (size_t)w->l->n);
 }
 
 /* uz[e] for every set e of the current start (chain_walk_start): z is in
  * uz[e] when some cell is in both the start's and e's peers[z - 1] (empty
  * for a digit the set does not hold), that is when e is among the sets
- * seeing[c, z] of a cell c of the start's peers[z - 1]. The sets with a z
- * are listed in targets (to be cleared: every other set's uz is 0). */
+ * seeing[c, z] of a cell c of the start's peers[z - 1]. (The sets with a z
+ * are not listed for uz_clear: session 29, an int list with a test per set
+ * and digit of whether the set was listed already, cost more.) */
 static void uz_start(chain_walk *w)
 {
     const sdk_als *S = &w->l->als[w->als[0]];
@@ -483,12 +484,9 @@ static void uz_start(chain_walk *w)
             const uint64_t *row = w->seeing + (size_t)(c * 9 + z - 1) * (size_t)w->words;
             for (int i = 0; i < w->words; i++) w->acc[i] |= row[i];
         }
+        const uint16_t bit = (uint16_t)sdk_digit_bit(z);
         for (int i = 0; i < w->words; i++)
-            for (uint64_t m = w->acc[i]; m; m &= m - 1) {
-                int e = i * 64 + __builtin_ctzll(m);
-                if (!w->uz[e]) w->targets[w->ntargets++] = e;
-                w->uz[e] |= (uint16_t)sdk_digit_bit(z);
-            }
+            for (uint64_t m = w->acc[i]; m; m &= m - 1) w->uz[i * 64 + __builtin_ctzll(m)] |= bit;
     }
 }
 
@@ -624,7 +622,18 @@ static inline bool list_empty(chain_walk *w, int j, int k, int fx, int x)
  * exclusion asked first, 6,190M (it is seldom empty when the first RC's
  * is); noting 1 + the least depth known empty of the next sets, 5,614M;
  * the scan for 1 link inlined, 5,591M. Per start: 1.6 first RCs; 4.7M
- * scans, 4 edges each, under 1% not empty. */
+ * scans, 4 edges each, under 1% not empty.
+ * A key with no usable edge (k has no RC to a set outside excl) has every
+ * list empty, whatever the links: no edge ends a chain and none leads on.
+ * It is noted empty for any links (7, as the start's keys), so it is not
+ * scanned again for more (session 29: 5,159.2M -> 5,146.9M). Measured and
+ * slower (same 8 puzzles, from 5,159.2M): the same for a key whose next
+ * sets are all empty for any links (the and of their states), 5,190.7M;
+ * list_scan as a loop over an explicit stack of the open scans (same
+ * order, same states), 5,231.1M, and with only key and edge kept per
+ * frame, 5,172.1M: gcc keeps the recursion's state in callee-saved
+ * registers, and a frame pushed and popped by hand costs about what its
+ * prologue and epilogue do. */
 static int edges_scan(chain_walk *w, int j, uint32_t *stf, int u, bool ends, unsigned not_first);
 
 static bool list_scan(chain_walk *w, int j, uint32_t *stf, int key, unsigned not_first)
@@ -640,6 +649,8 @@ static bool list_scan(chain_walk *w, int j, uint32_t *stf, int key, unsigned not
     if (some) {
         unsigned seen = st >> 3 & 7;
         if (!seen || (unsigned)some < seen) st = (st & ~(7u << 3)) | (unsigned)some << 3;
+    } else if (!w->nx[u].i) { /* no edge: empty for any links */
+        st |= 7u;
     } else if ((int)(st & 7) < j) {
         st = (st & ~7u) | (unsigned)j;
     }
@@ -1035,7 +1046,6 @@ typedef struct chain_space {
     uint16_t *uz; /* all 0 between searches */
     reach_slot *reach;
     uint32_t *state;
-    int *targets;
     uint64_t *seeing, *acc; /* for cap sets */
     list_slot *usable;
     int *pool, cappool;
@@ -1054,7 +1064,6 @@ static void chain_space_free(chain_space *sp)
     free(sp->uz);
     free(sp->reach);
     free(sp->state);
-    free(sp->targets);
     free(sp->seeing);
     free(sp->acc);
     free(sp->usable);
@@ -1078,7 +1087,6 @@ static chain_space *chain_space_of(int n)
     sp->uz = sdk_xcalloc((size_t)cap, sizeof *sp->uz);
     sp->reach = sdk_xcalloc((size_t)cap * 81, sizeof *sp->reach);
     sp->state = sdk_xcalloc((size_t)cap * 81, sizeof *sp->state);
-    sp->targets = sdk_xmalloc(sizeof *sp->targets * (size_t)cap);
     size_t words = ((size_t)cap + 63) / 64;
     sp->seeing = sdk_xmalloc(sizeof *sp->seeing * SDK_CELLS * 9 * words);
     sp->acc = sdk_xmalloc(sizeof *sp->acc * words);
@@ -1235,7 +1243,6 @@ static void chain_walk_open(chain_walk *w, chain_space *sp, const sdk_als_list *
                       .seeing = sp->seeing,
                       .acc = sp->acc,
                       .words = (l->n + 63) / 64,
-                      .targets = sp->targets,
                       .cap = sp->cap,
                       .pool = sp->pool,
                       .cappool = sp->cappool,
@@ -1932,7 +1939,17 @@ static void rcc_update(const als_cache *c, bool overlap, sdk_rcc_graph *out)
         int o = c->old_of[i];
         if (o < 0) {
             const uint16_t *ri = row + (size_t)slot[i] * n;
-            for (int j = 0; j < l->n; j++)
+            /* nearly all zero: four entries read at once, the same pushes
+             * in the same order */
+            int j = 0;
+            for (; j + 4 <= l->n; j += 4) {
+                uint64_t four;
+                memcpy(&four, ri + j, sizeof four);
+                if (!four) continue;
+                for (int k = j; k < j + 4; k++)
+                    if (ri[k]) rcc_push(out, i, k, ri[k]);
+            }
+            for (; j < l->n; j++)
                 if (ri[j]) rcc_push(out, i, j, ri[j]);
             continue;
         }

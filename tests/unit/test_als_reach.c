@@ -12,7 +12,8 @@
  * a cell sees the z cells of both, and for every first RC f, set k, excl x
  * and j = 1..DEEP_MAX, the list must hold exactly the edges of the
  * definition in graph order, its emptiness asked in an order that fills
- * the memo in many ways. The plugin source is compiled in. */
+ * the memo in many ways; every key the memo holds empty for any links is
+ * empty for DEEP_MAX by the definition. The plugin source is compiled in. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -57,7 +58,7 @@ static bool ref_in_list(const sdk_als_list *l, const sdk_rcc_graph *gr, int s, u
 }
 
 typedef struct stats {
-    long starts, lists, full;
+    long starts, lists, full, dead;
 } stats;
 
 static void check_position(stats *st, const sdk_grid *g, uint32_t *seed)
@@ -123,6 +124,19 @@ static void check_position(stats *st, const sdk_grid *g, uint32_t *seed)
                         st->full += n > 0;
                     }
                 }
+            /* the keys noted empty for any links (list_scan: no usable
+             * edge), the start's aside, are empty by the definition */
+            const uint32_t *stf = w.state + (size_t)(f - 1) * (size_t)w.cap * 9;
+            for (int k = 0; k < l.n; k++)
+                for (int x = 1; x <= 9 && k != s; x++) { /* the start's keys: 7 by rule */
+                    uint32_t word = stf[k * 9 + x - 1];
+                    if (word >> STATE_GEN_SHIFT != w.gen || (word & 7) != 7) continue;
+                    if (!ref_list_empty(&l, &gr, s, first, DEEP_MAX, k, sdk_digit_bit(x)))
+                        fail_msg("start %d, first %d, set %d, excl %d: noted empty for any "
+                                 "links, but not for %d",
+                                 s, f, k, x, DEEP_MAX);
+                    st->dead++;
+                }
         }
     }
     chain_walk_close(&w, sp);
@@ -151,11 +165,13 @@ static void test_reach_lists(void **state)
         }
     }
     free(puz);
-    print_message("reach lists: %ld starts, %ld lists, %ld not empty\n", st.starts, st.lists,
-                  st.full);
+    print_message("reach lists: %ld starts, %ld lists, %ld not empty, %ld keys empty for any "
+                  "links\n",
+                  st.starts, st.lists, st.full, st.dead);
     assert_true(st.starts > 50);
     assert_true(st.full > 100);
     assert_true(st.full < st.lists);
+    assert_true(st.dead > 0);
     als_cache_release();
 }
 
