@@ -846,87 +846,132 @@ static void scc_done(void *ctx, int c, const int *members, int k)
     r->size[c] = (int16_t)k;
 }
 
+/* The edges of the true literal of candidate di + 1 of cell, from adj[m]
+ * on: the false literals of its cell's other linked candidates (y) and of
+ * its linked peers with the digit (r->lmask, r->ldigit, r->node made). */
+static int true_edges(sdk_se_scc *r, int cell, int di, bool y, int m)
+{
+    if (y)
+        for (unsigned u = r->lmask[cell] & ~(1u << di); u; u &= u - 1)
+            r->adj[m++] = r->node[(cell * 9 + __builtin_ctz(u)) * 2];
+    sdk_bb pb = sdk_bb_and(sdk_peer_bb[cell], r->ldigit[di]);
+    for (uint64_t w = pb.lo; w; w &= w - 1)
+        r->adj[m++] = r->node[(__builtin_ctzll(w) * 9 + di) * 2];
+    for (uint64_t w = pb.hi; w; w &= w - 1)
+        r->adj[m++] = r->node[((64 + __builtin_ctzll(w)) * 9 + di) * 2];
+    return m;
+}
+
 void sdk_se_scc_init(sdk_se_scc *r, const sdk_se_static *t, bool y, bool x)
 {
     /* The graph as adjacency lists, then its components (sdk_graph_scc).
      * A false literal whose candidate has no strong link here (no bivalue
      * partner, no conjugate) leads nowhere: it is left out of the graph
      * with the edges into it (most of the edges), which changes no
-     * component; sdk_se_reach looks at its predecessors instead. The
-     * literals of the graph are numbered in literal order (a few hundred
-     * of the 1458), so the search visits them as it would by literal. */
+     * component; sdk_se_reach looks at its predecessors instead.
+     *
+     * The true literal of such an unlinked candidate has no edge into it
+     * either: the false literals with an edge to a true one are those of
+     * its bivalue partner or conjugates, and the links are symmetric, so
+     * its candidate would be linked. It is a source, alone in its
+     * component, and it reaches only literals of linked candidates: a true
+     * literal's edges go to the false literals of linked candidates, a
+     * linked false literal's to the true literals of its partner or
+     * conjugates, linked as well. So the linked candidates' literals are
+     * numbered first (nodes 0..nlink) and their components found among
+     * them alone, and each unlinked true literal is a component of its own
+     * after those (most of the nodes on the nested grids, which have few
+     * strong links). The numbers stay an order in which no literal reaches
+     * a larger number (a source numbered above all may reach any), which
+     * is all the callers read from them besides which literals share a
+     * component (sdk_se_reach, the closures of se_chain.c, the sizes): the
+     * answers do not depend on which such order; test_se_static checks
+     * them against the reachability of the whole graph. */
     r->t = t;
     r->y = y;
-    /* the linked candidates as a mask per cell and a bit board per digit:
-     * a true literal's edges are its cell's other linked digits and its
-     * linked peers (the order of the edges changes no component) */
-    uint16_t lmask[81];
-    sdk_bb ldigit[9];
-    memset(ldigit, 0, sizeof ldigit);
+    /* the linked candidates as a mask per cell and a bit board per digit
+     * (strongbb: a bivalue partner, a conjugate): a true literal's edges
+     * are its cell's other linked digits and its linked peers (the order
+     * of the edges changes no component) */
+    uint16_t *lmask = r->lmask;
+    sdk_bb *ldigit = r->ldigit;
+    memset(r->lmask, 0, sizeof r->lmask);
     memset(r->node, 0xff, sizeof r->node);
+    memset(r->comp, 0xff, sizeof r->comp);
+    memset(r->linked, 0, sizeof r->linked);
+    for (int di = 0; di < 9; di++) {
+        sdk_bb l = {0, 0};
+        if (y) l = t->strongbb[0][di];
+        if (x) l = sdk_bb_or(l, t->strongbb[1][di]);
+        ldigit[di] = l;
+        SDK_BB_FOREACH(cell, l) lmask[cell] |= (uint16_t)(1u << di);
+    }
     int nn = 0;
-    for (int cell = 0; cell < 81; cell++) {
-        lmask[cell] = 0;
-        SDK_MASK_FOREACH(d, t->cand[cell]) {
-            int c = cell * 9 + d - 1;
-            bool l = y && t->bi[c] >= 0;
-            if (x) l |= (t->conj[c][0] & t->conj[c][1] & t->conj[c][2]) >= 0;
-            r->linked[c] = l;
-            if (l) {
-                lmask[cell] |= (uint16_t)sdk_digit_bit(d);
-                sdk_bb_add(&ldigit[d - 1], cell);
-                r->lit[nn] = (int16_t)(c * 2);
-                r->node[c * 2] = (int16_t)nn++;
-            }
+    for (int cell = 0; cell < 81; cell++)
+        for (unsigned lm = lmask[cell]; lm; lm &= lm - 1) {
+            int c = cell * 9 + __builtin_ctz(lm);
+            r->linked[c] = true;
+            r->lit[nn] = (int16_t)(c * 2);
+            r->node[c * 2] = (int16_t)nn++;
             r->lit[nn] = (int16_t)(c * 2 + 1);
             r->node[c * 2 + 1] = (int16_t)nn++;
         }
-    }
-    int m = 0, ks[40];
+    int nlink = nn, m = 0, ks[40];
     uint8_t cs[40];
-    for (int v = 0; v < nn; v++) {
+    for (int v = 0; v < nlink; v++) {
         int lit = r->lit[v], c = lit >> 1;
         r->first[v] = m;
-        if (lit & 1) {
-            int cell = c / 9, d = c % 9 + 1;
-            if (y) {
-                SDK_MASK_FOREACH(u, lmask[cell] & ~sdk_digit_bit(d)) {
-                    r->adj[m++] = r->node[(cell * 9 + u - 1) * 2];
-                }
-            }
-            sdk_bb pb = sdk_bb_and(sdk_peer_bb[cell], ldigit[d - 1]);
-            for (uint64_t w = pb.lo; w; w &= w - 1)
-                r->adj[m++] = r->node[(__builtin_ctzll(w) * 9 + d - 1) * 2];
-            for (uint64_t w = pb.hi; w; w &= w - 1)
-                r->adj[m++] = r->node[((64 + __builtin_ctzll(w)) * 9 + d - 1) * 2];
-        } else {
+        if (lit & 1)
+            m = true_edges(r, c / 9, c % 9, y, m);
+        else {
             int n = off_to_on_static(t, c, y, x, ks, cs);
             for (int i = 0; i < n; i++) r->adj[m++] = r->node[ks[i] * 2 + 1];
         }
     }
-    r->first[nn] = m;
-    r->nnode = nn;
+    r->first[nlink] = m; /* where the unlinked ones' edges start */
     int comp[1458], work[5 * 1458];
     r->norder = 0;
-    int ncomp = sdk_graph_scc(nn, r->first, r->adj, NULL, comp, work, scc_done, r);
-    memset(r->comp, 0xff, sizeof r->comp);
-    for (int v = 0; v < nn; v++) r->comp[r->lit[v]] = r->cnode[v] = (int16_t)comp[v];
+    int ncomp = sdk_graph_scc(nlink, r->first, r->adj, NULL, comp, work, scc_done, r);
+    r->nlinkcomp = ncomp;
+    for (int v = 0; v < nlink; v++) r->comp[r->lit[v]] = r->cnode[v] = (int16_t)comp[v];
+    /* the unlinked true literals, a component each */
+    for (int cell = 0; cell < 81; cell++)
+        for (unsigned um = t->cand[cell] & ~(unsigned)lmask[cell]; um; um &= um - 1) {
+            int di = __builtin_ctz(um), lit = (cell * 9 + di) * 2 + 1;
+            r->lit[nn] = (int16_t)lit;
+            r->node[lit] = (int16_t)nn;
+            r->first[nn] = m;
+            m = true_edges(r, cell, di, y, m);
+            r->comp[lit] = r->cnode[nn++] = (int16_t)ncomp;
+            r->ostart[ncomp] = (int16_t)r->norder;
+            r->order[r->norder++] = (int16_t)lit;
+            r->size[ncomp++] = 1;
+        }
+    r->first[nn] = m;
+    r->nnode = nn;
     r->ncomp = ncomp;
 }
 
-/* Whether literal `to` is reached, given the component masks after a pass
- * (bit j), when `to` may be a false literal left out of the graph: then
- * through one of its predecessors, the true candidates its candidate sees. */
-static bool reached(const sdk_se_scc *r, const uint64_t *mask, int to, int j)
+/* Whether literal `to` is reached from literal `from` (the question of bit
+ * j), given the component masks after a pass, when `to` may be a false
+ * literal left out of the graph: then through one of its predecessors, the
+ * true literals of the candidates that see its candidate. Of those, the
+ * unlinked ones are sources alone in their components (sdk_se_scc_init)
+ * whose mask holds the bits of the questions asked from them only: bit j
+ * there is `from` itself. So the linked ones are read, and `from`. */
+static bool reached(const sdk_se_scc *r, const uint64_t *mask, int from, int to, int j)
 {
     if (r->comp[to] >= 0) return (mask[r->comp[to]] >> j) & 1;
-    /* the links are symmetric: the true candidates its candidate sees */
-    const sdk_se_static *t = r->t;
     int cand = to >> 1, cell = cand / 9, di = cand % 9;
+    if (from & 1) {
+        int fc = from >> 1, fcell = fc / 9;
+        if (fc != cand && ((r->y && fcell == cell) || (fc % 9 == di && sdk_sees(fcell, cell))))
+            return true;
+    }
     if (r->y)
-        for (unsigned m = t->cand[cell] & ~(1u << di); m; m &= m - 1)
+        for (unsigned m = r->lmask[cell] & ~(1u << di); m; m &= m - 1)
             if ((mask[r->comp[(cell * 9 + __builtin_ctz(m)) * 2 + 1]] >> j) & 1) return true;
-    sdk_bb all = sdk_bb_and(t->digit[di], sdk_peer_bb[cell]);
+    sdk_bb all = sdk_bb_and(r->ldigit[di], sdk_peer_bb[cell]);
     for (uint64_t w = all.lo; w; w &= w - 1)
         if ((mask[r->comp[(__builtin_ctzll(w) * 9 + di) * 2 + 1]] >> j) & 1) return true;
     for (uint64_t w = all.hi; w; w &= w - 1)
@@ -958,10 +1003,19 @@ void sdk_se_reach(const sdk_se_scc *r, const int *from, const int *to, int n, bo
             int cf = r->comp[from[ask[b + j]]];
             mask[cf] |= 1ull << j;
             if (cf > hi) hi = cf;
+            if (cf >= r->nlinkcomp) {
+                /* a true literal alone with no edge in (sdk_se_scc_init):
+                 * what it passes on is its own bit, now */
+                int nd = r->node[from[ask[b + j]]];
+                for (int e = r->first[nd]; e < r->first[nd + 1]; e++)
+                    mask[r->cnode[r->adj[e]]] |= 1ull << j;
+            }
         }
         /* sources first: a component's in-edges come from larger numbers;
-         * nothing above the largest source is reached */
-        int top = hi + 1 < r->ncomp ? r->ostart[hi + 1] : r->norder;
+         * nothing above the largest source is reached, and the components
+         * above the linked ones are done */
+        int lim = hi + 1 < r->nlinkcomp ? hi + 1 : r->nlinkcomp;
+        int top = lim < r->ncomp ? r->ostart[lim] : r->norder;
         for (int i = top - 1; i >= 0; i--) {
             int v = r->order[i];
             uint64_t m = mask[r->comp[v]];
@@ -969,7 +1023,8 @@ void sdk_se_reach(const sdk_se_scc *r, const int *from, const int *to, int n, bo
             int nd = r->node[v];
             for (int e = r->first[nd]; e < r->first[nd + 1]; e++) mask[r->cnode[r->adj[e]]] |= m;
         }
-        for (int j = 0; j < k; j++) out[ask[b + j]] = reached(r, mask, to[ask[b + j]], j);
+        for (int j = 0; j < k; j++)
+            out[ask[b + j]] = reached(r, mask, from[ask[b + j]], to[ask[b + j]], j);
     }
 }
 

@@ -213,7 +213,11 @@ typedef struct sdk_se_scc {
     int16_t order[1458];  /* literals by component, sinks first */
     int16_t ostart[1459]; /* where each component starts in order */
     int norder, ncomp;
-    bool linked[729]; /* the candidate has a strong link in this graph */
+    int nlinkcomp;      /* components of linked literals: 0..nlinkcomp; each
+                         * one above is a true literal alone, with no edge in */
+    bool linked[729];   /* the candidate has a strong link in this graph */
+    uint16_t lmask[81]; /* the same as digit masks by cell */
+    sdk_bb ldigit[9];   /* and as cells by digit */
     const sdk_se_static *t;
     bool y;
 } sdk_se_scc;

@@ -1091,12 +1091,22 @@ static closure_tab *closures(pool *pl, const sdk_se_scc *r, const sdk_se_static 
         words |= 1u << (v >> 6);
         if (v & 1) { /* true: its cell's other candidates and its peers false */
             int cand = v >> 1, cell = cand / 9;
-            SDK_MASK_FOREACH(d, t->cand[cell]) {
-                int off = (cell * 9 + d - 1) * 2;
-                if (off != v - 1) {
-                    m[off >> 6] |= 1ull << (off & 63);
-                    words |= 1u << (off >> 6);
-                }
+            /* the false literals of the cell are bits cell * 18 + 2 * digit
+             * index: its other candidates' mask with a 0 after each bit,
+             * shifted there (in one word or across two) */
+            uint64_t f = t->cand[cell] & ~(1u << (cand % 9));
+            f = (f | f << 8) & 0x00ff00ffu;
+            f = (f | f << 4) & 0x0f0f0f0fu;
+            f = (f | f << 2) & 0x33333333u;
+            f = (f | f << 1) & 0x55555555u;
+            int base = cell * 18, wl = base >> 6, sh = base & 63;
+            if (f << sh) {
+                m[wl] |= f << sh;
+                words |= 1u << wl;
+            }
+            if (sh && f >> (64 - sh)) {
+                m[wl + 1] |= f >> (64 - sh);
+                words |= 1u << (wl + 1);
             }
             sdk_bb all = sdk_bb_and(t->digit[cand % 9], sdk_peer_bb[cell]);
             for (int half = 0; half < 2; half++)

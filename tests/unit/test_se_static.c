@@ -16,7 +16,13 @@
  *
  * sdk_se_static_update: a table carried from position to position by it
  * ends byte for byte as sdk_se_static_init leaves a copy of the table it
- * started from (same positions: a few candidates apart, or far). */
+ * started from (same positions: a few candidates apart, or far).
+ *
+ * sdk_se_scc_init finds components among the linked literals only, and
+ * numbers each unlinked true literal alone after them: its components,
+ * numbers, order and sdk_se_reach's answers are checked against the
+ * reachability of the whole graph (every literal, every edge) made here
+ * by a search from each literal, for y and x, y alone, x alone. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -30,6 +36,7 @@ typedef struct counts {
     long cycles_skipped_x, forcing_skipped_x; /* by the graph of house links alone */
     long pair_skipped;                        /* cycles from a literal in a component of two */
     long updates, updates_near;               /* sdk_se_static_update, and from a near grid */
+    long reach_pairs;                         /* sdk_se_reach against full_reach */
 } counts;
 
 /* The table carried by sdk_se_static_update against a full remake. */
@@ -92,6 +99,144 @@ static void check_peers(const sdk_se_static *t, const sdk_grid *g, int cand, cou
     c->peers += n;
 }
 
+/* The literals literal `lit` reaches on g, itself included, by the edges
+ * of the whole graph: a true literal makes false its cell's other
+ * candidates (y) and its peers with the digit; a false one makes true the
+ * other candidate of its cell when it has two (y), the other place of
+ * its digit in a house with two (x). */
+static void full_reach(const sdk_grid *g, int lit, bool y, bool x, uint64_t out[23])
+{
+    int queue[1458], head = 0, tail = 0;
+    memset(out, 0, sizeof(uint64_t) * 23);
+    out[lit >> 6] |= 1ull << (lit & 63);
+    queue[tail++] = lit;
+    while (head < tail) {
+        int v = queue[head++], cand = v >> 1, cell = cand / 9, d = cand % 9 + 1;
+        int next[32], n = 0;
+        if (v & 1) {
+            for (int e = 1; y && e <= 9; e++)
+                if (e != d && (g->cand[cell] & sdk_digit_bit(e)))
+                    next[n++] = (cell * 9 + e - 1) * 2;
+            for (int p = 0; p < 81; p++)
+                if (sdk_sees(cell, p) && (g->cand[p] & sdk_digit_bit(d)))
+                    next[n++] = (p * 9 + d - 1) * 2;
+        } else {
+            if (y && sdk_mask_count(g->cand[cell]) == 2)
+                next[n++] =
+                    (cell * 9 + sdk_mask_first(g->cand[cell] & ~sdk_digit_bit(d)) - 1) * 2 + 1;
+            for (int k = 0; x && k < 3; k++) {
+                int h = sdk_cell_house[cell][k], other = -1, places = 0;
+                for (int p = 0; p < 81; p++)
+                    if (sdk_bb_has(sdk_house_bb[h], p) && (g->cand[p] & sdk_digit_bit(d))) {
+                        places++;
+                        if (p != cell) other = p;
+                    }
+                if (places == 2) next[n++] = (other * 9 + d - 1) * 2 + 1;
+            }
+        }
+        for (int i = 0; i < n; i++) {
+            int w = next[i];
+            if ((out[w >> 6] >> (w & 63)) & 1) continue;
+            out[w >> 6] |= 1ull << (w & 63);
+            queue[tail++] = w;
+        }
+    }
+}
+
+static bool has_lit(const uint64_t *set, int lit)
+{
+    return (set[lit >> 6] >> (lit & 63)) & 1;
+}
+
+/* What sdk_se_reach answers: whether `from` reaches `to` in the whole
+ * graph, but false from a true literal with no edge in r's graph to
+ * another literal (it reaches only unlinked false literals, which lead
+ * nowhere; its callers ask a literal about its own opposite). */
+static bool expect_reach(const sdk_se_scc *r, const uint64_t (*reach)[23], int from, int to)
+{
+    int v = r->node[from];
+    if (from != to && r->first[v + 1] == r->first[v]) return false;
+    return has_lit(reach[from], to);
+}
+
+/* sdk_se_scc_init(y, x) on g against full_reach: the literals in the
+ * graph are the true ones and the false ones of linked candidates; two
+ * share a component exactly when each reaches the other; one reaching
+ * another in a different component has the larger number; the sizes and
+ * the order are those components; and sdk_se_reach answers as
+ * expect_reach for a third of the pairs of a source in the graph and a
+ * literal of g. */
+static void check_scc(const sdk_grid *g, const sdk_se_static *t, bool y, bool x, long *pairs)
+{
+    static sdk_se_scc r;
+    static uint64_t reach[1458][23];
+    sdk_se_scc_init(&r, t, y, x);
+    int lits[1458], nl = 0;
+    for (int lit = 0; lit < 1458; lit++) {
+        int cand = lit >> 1;
+        bool present = !g->value[cand / 9] && (g->cand[cand / 9] & sdk_digit_bit(cand % 9 + 1));
+        if (!present) {
+            assert_int_equal(r.comp[lit], -1);
+            continue;
+        }
+        bool linked = (y && sdk_mask_count(g->cand[cand / 9]) == 2) ||
+                      (x && ((t->conj[cand][0] & t->conj[cand][1] & t->conj[cand][2]) >= 0));
+        assert_int_equal(r.linked[cand], linked);
+        if (!(lit & 1) && !linked) {
+            assert_int_equal(r.comp[lit], -1);
+            continue;
+        }
+        assert_true(r.comp[lit] >= 0 && r.comp[lit] < r.ncomp);
+        lits[nl++] = lit;
+        full_reach(g, lit, y, x, reach[lit]);
+    }
+    assert_int_equal(nl, r.nnode);
+    int count[1458] = {0};
+    for (int i = 0; i < nl; i++) {
+        int a = lits[i];
+        count[r.comp[a]]++;
+        for (int j = 0; j < nl; j++) {
+            int b = lits[j];
+            bool ab = has_lit(reach[a], b), ba = has_lit(reach[b], a);
+            assert_int_equal(r.comp[a] == r.comp[b], ab && ba);
+            if (ab && r.comp[a] != r.comp[b]) assert_true(r.comp[a] > r.comp[b]);
+        }
+    }
+    for (int k = 0; k < r.ncomp; k++) {
+        assert_int_equal(r.size[k], count[k]);
+        assert_true(r.ostart[k] + r.size[k] <= r.norder);
+        for (int i = r.ostart[k]; i < r.ostart[k] + r.size[k]; i++)
+            assert_int_equal(r.comp[r.order[i]], k);
+    }
+    assert_int_equal(r.norder, nl);
+    /* sdk_se_reach, 1458 questions at a time */
+    static int from[1458], to[1458];
+    static bool out[1458];
+    int nq = 0;
+    for (int i = 0; i < nl; i++)
+        for (int to_lit = 0; to_lit < 1458; to_lit++) {
+            int cand = to_lit >> 1;
+            if (g->value[cand / 9] || !(g->cand[cand / 9] & sdk_digit_bit(cand % 9 + 1))) continue;
+            /* a sample of the pairs: each source, a third of the targets */
+            if ((to_lit + i) % 3) continue;
+            from[nq] = lits[i];
+            to[nq++] = to_lit;
+            if (nq == 1458 || (i == nl - 1 && to_lit >= 1456)) {
+                sdk_se_reach(&r, from, to, nq, out);
+                for (int q = 0; q < nq; q++)
+                    assert_int_equal(out[q], expect_reach(&r, reach, from[q], to[q]));
+                *pairs += nq;
+                nq = 0;
+            }
+        }
+    if (nq) {
+        sdk_se_reach(&r, from, to, nq, out);
+        for (int q = 0; q < nq; q++)
+            assert_int_equal(out[q], expect_reach(&r, reach, from[q], to[q]));
+        *pairs += nq;
+    }
+}
+
 static void check_position(const sdk_grid *g, sdk_se_arena *a, counts *c)
 {
     static sdk_se_static t;
@@ -100,6 +245,11 @@ static void check_position(const sdk_grid *g, sdk_se_arena *a, counts *c)
     sdk_se_static_init(&t, g);
     sdk_se_scc_init(&xy, &t, true, true);
     sdk_se_scc_init(&xo, &t, false, true);
+    if (c->positions % 4 == 0) {
+        check_scc(g, &t, true, true, &c->reach_pairs);
+        check_scc(g, &t, true, false, &c->reach_pairs);
+        check_scc(g, &t, false, true, &c->reach_pairs);
+    }
     c->positions++;
     int from[1458], to[1458], nq = 0;
     for (int cand = 0; cand < 729; cand++) {
@@ -173,13 +323,14 @@ static void test_static_links(void **state)
     free(puz);
     print_message("positions %ld, candidates %ld, peers %ld; skipped with cell links too: "
                   "cycles %ld, forcing %ld (house links alone: %ld, %ld); in a component of "
-                  "two: %ld; updates %ld (%ld near)\n",
+                  "two: %ld; updates %ld (%ld near); reach pairs %ld\n",
                   c.positions, c.cands, c.peers, c.cycles_skipped, c.forcing_skipped,
                   c.cycles_skipped_x, c.forcing_skipped_x, c.pair_skipped, c.updates,
-                  c.updates_near);
+                  c.updates_near, c.reach_pairs);
     assert_true(c.positions >= 100);
     assert_true(c.cycles_skipped > 100 && c.forcing_skipped > 100);
     assert_true(c.updates_near > 50);
+    assert_true(c.reach_pairs > 100000);
 }
 
 int main(void)
