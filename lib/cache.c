@@ -4,10 +4,13 @@
  * threads (a lock around it: registering is rare, releasing is between
  * requests); each function frees the calling thread's cache of its kind.
  * The functions are kept, not the caches: a thread with nothing cached
- * makes each call a no-op. */
+ * makes each call a no-op. Below, the per-thread block most caches in
+ * lib/ are made of (thread_cache.h). */
 #include <dlfcn.h>
 #include <pthread.h>
+#include "sudoku/alloc.h"
 #include "sudoku/cache.h"
+#include "thread_cache.h"
 
 #define CACHE_KINDS 64
 
@@ -57,4 +60,27 @@ void sdk_cache_forget_module(const void *addr)
     }
     nkinds = kept;
     pthread_mutex_unlock(&lock);
+}
+
+/* ---- one thread's cache block (thread_cache.h) ---------------------------- */
+
+void *thread_cache_new(thread_cache *tc, size_t size)
+{
+    pthread_mutex_lock(&lock); /* the key is made once, by whichever thread comes first */
+    if (!tc->keyed) {
+        pthread_key_create(&tc->key, tc->destroy);
+        tc->keyed = true;
+    }
+    pthread_mutex_unlock(&lock);
+    void *block = sdk_xcalloc(1, size);
+    pthread_setspecific(tc->key, block);
+    sdk_cache_register(tc->release);
+    return block;
+}
+
+void thread_cache_drop(thread_cache *tc, void *block)
+{
+    if (!block) return;
+    pthread_setspecific(tc->key, NULL); /* its thread's end has nothing more to free */
+    tc->destroy(block);
 }

@@ -35,6 +35,7 @@
 #include "sudoku/alloc.h"
 #include "sudoku/cache.h"
 #include "sudoku/fish.h"
+#include "thread_cache.h"
 
 /* A line's cells as a 9-bit mask over the cross lines (bit k: column k of
  * a row, row k of a column). */
@@ -122,33 +123,21 @@ typedef struct reach_state {
  * call to __tls_get_addr in a shared library (and GCC makes that call
  * again inside the loops rather than keep it): so it is read once per call
  * here, out of line, and the state passed on. */
+static void reach_release(void);
+static thread_cache tc = {.destroy = free, .release = reach_release};
 static _Thread_local reach_state *mine;
-static pthread_key_t key;
-static pthread_once_t key_once = PTHREAD_ONCE_INIT;
-
-static void key_make(void)
-{
-    pthread_key_create(&key, free);
-}
 
 /* The host's release (sudoku/cache.h): the kept answers go, the next
  * call starts as a new thread does. */
 static void reach_release(void)
 {
-    if (!mine) return;
-    pthread_setspecific(key, NULL);
-    free(mine);
+    thread_cache_drop(&tc, mine);
     mine = NULL;
 }
 
 static __attribute__((noinline)) reach_state *this_thread(void)
 {
-    if (!mine) {
-        pthread_once(&key_once, key_make);
-        mine = sdk_xcalloc(1, sizeof *mine);
-        pthread_setspecific(key, mine);
-        sdk_cache_register(reach_release);
-    }
+    if (!mine) mine = thread_cache_new(&tc, sizeof *mine);
     return mine;
 }
 

@@ -27,6 +27,7 @@
 #include "sudoku/cache.h"
 #include "sudoku/links.h"
 #include "links_build.h"
+#include "thread_cache.h"
 
 #define SLOTS 4
 
@@ -45,14 +46,6 @@ typedef struct shared_links {
     int victim; /* the slot replaced next when none is free */
 } shared_links;
 
-static _Thread_local shared_links *mine;
-/* Serials handed out: outside the slots, so that a graph built after the
- * host released them (sudoku/cache.h) never gets the serial of one a
- * caller still keeps (forcing's search buffer is made again by serial). */
-static _Thread_local uint64_t builds;
-static pthread_key_t key;
-static pthread_once_t key_once = PTHREAD_ONCE_INIT;
-
 static void shared_free(void *p)
 {
     shared_links *c = p;
@@ -63,27 +56,23 @@ static void shared_free(void *p)
     free(c);
 }
 
-static void key_make(void)
-{
-    pthread_key_create(&key, shared_free);
-}
+static void shared_release(void);
+static thread_cache tc = {.destroy = shared_free, .release = shared_release};
+static _Thread_local shared_links *mine;
+/* Serials handed out: outside the slots, so that a graph built after the
+ * host released them (sudoku/cache.h) never gets the serial of one a
+ * caller still keeps (forcing's search buffer is made again by serial). */
+static _Thread_local uint64_t builds;
 
 static void shared_release(void)
 {
-    if (!mine) return;
-    pthread_setspecific(key, NULL);
-    shared_free(mine);
+    thread_cache_drop(&tc, mine);
     mine = NULL;
 }
 
 static shared_links *cache(void)
 {
-    if (!mine) {
-        pthread_once(&key_once, key_make);
-        mine = sdk_xcalloc(1, sizeof *mine);
-        pthread_setspecific(key, mine);
-        sdk_cache_register(shared_release);
-    }
+    if (!mine) mine = thread_cache_new(&tc, sizeof *mine);
     return mine;
 }
 

@@ -13,6 +13,7 @@
 #include "sudoku/alloc.h"
 #include "sudoku/cache.h"
 #include "prop_memo.h"
+#include "thread_cache.h"
 
 #define PROP_MEMO_SLOTS 8
 #define PROP_MEMO_STEPS 8
@@ -34,17 +35,6 @@ typedef struct prop_memo {
     int handles;         /* recordings begun (a handle tells its slot and itself) */
 } prop_memo;
 
-static _Thread_local prop_memo *mine;
-static pthread_key_t key;
-static pthread_once_t key_once = PTHREAD_ONCE_INIT;
-static bool enabled = true;
-static _Thread_local unsigned long replays;
-
-unsigned long prop_memo_replays(void)
-{
-    return replays;
-}
-
 static void memo_free(void *p)
 {
     prop_memo *m = p;
@@ -53,27 +43,26 @@ static void memo_free(void *p)
     free(m);
 }
 
-static void key_make(void)
+static void memo_release(void);
+static thread_cache tc = {.destroy = memo_free, .release = memo_release};
+static _Thread_local prop_memo *mine;
+static bool enabled = true;
+static _Thread_local unsigned long replays;
+
+unsigned long prop_memo_replays(void)
 {
-    pthread_key_create(&key, memo_free);
+    return replays;
 }
 
 static void memo_release(void)
 {
-    if (!mine) return;
-    pthread_setspecific(key, NULL);
-    memo_free(mine);
+    thread_cache_drop(&tc, mine);
     mine = NULL;
 }
 
 static prop_memo *memo(void)
 {
-    if (!mine) {
-        pthread_once(&key_once, key_make);
-        mine = sdk_xcalloc(1, sizeof *mine);
-        pthread_setspecific(key, mine);
-        sdk_cache_register(memo_release);
-    }
+    if (!mine) mine = thread_cache_new(&tc, sizeof *mine);
     return mine;
 }
 
